@@ -1,0 +1,15 @@
+// Each subcommand lives in its own file and registers itself on the application.
+// A registered command's callback stores its exit code in `exitCode`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ccforge::cli {
+
+struct CommandContext {
+  int exitCode = 0;
+};
+
+void registerVerifyCommand(CLI::App& app, CommandContext& context);
+
+}  // namespace ccforge::cli

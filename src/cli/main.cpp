@@ -1,0 +1,32 @@
+// `ccforge`: verify, compile, synthesize, visualise and run MSCCL-IR collective algorithms.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ccforge: build, verify and run GPU collective-communication algorithms (MSCCL-IR)"};
+  app.set_version_flag("--version", "ccforge 0.1.0");
+  app.require_subcommand(1);
+  ccforge::cli::CommandContext context;
+  ccforge::cli::registerVerifyCommand(app, context);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return ccforge::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "ccforge: internal error: " << e.what() << "\n";
+    return ccforge::kExitInternalError;
+  }
+  return context.exitCode;
+}

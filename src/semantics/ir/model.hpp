@@ -1,0 +1,144 @@
+// The in-memory MSCCL-IR model: one struct per XML element, every attribute kept.
+// This is the hub of ccforge: readers and compilers produce it, every checker and
+// the runtime consume it. Semantics of each field: docs/msccl-ir.md (and ../shared/docs).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ccforge::ir {
+
+// 1-based line and column in the file the element came from; 0 when built in memory.
+struct TextLocation {
+  uint32_t line = 0;
+  uint32_t column = 0;
+  bool known() const { return line != 0; }
+};
+
+enum class Protocol : uint8_t { Simple, LL, LL128 };
+
+// The collective named by algo.coll. Both spellings of the msccl-tools versions map here;
+// Algorithm::collName keeps the spelling found in the file.
+enum class CollectiveKind : uint8_t {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  Broadcast,
+  Reduce,
+  Gather,
+  Scatter,
+  Send,
+  Recv,
+  AllToAllV,
+  Custom,
+};
+
+enum class Buffer : uint8_t { Input, Output, Scratch };
+
+enum class OpType : uint8_t {
+  Send,                // s
+  Recv,                // r
+  RecvCopySend,        // rcs
+  RecvReduceSend,      // rrs
+  RecvReduceCopy,      // rrc
+  RecvReduceCopySend,  // rrcs
+  Copy,                // cpy
+  Reduce,              // re
+  Nop,                 // nop
+};
+
+// What an instruction does, as the runtime executes it (msccl-ir.md §1 "Instruction types").
+constexpr bool receives(OpType t) {
+  return t == OpType::Recv || t == OpType::RecvCopySend || t == OpType::RecvReduceSend ||
+         t == OpType::RecvReduceCopy || t == OpType::RecvReduceCopySend;
+}
+constexpr bool sends(OpType t) {
+  return t == OpType::Send || t == OpType::RecvCopySend || t == OpType::RecvReduceSend ||
+         t == OpType::RecvReduceCopySend;
+}
+constexpr bool reducesWithLocal(OpType t) {
+  return t == OpType::RecvReduceSend || t == OpType::RecvReduceCopy || t == OpType::RecvReduceCopySend ||
+         t == OpType::Reduce;
+}
+// Reads the local src operand (srcbuf/srcoff) under runtime semantics.
+constexpr bool readsLocalSource(OpType t) {
+  return t == OpType::Send || reducesWithLocal(t) || t == OpType::Copy;
+}
+// Writes the local dst operand (dstbuf/dstoff) under runtime semantics.
+constexpr bool writesLocalDestination(OpType t) {
+  return t == OpType::Recv || t == OpType::RecvCopySend || t == OpType::RecvReduceCopy ||
+         t == OpType::RecvReduceCopySend || t == OpType::Copy || t == OpType::Reduce;
+}
+// `re` also reads its destination (dst = dst (+) src).
+constexpr bool readsLocalDestination(OpType t) { return t == OpType::Reduce; }
+
+struct Step {
+  int32_t s = 0;
+  OpType type = OpType::Nop;
+  Buffer srcbuf = Buffer::Input;
+  Buffer dstbuf = Buffer::Input;
+  bool hasdep = false;
+  int32_t srcoff = -1;
+  int32_t dstoff = -1;
+  int32_t cnt = 0;
+  int32_t depid = -1;
+  int32_t deps = -1;
+  TextLocation where;
+};
+
+struct ThreadBlock {
+  int32_t id = 0;
+  int32_t send = -1;
+  int32_t recv = -1;
+  int32_t chan = 0;
+  std::vector<Step> steps;
+  TextLocation where;
+};
+
+struct Gpu {
+  int32_t id = 0;
+  int32_t inputChunks = 0;    // i_chunks
+  int32_t outputChunks = 0;   // o_chunks
+  int32_t scratchChunks = 0;  // s_chunks
+  std::vector<ThreadBlock> threadBlocks;
+  TextLocation where;
+};
+
+// Which header generation a file follows; decides what the writer emits and what the
+// executor profile demands (msccl-ir.md §1 "algo").
+enum class HeaderStyle : uint8_t {
+  Legacy,    // msccl-tools 2023 / ncclize: `inplace` only, no size window
+  Executor,  // msccl-executor: inplace, outofplace, minBytes, maxBytes
+};
+
+struct Algorithm {
+  std::string name;
+  Protocol proto = Protocol::Simple;
+  int32_t nchannels = 1;
+  int32_t nchunksperloop = 1;
+  int32_t ngpus = 1;
+  CollectiveKind coll = CollectiveKind::AllReduce;
+  std::string collName = "allreduce";  // spelling in the file
+  std::optional<bool> inplace;  // absent only in hand-written files; the runtime then reads 0
+  std::optional<bool> outofplace;
+  std::optional<int64_t> minBytes;
+  std::optional<int64_t> maxBytes;
+  std::vector<Gpu> gpus;
+  TextLocation where;
+
+  HeaderStyle headerStyle() const {
+    return outofplace || minBytes || maxBytes ? HeaderStyle::Executor : HeaderStyle::Legacy;
+  }
+  // The call forms this algorithm serves. Legacy files carry only `inplace`, which selects
+  // exactly one form; executor files may serve both.
+  bool servesInPlace() const { return inplace.value_or(false); }
+  bool servesOutOfPlace() const { return outofplace ? *outofplace : !servesInPlace(); }
+  size_t stepCount() const;
+  // Structural equality, ignoring text locations (the reader/writer round-trip property).
+  bool sameAs(const Algorithm& other) const;
+};
+
+}  // namespace ccforge::ir

@@ -1,0 +1,50 @@
+#include <catch2/catch.hpp>
+
+#include "semantics/chunk_value.hpp"
+
+using ccforge::Atom;
+using ccforge::ChunkValues;
+
+TEST_CASE("equal multisets get one id whatever the reduction order") {
+  ChunkValues v;
+  auto a = v.input(0, 1), b = v.input(1, 1), c = v.input(2, 1);
+  auto left = v.reduce(v.reduce(a, b), c);
+  auto right = v.reduce(a, v.reduce(c, b));
+  CHECK(left == right);
+  CHECK(v.atomCount(left) == 3);
+  CHECK(v.describe(left) == "in(0,1)+in(1,1)+in(2,1)");
+  CHECK(left != v.reduce(a, b));
+}
+
+TEST_CASE("input chunks are distinct values and uninitialised is id 0") {
+  ChunkValues v;
+  CHECK(v.input(0, 1) != v.input(1, 0));
+  CHECK(v.input(3, 4) == v.input(3, 4));
+  CHECK(v.describe(ChunkValues::kUninitialized) == "uninitialised");
+  CHECK(v.describe(v.input(3, 4)) == "in(3,4)");
+}
+
+TEST_CASE("reducing a chunk twice is visible as a repeated atom") {
+  ChunkValues v;
+  auto a = v.input(0, 0), b = v.input(1, 0);
+  auto twice = v.reduce(v.reduce(a, b), a);
+  CHECK(twice != v.reduce(a, b));
+  REQUIRE(v.repeatedAtoms(twice) == std::vector<Atom>{Atom{0, 0}});
+  CHECK(v.repeatedAtoms(v.reduce(a, b)).empty());
+}
+
+TEST_CASE("reducing with uninitialised data is a distinct, explainable value") {
+  ChunkValues v;
+  auto garbage = v.reduce(v.input(0, 0), ChunkValues::kUninitialized);
+  CHECK(garbage != v.input(0, 0));
+  CHECK(v.includesUninitialized(garbage));
+  CHECK_FALSE(v.includesUninitialized(v.input(0, 0)));
+  CHECK(v.describe(garbage) == "uninitialised+in(0,0)");
+}
+
+TEST_CASE("long sums are described compactly") {
+  ChunkValues v;
+  auto sum = v.input(0, 5);
+  for (int r = 1; r < 64; ++r) sum = v.reduce(sum, v.input(r, 5));
+  CHECK(v.describe(sum) == "sum of 64 (in(0,5)+in(1,5)+in(2,5)+in(3,5)+in(4,5)+in(5,5)+in(6,5)+...+in(63,5))");
+}

@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "semantics/input_error.hpp"
+#include "semantics/load_file.hpp"
+
+using namespace ccforge;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("ccforge_load_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+void writeGzip(const fs::path& p, const std::string& content) {
+  gzFile f = gzopen(p.c_str(), "wb");
+  gzwrite(f, content.data(), static_cast<unsigned>(content.size()));
+  gzclose(f);
+}
+
+}  // namespace
+
+TEST_CASE("gzip input is inflated transparently") {
+  TempDir dir;
+  writeGzip(dir.path / "a.xml.gz", "<algo/>");
+  CHECK(loadFile(dir.path / "a.xml.gz") == "<algo/>");
+  std::ofstream(dir.path / "plain.xml") << "<algo/>";
+  CHECK(loadFile(dir.path / "plain.xml") == "<algo/>");
+}
+
+TEST_CASE("a gzip bomb stops at the size cap") {
+  TempDir dir;
+  writeGzip(dir.path / "bomb.gz", std::string(8 << 20, 'a'));
+  CHECK(fs::file_size(dir.path / "bomb.gz") < 100000);
+  CHECK_THROWS_WITH(loadFile(dir.path / "bomb.gz", 1 << 20), Catch::Contains("larger than 1 MiB once inflated"));
+  CHECK(loadFile(dir.path / "bomb.gz", 8 << 20).size() == (8u << 20));
+}
+
+TEST_CASE("truncated gzip, missing files and directories are input errors") {
+  TempDir dir;
+  writeGzip(dir.path / "t.gz", std::string(100000, 'x') + "<algo/>");
+  std::string bytes;
+  {
+    std::ifstream in(dir.path / "t.gz", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(dir.path / "cut.gz", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  CHECK_THROWS_WITH(loadFile(dir.path / "cut.gz"), Catch::Contains("truncated gzip"));
+  CHECK_THROWS_WITH(loadFile(dir.path / "nope.xml"), Catch::Contains("no such file"));
+  CHECK_THROWS_WITH(loadFile(dir.path), Catch::Contains("is a directory"));
+  CHECK_THROWS_AS(loadFile("/dev/null/x"), InputError);
+}

@@ -10,6 +10,6 @@ struct CommandContext {
   int exitCode = 0;
 };
 
-void registerVerifyCommand(CLI::App& app, CommandContext& context);
+// One line per subcommand, in the order `ccforge --help` lists them.
 
 }  // namespace ccforge::cli

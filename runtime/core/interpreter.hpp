@@ -1,0 +1,196 @@
+// The MSCCL-IR interpreter, written once for every backend. Each thread block is a resumable
+// state machine: advance() runs the tb's instruction list once per tile iteration, transfer by
+// transfer and slice by slice, until the tb finishes (true) or must wait (false; the cursor says
+// for what). The backend B supplies the block's threads, memory accesses, fences and atomics:
+// on the GPU a CUDA block calls advance() until it returns true; on the CPU a scheduler parks a
+// blocked tb until the word it waits on changes.
+//
+// Semantics follow msccl-ir.md §2: dependencies wait for (launch, tile, step) flags published
+// after hasdep steps; a step with cnt c issues ceil(c / maxAllowedCount) transfers; Simple
+// transfers are 2 slices with 4 slices in flight per connection, LL/LL128 transfers 1 slot of
+// flag-carrying lines with 8 in flight.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/core/host_device.hpp"
+#include "runtime/core/launch_state.hpp"
+#include "runtime/core/reduce_copy.hpp"
+
+namespace ccforge::runtime {
+
+enum class WaitKind : uint8_t { None, Dependency, Data, Slot };
+
+struct TbCursor {
+  int64_t tile = 0;
+  int32_t step = 0;      // index in the tb's step list
+  int32_t transfer = 0;  // transfer (group of consecutive chunks) within the step
+  int32_t slice = 0;     // slice within the transfer
+  bool dependencyMet = false;
+  uint64_t sendSeq = 0;  // slices sent on the send connection, counted across launches
+  uint64_t recvSeq = 0;  // slices consumed from the receive connection
+  uint64_t progress = 0; // grows whenever the tb moves on
+  WaitKind waitKind = WaitKind::None;
+  const uint64_t* waitWord = nullptr;  // blocked until *waitWord >= waitTarget (the park condition)
+  uint64_t waitTarget = 0;
+};
+
+// Starts a launch: FIFO positions continue from where the previous launch left them.
+template <class B>
+CCF_HD TbCursor startCursor(B& b, const LaunchState& s, int32_t globalTb) {
+  TbCursor c;
+  const TbTable& t = s.program.tbs[globalTb];
+  if (t.sendConnection >= 0) c.sendSeq = b.loadOwn(s.connections[t.sendConnection].tail);
+  if (t.recvConnection >= 0) c.recvSeq = b.loadOwn(s.connections[t.recvConnection].head);
+  return c;
+}
+
+CCF_HD bool blockOn(TbCursor& c, WaitKind kind, const uint64_t* word, uint64_t target) {
+  c.waitKind = kind;
+  c.waitWord = word;
+  c.waitTarget = target;
+  return false;
+}
+
+CCF_HD bool stepReceives(StepKind k) {
+  return k == StepKind::Recv || k == StepKind::RecvCopySend || k == StepKind::RecvReduceSend ||
+         k == StepKind::RecvReduceCopy || k == StepKind::RecvReduceCopySend;
+}
+CCF_HD bool stepSends(StepKind k) {
+  return k == StepKind::Send || k == StepKind::RecvCopySend || k == StepKind::RecvReduceSend ||
+         k == StepKind::RecvReduceCopySend;
+}
+CCF_HD bool stepReducesLocal(StepKind k) {
+  return k == StepKind::RecvReduceSend || k == StepKind::RecvReduceCopy || k == StepKind::RecvReduceCopySend;
+}
+CCF_HD bool stepStoresLocal(StepKind k) {
+  return k == StepKind::Recv || k == StepKind::RecvCopySend || k == StepKind::RecvReduceCopy ||
+         k == StepKind::RecvReduceCopySend;
+}
+
+// cpy, re and nop: never block; run every transfer of the step at once.
+template <class B, class T, class Op>
+CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, const ExecStep& st, int64_t tile) {
+  if (st.kind == StepKind::Nop) return;
+  const Tiling& t = s.tiling;
+  const int64_t e = t.elemBytes;
+  for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
+    const int64_t length = t.transferLength(st.count, group, tile);
+    Operands o;
+    unsigned char* dst = mem.buffers[st.dstBuffer] + t.transferStart(st.dstOffset, group, tile) * e;
+    o.out[0] = dst;
+    o.outputs = 1;
+    if (st.kind == StepKind::Copy) {
+      o.in[0] = mem.buffers[st.srcBuffer] + t.transferStart(st.srcOffset, group, tile) * e;
+      o.inputs = 1;
+    } else {  // Reduce: dst = dst (op) every fused source
+      o.in[0] = dst;
+      o.inputs = 1;
+      for (int32_t k = 0; k < st.reduceSourceCount; ++k) {
+        const int32_t offset = s.program.reduceSourceOffsets[st.firstReduceSource + k];
+        o.in[o.inputs++] = mem.buffers[st.srcBuffer] + t.transferStart(offset, group, tile) * e;
+      }
+    }
+    reduceCopy<B, T, Op>(b, o, length);
+  }
+  b.barrier();  // the step's writes are complete before anything the tb does next
+}
+
+// One slice of a send/receive step; false when it must wait (cursor says why).
+template <class B, class T, class Op>
+CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const TbTable& tb, const ExecStep& st,
+                     TbCursor& c) {
+  const Tiling& t = s.tiling;
+  const int64_t e = t.elemBytes;
+  const bool receives = stepReceives(st.kind);
+  const bool sends = stepSends(st.kind);
+  const int64_t length = t.transferLength(st.count, c.transfer, c.tile);
+  const int64_t begin = t.sliceBegin(length, c.slice);
+  const int64_t elems = t.sliceEnd(length, c.slice) - begin;
+  const ConnectionMemory* rc = receives ? &s.connections[tb.recvConnection] : nullptr;
+  const ConnectionMemory* sc = sends ? &s.connections[tb.sendConnection] : nullptr;
+  const int64_t slots = t.slotsInFlight;
+  unsigned char* recvSlot = receives ? rc->fifo + static_cast<int64_t>(c.recvSeq % slots) * s.slotStrideBytes : nullptr;
+  unsigned char* sendSlot = sends ? sc->fifo + static_cast<int64_t>(c.sendSeq % slots) * s.slotStrideBytes : nullptr;
+
+  if (receives) {
+    const bool ready = t.lowLatency ? linesReady(b, reinterpret_cast<const uint64_t*>(recvSlot),
+                                                 Tiling::linesFor(elems * e), static_cast<uint32_t>(c.recvSeq + 1))
+                                    : b.pollAtLeast(rc->tail, c.recvSeq + 1);
+    if (!ready) return blockOn(c, WaitKind::Data, rc->tail, c.recvSeq + 1);
+  }
+  if (sends && c.sendSeq + 1 > static_cast<uint64_t>(slots)) {
+    const uint64_t freed = c.sendSeq + 1 - slots;  // the slice that used this slot must be consumed
+    if (!b.pollAtLeast(sc->head, freed)) return blockOn(c, WaitKind::Slot, sc->head, freed);
+  }
+
+  Operands local;
+  if (stepReducesLocal(st.kind) || st.kind == StepKind::Send)
+    local.in[local.inputs++] = mem.buffers[st.srcBuffer] + (t.transferStart(st.srcOffset, c.transfer, c.tile) + begin) * e;
+  if (stepStoresLocal(st.kind))
+    local.out[local.outputs++] = mem.buffers[st.dstBuffer] + (t.transferStart(st.dstOffset, c.transfer, c.tile) + begin) * e;
+  if (t.lowLatency) {
+    reduceCopyLines<B, T, Op>(b, receives ? reinterpret_cast<const uint64_t*>(recvSlot) : nullptr, local,
+                              sends ? reinterpret_cast<uint64_t*>(sendSlot) : nullptr,
+                              static_cast<uint32_t>(c.sendSeq + 1), elems);
+  } else {
+    Operands o;
+    if (receives) o.in[o.inputs++] = recvSlot;
+    for (int i = 0; i < local.inputs; ++i) o.in[o.inputs++] = local.in[i];
+    for (int i = 0; i < local.outputs; ++i) o.out[o.outputs++] = local.out[i];
+    if (sends) o.out[o.outputs++] = sendSlot;
+    reduceCopy<B, T, Op>(b, o, elems);
+  }
+
+  b.barrier();  // every thread is done with both slots
+  if (receives) b.releaseStore(rc->head, ++c.recvSeq);
+  if (sends) {
+    if (t.lowLatency) b.progressStore(sc->tail, ++c.sendSeq);  // lines carry their own flags
+    else b.releaseStore(sc->tail, ++c.sendSeq);
+  }
+  return true;
+}
+
+// Runs thread block `globalTb` as far as it can. True when it has finished the launch.
+template <class B, class T, class Op>
+CCF_HD bool advance(B& b, const LaunchState& s, int32_t globalTb, TbCursor& c) {
+  const TbTable& tb = s.program.tbs[globalTb];
+  const RankMemory& mem = s.ranks[tb.rank];
+  const Tiling& t = s.tiling;
+  while (c.tile < t.tiles) {
+    while (c.step < tb.stepCount) {
+      const ExecStep& st = s.program.steps[tb.firstStep + c.step];
+      if (st.dependencyTb >= 0 && !c.dependencyMet) {
+        const uint64_t* flag = flagOf(s, st.dependencyTb);
+        const uint64_t target = flagValue(s.epoch, c.tile, st.dependencyStep);
+        if (!b.pollAtLeast(flag, target)) return blockOn(c, WaitKind::Dependency, flag, target);
+        c.dependencyMet = true;
+      }
+      if (stepReceives(st.kind) || stepSends(st.kind)) {
+        const int32_t transfers = t.transfersFor(st.count);
+        while (c.transfer < transfers) {
+          while (c.slice < t.slicesPerTransfer) {
+            if (!runSlice<B, T, Op>(b, s, mem, tb, st, c)) return false;
+            ++c.slice;
+            ++c.progress;
+          }
+          c.slice = 0;
+          ++c.transfer;
+        }
+      } else {
+        runLocalStep<B, T, Op>(b, s, mem, st, c.tile);
+      }
+      if (st.publishes) b.releaseStore(flagOf(s, globalTb), flagValue(s.epoch, c.tile, st.flagStep));
+      c.transfer = 0;
+      c.dependencyMet = false;
+      ++c.step;
+      ++c.progress;
+    }
+    c.step = 0;
+    ++c.tile;
+  }
+  c.waitKind = WaitKind::None;
+  return true;
+}
+
+}  // namespace ccforge::runtime

@@ -1,0 +1,245 @@
+#include "runtime/cuda/cuda_executor.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/core/interpreter.hpp"
+#include "runtime/cuda/cuda_check.hpp"
+#include "runtime/cuda/kernel_args.hpp"
+#include "runtime/cuda/kernels.hpp"
+#include "runtime/execution_error.hpp"
+
+namespace ccforge::runtime {
+namespace {
+
+constexpr int32_t kWordStride = 16;  // sync words 128 bytes apart: polled lines are not shared
+constexpr int kThreadChoices[] = {512, 256, 128, 64};
+
+template <class T>
+DeviceMemory deviceCopy(int device, const std::vector<T>& v) {
+  DeviceMemory m(device, v.size() * sizeof(T));
+  if (!v.empty()) m.upload(v.data(), v.size() * sizeof(T));
+  return m;
+}
+
+// One cooperative launch: a group of consecutive global tbs on one device.
+struct LaunchGroup {
+  int device = 0;
+  int32_t firstTb = 0;
+  int32_t blocks = 0;
+  int threads = 0;
+  DeviceMemory tbs, steps, reduceOffsets, connectionTables, connections, ranks, flags;
+  Stream stream;  // destroyed first: waits for the launches that use the memory above
+};
+
+class CudaExecutor final : public Executor {
+ public:
+  CudaExecutor(const Program& program, const CallShape& call, const CudaExecutorOptions& options)
+      : program_(program), call_(call), options_(options), plan_(makeLaunchPlan(program, call, options.tuning)),
+        abort_(sizeof(uint32_t)), records_(program.tbs().size() * sizeof(WatchdogRecord)) {
+    const ReduceOp op = reduces(call.collective) ? call.op : ReduceOp::Sum;
+    kernel_ = interpreterKernelFor(call.dtype, op);
+    const bool perRank = options.mode == GpuMode::GpuPerRank;
+    int devices = 0;
+    checkCuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+    if (perRank && devices < program.ranks())
+      throw std::invalid_argument("gpu-per-rank mode needs one GPU per rank: the program has " + std::to_string(program.ranks()) +
+                                  " ranks, this machine " + std::to_string(devices) + " GPUs");
+    if (perRank) enablePeerAccess();
+    allocateConnections();
+    for (int32_t r = 0; r < program.ranks(); ++r) scratch_.emplace_back(deviceOf(r), static_cast<size_t>(plan_.scratchBytes[r]));
+    if (perRank) {
+      for (int32_t r = 0; r < program.ranks(); ++r) addGroup(r, program.firstTbOf(r), program.firstTbOf(r + 1) - program.firstTbOf(r));
+    } else {
+      addGroup(0, 0, static_cast<int32_t>(program.tbs().size()));
+    }
+  }
+
+  const LaunchPlan& plan() const override { return plan_; }
+
+  void launch(std::span<const RankBuffers> buffers) override {
+    validateBuffers(call_, buffers);
+    if (++epoch_ > kMaxEpoch) {
+      wait();
+      reset();
+      epoch_ = 1;
+    }
+    uploadRankMemory(buffers);
+    for (LaunchGroup& g : groups_) {
+      KernelArgs args;
+      args.state.program = ProgramView{reinterpret_cast<const TbTable*>(g.tbs.data()), reinterpret_cast<const ExecStep*>(g.steps.data()),
+                                       reinterpret_cast<const int32_t*>(g.reduceOffsets.data()),
+                                       reinterpret_cast<const ConnectionTable*>(g.connectionTables.data())};
+      args.state.ranks = reinterpret_cast<const RankMemory*>(g.ranks.data());
+      args.state.connections = reinterpret_cast<const ConnectionMemory*>(g.connections.data());
+      args.state.flags = reinterpret_cast<uint64_t*>(g.flags.data());
+      args.state.flagStride = kWordStride;
+      args.state.tiling = plan_.tiling;
+      args.state.slotStrideBytes = plan_.slotStrideBytes;
+      args.state.epoch = epoch_;
+      args.firstTb = g.firstTb;
+      args.systemScope = options_.mode == GpuMode::GpuPerRank ? 1 : 0;
+      args.timeoutNanoseconds = static_cast<uint64_t>(options_.timeout.count()) * 1000000ull;
+      args.abort = static_cast<uint32_t*>(abort_.data());
+      args.records = static_cast<WatchdogRecord*>(records_.data());
+      void* params[] = {&args};
+      checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
+      checkCuda(cudaLaunchCooperativeKernel(kernel_, dim3(g.blocks), dim3(g.threads), params, 0, g.stream.get()),
+                "cudaLaunchCooperativeKernel (interpreter)");
+    }
+  }
+
+  // Waits for every launch; throws ExecutionFailed when the watchdog stopped one.
+  void wait() override {
+    for (LaunchGroup& g : groups_) {
+      checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
+      checkCuda(cudaStreamSynchronize(g.stream.get()), "interpreter kernel");
+    }
+    if (*static_cast<volatile uint32_t*>(abort_.data()) == 0) return;
+    const auto* records = static_cast<const WatchdogRecord*>(records_.data());
+    std::vector<BlockedTb> blocked;
+    for (int32_t t = 0; t < static_cast<int32_t>(program_.tbs().size()); ++t) {
+      const WatchdogRecord& r = records[t];
+      if (r.state == kRecordEmpty) continue;
+      TbCursor c;
+      c.tile = r.tile;
+      c.step = r.step;
+      c.transfer = r.transfer;
+      c.slice = r.slice;
+      c.waitKind = static_cast<WaitKind>(r.waitKind);
+      blocked.push_back(describeBlocked(program_, t, c));
+      if (r.state == kRecordTimedOut) blocked.back().detail += " (timed out)";
+    }
+    reset();
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.3g s", static_cast<double>(options_.timeout.count()) / 1000);
+    const std::string count = std::to_string(blocked.size());
+    throw ExecutionFailed(ExecutionFailed::Kind::Timeout,
+                          program_.source() + ": the GPU watchdog stopped the launch: a thread block waited more than " +
+                              limit + " without progress; " + count + " thread blocks had not finished",
+                          std::move(blocked));
+  }
+
+ private:
+  int deviceOf(int32_t rank) const { return options_.mode == GpuMode::GpuPerRank ? rank : 0; }
+
+  void enablePeerAccess() {
+    for (const ConnectionTable& c : program_.connections()) {
+      for (auto [from, to] : {std::pair{c.sender, c.receiver}, std::pair{c.receiver, c.sender}}) {
+        int can = 0;
+        checkCuda(cudaDeviceCanAccessPeer(&can, from, to), "cudaDeviceCanAccessPeer");
+        if (!can)
+          throw std::invalid_argument("gpu-per-rank mode needs peer access: GPU " + std::to_string(from) + " cannot access GPU " +
+                                      std::to_string(to));
+        checkCuda(cudaSetDevice(from), "cudaSetDevice");
+        const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
+        else checkCuda(e, "cudaDeviceEnablePeerAccess");
+      }
+    }
+  }
+
+  void allocateConnections() {
+    for (const ConnectionTable& c : program_.connections()) {
+      fifos_.emplace_back(deviceOf(c.receiver), static_cast<size_t>(plan_.fifoBytes));
+      tails_.emplace_back(deviceOf(c.receiver), sizeof(uint64_t) * kWordStride);
+      heads_.emplace_back(deviceOf(c.sender), sizeof(uint64_t) * kWordStride);
+    }
+    for (size_t i = 0; i < program_.connections().size(); ++i) {
+      ConnectionMemory m;
+      m.fifo = fifos_[i].data();
+      m.head = reinterpret_cast<uint64_t*>(heads_[i].data());
+      m.tail = reinterpret_cast<uint64_t*>(tails_[i].data());
+      connectionMemory_.push_back(m);
+    }
+  }
+
+  int chooseThreads(int device, int32_t blocks) const {
+    int sms = 0, cooperative = 0;
+    checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    checkCuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "cudaDeviceGetAttribute");
+    if (!cooperative) throw std::invalid_argument("GPU " + std::to_string(device) + " does not support cooperative launches");
+    int fit = 0;
+    for (int threads : kThreadChoices) {
+      int perSm = 0;
+      checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel_, threads, 0), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      fit = std::max(fit, perSm * sms);
+      if (perSm * sms >= blocks) return threads;
+    }
+    throw std::invalid_argument("the program's " + std::to_string(blocks) + " thread blocks cannot all be resident on GPU " +
+                                std::to_string(device) + " at once (at most " + std::to_string(fit) +
+                                " blocks fit); every tb must run concurrently");
+  }
+
+  void addGroup(int device, int32_t firstTb, int32_t blocks) {
+    LaunchGroup g;
+    g.device = device;
+    g.firstTb = firstTb;
+    g.blocks = blocks;
+    checkCuda(cudaSetDevice(device), "cudaSetDevice");
+    g.threads = chooseThreads(device, blocks);
+    g.stream = Stream(device);
+    g.tbs = deviceCopy(device, program_.tbs());
+    g.steps = deviceCopy(device, program_.steps());
+    g.reduceOffsets = deviceCopy(device, program_.reduceSourceOffsets());
+    g.connectionTables = deviceCopy(device, program_.connections());
+    g.connections = deviceCopy(device, connectionMemory_);
+    g.ranks = DeviceMemory(device, sizeof(RankMemory) * program_.ranks());
+    g.flags = DeviceMemory(device, sizeof(uint64_t) * kWordStride * program_.tbs().size());
+    groups_.push_back(std::move(g));
+  }
+
+  void uploadRankMemory(std::span<const RankBuffers> buffers) {
+    std::vector<RankMemory> ranks(call_.ranks);
+    for (int32_t r = 0; r < call_.ranks; ++r) {
+      ranks[r].buffers[kInputBuffer] = static_cast<unsigned char*>(const_cast<void*>(buffers[r].send));
+      ranks[r].buffers[kOutputBuffer] = static_cast<unsigned char*>(buffers[r].recv);
+      ranks[r].buffers[kScratchBuffer] = scratch_[r].data();
+    }
+    const bool same = ranks.size() == uploaded_.size() &&
+                      std::equal(ranks.begin(), ranks.end(), uploaded_.begin(), [](const RankMemory& a, const RankMemory& b) {
+                        return std::equal(std::begin(a.buffers), std::end(a.buffers), std::begin(b.buffers));
+                      });
+    if (same) return;
+    for (LaunchGroup& g : groups_) {  // launches in flight still read the old table
+      checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
+      checkCuda(cudaStreamSynchronize(g.stream.get()), "interpreter kernel");
+      g.ranks.upload(ranks.data(), sizeof(RankMemory) * ranks.size());
+    }
+    uploaded_ = ranks;
+  }
+
+  void reset() {
+    for (LaunchGroup& g : groups_) g.flags.zero();
+    for (auto* list : {&fifos_, &heads_, &tails_})
+      for (DeviceMemory& m : *list) m.zero();
+    abort_.clear();
+    records_.clear();
+    epoch_ = 0;
+  }
+
+  const Program& program_;
+  CallShape call_;
+  CudaExecutorOptions options_;
+  LaunchPlan plan_;
+  const void* kernel_ = nullptr;
+  MappedHostMemory abort_;
+  MappedHostMemory records_;
+  std::vector<DeviceMemory> fifos_, heads_, tails_, scratch_;
+  std::vector<ConnectionMemory> connectionMemory_;
+  std::vector<LaunchGroup> groups_;
+  std::vector<RankMemory> uploaded_;
+  uint64_t epoch_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> makeCudaExecutor(const Program& program, const CallShape& call, const CudaExecutorOptions& options) {
+  return std::make_unique<CudaExecutor>(program, call, options);
+}
+
+}  // namespace ccforge::runtime

@@ -246,9 +246,10 @@ std::optional<int64_t> Program::maxBytes() const {
   return algorithm_.maxBytes;
 }
 
-int32_t Program::maxScratchChunks() const {
+int32_t Program::maxTransferStepCount() const {
   int32_t m = 0;
-  for (int32_t s : scratchChunks_) m = std::max(m, s);
+  for (const ExecStep& s : steps_)
+    if (s.kind != StepKind::Copy && s.kind != StepKind::Reduce && s.kind != StepKind::Nop) m = std::max(m, s.count);
   return m;
 }
 

@@ -53,7 +53,8 @@ class Program {
   const std::vector<ConnectionTable>& connections() const { return connections_; }
   int32_t firstTbOf(int32_t rank) const { return firstTb_[rank]; }
   int32_t scratchChunks(int32_t rank) const { return scratchChunks_[rank]; }
-  int32_t maxScratchChunks() const;
+  // The largest cnt of a step that sends or receives (bounds a transfer); 0 when none does.
+  int32_t maxTransferStepCount() const;
   // Original step index (s) of the first instruction an executed step came from.
   int32_t originalStep(int32_t execStep) const { return stepOrigin_[execStep]; }
   ProgramView hostView() const;

@@ -62,9 +62,10 @@ struct Tiling {
 };
 
 // Builds the tiling of a call; `tileBytes` is the protocol's tile (or an override), `slotsOverride`
-// replaces the protocol's slots in flight when positive.
+// replaces the protocol's slots in flight when positive, `maxStepCount` (the largest cnt of a
+// sending or receiving step) bounds the FIFO slot size.
 inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileBytes, bool lowLatency,
-                         int32_t slotsOverride) {
+                         int32_t slotsOverride, int32_t maxStepCount = kMaxAllowedCountLimit) {
   Tiling t;
   t.chunkElems = chunkElems;
   t.elemBytes = elemBytes;
@@ -75,8 +76,8 @@ inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileByte
   t.lowLatency = lowLatency;
   t.slicesPerTransfer = lowLatency ? 1 : kSimpleSlicesPerTransfer;
   t.slotsInFlight = slotsOverride > 0 ? slotsOverride : (lowLatency ? kLowLatencySlotsInFlight : kSimpleSlicesInFlight);
-  const int64_t maxTransfer = t.maxAllowedCount > 1 ? t.maxAllowedCount * chunkElems
-                                                    : (chunkElems < t.tileElems ? chunkElems : t.tileElems);
+  const int32_t chunksPerTransfer = maxStepCount < t.maxAllowedCount ? (maxStepCount < 1 ? 1 : maxStepCount) : t.maxAllowedCount;
+  const int64_t maxTransfer = chunksPerTransfer * (chunkElems < t.tileElems ? chunkElems : t.tileElems);
   if (lowLatency) {
     t.sliceSlotLines = Tiling::linesFor(maxTransfer * elemBytes);
   } else {

@@ -37,12 +37,12 @@ std::string formatSeconds(std::chrono::milliseconds t) {
 }  // namespace
 
 struct CpuExecutor::State {
-  State(const Program& p, const LaunchPlan& plan)
+  State(const Program& p, const LaunchPlan& plan, int workers)
       : tbs(static_cast<int32_t>(p.tbs().size())),
         connections(static_cast<int32_t>(p.connections().size())),
         words(static_cast<size_t>(tbs + 2 * connections) * kWordStride, 0),
         fifos(static_cast<size_t>(plan.fifoBytes) * connections),
-        scheduler(words.data(), tbs + 2 * connections, kWordStride) {
+        scheduler(words.data(), tbs + 2 * connections, kWordStride, workers) {
     for (int64_t bytes : plan.scratchBytes) scratch.push_back(std::make_unique<AlignedBytes>(static_cast<size_t>(bytes)));
     for (int32_t c = 0; c < connections; ++c) {
       ConnectionMemory m;
@@ -72,7 +72,7 @@ CpuExecutor::CpuExecutor(const Program& program, const CallShape& call, CpuOptio
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers_ = options.workers > 0 ? options.workers : std::min(hardware, 8);
   workers_ = std::max(1, std::min<int>(workers_, static_cast<int>(program.tbs().size())));
-  state_ = std::make_unique<State>(program, plan_);
+  state_ = std::make_unique<State>(program, plan_, workers_);
 }
 
 CpuExecutor::~CpuExecutor() = default;
@@ -112,7 +112,7 @@ void CpuExecutor::launch(std::span<const RankBuffers> buffers) {
       return false;
     };
   });
-  const Scheduler::Result result = s.scheduler.run(s.tbs, workers_, options_.timeout, step);
+  const Scheduler::Result result = s.scheduler.run(s.tbs, options_.timeout, step);
   if (result.outcome == Scheduler::Outcome::Finished) return;
 
   std::vector<BlockedTb> blocked;

@@ -32,6 +32,8 @@ class CpuExecutor {
   // Runs one launch on host buffers (validated). Throws ExecutionFailed on a deadlock or timeout;
   // the outputs are then unspecified and the executor resets its FIFOs for the next launch.
   void launch(std::span<const RankBuffers> buffers);
+  // The watchdog's limit for the next launches.
+  void setTimeout(std::chrono::milliseconds timeout) { options_.timeout = timeout; }
   const LaunchPlan& plan() const { return plan_; }
   int workers() const { return workers_; }
 

@@ -1,12 +1,20 @@
 #include "runtime/cpu/scheduler.hpp"
 
-#include <thread>
-
 namespace ccforge::runtime {
 
-Scheduler::Scheduler(const uint64_t* words, size_t count, size_t stride)
+Scheduler::Scheduler(const uint64_t* words, size_t count, size_t stride, int workers)
     : words_(words), count_(count), stride_(stride), parkedOn_(new std::atomic<uint32_t>[count]), waiters_(count) {
   for (size_t i = 0; i < count; ++i) parkedOn_[i].store(0, std::memory_order_relaxed);
+  for (int k = 1; k < workers; ++k) helpers_.emplace_back([this] { helper(); });
+}
+
+Scheduler::~Scheduler() {
+  {
+    std::lock_guard lock(mutex_);
+    shutdown_ = true;
+  }
+  changed_.notify_all();
+  for (std::thread& t : helpers_) t.join();
 }
 
 void Scheduler::wake(const uint64_t* word) {
@@ -36,18 +44,36 @@ void Scheduler::park(int32_t task, const Blocked& blocked) {
   waiters_[i].push_back(task);
 }
 
-void Scheduler::work(const Step& step) {
+void Scheduler::helper() {
   std::unique_lock lock(mutex_);
+  uint64_t seen = 0;
+  while (true) {
+    changed_.wait(lock, [&] { return shutdown_ || (!stop_ && generation_ != seen); });
+    if (shutdown_) return;
+    seen = generation_;
+    ++busyHelpers_;
+    work(lock, nullptr);
+    --busyHelpers_;
+    changed_.notify_all();  // run() waits for every helper to leave
+  }
+}
+
+void Scheduler::work(std::unique_lock<std::mutex>& lock, const std::chrono::steady_clock::time_point* deadline) {
   while (!stop_) {
     if (ready_.empty()) {
       if (running_ == 0) {  // nothing runnable and nobody who could wake anything
         if (done_ < tasks_) outcome_ = Outcome::Deadlock;
         stop_ = true;
         changed_.notify_all();
-        stopped_.notify_all();
         break;
       }
-      changed_.wait(lock);
+      if (!deadline) {
+        changed_.wait(lock);
+      } else if (changed_.wait_until(lock, *deadline) == std::cv_status::timeout && !stop_) {
+        stop_ = true;  // workers finish the task they run, then leave
+        outcome_ = Outcome::TimedOut;
+        changed_.notify_all();
+      }
       continue;
     }
     const int32_t task = ready_.front();
@@ -55,7 +81,7 @@ void Scheduler::work(const Step& step) {
     ++running_;
     lock.unlock();
     Blocked blocked{nullptr, 0};
-    const bool finished = step(task, blocked);
+    const bool finished = (*step_)(task, blocked);
     lock.lock();
     --running_;
     if (finished) {
@@ -64,33 +90,34 @@ void Scheduler::work(const Step& step) {
     } else {
       park(task, blocked);
     }
-    if (!ready_.empty() || running_ == 0) changed_.notify_all();
+    if (!ready_.empty()) changed_.notify_one();
+    if (deadline && std::chrono::steady_clock::now() > *deadline && !stop_) {
+      stop_ = true;
+      outcome_ = Outcome::TimedOut;
+      changed_.notify_all();
+    }
   }
 }
 
-Scheduler::Result Scheduler::run(int32_t tasks, int workers, std::chrono::milliseconds limit, const Step& step) {
+Scheduler::Result Scheduler::run(int32_t tasks, std::chrono::milliseconds limit, const Step& step) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  std::unique_lock lock(mutex_);
   tasks_ = tasks;
   done_ = 0;
   running_ = 0;
-  stop_ = false;
   outcome_ = Outcome::Finished;
   finished_.assign(tasks, 0);
   ready_.clear();
   for (auto& w : waiters_) w.clear();
   for (size_t i = 0; i < count_; ++i) parkedOn_[i].store(0, std::memory_order_relaxed);
   for (int32_t t = 0; t < tasks; ++t) ready_.push_back(t);
-
-  std::vector<std::thread> pool;
-  for (int k = 0; k < workers; ++k) pool.emplace_back([&] { work(step); });
-  {
-    std::unique_lock lock(mutex_);
-    if (!stopped_.wait_for(lock, limit, [&] { return stop_; })) {
-      stop_ = true;  // workers finish the task they run, then leave
-      outcome_ = Outcome::TimedOut;
-      changed_.notify_all();
-    }
-  }
-  for (std::thread& t : pool) t.join();
+  step_ = &step;
+  stop_ = false;
+  ++generation_;
+  changed_.notify_all();
+  work(lock, &deadline);
+  changed_.wait(lock, [&] { return busyHelpers_ == 0 && running_ == 0; });
+  step_ = nullptr;
   Result r;
   r.outcome = outcome_;
   if (r.outcome == Outcome::TimedOut && done_ == tasks_) r.outcome = Outcome::Finished;

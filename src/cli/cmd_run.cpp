@@ -1,0 +1,219 @@
+// `ccforge run FILE.xml...`: executes MSCCL-IR programs on random data with the runtime
+// (CPU or CUDA), checks every output element against the collective's definition and reports
+// time, algbw and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong
+// result / deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable
+// input, 6 internal error. docs/runtime.md describes it.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "runtime/execution_error.hpp"
+#include "runtime/harness.hpp"
+#include "runtime/loader.hpp"
+#include "runtime/names.hpp"
+#include "semantics/ir/names.hpp"
+
+namespace ccforge::cli {
+namespace {
+
+using namespace ccforge::runtime;
+
+struct RunOptions {
+  std::vector<std::string> files;
+  std::string backend = "cpu";
+  std::string mode = "ranks-on-one-gpu";
+  int64_t count = 1 << 20;
+  std::string dtype = "f32";
+  std::string op = "sum";
+  int iterations = 5;
+  int warmup = 1;
+  double timeoutSeconds = 30;
+  bool noVerify = false;
+  bool inPlace = false;
+  bool fallback = false;
+  int32_t ranks = 0;
+  int32_t root = 0;
+  int workers = 0;
+  uint64_t seed = 1;
+  int64_t tileBytes = 0;
+  int32_t slots = 0;
+};
+
+// A usage problem: reported with exit code 1.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string humanBytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g %s", bytes, units[u]);
+  return text;
+}
+
+std::string describeProgram(const Program& p) {
+  std::string forms;
+  if (p.serves(CallForm::OutOfPlace)) forms = "out-of-place";
+  if (p.serves(CallForm::InPlace)) {
+    if (!forms.empty()) forms += ", ";
+    forms += "in-place";
+  }
+  return p.source() + " (" + std::string(collectiveTypeName(p.collective())) + ", " + std::to_string(p.ranks()) + " ranks, " +
+         std::string(ir::protocolName(p.protocol())) + ", nchunksperloop " + std::to_string(p.chunksPerLoop()) + ", " + forms + ")";
+}
+
+// The semantic verifier (src/verify) is not part of this build yet: see docs/runtime.md
+// "Verification at load" for the hook it plugs into (runtime::Verifier).
+const Verifier* verifierOfThisBuild() { return nullptr; }
+
+int execute(const RunOptions& o) {
+  const std::optional<DataType> dtype = parseDataType(o.dtype);
+  if (!dtype) throw UsageError("unsupported --dtype '" + o.dtype + "' (supported: " + dataTypeList() + ")");
+  const std::optional<ReduceOp> op = parseReduceOp(o.op);
+  if (!op) throw UsageError("unsupported --op '" + o.op + "' (supported: " + reduceOpList() + ")");
+  if (o.count < 0) throw UsageError("--count must not be negative");
+  if (o.iterations < 0 || o.warmup < 0) throw UsageError("--iters and --warmup must not be negative");
+  if (!(o.timeoutSeconds > 0)) throw UsageError("--timeout must be positive");
+
+  const Verifier* verifier = o.noVerify ? nullptr : verifierOfThisBuild();
+  LoadOptions load;
+  load.verifier = verifier;
+  ProgramSet programs;
+  for (const std::string& file : o.files) programs.add(loadProgram(file, load));
+  const Program& first = programs.programs().front();
+  for (const Program& p : programs.programs())
+    if (p.collective() != first.collective())
+      throw UsageError("the programs are for different collectives (" + first.source() + ": " +
+                       std::string(collectiveTypeName(first.collective())) + ", " + p.source() + ": " +
+                       std::string(collectiveTypeName(p.collective())) + ")");
+
+  CallShape call;
+  call.collective = first.collective();
+  call.root = o.root;
+  call.ranks = o.ranks > 0 ? o.ranks : first.ranks();
+  call.count = o.count;
+  call.dtype = *dtype;
+  call.op = *op;
+  call.form = o.inPlace || !first.serves(CallForm::OutOfPlace) ? CallForm::InPlace : CallForm::OutOfPlace;
+  if (isRooted(call.collective) && (call.root < 0 || call.root >= call.ranks))
+    throw UsageError("--root " + std::to_string(call.root) + " is not a rank (0.." + std::to_string(call.ranks - 1) + ")");
+  try {
+    bufferSizes(call, 0);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const Selection selection = programs.select(call);
+  if (!selection.program && !o.fallback)
+    throw UsageError("no program can serve this call (" + describeCall(call) + "):\n" + selection.summary() +
+                     "\npass --fallback to run the fallback path instead");
+
+  TargetOptions target;
+  target.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
+  target.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
+  target.cpuWorkers = o.workers;
+  target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
+  target.tuning.tileBytes = o.tileBytes;
+  target.tuning.slots = o.slots;
+
+  std::cout << "programs:\n";
+  for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
+  std::cout << "verification at load: "
+            << (o.noVerify ? "skipped (--no-verify)" : verifier ? "passed" : "not available in this build (load checks only)") << "\n";
+  std::cout << "call: " << describeCall(call) << " (" << humanBytes(static_cast<double>(totalBytes(call))) << ")\n";
+
+  Runtime runtime(std::move(programs), makeTarget(target));
+  std::cout << "backend: " << runtime.target().describe() << "\n" << std::flush;
+  MeasureOptions measureOptions;
+  measureOptions.iterations = o.iterations;
+  measureOptions.warmup = o.warmup;
+  measureOptions.seed = o.seed;
+  const Measurement m = measure(runtime, call, measureOptions);
+
+  if (m.result.path == Path::Interpreter) {
+    std::cout << "path: interpreter, " << m.result.program->source();
+    if (const Executor* e = runtime.lastExecutor()) {
+      const Tiling& t = e->plan().tiling;
+      std::cout << " (chunk " << t.chunkElems << " elements, " << t.tiles << " tile iteration" << (t.tiles == 1 ? "" : "s")
+                << ", maxAllowedCount " << t.maxAllowedCount << ")";
+    }
+    std::cout << "\n";
+  } else {
+    std::cout << "path: " << pathName(m.result.path) << ", because no program serves the call:\n" << m.result.why << "\n";
+  }
+  std::cout << "check: " << m.check.describe() << "\n";
+  if (o.iterations > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations after %d warm-up)  algbw %.3f GB/s  busbw %.3f GB/s\n",
+                  m.secondsPerIteration * 1e6, o.iterations, o.warmup, m.algorithmBandwidth, m.busBandwidth);
+    std::cout << line;
+  }
+  return m.check.passed() ? kExitVerified : kExitViolation;
+}
+
+int runCommand(const RunOptions& o) {
+  try {
+    return execute(o);
+  } catch (const UsageError& e) {
+    std::cerr << "ccforge run: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const ProgramRejected& e) {
+    std::cerr << "ccforge run: " << e.what() << "\n";
+    return e.unsupported() ? kExitUsage : kExitViolation;
+  } catch (const InputError& e) {
+    std::cerr << "ccforge run: " << e.what() << "\n";
+    return kExitMalformedInput;
+  } catch (const VerificationFailed& e) {
+    std::cerr << "ccforge run: " << e.what() << "\n";
+    return kExitViolation;
+  } catch (const ExecutionFailed& e) {
+    std::cout << "result: " << e.what() << "\n";
+    return e.kind() == ExecutionFailed::Kind::Deadlock ? kExitViolation : kExitInconclusive;
+  } catch (const CudaUnavailable& e) {
+    std::cerr << "ccforge run: cannot use --backend cuda: " << e.what() << "\n";
+    return kExitInconclusive;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge run: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace
+
+void registerRunCommand(CLI::App& app, CommandContext& context) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* run = app.add_subcommand("run", "Run MSCCL-IR programs on random data and check the result against the collective");
+  run->add_option("files", options->files, "MSCCL-IR files (.xml, .xml.gz); several form a program set selected by size")
+      ->required();
+  run->add_option("--backend", options->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  run->add_option("--mode", options->mode, "CUDA mode: ranks-on-one-gpu or gpu-per-rank")
+      ->check(CLI::IsMember({"ranks-on-one-gpu", "gpu-per-rank"}))
+      ->capture_default_str();
+  run->add_option("--count", options->count, "elements per rank (NCCL's count: per-rank share for allgather/reducescatter/alltoall)")
+      ->capture_default_str();
+  run->add_option("--dtype", options->dtype, "f32, f16, bf16, f64, i32, i64 or u8")->capture_default_str();
+  run->add_option("--op", options->op, "sum, prod, min, max or avg (avg always takes the fallback)")->capture_default_str();
+  run->add_option("--iters", options->iterations, "timed iterations after the checked run")->capture_default_str();
+  run->add_option("--warmup", options->warmup, "untimed iterations before the timed ones")->capture_default_str();
+  run->add_option("--timeout", options->timeoutSeconds, "watchdog limit in seconds (a launch on the CPU, a wait on the GPU)")
+      ->capture_default_str();
+  run->add_flag("--no-verify", options->noVerify, "skip the semantic verification at load");
+  run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
+  run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");
+  run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)");
+  run->add_option("--root", options->root, "root of broadcast, reduce, gather, scatter")->capture_default_str();
+  run->add_option("--workers", options->workers, "CPU worker threads (default: one per hardware thread, at most 8)");
+  run->add_option("--seed", options->seed, "random input seed")->capture_default_str();
+  run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)");
+  run->add_option("--slots", options->slots, "FIFO slots in flight override (default: Simple 4 slices, LL/LL128 8)");
+  run->callback([options, &context] { context.exitCode = runCommand(*options); });
+}
+
+}  // namespace ccforge::cli

@@ -75,5 +75,7 @@ class CudaUnavailable : public std::runtime_error {
 bool builtWithCuda();
 // Empty when a GPU is usable; otherwise why not ("built without CUDA", "no CUDA device: ...").
 std::string cudaUnavailableReason();
+// GPUs usable by this process (0 without CUDA).
+int cudaDeviceCount();
 
 }  // namespace ccforge::runtime

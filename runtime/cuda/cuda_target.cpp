@@ -121,6 +121,15 @@ std::string cudaUnavailableReason() {
   return "";
 }
 
+int cudaDeviceCount() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return devices;
+}
+
 std::unique_ptr<Target> makeCudaTarget(const TargetOptions& options) {
   const std::string why = cudaUnavailableReason();
   if (!why.empty()) throw CudaUnavailable(why);

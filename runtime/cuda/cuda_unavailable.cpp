@@ -9,6 +9,8 @@ std::string cudaUnavailableReason() {
   return "this ccforge was built without CUDA (nvcc was not found when it was configured)";
 }
 
+int cudaDeviceCount() { return 0; }
+
 std::unique_ptr<Target> makeCudaTarget(const TargetOptions&) { throw CudaUnavailable(cudaUnavailableReason()); }
 
 }  // namespace ccforge::runtime

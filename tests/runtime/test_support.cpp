@@ -23,9 +23,14 @@ CallShape callFor(const Program& program, int64_t count, DataType dtype, ReduceO
 }
 
 Measurement runOnCpu(const Program& program, const CallShape& call, TargetOptions options) {
+  options.backend = BackendKind::Cpu;
+  return runOn(program, call, options);
+}
+
+Measurement runOn(const Program& program, const CallShape& call, const TargetOptions& options) {
   ProgramSet set;
   set.add(program);
-  Runtime runtime(std::move(set), makeCpuTarget(options));
+  Runtime runtime(std::move(set), makeTarget(options));
   MeasureOptions m;
   m.iterations = 0;
   return measure(runtime, call, m);
@@ -58,17 +63,16 @@ std::vector<TypeOp> typeOpsFor(CollectiveType t) {
   return v;
 }
 
-void sweep(const Program& program, const SizeRegime& regime, CallForm form) {
+void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options) {
   for (const TypeOp& to : typeOpsFor(program.collective())) {
     const int64_t elem = static_cast<int64_t>(dataTypeSize(to.dtype));
     const int64_t tile = regime.tileBytes ? regime.tileBytes : program.protocolTileBytes();
     const int64_t chunk = std::max<int64_t>(1, static_cast<int64_t>(regime.chunkTiles * static_cast<double>(tile)) / elem);
     CallShape call = callFor(program, countForChunk(program, chunk), to.dtype, to.op);
     call.form = form;
-    TargetOptions options;
     options.tuning.tileBytes = regime.tileBytes;
     INFO(program.source() << ": " << describeCall(call) << ", " << regime.name << " (chunk " << chunk << " elements)");
-    const Measurement m = runOnCpu(program, call, options);
+    const Measurement m = runOn(program, call, options);
     REQUIRE(m.result.path == Path::Interpreter);
     INFO(m.check.describe());
     REQUIRE(m.check.passed());

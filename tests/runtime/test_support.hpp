@@ -20,7 +20,8 @@ Program loadFile(const std::string& path);
 // A call the program serves: its collective and ranks, the first form it serves unless given.
 CallShape callFor(const Program& program, int64_t count, DataType dtype, ReduceOp op);
 
-// Runs `call` on the CPU with `program` as the only program: one checked run, no timing.
+// Runs `call` on the target with `program` as the only program: one checked run, no timing.
+Measurement runOn(const Program& program, const CallShape& call, const TargetOptions& options);
 Measurement runOnCpu(const Program& program, const CallShape& call, TargetOptions options = {});
 
 // The smallest count > 0 such that a chunk has `chunkElems` elements.
@@ -53,6 +54,6 @@ struct TypeOp {
 std::vector<TypeOp> typeOpsFor(CollectiveType t);
 
 // Runs `program` for every type/op at the regime's size; REQUIREs a correct result for each.
-void sweep(const Program& program, const SizeRegime& regime, CallForm form);
+void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options = {});
 
 }  // namespace ccforge::runtime::test

@@ -1,0 +1,124 @@
+// The CUDA backend. Every test needs a GPU (two for gpu-per-rank); without one it prints
+// "SKIPPED: <why>" and ctest counts it as skipped.
+#include <catch2/catch.hpp>
+
+#include <iostream>
+
+#include "runtime/execution_error.hpp"
+#include "runtime/samples/sample_programs.hpp"
+#include "test_support.hpp"
+
+using namespace ccforge;
+using namespace ccforge::runtime;
+using namespace ccforge::runtime::test;
+
+namespace {
+
+bool skipUnlessGpus(int needed) {
+  std::string why = cudaUnavailableReason();
+  if (why.empty() && cudaDeviceCount() < needed)
+    why = "needs " + std::to_string(needed) + " GPUs, found " + std::to_string(cudaDeviceCount());
+  if (why.empty()) return false;
+  std::cout << "SKIPPED: " << why << "\n";
+  return true;
+}
+
+TargetOptions gpu(GpuMode mode = GpuMode::RanksOnOneGpu) {
+  TargetOptions o;
+  o.backend = BackendKind::Cuda;
+  o.mode = mode;
+  o.timeout = std::chrono::seconds(10);
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("CUDA ranks-on-one-gpu: the sample programs match the reference in every regime") {
+  if (skipUnlessGpus(1)) return;
+  for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL, ir::Protocol::LL128}) {
+    samples::SampleOptions o;
+    o.proto = proto;
+    o.chunksPerStep = 1;
+    for (const ir::Algorithm& a : {samples::ringAllReduce(4, o), samples::allPairsAllReduce(4, o), samples::twoStepAllToAll(2, 2, o),
+                                   samples::ringAllGather(3, o), samples::ringReduceScatter(3, o)}) {
+      const Program p = compileSample(a);
+      for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles}) sweep(p, regime, CallForm::OutOfPlace, gpu());
+    }
+    o.form = CallForm::InPlace;
+    o.chunksPerStep = 3;
+    const Program allPairs = compileSample(samples::allPairsAllReduce(4, o));
+    sweep(allPairs, kTwoChunksPerTransfer, CallForm::InPlace, gpu());
+  }
+}
+
+TEST_CASE("CUDA ranks-on-one-gpu: every valid corpus file matches the reference") {
+  if (skipUnlessGpus(1)) return;
+  for (const char* name : {"allgather_ring_simple_oop_n4.xml", "allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml",
+                           "allreduce_ring_a100_n4_ch1_i1_LL128.xml", "alltoall_two_step_2nodes_x4gpus.xml",
+                           "azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "sccl_allgather_dgx1_pareto_s2_r3_c2.xml"}) {
+    const Program p = loadFile(corpusDir() + "/msccl-tools/valid/" + name);
+    const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+    for (const SizeRegime& regime : {kSmallChunks, kTwoTiles}) sweep(p, regime, form, gpu());
+  }
+}
+
+TEST_CASE("CUDA ranks-on-one-gpu: large messages at the protocols' own tiles") {
+  if (skipUnlessGpus(1)) return;
+  for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL128}) {
+    samples::SampleOptions o;
+    o.proto = proto;
+    const Program p = compileSample(samples::ringAllReduce(8, o));
+    const Measurement m = runOn(p, callFor(p, 8 << 20, DataType::F32, ReduceOp::Sum), gpu());
+    INFO(m.check.describe());
+    CHECK(m.check.passed());
+  }
+}
+
+TEST_CASE("CUDA ranks-on-one-gpu: the GPU watchdog turns a deadlock into an error naming the blocked tbs") {
+  if (skipUnlessGpus(1)) return;
+  const Program p = loadFile(runtimeFixturesDir() + "/recv_before_send_allreduce_n2.xml");
+  TargetOptions o = gpu();
+  o.timeout = std::chrono::milliseconds(500);
+  try {
+    runOn(p, callFor(p, 1024, DataType::F32, ReduceOp::Sum), o);
+    FAIL("the deadlocking program finished");
+  } catch (const ExecutionFailed& e) {
+    CHECK(e.kind() == ExecutionFailed::Kind::Timeout);
+    REQUIRE(e.blocked().size() == 2);
+    CHECK(e.blocked()[1].rank == 1);
+    CHECK(e.blocked()[1].wait == WaitKind::Data);
+    CHECK_THAT(e.what(), Catch::Contains("rank 0 tb 0 step 0 tile 0: waits for data from rank 1"));
+  }
+}
+
+TEST_CASE("CUDA ranks-on-one-gpu: too many thread blocks to be co-resident are refused before launch") {
+  if (skipUnlessGpus(1)) return;
+  const Program p = compileSample(samples::allPairsAllReduce(64, {}));  // 8128 tbs
+  CHECK_THROWS_WITH(runOn(p, callFor(p, 64 * 64, DataType::F32, ReduceOp::Sum), gpu()),
+                    Catch::Contains("cannot all be resident on GPU 0 at once"));
+}
+
+TEST_CASE("CUDA ranks-on-one-gpu: outside the window the reference runs on copies of the device buffers") {
+  if (skipUnlessGpus(1)) return;
+  ir::Algorithm a = samples::ringAllReduce(4, {});
+  a.maxBytes = 4096;
+  const Program p = compileSample(a);
+  const Measurement m = runOn(p, callFor(p, 4096, DataType::I32, ReduceOp::Max), gpu());
+  CHECK(m.result.path == Path::Reference);
+  CHECK(m.check.passed());
+}
+
+TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fallback") {
+  if (skipUnlessGpus(2)) return;
+  const int ranks = std::min(cudaDeviceCount(), 8);
+  ir::Algorithm a = samples::ringAllReduce(ranks, {});
+  a.maxBytes = 1 << 20;
+  const Program p = compileSample(a);
+  const TargetOptions o = gpu(GpuMode::GpuPerRank);
+  const Measurement inside = runOn(p, callFor(p, ranks * 1024, DataType::F32, ReduceOp::Sum), o);
+  CHECK(inside.result.path == Path::Interpreter);
+  CHECK(inside.check.passed());
+  const Measurement outside = runOn(p, callFor(p, ranks * (1 << 20), DataType::F32, ReduceOp::Sum), o);
+  CHECK(outside.result.path == Path::Nccl);
+  CHECK(outside.check.passed());
+}

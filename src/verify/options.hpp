@@ -21,6 +21,9 @@ struct Options {
   // Node visits the precise happens-before search may spend per file before the race check
   // gives up as inconclusive.
   uint64_t raceSearchBudget = 50'000'000;
+  // Chunk cells (all ranks' buffers) the symbolic checks may allocate; beyond it races and the
+  // postcondition are inconclusive rather than exhausting memory.
+  uint64_t maxSymbolicCells = uint64_t{64} << 20;
   size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
 };
 

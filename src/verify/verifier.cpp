@@ -99,6 +99,16 @@ class FileVerification {
       skip({Check::Races, Check::Postcondition}, "the algorithm serves no call form");
       return;
     }
+    uint64_t cells = 0;
+    for (const auto& lengths : lint.bufferLengths)
+      for (int32_t n : lengths) cells += static_cast<uint64_t>(std::max(n, 0));
+    if (cells > options_.maxSymbolicCells) {
+      std::string why = fmt::format("the buffers hold {} chunks in all, more than the {} the symbolic checks may use",
+                                    cells, options_.maxSymbolicCells);
+      outcome(Check::Races, CheckStatus::Inconclusive, why);
+      outcome(Check::Postcondition, CheckStatus::Inconclusive, why);
+      return;
+    }
     racesCheck(index, graph, forms, lint, resolved);
     postconditionCheck(index, graph, forms, lint, resolved);
   }

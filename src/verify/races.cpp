@@ -111,7 +111,8 @@ class RaceChecker {
     std::vector<std::pair<uint32_t, bool>> stack{{b, false}};
     bool found = false;
     while (!stack.empty() && !found) {
-      auto [x, strict] = stack.back();
+      const uint32_t x = stack.back().first;
+      const bool strict = stack.back().second;
       stack.pop_back();
       graph_.forEachPredecessor(x, [&](uint32_t p, bool edgeStrict) {
         bool st = strict || edgeStrict;

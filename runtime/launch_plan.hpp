@@ -12,7 +12,7 @@ namespace ccforge::runtime {
 
 struct ExecutionTuning {
   int64_t tileBytes = 0;  // 0: the protocol's tile (msccl-ir.md §2); otherwise a multiple of 16
-  int32_t slots = 0;      // 0: the protocol's slots in flight (Simple 4 slices, LL 8)
+  int32_t slots = 0;      // transfers in flight per connection; 0: the protocol's (Simple 2, LL/LL128 8)
 };
 
 struct LaunchPlan {

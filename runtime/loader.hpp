@@ -17,7 +17,7 @@ namespace ccforge::runtime {
 
 struct VerificationOutcome {
   bool passed = false;
-  std::string report;  // human-readable findings (shown when verification fails)
+  std::string report;  // failed: the findings, one per line; passed: what was checked
 };
 using Verifier = std::function<VerificationOutcome(const ir::Algorithm& algorithm, const std::string& source)>;
 
@@ -32,8 +32,10 @@ class VerificationFailed : public std::runtime_error {
       : std::runtime_error(source + ": verification at load failed (use --no-verify to run anyway):\n" + report) {}
 };
 
-// Throws InputError (unreadable, malformed), ProgramRejected, VerificationFailed.
-Program loadProgram(const std::filesystem::path& path, const LoadOptions& options);
-Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptions& options);
+// Throws InputError (unreadable, malformed), ProgramRejected, VerificationFailed. `verification`,
+// when given, receives the verifier's report of a program that passed.
+Program loadProgram(const std::filesystem::path& path, const LoadOptions& options, std::string* verification = nullptr);
+Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptions& options,
+                    std::string* verification = nullptr);
 
 }  // namespace ccforge::runtime

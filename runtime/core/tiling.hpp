@@ -61,11 +61,11 @@ struct Tiling {
   CCF_HD static int64_t linesFor(int64_t bytes) { return (bytes + 7) / 8 * 2; }
 };
 
-// Builds the tiling of a call; `tileBytes` is the protocol's tile (or an override), `slotsOverride`
-// replaces the protocol's slots in flight when positive, `maxStepCount` (the largest cnt of a
-// sending or receiving step) bounds the FIFO slot size.
+// Builds the tiling of a call; `tileBytes` is the protocol's tile (or an override), `transfersOverride`
+// replaces the protocol's transfers in flight per connection (Simple 2, LL 8) when positive,
+// `maxStepCount` (the largest cnt of a sending or receiving step) bounds the FIFO slot size.
 inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileBytes, bool lowLatency,
-                         int32_t slotsOverride, int32_t maxStepCount = kMaxAllowedCountLimit) {
+                         int32_t transfersOverride, int32_t maxStepCount = kMaxAllowedCountLimit) {
   Tiling t;
   t.chunkElems = chunkElems;
   t.elemBytes = elemBytes;
@@ -75,7 +75,8 @@ inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileByte
   t.maxAllowedCount = static_cast<int32_t>(fit < 1 ? 1 : (fit > kMaxAllowedCountLimit ? kMaxAllowedCountLimit : fit));
   t.lowLatency = lowLatency;
   t.slicesPerTransfer = lowLatency ? 1 : kSimpleSlicesPerTransfer;
-  t.slotsInFlight = slotsOverride > 0 ? slotsOverride : (lowLatency ? kLowLatencySlotsInFlight : kSimpleSlicesInFlight);
+  t.slotsInFlight = transfersOverride > 0 ? transfersOverride * t.slicesPerTransfer
+                                          : (lowLatency ? kLowLatencySlotsInFlight : kSimpleSlicesInFlight);
   const int32_t chunksPerTransfer = maxStepCount < t.maxAllowedCount ? (maxStepCount < 1 ? 1 : maxStepCount) : t.maxAllowedCount;
   const int64_t maxTransfer = chunksPerTransfer * (chunkElems < t.tileElems ? chunkElems : t.tileElems);
   if (lowLatency) {

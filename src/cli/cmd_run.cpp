@@ -1,6 +1,6 @@
-// `ccforge run FILE.xml...`: executes MSCCL-IR programs on random data with the runtime
-// (CPU or CUDA), checks every output element against the collective's definition and reports
-// time, algbw and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong
+// `ccforge run FILE.xml...`: verifies MSCCL-IR programs at load, executes them on random data
+// with the runtime (CPU or CUDA), checks every output element against the collective's
+// definition and reports time, algbw and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong
 // result / deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable
 // input, 6 internal error. docs/runtime.md describes it.
 #include <cstdio>
@@ -15,6 +15,7 @@
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
 #include "semantics/ir/names.hpp"
+#include "verify/verifier.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -70,9 +71,45 @@ std::string describeProgram(const Program& p) {
          std::string(ir::protocolName(p.protocol())) + ", nchunksperloop " + std::to_string(p.chunksPerLoop()) + ", " + forms + ")";
 }
 
-// The semantic verifier (src/verify) is not part of this build yet: see docs/runtime.md
-// "Verification at load" for the hook it plugs into (runtime::Verifier).
-const Verifier* verifierOfThisBuild() { return nullptr; }
+// Verification at load: the semantic checks of `ccforge verify` (connections, races, postcondition,
+// deadlock) decide; its format and limit rules describe particular MSCCL executors (e.g. the
+// attributes msccl-executor requires) and do not stop this runtime.
+bool blocksExecution(verify::Check c) {
+  return c == verify::Check::Connections || c == verify::Check::Races || c == verify::Check::Postcondition ||
+         c == verify::Check::Deadlock;
+}
+
+Verifier semanticVerifier(const RunOptions& o) {
+  verify::Options base;
+  if (o.slots > 0) base.slots = o.slots;
+  const int32_t root = o.root;
+  return [base, root](const ir::Algorithm& algorithm, const std::string& source) {
+    verify::Options options = base;
+    const std::optional<CollectiveType> type = collectiveTypeOf(algorithm.coll);
+    if (type && isRooted(*type)) options.collective = std::string(collectiveTypeName(*type)) + ":" + std::to_string(root);
+    const verify::FileReport r = verify::verifyAlgorithm(algorithm, source, options);
+    VerificationOutcome outcome;
+    outcome.passed = true;
+    for (const verify::Violation& v : r.violations) {
+      if (v.severity != verify::Severity::Error || !blocksExecution(v.check)) continue;
+      outcome.passed = false;
+      outcome.report += "  [" + v.rule + "] " + v.file;
+      if (v.where.known()) outcome.report += ":" + std::to_string(v.where.line) + ":" + std::to_string(v.where.column);
+      outcome.report += ": " + v.message + "\n";
+    }
+    if (r.verdict == verify::Verdict::InternalError || r.verdict == verify::Verdict::Malformed) {
+      outcome.passed = false;
+      outcome.report += "  " + r.error + "\n";
+    }
+    if (!outcome.passed) return outcome;
+    for (const verify::CheckOutcome& c : r.checks) {
+      if (!blocksExecution(c.check)) continue;
+      if (!outcome.report.empty()) outcome.report += ", ";
+      outcome.report += std::string(verify::checkName(c.check)) + " " + std::string(verify::checkStatusName(c.status));
+    }
+    return outcome;
+  };
+}
 
 int execute(const RunOptions& o) {
   const std::optional<DataType> dtype = parseDataType(o.dtype);
@@ -83,11 +120,16 @@ int execute(const RunOptions& o) {
   if (o.iterations < 0 || o.warmup < 0) throw UsageError("--iters and --warmup must not be negative");
   if (!(o.timeoutSeconds > 0)) throw UsageError("--timeout must be positive");
 
-  const Verifier* verifier = o.noVerify ? nullptr : verifierOfThisBuild();
+  const Verifier verifier = semanticVerifier(o);
   LoadOptions load;
-  load.verifier = verifier;
+  load.verifier = o.noVerify ? nullptr : &verifier;
   ProgramSet programs;
-  for (const std::string& file : o.files) programs.add(loadProgram(file, load));
+  std::vector<std::string> verified;
+  for (const std::string& file : o.files) {
+    std::string report;
+    programs.add(loadProgram(file, load, &report));
+    if (!o.noVerify) verified.push_back(file + ": " + report);
+  }
   const Program& first = programs.programs().front();
   for (const Program& p : programs.programs())
     if (p.collective() != first.collective())
@@ -125,8 +167,8 @@ int execute(const RunOptions& o) {
 
   std::cout << "programs:\n";
   for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
-  std::cout << "verification at load: "
-            << (o.noVerify ? "skipped (--no-verify)" : verifier ? "passed" : "not available in this build (load checks only)") << "\n";
+  if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
+  for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
   std::cout << "call: " << describeCall(call) << " (" << humanBytes(static_cast<double>(totalBytes(call))) << ")\n";
 
   Runtime runtime(std::move(programs), makeTarget(target));
@@ -204,7 +246,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--warmup", options->warmup, "untimed iterations before the timed ones")->capture_default_str();
   run->add_option("--timeout", options->timeoutSeconds, "watchdog limit in seconds (a launch on the CPU, a wait on the GPU)")
       ->capture_default_str();
-  run->add_flag("--no-verify", options->noVerify, "skip the semantic verification at load");
+  run->add_flag("--no-verify", options->noVerify, "skip the semantic verification at load (races, postcondition, deadlock)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");
   run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)");
@@ -212,7 +254,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--workers", options->workers, "CPU worker threads (default: one per hardware thread, at most 8)");
   run->add_option("--seed", options->seed, "random input seed")->capture_default_str();
   run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)");
-  run->add_option("--slots", options->slots, "FIFO slots in flight override (default: Simple 4 slices, LL/LL128 8)");
+  run->add_option("--slots", options->slots, "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots");
   run->callback([options, &context] { context.exitCode = runCommand(*options); });
 }
 

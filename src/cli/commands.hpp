@@ -11,6 +11,7 @@ struct CommandContext {
 };
 
 // One line per subcommand, in the order `ccforge --help` lists them.
+void registerVerifyCommand(CLI::App& app, CommandContext& context);
 void registerRunCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

@@ -49,5 +49,6 @@ TEST_CASE("Simple transfers are two slices split at a 16-byte boundary, LL trans
   CHECK(ll.slotsInFlight == 8);
   CHECK(ll.maxAllowedCount == 8);
   CHECK(ll.sliceSlotLines == Tiling::linesFor(8 * 1000 * 4));  // 8 chunks per transfer, 2 lines per 8 bytes
-  CHECK(makeTiling(1000, 4, kLLTileBytes, true, 3).slotsInFlight == 3);
+  CHECK(makeTiling(1000, 4, kLLTileBytes, true, 3).slotsInFlight == 3);         // 3 transfers in flight
+  CHECK(makeTiling(1000, 4, kSimpleTileBytes, false, 1).slotsInFlight == 2);    // 1 transfer = 2 slices
 }

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   TargetOptions target;
   target.backend = BackendKind::Cuda;
   target.mode = GpuMode::RanksOnOneGpu;
-  for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, 4)) {
+  for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, 16)) {
     ProgramSet set;
     set.add(loadProgram(b.algorithm, b.name, {}));
     const Program& prog = set.programs().front();

@@ -1,7 +1,7 @@
 // The CUDA backend of the interpreter core: one CUDA block per thread block. Thread 0 polls and
 // publishes FIFO counters and flags (volatile accesses with fences, at GPU scope when all ranks
 // share a GPU, at system scope across GPUs), __syncthreads_or/_and make its answer uniform,
-// and data moves in 16-byte packs, read through L2 (ld.global.cg) because other blocks wrote it.
+// and data moves in 16-byte packs through L2 (ld/st.global.cg): other blocks read and write it.
 #pragma once
 
 #include <cstdint>
@@ -70,7 +70,25 @@ class DeviceBackend {
   }
   template <int N>
   __device__ void store(unsigned char* p, const Bytes<N>& v) const {
-    *reinterpret_cast<Bytes<N>*>(p) = v;
+    if constexpr (N == 16) {
+      uint4 x;
+      memcpy(&x, v.b, 16);
+      __stcg(reinterpret_cast<uint4*>(p), x);
+    } else if constexpr (N == 8) {
+      unsigned long long x;
+      memcpy(&x, v.b, 8);
+      __stcg(reinterpret_cast<unsigned long long*>(p), x);
+    } else if constexpr (N == 4) {
+      unsigned int x;
+      memcpy(&x, v.b, 4);
+      __stcg(reinterpret_cast<unsigned int*>(p), x);
+    } else if constexpr (N == 2) {
+      unsigned short x;
+      memcpy(&x, v.b, 2);
+      __stcg(reinterpret_cast<unsigned short*>(p), x);
+    } else {
+      __stcg(p, v.b[0]);
+    }
   }
 
  private:

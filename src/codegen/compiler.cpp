@@ -1,0 +1,114 @@
+#include "codegen/compiler.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "codegen/channels.hpp"
+#include "codegen/compile_error.hpp"
+#include "codegen/dependencies.hpp"
+#include "codegen/depths.hpp"
+#include "codegen/emit.hpp"
+#include "codegen/fusion.hpp"
+#include "codegen/lower.hpp"
+#include "codegen/threadblocks.hpp"
+
+namespace ccforge::codegen {
+namespace {
+
+void requirePostcondition(const dsl::Program& program) {
+  const auto result = program.checkPostcondition();
+  if (result.holds()) return;
+  std::string message = "program '" + program.name() + "' does not implement " +
+                        program.binding().collective().describe() + ": " + std::to_string(result.mismatches) +
+                        " output chunk" + (result.mismatches == 1 ? " is" : "s are") + " wrong";
+  for (const std::string& d : result.details) message += "\n  " + d;
+  if (result.mismatches > result.details.size())
+    message += "\n  ... and " + std::to_string(result.mismatches - result.details.size()) + " more";
+  throw CompileError(message);
+}
+
+const ScheduledTb* longest(const Schedule& s) {
+  const ScheduledTb* worst = nullptr;
+  for (const ScheduledTb& t : s.tbs)
+    if (!worst || t.steps.size() > worst->steps.size()) worst = &t;
+  return worst;
+}
+
+[[noreturn]] void tooManySteps(const dsl::Program& program, const Lowered& lowered, const ScheduledTb& t,
+                               const TargetProfile& target) {
+  std::set<int32_t> ops;
+  for (int32_t v : t.ops) ops.insert(lowered.dag.instrs[static_cast<size_t>(v)].traceOp);
+  std::string from;
+  int shown = 0;
+  for (int32_t op : ops) {
+    if (shown++ == 3) {
+      from += ", ...";
+      break;
+    }
+    from += (from.empty() ? "" : ", ") + describeTraceOp(program, op);
+  }
+  throw CompileError("rank " + std::to_string(t.rank) + ": a thread block (send " + std::to_string(t.send) +
+                     ", recv " + std::to_string(t.recv) + ", channel " + std::to_string(t.channel) + ") needs " +
+                     std::to_string(t.steps.size()) + " steps; " + target.name + " allows " +
+                     std::to_string(target.maxStepsPerThreadBlock) + " per thread block. Its instructions come from " +
+                     from +
+                     ". The channel and thread block directives fix this; spread the transfers over more channels "
+                     "or thread blocks, or compile for a runtime with a higher limit");
+}
+
+}  // namespace
+
+Compiled compile(const dsl::Program& program, const CompileOptions& options) {
+  const TargetProfile& target = options.target;
+  requirePostcondition(program);
+  Lowered lowered = lower(program, target);
+  const FusionStats fusion = fuse(lowered);
+  InstructionDag& dag = lowered.dag;
+  computeDepths(dag);
+
+  Compiled out;
+  CompileStats& st = out.stats;
+  st.traceOps = static_cast<int64_t>(program.trace().size());
+  st.rcs = fusion.rcs;
+  st.rrcs = fusion.rrcs;
+  st.rrs = fusion.rrs;
+  for (const Instr& in : dag.instrs) st.instructions += in.removed ? 0 : 1;
+
+  int32_t cap = target.maxStepsPerThreadBlock;
+  for (;;) {
+    ++st.attempts;
+    for (Instr& in : dag.instrs) in.channel = -1;
+    ChannelAssignment channels = assignChannels(dag, program, target, cap);
+    Schedule schedule = assignThreadBlocks(dag, channels, program, cap);
+    insertDependencies(schedule, dag);
+    const ScheduledTb* worst = longest(schedule);
+    const auto steps = worst ? static_cast<int32_t>(worst->steps.size()) : 0;
+    if (steps > target.maxStepsPerThreadBlock) {
+      if (cap <= 1) tooManySteps(program, lowered, *worst, target);
+      cap = std::max(1, std::min(cap - 1, static_cast<int32_t>(int64_t{cap} * target.maxStepsPerThreadBlock / steps)));
+      continue;
+    }
+    for (int32_t r = 0; r < program.ranks(); ++r) {
+      const size_t n = schedule.tbsOfRank[static_cast<size_t>(r)].size();
+      if (static_cast<int64_t>(n) > target.maxThreadBlocksPerRank)
+        throw CompileError("rank " + std::to_string(r) + " needs " + std::to_string(n) + " thread blocks; " +
+                           target.name + " allows " + std::to_string(target.maxThreadBlocksPerRank) + " per rank");
+    }
+    out.algorithm = emitAlgorithm(program, lowered, schedule, target);
+    st.stepCap = cap;
+    st.threadBlocks = static_cast<int64_t>(schedule.tbs.size());
+    for (const ScheduledTb& t : schedule.tbs) {
+      st.steps += static_cast<int64_t>(t.steps.size());
+      st.nops += static_cast<int64_t>(t.steps.size() - t.ops.size());
+    }
+    st.channels = out.algorithm.nchannels;
+    const int32_t replicas = program.options().instances * program.parallelFactors();
+    if (replicas > 1 && int64_t{channels.stride} * replicas > target.maxChannels)
+      out.notes.push_back(std::to_string(replicas) + " replicas x " + std::to_string(channels.stride) +
+                          " channels exceed the runtime's " + std::to_string(target.maxChannels) +
+                          " channels: some replicas share channels");
+    return out;
+  }
+}
+
+}  // namespace ccforge::codegen

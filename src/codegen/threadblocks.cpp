@@ -1,0 +1,169 @@
+#include "codegen/threadblocks.hpp"
+
+#include <queue>
+#include <tuple>
+
+#include "codegen/compile_error.hpp"
+#include "codegen/lower.hpp"
+
+namespace ccforge::codegen {
+namespace {
+
+// A sender-only and a receiver-only thread block with the same peer and channel become one.
+void pairLoneConnections(ConnectionGraph& g, int32_t cap) {
+  const auto n = static_cast<int32_t>(g.size());
+  for (int32_t node = 0; node < n; ++node) {
+    const auto& info = g.info(node);
+    if (info.isLabel || info.dir != Direction::Send) continue;
+    const Group& sender = g.group(node);
+    if (sender.recvPeer >= 0 || sender.label >= 0) continue;
+    const int32_t other = g.findConnection(info.rank, info.channel, Direction::Recv, info.peer);
+    if (other < 0) continue;
+    const Group& receiver = g.group(other);
+    if (receiver.sendPeer < 0 && receiver.label < 0) g.unite(node, other, cap);
+  }
+}
+
+class Scheduler {
+ public:
+  Scheduler(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program, int32_t cap)
+      : dag_(dag), ch_(channels), program_(program), cap_(cap) {
+    const size_t n = dag.instrs.size();
+    s_.tbOf.assign(n, -1);
+    s_.position.assign(n, -1);
+    s_.tbsOfRank.resize(static_cast<size_t>(dag.ranks));
+    tbOfGroup_.assign(ch_.graph.size(), -1);
+    remaining_.assign(n, 0);
+    nextInQueue_.assign(n, -1);
+    head_.assign(ch_.graph.size(), -1);
+    tail_.assign(ch_.graph.size(), -1);
+  }
+
+  Schedule run() {
+    const auto n = static_cast<int32_t>(dag_.instrs.size());
+    int32_t live = 0;
+    for (int32_t v = 0; v < n; ++v) {
+      const Instr& in = dag_.instrs[static_cast<size_t>(v)];
+      if (in.removed) continue;
+      ++live;
+      remaining_[static_cast<size_t>(v)] =
+          static_cast<int32_t>(dag_.preds(v).size()) + (in.recvFrom >= 0 ? 1 : 0);
+      if (remaining_[static_cast<size_t>(v)] == 0) push(v);
+    }
+    int32_t done = 0;
+    while (!ready_.empty()) {
+      const int32_t v = std::get<2>(ready_.top());
+      ready_.pop();
+      take(v);
+      ++done;
+    }
+    if (done != live) reportStuck();
+    return std::move(s_);
+  }
+
+ private:
+  using Key = std::tuple<int32_t, int32_t, int32_t>;  // depth, -rdepth, id
+
+  const Instr& instr(int32_t v) const { return dag_.instrs[static_cast<size_t>(v)]; }
+  void push(int32_t v) { ready_.emplace(instr(v).depth, -instr(v).rdepth, v); }
+  int32_t queueOf(int32_t receiver) const { return ch_.sendConn[static_cast<size_t>(instr(receiver).recvFrom)]; }
+
+  void release(int32_t v) {
+    if (--remaining_[static_cast<size_t>(v)] != 0) return;
+    if (instr(v).recvFrom < 0 || head_[static_cast<size_t>(queueOf(v))] == v) push(v);
+  }
+
+  void take(int32_t v) {
+    const Instr& in = instr(v);
+    place(v);
+    if (in.recvFrom >= 0) {  // v was its queue's head
+      const auto q = static_cast<size_t>(queueOf(v));
+      head_[q] = nextInQueue_[static_cast<size_t>(v)];
+      if (head_[q] < 0) tail_[q] = -1;
+      else if (remaining_[static_cast<size_t>(head_[q])] == 0) push(head_[q]);
+    }
+    for (int32_t s : dag_.succs(v)) release(s);
+    if (in.sendTo >= 0) {
+      const auto q = static_cast<size_t>(ch_.sendConn[static_cast<size_t>(v)]);
+      if (tail_[q] < 0) head_[q] = in.sendTo;
+      else nextInQueue_[static_cast<size_t>(tail_[q])] = in.sendTo;
+      tail_[q] = in.sendTo;
+      release(in.sendTo);
+    }
+  }
+
+  int32_t newTb(int32_t rank, int32_t send, int32_t recv, int32_t channel, int32_t planned) {
+    const auto id = static_cast<int32_t>(s_.tbs.size());
+    s_.tbs.push_back(ScheduledTb{rank, send, recv, channel < 0 ? 0 : channel, {}, {}, 0, planned});
+    s_.tbsOfRank[static_cast<size_t>(rank)].push_back(id);
+    return id;
+  }
+
+  int32_t tbOfNode(int32_t node) {
+    const int32_t root = ch_.graph.find(node);
+    int32_t& tb = tbOfGroup_[static_cast<size_t>(root)];
+    if (tb < 0) {
+      const Group& g = ch_.graph.group(root);
+      tb = newTb(g.rank, g.sendPeer, g.recvPeer, g.channel, g.ops);
+    }
+    return tb;
+  }
+
+  // Earliest free thread block of the rank with room left; a new one if there is none.
+  int32_t tbForLocal(const Instr& in) {
+    int32_t best = -1;
+    for (int32_t tb : s_.tbsOfRank[static_cast<size_t>(in.rank)]) {
+      const ScheduledTb& t = s_.tbs[static_cast<size_t>(tb)];
+      if (cap_ > 0 && t.planned >= cap_) continue;
+      if (best < 0 || t.freeAt < s_.tbs[static_cast<size_t>(best)].freeAt) best = tb;
+    }
+    if (best < 0) best = newTb(in.rank, -1, -1, 0, 0);
+    ++s_.tbs[static_cast<size_t>(best)].planned;
+    return best;
+  }
+
+  void place(int32_t v) {
+    const Instr& in = instr(v);
+    const int32_t home = ch_.home[static_cast<size_t>(v)];
+    const int32_t tb = home >= 0 ? tbOfNode(home) : tbForLocal(in);
+    ScheduledTb& t = s_.tbs[static_cast<size_t>(tb)];
+    s_.tbOf[static_cast<size_t>(v)] = tb;
+    s_.position[static_cast<size_t>(v)] = static_cast<int32_t>(t.ops.size());
+    t.ops.push_back(v);
+    t.freeAt = std::max(t.freeAt, in.depth + 1);
+  }
+
+  [[noreturn]] void reportStuck() const {
+    for (size_t v = 0; v < dag_.instrs.size(); ++v) {
+      const Instr& in = dag_.instrs[v];
+      if (in.removed || s_.tbOf[v] >= 0 || in.recvFrom < 0) continue;
+      if (remaining_[v] == 0) {  // ready but not its connection's next receive
+        throw CompileError(describeTraceOp(program_, in.traceOp) + ": the receive on rank " + std::to_string(in.rank) +
+                           " from rank " + std::to_string(in.recvPeer) + " on channel " + std::to_string(in.channel) +
+                           " cannot keep the connection's order (an earlier transfer on it waits for this one); "
+                           "put these transfers on different channels");
+      }
+    }
+    throw CompileError("the instructions cannot be ordered: the dependencies form a cycle");
+  }
+
+  const InstructionDag& dag_;
+  ChannelAssignment& ch_;
+  const dsl::Program& program_;
+  int32_t cap_;
+  Schedule s_;
+  std::vector<int32_t> tbOfGroup_;
+  std::vector<int32_t> remaining_;
+  std::vector<int32_t> nextInQueue_, head_, tail_;  // per connection: receives in send order
+  std::priority_queue<Key, std::vector<Key>, std::greater<>> ready_;
+};
+
+}  // namespace
+
+Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
+                            int32_t cap) {
+  pairLoneConnections(channels.graph, cap);
+  return Scheduler(dag, channels, program, cap).run();
+}
+
+}  // namespace ccforge::codegen

@@ -1,7 +1,8 @@
 # Warning flags for every ccforge target (ccforge_set_warnings(target)), and the sanitizer build.
 function(ccforge_set_warnings target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Wimplicit-fallthrough>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Wimplicit-fallthrough>
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wshadow=local>
     $<$<AND:$<BOOL:${CCFORGE_WERROR}>,$<COMPILE_LANGUAGE:CXX>>:-Werror>)
 endfunction()
 

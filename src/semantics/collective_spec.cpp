@@ -1,0 +1,99 @@
+#include "semantics/collective_spec.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "semantics/input_error.hpp"
+#include "semantics/ir/text_position.hpp"
+#include "semantics/load_file.hpp"
+
+namespace ccforge {
+namespace {
+
+using nlohmann::json;
+
+class SpecReader {
+ public:
+  explicit SpecReader(std::string source) : source_(std::move(source)) {}
+
+  CustomCollectiveSpec read(const json& doc) {
+    if (!doc.is_object()) fail("", "a collective spec is a JSON object");
+    for (const auto& [key, value] : doc.items())
+      if (key != "name" && key != "ranks" && key != "input_chunks" && key != "output_chunks" &&
+          key != "precondition" && key != "postcondition")
+        fail("/" + key, "unknown key");
+    CustomCollectiveSpec spec;
+    spec.name = text(doc, "name");
+    spec.ranks = integer(doc, "ranks", "");
+    spec.inputChunks = integer(doc, "input_chunks", "");
+    spec.outputChunks = integer(doc, "output_chunks", "");
+    if (doc.contains("precondition")) spec.pre = entries(doc["precondition"], "/precondition");
+    if (!doc.contains("postcondition")) fail("", "missing key 'postcondition'");
+    spec.post = entries(doc["postcondition"], "/postcondition");
+    return spec;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    throw InputError(source_, {}, (path.empty() ? std::string() : "at " + path + ": ") + message);
+  }
+  std::string text(const json& obj, const char* key) const {
+    if (!obj.contains(key) || !obj[key].is_string()) fail(std::string("/") + key, "expected a string");
+    return obj[key].get<std::string>();
+  }
+  int32_t integer(const json& obj, const char* key, const std::string& at) const {
+    std::string path = at + "/" + key;
+    if (!obj.contains(key)) fail(at, std::string("missing key '") + key + "'");
+    const json& v = obj[key];
+    if (!v.is_number_integer()) fail(path, "expected an integer");
+    auto n = v.get<int64_t>();
+    if (n < 0 || n > INT32_MAX) fail(path, "out of range: " + std::to_string(n));
+    return static_cast<int32_t>(n);
+  }
+  std::vector<ChunkMapEntry> entries(const json& list, const std::string& at) const {
+    if (!list.is_array()) fail(at, "expected a list of {\"rank\", \"index\", \"value\"}");
+    std::vector<ChunkMapEntry> out;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::string path = at + "/" + std::to_string(i);
+      const json& e = list[i];
+      if (!e.is_object()) fail(path, "expected {\"rank\", \"index\", \"value\"}");
+      ChunkMapEntry entry{integer(e, "rank", path), integer(e, "index", path), {}};
+      if (!e.contains("value") || !e["value"].is_array())
+        fail(path + "/value", "expected a list of [rank, index] input chunks");
+      for (size_t k = 0; k < e["value"].size(); ++k) {
+        const json& pair = e["value"][k];
+        std::string p = path + "/value/" + std::to_string(k);
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer())
+          fail(p, "expected [rank, index]");
+        entry.value.push_back(Atom{pair[0].get<int32_t>(), pair[1].get<int32_t>()});
+      }
+      out.push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  std::string source_;
+};
+
+}  // namespace
+
+CustomCollectiveSpec parseCollectiveSpec(const std::string& text, const std::string& sourceName) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    ir::LineIndex lines(text);
+    size_t offset = e.byte == 0 ? 0 : e.byte - 1;
+    throw InputError(sourceName, lines.at(std::min(offset, text.size())), "malformed JSON");
+  }
+  try {
+    return SpecReader(sourceName).read(doc);
+  } catch (const json::exception& e) {
+    throw InputError(sourceName, {}, std::string("invalid collective spec: ") + e.what());
+  }
+}
+
+CustomCollectiveSpec readCollectiveSpecFile(const std::filesystem::path& path) {
+  return parseCollectiveSpec(loadFile(path, 64 << 20), path.string());
+}
+
+}  // namespace ccforge

@@ -1,0 +1,16 @@
+// Custom collectives described as data (docs/collective-spec.md): a JSON file giving the
+// buffer sizes and the chunk maps of the pre- and postcondition.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "semantics/collective.hpp"
+
+namespace ccforge {
+
+// Throws InputError (with line:column for syntax errors, a JSON path for content errors).
+CustomCollectiveSpec parseCollectiveSpec(const std::string& json, const std::string& sourceName);
+CustomCollectiveSpec readCollectiveSpecFile(const std::filesystem::path& path);
+
+}  // namespace ccforge

@@ -1,0 +1,86 @@
+#include "verify/collective_resolution.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "semantics/collective_spec.hpp"
+#include "semantics/ir/names.hpp"
+
+namespace ccforge::verify {
+namespace {
+
+bool looksLikePath(const std::string& s) {
+  return s.find('/') != std::string::npos || s.ends_with(".json") || std::filesystem::exists(s);
+}
+
+struct NamedCollective {
+  CollectiveType type;
+  int32_t root = 0;
+  bool rootGiven = false;
+};
+
+NamedCollective parseName(const std::string& text) {
+  NamedCollective n{};
+  std::string name = text;
+  if (auto colon = text.find(':'); colon != std::string::npos) {
+    name = text.substr(0, colon);
+    std::string root = text.substr(colon + 1);
+    if (root.empty() || root.find_first_not_of("0123456789") != std::string::npos || root.size() > 9)
+      throw std::invalid_argument("--collective " + text + ": the root must be a rank number");
+    n.root = std::stoi(root);
+    n.rootGiven = true;
+  }
+  auto type = parseCollectiveType(name);
+  if (!type || *type == CollectiveType::Custom)
+    throw std::invalid_argument("--collective " + text +
+                                ": unknown collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
+                                "reduce, gather, scatter, alltonext, or a spec file)");
+  n.type = *type;
+  if (n.rootGiven && !isRooted(n.type))
+    throw std::invalid_argument("--collective " + text + ": " + name + " has no root");
+  return n;
+}
+
+}  // namespace
+
+ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
+                                     Findings& findings) {
+  ResolvedCollective out;
+  std::optional<CollectiveType> declared = collectiveTypeOf(algo.coll);
+  try {
+    if (override && looksLikePath(*override)) {
+      CustomCollectiveSpec spec = readCollectiveSpecFile(*override);
+      if (spec.ranks != algo.ngpus)
+        throw std::invalid_argument("collective spec " + *override + " is for " + std::to_string(spec.ranks) +
+                                    " ranks, the program has ngpus=" + std::to_string(algo.ngpus));
+      out.collective = Collective::custom(std::move(spec));
+    } else if (override) {
+      NamedCollective named = parseName(*override);
+      if (declared && *declared != named.type)
+        throw std::invalid_argument("--collective " + *override + " does not match coll=\"" + algo.collName +
+                                    "\" of the file");
+      out.collective = Collective::standard(named.type, algo.ngpus, algo.nchunksperloop, named.root);
+      if (isRooted(named.type) && !named.rootGiven)
+        out.notes.push_back("assuming root 0 (give --collective " + std::string(collectiveTypeName(named.type)) +
+                            ":ROOT for another root)");
+    } else if (declared) {
+      out.collective = Collective::standard(*declared, algo.ngpus, algo.nchunksperloop, 0);
+      if (isRooted(*declared))
+        out.notes.push_back("the file does not name a root: assuming root 0 (give --collective " +
+                            std::string(collectiveTypeName(*declared)) + ":ROOT for another root)");
+    }
+  } catch (const std::invalid_argument& e) {
+    findings.error(Check::Limits, "limits.collective", algo.where, e.what());
+  }
+  if (out.collective) {
+    out.description = out.collective->describe();
+  } else {
+    out.description = algo.collName + " (no postcondition)";
+    if (!findings.hasErrors(Check::Limits))
+      out.notes.push_back("coll=\"" + algo.collName +
+                          "\" names no postcondition: give --collective NAME[:ROOT] or a spec file to check it");
+  }
+  return out;
+}
+
+}  // namespace ccforge::verify

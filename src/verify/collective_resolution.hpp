@@ -1,0 +1,25 @@
+// Which collective (pre/postcondition) a file is checked against: its coll attribute, refined
+// or supplied by --collective (NAME, NAME:ROOT or a spec file).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "semantics/collective.hpp"
+#include "semantics/ir/model.hpp"
+#include "verify/findings.hpp"
+
+namespace ccforge::verify {
+
+struct ResolvedCollective {
+  std::optional<Collective> collective;  // nullopt: no postcondition known
+  std::string description;
+  std::vector<std::string> notes;
+};
+
+// Problems with the file's own header become findings; an unreadable spec file throws InputError.
+ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
+                                     Findings& findings);
+
+}  // namespace ccforge::verify

@@ -1,0 +1,86 @@
+#include "verify/connections.hpp"
+
+#include <fmt/format.h>
+
+#include "semantics/ir/names.hpp"
+
+namespace ccforge::verify {
+namespace {
+
+std::string tbName(const ProgramIndex& index, int32_t tb) {
+  return fmt::format("rank {} tb {}", index.rankOf(tb), index.idOf(tb));
+}
+
+std::string stepRole(const ProgramIndex& index, uint32_t s) {
+  const ir::Step& st = index.step(s);
+  return fmt::format("{} cnt={}", ir::opTypeName(st.type), st.cnt);
+}
+
+void ownership(const ProgramIndex& index, const Connection& c, Findings& findings) {
+  auto report = [&](int32_t first, const std::vector<int32_t>& extra, const char* verb) {
+    for (int32_t tb : extra)
+      findings.error(Check::Connections, "connections.ownership", index.threadBlock(tb).where,
+                     fmt::format("{} and {} both {} on connection {}: they would corrupt each other's FIFO state",
+                                 tbName(index, first), tbName(index, tb), verb, c.describe()),
+                     {StepRef{index.rankOf(first), index.idOf(first), -1, -1, index.threadBlock(first).where, verb},
+                      StepRef{index.rankOf(tb), index.idOf(tb), -1, -1, index.threadBlock(tb).where, verb}});
+  };
+  report(c.sendTb, c.extraSendTbs, "send");
+  report(c.recvTb, c.extraRecvTbs, "receive");
+}
+
+void pairing(const ProgramIndex& index, const Connection& c, Findings& findings) {
+  if (c.sendTb < 0 || c.recvTb < 0) {
+    bool sends = c.sendTb >= 0;
+    const auto& steps = sends ? c.sendSteps : c.recvSteps;
+    if (steps.empty()) return;  // a declared but unused peer moves no data
+    uint32_t first = steps.front();
+    findings.error(
+        Check::Connections, "connections.unmatched", index.step(first).where,
+        sends ? fmt::format("{} sends to rank {} on channel {}, but no thread block of rank {} receives from rank {} on "
+                            "channel {}",
+                            tbName(index, c.sendTb), c.receiver, c.channel, c.receiver, c.sender, c.channel)
+              : fmt::format("{} receives from rank {} on channel {}, but no thread block of rank {} sends to rank {} "
+                            "on channel {}",
+                            tbName(index, c.recvTb), c.sender, c.channel, c.sender, c.receiver, c.channel),
+        {index.ref(first, stepRole(index, first))});
+    return;
+  }
+  const size_t n = std::min(c.sendSteps.size(), c.recvSteps.size());
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t s = c.sendSteps[k], r = c.recvSteps[k];
+    if (index.step(s).cnt == index.step(r).cnt) continue;
+    findings.error(Check::Connections, "connections.cnt", index.step(r).where,
+                   fmt::format("transfer {} on connection {}: the sender's step has cnt={} but the receiver's has "
+                               "cnt={}; both sides must split a step into the same transfers",
+                               k, c.describe(), index.step(s).cnt, index.step(r).cnt),
+                   {index.ref(s, stepRole(index, s)), index.ref(r, stepRole(index, r))});
+  }
+  if (c.sendSteps.size() != c.recvSteps.size()) {
+    bool moreSends = c.sendSteps.size() > c.recvSteps.size();
+    uint32_t extra = moreSends ? c.sendSteps[n] : c.recvSteps[n];
+    findings.error(Check::Connections, "connections.count", index.step(extra).where,
+                   fmt::format("per tile iteration {} sends {} transfers on connection {} but {} receives {}; the "
+                               "connection's counters diverge (this or the next kernel hangs or reads garbage)",
+                               tbName(index, c.sendTb), c.sendSteps.size(), c.describe(), tbName(index, c.recvTb),
+                               c.recvSteps.size()),
+                   {index.ref(extra, std::string(moreSends ? "unmatched send: " : "unmatched receive: ") +
+                                         stepRole(index, extra))});
+  }
+}
+
+}  // namespace
+
+bool checkConnections(const ProgramIndex& index, Findings& findings) {
+  bool sound = true;
+  for (const Connection& c : index.connections()) {
+    if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty()) {
+      sound = false;
+      ownership(index, c, findings);
+    }
+    pairing(index, c, findings);
+  }
+  return sound;
+}
+
+}  // namespace ccforge::verify

@@ -1,0 +1,184 @@
+#include "verify/deadlock.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "semantics/ir/names.hpp"
+
+namespace ccforge::verify {
+namespace {
+
+constexpr int32_t kMaxSlotsSearched = 64;
+constexpr int64_t kLegacyMaxBytes = int64_t{128} << 20;  // msccl-legacy's default window
+
+int32_t maxAllowedCountFor(int64_t tile, double chunkBytes) {
+  if (chunkBytes <= 0) return 71;
+  double m = static_cast<double>(tile) / chunkBytes;
+  return m >= 71 ? 71 : std::max<int32_t>(1, static_cast<int32_t>(m));
+}
+
+std::string waitDescription(const ProgramIndex& index, const BlockedThreadBlock& b) {
+  switch (b.kind) {
+    case WaitKind::Dependency: {
+      int32_t steps = index.stepsOf(b.on);
+      return fmt::format("waits for tb {} to finish step {} of tile {} (hasdep flag)", index.idOf(b.on),
+                         b.flagNeeded % steps, b.flagNeeded / steps);
+    }
+    case WaitKind::Data:
+      return fmt::format("waits for data on connection {}", index.connections()[b.on].describe());
+    case WaitKind::Slot:
+      return fmt::format("waits for a free slot on connection {}", index.connections()[b.on].describe());
+  }
+  return "";
+}
+
+StepRef blockedRef(const ProgramIndex& index, const BlockedThreadBlock& b) {
+  uint32_t s = index.firstStep(b.tb) + static_cast<uint32_t>(b.step);
+  return index.ref(s, fmt::format("'{}' {}", ir::opTypeName(index.step(s).type), waitDescription(index, b)), b.tile);
+}
+
+// Whether every configuration completes with `slots` transfers in flight; the first failure.
+std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const ProgramIndex& index,
+                                                                           std::vector<SimulationConfig> configs,
+                                                                           int32_t slots) {
+  for (SimulationConfig& c : configs) {
+    c.slots = slots;
+    SimulationResult r = simulate(index, index.algorithm().proto, c);
+    if (!r.completed) return std::make_pair(c, std::move(r));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int64_t tileBytes(ir::Protocol protocol) {
+  switch (protocol) {
+    case ir::Protocol::Simple: return int64_t{2} << 20;
+    case ir::Protocol::LL: return int64_t{32} << 10;
+    case ir::Protocol::LL128: return 576000;
+  }
+  return int64_t{2} << 20;
+}
+
+int32_t defaultSlots(ir::Protocol protocol) { return protocol == ir::Protocol::Simple ? 2 : 8; }
+
+std::vector<SimulationConfig> reachableConfigurations(const ir::Algorithm& algo) {
+  const int64_t tile = tileBytes(algo.proto);
+  const double chunks = std::max(algo.nchunksperloop, 1);
+  const int64_t maxBytes = algo.maxBytes ? *algo.maxBytes : (algo.minBytes ? 0 : kLegacyMaxBytes);
+  const double minChunk = static_cast<double>(std::max<int64_t>(algo.minBytes.value_or(0), 0)) / chunks;
+  const double maxChunk = maxBytes <= 0 ? 1e30 : static_cast<double>(maxBytes) / chunks;
+
+  std::vector<SimulationConfig> candidates;
+  if (minChunk <= static_cast<double>(tile)) {
+    candidates.push_back({1, maxAllowedCountFor(tile, minChunk), 0});
+    candidates.push_back({1, maxAllowedCountFor(tile, std::min(maxChunk, static_cast<double>(tile))), 0});
+  }
+  for (int32_t t = 2; t <= 3; ++t)
+    if (maxChunk > static_cast<double>(tile) * (t - 1)) candidates.push_back({t, 1, 0});
+
+  std::set<int32_t> counts;
+  for (const ir::Gpu& g : algo.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks)
+      for (const ir::Step& s : tb.steps)
+        if (s.cnt > 0) counts.insert(s.cnt);
+  // Two configurations with the same tiles that split every cnt the same way behave the same.
+  std::vector<SimulationConfig> out;
+  std::set<std::pair<int32_t, std::vector<int32_t>>> seen;
+  for (const SimulationConfig& c : candidates) {
+    std::vector<int32_t> pattern;
+    for (int32_t cnt : counts) pattern.push_back(transfersOf(cnt, c.maxAllowedCount));
+    if (seen.insert({c.tiles, pattern}).second) out.push_back(c);
+  }
+  return out;
+}
+
+WaitCycle findWaitCycle(const ProgramIndex& index, const SimulationResult& result) {
+  std::vector<const BlockedThreadBlock*> blockedOf(static_cast<size_t>(index.threadBlockCount()), nullptr);
+  for (const BlockedThreadBlock& b : result.blocked) blockedOf[b.tb] = &b;
+  WaitCycle out;
+  std::vector<int32_t> seenAt(static_cast<size_t>(index.threadBlockCount()), -1);
+  const BlockedThreadBlock* current = &result.blocked.front();
+  while (current) {
+    if (seenAt[current->tb] >= 0) {
+      out.chain.erase(out.chain.begin(), out.chain.begin() + seenAt[current->tb]);
+      out.isCycle = true;
+      return out;
+    }
+    seenAt[current->tb] = static_cast<int32_t>(out.chain.size());
+    out.chain.push_back(*current);
+    int32_t next = -1;
+    const char* missing = nullptr;
+    switch (current->kind) {
+      case WaitKind::Dependency: next = current->on; break;
+      case WaitKind::Data:
+        next = index.connections()[current->on].sendTb;
+        missing = "no thread block sends on that connection";
+        break;
+      case WaitKind::Slot:
+        next = index.connections()[current->on].recvTb;
+        missing = "no thread block receives on that connection";
+        break;
+    }
+    if (next < 0) {
+      out.end = missing;
+      return out;
+    }
+    current = blockedOf[next];
+    if (!current)
+      out.end = fmt::format("rank {} tb {} has finished all its tile iterations, so it never provides it",
+                            index.rankOf(next), index.idOf(next));
+  }
+  return out;
+}
+
+DeadlockSummary checkDeadlock(const ProgramIndex& index, std::optional<int32_t> slotsOverride, Findings& findings) {
+  const ir::Algorithm& algo = index.algorithm();
+  DeadlockSummary summary;
+  summary.slotsChecked = slotsOverride.value_or(defaultSlots(algo.proto));
+  std::vector<SimulationConfig> configs = reachableConfigurations(algo);
+  for (const SimulationConfig& c : configs)
+    summary.configurations.push_back(fmt::format("tiles={} maxAllowedCount={}", c.tiles, c.maxAllowedCount));
+
+  auto failure = firstDeadlock(index, configs, summary.slotsChecked);
+  if (failure) {
+    const auto& [config, result] = *failure;
+    WaitCycle cycle = findWaitCycle(index, result);
+    std::vector<StepRef> steps;
+    for (const BlockedThreadBlock& b : cycle.chain) steps.push_back(blockedRef(index, b));
+    std::vector<std::string> evidence{
+        fmt::format("{} of {} thread blocks are blocked", result.blocked.size(), index.threadBlockCount())};
+    if (!cycle.isCycle) evidence.push_back("the chain of waits ends because " + cycle.end);
+    findings.error(Check::Deadlock, cycle.isCycle ? "deadlock.cycle" : "deadlock.starvation",
+                   steps.empty() ? algo.where : steps.front().where,
+                   fmt::format("deadlock with {} ({}): {}", config.describe(), ir::protocolName(algo.proto),
+                               cycle.isCycle ? fmt::format("a cycle of {} waiting thread blocks", cycle.chain.size())
+                                             : "a thread block waits for something that never comes"),
+                   std::move(steps), std::move(evidence));
+  }
+
+  // Deadlock freedom is monotone in the slot count: search the smallest that suffices.
+  int32_t lo = 1, hi;
+  if (!failure) {
+    hi = summary.slotsChecked;
+  } else {
+    hi = summary.slotsChecked + 1;
+    while (hi <= kMaxSlotsSearched && firstDeadlock(index, configs, hi)) hi *= 2;
+    if (hi > kMaxSlotsSearched) {
+      if (!firstDeadlock(index, configs, kMaxSlotsSearched)) hi = kMaxSlotsSearched;
+      else return summary;
+    }
+    lo = summary.slotsChecked + 1;
+  }
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (firstDeadlock(index, configs, mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  summary.minimumSlots = hi;
+  return summary;
+}
+
+}  // namespace ccforge::verify

@@ -1,0 +1,41 @@
+#include "verify/findings.hpp"
+
+namespace ccforge::verify {
+
+void Findings::add(Violation v) {
+  if (v.file.empty()) v.file = file_;
+  if (v.severity == Severity::Error) ++errorsByCheck_[v.check];
+  if (++countByRule_[v.rule] <= maxPerRule_) listed_.push_back(std::move(v));
+}
+
+void Findings::error(Check check, std::string rule, ir::TextLocation where, std::string message,
+                     std::vector<StepRef> steps, std::vector<std::string> evidence) {
+  add(Violation{check, Severity::Error, std::move(rule), std::move(message), file_, where, std::move(steps),
+                std::move(evidence)});
+}
+
+void Findings::warning(Check check, std::string rule, ir::TextLocation where, std::string message) {
+  add(Violation{check, Severity::Warning, std::move(rule), std::move(message), file_, where, {}, {}});
+}
+
+bool Findings::hasErrors(Check check) const {
+  auto it = errorsByCheck_.find(check);
+  return it != errorsByCheck_.end() && it->second > 0;
+}
+
+bool Findings::hasErrors() const {
+  for (const auto& [check, n] : errorsByCheck_)
+    if (n > 0) return true;
+  return false;
+}
+
+void Findings::moveInto(FileReport& report) {
+  for (Violation& v : listed_) report.violations.push_back(std::move(v));
+  listed_.clear();
+  for (const auto& [rule, n] : countByRule_)
+    if (n > maxPerRule_)
+      report.notes.push_back(std::to_string(n - maxPerRule_) + " more findings of rule " + rule + " not listed (" +
+                             std::to_string(n) + " in all)");
+}
+
+}  // namespace ccforge::verify

@@ -1,0 +1,30 @@
+// How `verify` checks a program.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "semantics/load_file.hpp"
+#include "verify/profile.hpp"
+
+namespace ccforge::verify {
+
+struct Options {
+  RuntimeProfile profile = executorProfile();
+  std::optional<int32_t> maxCoResidentThreadBlocks;  // --max-tbs; default from the profile
+  std::optional<int32_t> slots;                      // --slots: transfers in flight per connection
+  // --collective: "NAME", "NAME:ROOT" or a path to a collective spec (JSON). Supplies the
+  // postcondition of coll="custom" files, or the root of rooted collectives.
+  std::optional<std::string> collective;
+  uint64_t maxInputBytes = kDefaultMaxInputBytes;
+  // Node visits the precise happens-before search may spend per file before the race check
+  // gives up as inconclusive.
+  uint64_t raceSearchBudget = 50'000'000;
+  // Chunk cells (all ranks' buffers) the symbolic checks may allocate; beyond it races and the
+  // postcondition are inconclusive rather than exhausting memory.
+  uint64_t maxSymbolicCells = uint64_t{64} << 20;
+  size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
+};
+
+}  // namespace ccforge::verify

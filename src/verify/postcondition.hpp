@@ -1,0 +1,19 @@
+// Check 4: the output a program computes under the runtime's semantics, compared with the
+// collective's postcondition. A wrong chunk is reported with what it holds, what it should
+// hold, and the chain of steps that produced it.
+#pragma once
+
+#include <vector>
+
+#include "semantics/collective.hpp"
+#include "verify/findings.hpp"
+#include "verify/program_index.hpp"
+#include "verify/step_graph.hpp"
+
+namespace ccforge::verify {
+
+// Returns the number of wrong output chunks.
+size_t checkPostcondition(const ProgramIndex& index, const StepGraph& graph, const Collective& collective,
+                          CallForm form, const std::vector<RankLayout>& layouts, Findings& findings);
+
+}  // namespace ccforge::verify

@@ -1,0 +1,65 @@
+#include "verify/report.hpp"
+
+#include <algorithm>
+
+namespace ccforge::verify {
+
+std::string_view checkName(Check c) {
+  switch (c) {
+    case Check::Format: return "format";
+    case Check::Limits: return "limits";
+    case Check::Connections: return "connections";
+    case Check::Races: return "races";
+    case Check::Postcondition: return "postcondition";
+    case Check::Deadlock: return "deadlock";
+    case Check::Selection: return "selection";
+  }
+  return "?";
+}
+
+std::string_view checkStatusName(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::Passed: return "passed";
+    case CheckStatus::Failed: return "failed";
+    case CheckStatus::Skipped: return "skipped";
+    case CheckStatus::Inconclusive: return "inconclusive";
+  }
+  return "?";
+}
+
+std::string_view verdictName(Verdict v) {
+  switch (v) {
+    case Verdict::Verified: return "verified";
+    case Verdict::Violation: return "violation";
+    case Verdict::Inconclusive: return "inconclusive";
+    case Verdict::Malformed: return "malformed";
+    case Verdict::InternalError: return "internal-error";
+  }
+  return "?";
+}
+
+size_t FileReport::errorCount() const {
+  return static_cast<size_t>(
+      std::count_if(violations.begin(), violations.end(), [](const Violation& v) { return v.severity == Severity::Error; }));
+}
+
+size_t FileReport::warningCount() const { return violations.size() - errorCount(); }
+
+Verdict combinedVerdict(const std::vector<FileReport>& reports) {
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::InternalError: return 4;
+      case Verdict::Malformed: return 3;
+      case Verdict::Violation: return 2;
+      case Verdict::Inconclusive: return 1;
+      case Verdict::Verified: return 0;
+    }
+    return 4;
+  };
+  Verdict worst = Verdict::Verified;
+  for (const FileReport& r : reports)
+    if (rank(r.verdict) > rank(worst)) worst = r.verdict;
+  return worst;
+}
+
+}  // namespace ccforge::verify

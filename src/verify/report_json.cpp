@@ -1,0 +1,82 @@
+#include <nlohmann/json.hpp>
+
+#include "verify/report_writers.hpp"
+
+namespace ccforge::verify {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json stepJson(const StepRef& s) {
+  ordered_json j;
+  j["rank"] = s.rank;
+  j["tb"] = s.tb;
+  j["step"] = s.step;
+  j["tile"] = s.tile;
+  j["line"] = s.where.line;
+  j["column"] = s.where.column;
+  j["role"] = s.role;
+  return j;
+}
+
+ordered_json violationJson(const Violation& v) {
+  ordered_json j;
+  j["check"] = checkName(v.check);
+  j["severity"] = v.severity == Severity::Error ? "error" : "warning";
+  j["rule"] = v.rule;
+  j["message"] = v.message;
+  j["file"] = v.file;
+  j["line"] = v.where.line;
+  j["column"] = v.where.column;
+  j["steps"] = ordered_json::array();
+  for (const StepRef& s : v.steps) j["steps"].push_back(stepJson(s));
+  j["evidence"] = v.evidence;
+  return j;
+}
+
+ordered_json fileJson(const FileReport& r) {
+  ordered_json j;
+  j["file"] = r.file;
+  j["verdict"] = verdictName(r.verdict);
+  j["error"] = r.error.empty() ? ordered_json() : ordered_json(r.error);
+  if (r.program) {
+    const ProgramSummary& p = *r.program;
+    j["program"] = {{"name", p.name},       {"collective", p.collective},       {"protocol", p.protocol},
+                    {"ranks", p.ranks},     {"channels", p.channels},           {"chunks_per_loop", p.chunksPerLoop},
+                    {"thread_blocks", p.threadBlocks}, {"steps", p.steps}, {"call_forms", p.callForms}};
+  } else {
+    j["program"] = nullptr;
+  }
+  j["checks"] = ordered_json::array();
+  for (const CheckOutcome& c : r.checks)
+    j["checks"].push_back({{"check", checkName(c.check)}, {"status", checkStatusName(c.status)}, {"note", c.note}});
+  j["violations"] = ordered_json::array();
+  for (const Violation& v : r.violations) j["violations"].push_back(violationJson(v));
+  if (r.deadlock) {
+    const DeadlockSummary& d = *r.deadlock;
+    j["deadlock"] = {{"slots_checked", d.slotsChecked},
+                     {"minimum_slots", d.minimumSlots ? ordered_json(*d.minimumSlots) : ordered_json()},
+                     {"configurations", d.configurations}};
+  } else {
+    j["deadlock"] = nullptr;
+  }
+  j["notes"] = r.notes;
+  return j;
+}
+
+}  // namespace
+
+void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run) {
+  ordered_json j;
+  j["tool"] = "ccforge verify";
+  j["schema_version"] = 1;
+  j["profile"] = run.profile;
+  j["verdict"] = verdictName(combinedVerdict(reports));
+  j["exit_code"] = run.exitCode;
+  j["files"] = ordered_json::array();
+  for (const FileReport& r : reports) j["files"].push_back(fileJson(r));
+  out << j.dump(2) << "\n";
+}
+
+}  // namespace ccforge::verify

@@ -1,0 +1,26 @@
+// Renders verification reports: human text, JSON (docs/verify-json.md) and SARIF 2.1.0.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "verify/report.hpp"
+
+namespace ccforge::verify {
+
+enum class ReportFormat { Text, Json, Sarif };
+std::optional<ReportFormat> parseReportFormat(std::string_view name);
+
+struct RunInfo {
+  std::string profile;
+  int exitCode = 0;
+};
+
+void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
+void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
+void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
+
+}  // namespace ccforge::verify

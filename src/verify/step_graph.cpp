@@ -1,0 +1,86 @@
+#include "verify/step_graph.hpp"
+
+#include <deque>
+
+namespace ccforge::verify {
+
+uint32_t backPressureDistance(ir::Protocol protocol, int32_t slots) {
+  auto k = static_cast<uint32_t>(slots);
+  return protocol == ir::Protocol::Simple ? k + 1 : k;
+}
+
+StepGraph::StepGraph(const ProgramIndex& index, uint32_t backPressure) : index_(index), backPressure_(backPressure) {
+  const uint32_t n = index.stepCount();
+  dependentsStart_.assign(n + 1, 0);
+  for (uint32_t s = 0; s < n; ++s) {
+    uint32_t dep = dependencySource(s);
+    if (dep != kNoStep && dep != kUnsatisfied) ++dependentsStart_[dep + 1];
+  }
+  for (uint32_t s = 0; s < n; ++s) dependentsStart_[s + 1] += dependentsStart_[s];
+  dependents_.resize(dependentsStart_[n]);
+  std::vector<uint32_t> fill(dependentsStart_.begin(), dependentsStart_.end() - 1);
+  for (uint32_t s = 0; s < n; ++s) {
+    uint32_t dep = dependencySource(s);
+    if (dep != kNoStep && dep != kUnsatisfied) dependents_[fill[dep]++] = s;
+  }
+  sort();
+}
+
+uint32_t StepGraph::dependencySource(uint32_t s) const {
+  const ir::Step& st = index_.step(s);
+  if (st.depid < 0) return kNoStep;
+  int32_t rank = index_.rankOf(index_.tbOfStep(s));
+  uint32_t source = index_.flaggedStepAtOrAfter(index_.globalTb(rank, st.depid), st.deps);
+  return source == kNoStep ? kUnsatisfied : source;
+}
+
+void StepGraph::sort() {
+  const uint32_t n = index_.stepCount();
+  std::vector<uint32_t> missing(n, 0);  // predecessors not yet placed
+  for (uint32_t s = 0; s < n; ++s) {
+    forEachPredecessor(s, [&](uint32_t, bool) { ++missing[s]; });
+    if (dependencySource(s) == kUnsatisfied) ++missing[s];
+    const ir::Step& st = index_.step(s);
+    const int32_t tb = index_.tbOfStep(s);
+    // A receive with no matching send, or a send whose slot is never freed, never runs.
+    if (ir::receives(st.type) &&
+        index_.recvPosition(s) >= index_.connections()[index_.recvConnection(tb)].sendSteps.size())
+      ++missing[s];
+    if (ir::sends(st.type) && backPressure_ > 0) {
+      uint32_t k = index_.sendPosition(s);
+      if (k >= backPressure_ && k - backPressure_ >= index_.connections()[index_.sendConnection(tb)].recvSteps.size())
+        ++missing[s];
+    }
+  }
+  std::deque<uint32_t> ready;
+  for (uint32_t s = 0; s < n; ++s)
+    if (missing[s] == 0) ready.push_back(s);
+  position_.assign(n, kNeverRuns);
+  order_.clear();
+  order_.reserve(n);
+  auto release = [&](uint32_t s) {
+    if (--missing[s] == 0) ready.push_back(s);
+  };
+  while (!ready.empty()) {
+    uint32_t s = ready.front();
+    ready.pop_front();
+    position_[s] = static_cast<uint32_t>(order_.size());
+    order_.push_back(s);
+    const int32_t tb = index_.tbOfStep(s);
+    if (index_.indexInTb(s) + 1 < index_.stepsOf(tb)) release(s + 1);
+    for (uint32_t i = dependentsStart_[s]; i < dependentsStart_[s + 1]; ++i) release(dependents_[i]);
+    const ir::Step& st = index_.step(s);
+    if (ir::sends(st.type)) {
+      const Connection& c = index_.connections()[index_.sendConnection(tb)];
+      uint32_t k = index_.sendPosition(s);
+      if (k < c.recvSteps.size()) release(c.recvSteps[k]);
+    }
+    if (ir::receives(st.type) && backPressure_ > 0) {
+      const Connection& c = index_.connections()[index_.recvConnection(tb)];
+      uint64_t k = uint64_t{index_.recvPosition(s)} + backPressure_;
+      if (k < c.sendSteps.size()) release(c.sendSteps[k]);
+    }
+  }
+}
+
+}  // namespace ccforge::verify

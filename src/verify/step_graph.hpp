@@ -1,0 +1,73 @@
+// Happens-before over the steps of one tile iteration (msccl-ir.md §2), modelling each step as
+// an interval. Edges:
+//   program order and dependency flags: strict (the earlier step ends before the later starts);
+//   FIFO pairing, k-th send -> k-th receive on a connection: not strict (a receive starts after
+//     its send starts and ends after it ends, but they overlap);
+//   slot back-pressure, receive k-W -> send k: strict (the send cannot start before that many
+//     transfers were consumed). W counts transfers in the one-transfer-per-step regime, the
+//     weakest one, so the edges hold for every size.
+// Two steps are ordered iff a path joins them that contains a strict edge.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "semantics/ir/model.hpp"
+#include "verify/program_index.hpp"
+
+namespace ccforge::verify {
+
+inline constexpr uint32_t kNeverRuns = std::numeric_limits<uint32_t>::max();
+
+// Transfers that must have been consumed before the k-th send may start, for `slots`
+// transfers in flight (Simple counts slices of half a transfer, so one more is needed).
+uint32_t backPressureDistance(ir::Protocol protocol, int32_t slots);
+
+class StepGraph {
+ public:
+  // backPressure = 0 leaves slot back-pressure out (unbounded FIFOs).
+  StepGraph(const ProgramIndex& index, uint32_t backPressure);
+
+  template <typename F>  // f(uint32_t predecessor, bool strict)
+  void forEachPredecessor(uint32_t s, F&& f) const;
+
+  // Steps in an order consistent with the edges; steps that can never run (waiting on a
+  // dependency, a transfer or a slot that never comes) are left out.
+  const std::vector<uint32_t>& order() const { return order_; }
+  uint32_t position(uint32_t s) const { return position_[s]; }
+  bool runs(uint32_t s) const { return position_[s] != kNeverRuns; }
+  bool allRun() const { return order_.size() == index_.stepCount(); }
+
+ private:
+  // The flagged step a step's dependency waits for; kNoStep: none; kUnsatisfied: never published.
+  static constexpr uint32_t kUnsatisfied = kNoStep - 1;
+  uint32_t dependencySource(uint32_t s) const;
+  void sort();
+
+  const ProgramIndex& index_;
+  uint32_t backPressure_;
+  std::vector<uint32_t> dependentsStart_, dependents_;  // CSR: flagged step -> steps waiting on it
+  std::vector<uint32_t> order_, position_;
+};
+
+template <typename F>
+void StepGraph::forEachPredecessor(uint32_t s, F&& f) const {
+  const int32_t tb = index_.tbOfStep(s);
+  if (index_.indexInTb(s) > 0) f(s - 1, true);
+  uint32_t dep = dependencySource(s);
+  if (dep != kNoStep && dep != kUnsatisfied) f(dep, true);
+  const ir::Step& st = index_.step(s);
+  if (ir::receives(st.type)) {
+    const Connection& c = index_.connections()[index_.recvConnection(tb)];
+    uint32_t k = index_.recvPosition(s);
+    if (k < c.sendSteps.size()) f(c.sendSteps[k], false);
+  }
+  if (ir::sends(st.type) && backPressure_ > 0) {
+    const Connection& c = index_.connections()[index_.sendConnection(tb)];
+    uint32_t k = index_.sendPosition(s);
+    if (k >= backPressure_ && k - backPressure_ < c.recvSteps.size()) f(c.recvSteps[k - backPressure_], true);
+  }
+}
+
+}  // namespace ccforge::verify

@@ -1,0 +1,57 @@
+// Executes a program's data movement on symbolic chunk values, under the runtime's semantics
+// (msccl-ir.md §1 "Instruction types": rrc/rrs/rrcs reduce with the LOCAL srcbuf/srcoff), one
+// tile iteration, in happens-before order. Every written chunk records which step produced it
+// from which inputs, so a wrong result can be explained.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "semantics/chunk_value.hpp"
+#include "semantics/collective.hpp"
+#include "verify/program_index.hpp"
+#include "verify/step_graph.hpp"
+
+namespace ccforge::verify {
+
+struct Provenance {
+  uint32_t step = kNoStep;  // the step that wrote the chunk
+  uint32_t from = 0;        // provenance of the data it received or copied
+  uint32_t with = 0;        // provenance of the local operand it reduced with (reductions only)
+  ChunkValues::Id value = ChunkValues::kUninitialized;
+};
+
+struct Cell {
+  ChunkValues::Id value = ChunkValues::kUninitialized;
+  uint32_t provenance = 0;
+};
+
+class SymbolicExecution {
+ public:
+  static constexpr uint32_t kInitialInput = 0;  // provenance of the collective's input
+  static constexpr uint32_t kNeverWritten = 1;  // provenance of uninitialised memory
+  static constexpr uint32_t kOutOfBounds = 2;   // read outside its buffer (reported by the lint)
+
+  SymbolicExecution(const ProgramIndex& index, const std::vector<RankLayout>& layouts, const Collective& collective,
+                    ChunkValues& values);
+  void run(const StepGraph& graph);
+
+  Cell cell(int32_t rank, ir::Buffer buffer, int32_t index) const;
+  const Provenance& provenance(uint32_t id) const { return provenance_[id]; }
+
+ private:
+  // nullptr outside the buffer: such reads yield unknown data and such writes are lost.
+  Cell* at(int32_t rank, ir::Buffer buffer, int32_t index);
+  uint32_t record(uint32_t step, uint32_t from, uint32_t with, ChunkValues::Id value);
+  void execute(uint32_t s);
+
+  const ProgramIndex& index_;
+  const std::vector<RankLayout>& layouts_;
+  ChunkValues& values_;
+  std::vector<std::vector<std::vector<Cell>>> memory_;  // [rank][region][chunk]
+  std::vector<std::vector<Cell>> sent_;                 // per connection: every chunk sent, in order
+  std::vector<uint32_t> sentStart_;                     // per send-type step: offset in its connection
+  std::vector<Provenance> provenance_;
+};
+
+}  // namespace ccforge::verify

@@ -1,0 +1,261 @@
+#include "verify/verifier.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <new>
+
+#include "semantics/input_error.hpp"
+#include "semantics/ir/names.hpp"
+#include "verify/collective_resolution.hpp"
+#include "verify/connections.hpp"
+#include "verify/deadlock.hpp"
+#include "verify/layouts.hpp"
+#include "verify/lint.hpp"
+#include "verify/postcondition.hpp"
+#include "verify/program_index.hpp"
+#include "verify/races.hpp"
+#include "verify/selection.hpp"
+#include "verify/step_graph.hpp"
+
+namespace ccforge::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+ProgramSummary summarize(const ir::Algorithm& algo, const std::string& collective) {
+  ProgramSummary s;
+  s.name = algo.name;
+  s.collective = collective;
+  s.protocol = std::string(ir::protocolName(algo.proto));
+  s.ranks = algo.ngpus;
+  s.channels = algo.nchannels;
+  s.chunksPerLoop = algo.nchunksperloop;
+  for (const ir::Gpu& g : algo.gpus) s.threadBlocks += g.threadBlocks.size();
+  s.steps = algo.stepCount();
+  for (CallForm f : callFormsOf(algo)) s.callForms.emplace_back(callFormName(f));
+  return s;
+}
+
+class FileVerification {
+ public:
+  FileVerification(const ir::Algorithm& algo, const std::string& source, const Options& options)
+      : algo_(algo), options_(options), findings_(source, options.maxReportedPerRule) {
+    report_.file = source;
+  }
+
+  FileReport run(const std::vector<ir::RuntimeParserIssue>& parserIssues) {
+    ResolvedCollective resolved = resolveCollective(algo_, options_.collective, findings_);
+    report_.program = summarize(algo_, resolved.description);
+    for (std::string& note : resolved.notes) report_.notes.push_back(std::move(note));
+    LintResult lint = verify::lint(algo_, parserIssues, resolved.collective, options_, findings_);
+    outcome(Check::Format, findings_.hasErrors(Check::Format) ? CheckStatus::Failed : CheckStatus::Passed);
+    outcome(Check::Limits, findings_.hasErrors(Check::Limits) ? CheckStatus::Failed : CheckStatus::Passed);
+    if (!lint.structureSound) {
+      skip({Check::Connections, Check::Races, Check::Postcondition, Check::Deadlock},
+           "the program's structure is broken (see the limits errors), so it has no defined execution");
+    } else {
+      semanticChecks(lint, resolved);
+    }
+    findings_.moveInto(report_);
+    bool inconclusive = std::any_of(report_.checks.begin(), report_.checks.end(),
+                                    [](const CheckOutcome& c) { return c.status == CheckStatus::Inconclusive; });
+    report_.verdict = report_.errorCount() > 0 ? Verdict::Violation
+                      : inconclusive           ? Verdict::Inconclusive
+                                               : Verdict::Verified;
+    return std::move(report_);
+  }
+
+ private:
+  void outcome(Check check, CheckStatus status, std::string note = {}) {
+    report_.checks.push_back({check, status, std::move(note)});
+  }
+  void skip(std::initializer_list<Check> checks, const std::string& why) {
+    for (Check c : checks) outcome(c, CheckStatus::Skipped, why);
+  }
+  CheckStatus statusOf(Check check) const {
+    return findings_.hasErrors(check) ? CheckStatus::Failed : CheckStatus::Passed;
+  }
+
+  void semanticChecks(const LintResult& lint, const ResolvedCollective& resolved) {
+    ProgramIndex index(algo_, lint.gpuOfRank);
+    bool connectionsSound = checkConnections(index, findings_);
+    outcome(Check::Connections, statusOf(Check::Connections));
+    if (!connectionsSound) {
+      skip({Check::Races, Check::Postcondition, Check::Deadlock},
+           "several thread blocks share one side of a connection, so the program has no defined execution");
+      return;
+    }
+    DeadlockSummary deadlock = checkDeadlock(index, options_.slots, findings_);
+    outcome(Check::Deadlock, statusOf(Check::Deadlock),
+            fmt::format("{} configuration(s) with {} slots per connection", deadlock.configurations.size(),
+                        deadlock.slotsChecked));
+    StepGraph graph(index, backPressureDistance(algo_.proto, deadlock.slotsChecked));
+    report_.deadlock = std::move(deadlock);
+
+    std::vector<CallForm> forms = callFormsOf(algo_);
+    if (forms.empty()) {
+      skip({Check::Races, Check::Postcondition}, "the algorithm serves no call form");
+      return;
+    }
+    uint64_t cells = 0;
+    for (const auto& lengths : lint.bufferLengths)
+      for (int32_t n : lengths) cells += static_cast<uint64_t>(std::max(n, 0));
+    if (cells > options_.maxSymbolicCells) {
+      std::string why = fmt::format("the buffers hold {} chunks in all, more than the {} the symbolic checks may use",
+                                    cells, options_.maxSymbolicCells);
+      outcome(Check::Races, CheckStatus::Inconclusive, why);
+      outcome(Check::Postcondition, CheckStatus::Inconclusive, why);
+      return;
+    }
+    racesCheck(index, graph, forms, lint, resolved);
+    postconditionCheck(index, graph, forms, lint, resolved);
+  }
+
+  void racesCheck(const ProgramIndex& index, const StepGraph& graph, const std::vector<CallForm>& forms,
+                  const LintResult& lint, const ResolvedCollective& resolved) {
+    uint64_t budget = options_.raceSearchBudget;
+    bool complete = true;
+    for (CallForm form : forms)
+      complete = checkRaces(index, graph, form, rankLayouts(resolved.collective, form, lint.bufferLengths), budget,
+                            findings_)
+                     .complete &&
+                 complete;
+    std::string note;
+    if (!graph.allRun())
+      note = fmt::format("{} of {} steps never run (deadlock); they are not checked", index.stepCount() - graph.order().size(),
+                         index.stepCount());
+    if (!complete && !findings_.hasErrors(Check::Races))
+      outcome(Check::Races, CheckStatus::Inconclusive,
+              "the happens-before search exceeded its budget before every pair was decided");
+    else
+      outcome(Check::Races, statusOf(Check::Races), note);
+  }
+
+  void postconditionCheck(const ProgramIndex& index, const StepGraph& graph, const std::vector<CallForm>& forms,
+                          const LintResult& lint, const ResolvedCollective& resolved) {
+    if (!resolved.collective) {
+      outcome(Check::Postcondition, CheckStatus::Skipped,
+              "no postcondition for coll=\"" + algo_.collName + "\": give --collective");
+      return;
+    }
+    // The data a program computes does not depend on slot counts: if it only deadlocks for lack
+    // of slots, evaluate it with unbounded FIFOs.
+    std::unique_ptr<StepGraph> unbounded;
+    const StepGraph* dataOrder = &graph;
+    if (!graph.allRun()) {
+      unbounded = std::make_unique<StepGraph>(index, 0);
+      dataOrder = unbounded.get();
+    }
+    for (CallForm form : forms)
+      checkPostcondition(index, *dataOrder, *resolved.collective, form,
+                         rankLayouts(resolved.collective, form, lint.bufferLengths), findings_);
+    std::string note = resolved.collective->describe();
+    if (!dataOrder->allRun())
+      note += fmt::format("; {} steps never run even with unbounded FIFOs, so their outputs are missing",
+                          index.stepCount() - dataOrder->order().size());
+    else if (unbounded)
+      note += "; evaluated with unbounded FIFOs because the program deadlocks with the runtime's slots";
+    outcome(Check::Postcondition, statusOf(Check::Postcondition), note);
+  }
+
+  const ir::Algorithm& algo_;
+  const Options& options_;
+  Findings findings_;
+  FileReport report_;
+};
+
+FileReport failure(const std::string& file, Verdict verdict, std::string message) {
+  FileReport r;
+  r.file = file;
+  r.verdict = verdict;
+  r.error = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source, const Options& options,
+                           const std::vector<ir::RuntimeParserIssue>& parserIssues) {
+  try {
+    return FileVerification(algo, source, options).run(parserIssues);
+  } catch (const InputError& e) {
+    return failure(source, Verdict::Malformed, e.what());
+  } catch (const std::bad_alloc&) {
+    return failure(source, Verdict::InternalError, source + ": out of memory while checking");
+  } catch (const std::exception& e) {
+    return failure(source, Verdict::InternalError, source + ": internal error: " + e.what());
+  }
+}
+
+namespace {
+
+struct ReadFile {
+  std::string path;
+  std::optional<ir::ReadResult> read;
+  FileReport report;
+};
+
+ReadFile readAndVerify(const std::string& path, const Options& options) {
+  ReadFile f{path, std::nullopt, {}};
+  try {
+    f.read = ir::readAlgorithmFile(path, options.maxInputBytes);
+  } catch (const InputError& e) {
+    f.report = failure(path, Verdict::Malformed, e.what());
+    return f;
+  } catch (const std::bad_alloc&) {
+    f.report = failure(path, Verdict::InternalError, path + ": out of memory while reading");
+    return f;
+  }
+  f.report = verifyAlgorithm(f.read->algorithm, path, options, f.read->runtimeParserIssues);
+  f.read->algorithm.gpus = {};  // the directory's selection check needs only the header
+  return f;
+}
+
+}  // namespace
+
+FileReport verifyFile(const fs::path& path, const Options& options) {
+  return readAndVerify(path.string(), options).report;
+}
+
+std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const Options& options) {
+  std::vector<FileReport> reports;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      reports.push_back(verifyFile(path, options));
+      continue;
+    }
+    std::vector<std::string> files;
+    fs::directory_iterator it(path, ec), end;
+    if (ec) {
+      reports.push_back(failure(path, Verdict::Malformed, path + ": cannot read directory: " + ec.message()));
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) break;
+      if (it->path().extension() == ".xml" && it->is_regular_file(ec)) files.push_back(it->path().string());
+    }
+    if (ec) {
+      reports.push_back(failure(path, Verdict::Malformed, path + ": cannot read directory: " + ec.message()));
+      continue;
+    }
+    if (files.empty()) {
+      reports.push_back(failure(path, Verdict::Malformed, path + ": directory holds no .xml algorithm files"));
+      continue;
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<ReadFile> loaded;
+    loaded.reserve(files.size());
+    for (const std::string& f : files) loaded.push_back(readAndVerify(f, options));
+    std::vector<LoadedAlgorithm> selection;
+    for (ReadFile& f : loaded)
+      selection.push_back({f.read && f.report.program ? &f.read->algorithm : nullptr, &f.report});
+    checkSelection(selection, options.profile);
+    for (ReadFile& f : loaded) reports.push_back(std::move(f.report));
+  }
+  return reports;
+}
+
+}  // namespace ccforge::verify

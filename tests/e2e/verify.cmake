@@ -1,0 +1,50 @@
+set(SAMPLES ${FIXTURES}/msccl-tools)
+set(VF ${FIXTURES}/verify)
+
+ccforge_cli_test("verify: a correct program exits 0" 0
+  --has "verdict: VERIFIED" --has "deadlock +passed"
+  -- verify ${VF}/good/allreduce_pairs_n2.xml)
+ccforge_cli_test("verify: a violation exits 10 with a located message" 10
+  --has "error\\[race.write-read\\] .*write_read_unordered.xml:[0-9]+:[0-9]+: out-of-place: rank 0 s\\[0\\]"
+  -- verify ${VF}/races/write_read_unordered.xml)
+ccforge_cli_test("verify: legacy files under the executor profile name the missing attributes" 10
+  --has "missing attribute 'outofplace' on <algo>: msccl-executor requires it"
+  -- verify ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+ccforge_cli_test("verify: legacy files under the legacy profile" 0
+  --has "6 of 6 files verified"
+  -- verify --profile msccl-legacy ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml
+     ${SAMPLES}/valid/allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml ${SAMPLES}/valid/alltoall_two_step_2nodes_x4gpus.xml
+     ${SAMPLES}/valid/allgather_ring_simple_oop_n4.xml ${SAMPLES}/valid/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml
+     ${SAMPLES}/valid/sccl_allgather_dgx1_pareto_s2_r3_c2.xml)
+ccforge_cli_test("verify: --slots 1 deadlocks the LL128 ring" 10
+  --has "error\\[deadlock.cycle\\]" --has "slots=1"
+  -- verify --profile msccl-legacy --slots 1 ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+ccforge_cli_test("verify: unreadable input exits 2 and other files are still checked" 2
+  --has "no such file" --has "verdict: VERIFIED"
+  -- verify /nonexistent.xml ${VF}/good/allreduce_pairs_n2.xml)
+ccforge_cli_test("verify: malformed XML exits 2 with line and column" 2
+  --has "truncated.xml:[0-9]+:[0-9]+: malformed XML"
+  -- verify ${FIXTURES}/malformed/truncated.xml)
+ccforge_cli_test("verify: a usage error exits 1" 1
+  --has "--profile"
+  -- verify --profile nccl ${VF}/good/allreduce_pairs_n2.xml)
+ccforge_cli_test("verify: no arguments is a usage error" 1
+  -- verify)
+ccforge_cli_test("verify: a directory is checked for ambiguous selection" 10
+  --has "error\\[selection.shadowed\\]" --has "1 of 2 files verified"
+  -- verify ${FIXTURES}/verify-dirs/shadowed)
+ccforge_cli_test("verify: JSON report" 10
+  --has "\"verdict\": \"violation\"" --has "\"rule\": \"deadlock.cycle\"" --has "\"exit_code\": 10"
+  -- verify --format json ${VF}/deadlock/receive_before_send.xml)
+ccforge_cli_test("verify: SARIF report" 10
+  --has "\"version\": \"2.1.0\"" --has "\"ruleId\": \"postcondition.wrong-chunk\"" --has "\"threadFlows\""
+  -- verify --format sarif ${SAMPLES}/invalid/rrc_srcoff_probe_allreduce_n2.xml --profile msccl-legacy)
+ccforge_cli_test("verify: custom collective from a spec file" 0
+  --has "custom 'swap'"
+  -- verify --profile msccl-legacy --collective ${VF}/specs/swap2.json ${VF}/custom/swap_with_spec.xml)
+ccforge_cli_test("verify: an unreadable spec file exits 2" 2
+  --has "missing.json: no such file"
+  -- verify --profile msccl-legacy --collective ${VF}/specs/missing.json ${VF}/custom/swap_with_spec.xml)
+ccforge_cli_test("verify: a gzip bomb is refused at the size cap" 2
+  --has "larger than 1 MiB once inflated"
+  -- verify --max-input-size 1MB ${FIXTURES}/malformed/bomb.xml.gz)

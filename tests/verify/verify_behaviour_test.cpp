@@ -1,0 +1,147 @@
+// Directories, programmatic limits, report formats and determinism.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "semantics/ir/reader.hpp"
+#include "verify/report_writers.hpp"
+#include "verify/verifier.hpp"
+
+using namespace ccforge;
+using verify::Verdict;
+
+namespace {
+
+std::string dir(const std::string& name) { return std::string(CCFORGE_FIXTURES) + "/verify-dirs/" + name; }
+
+bool has(const verify::FileReport& r, const std::string& rule) {
+  return std::any_of(r.violations.begin(), r.violations.end(), [&](const auto& v) { return v.rule == rule; });
+}
+
+// One rank, out-of-place allreduce of `n` chunks, each copied by its own thread block; block k
+// (k >= 1) depends on block k-1, so depids grow with the block count.
+ir::Algorithm chainOfCopies(int n) {
+  ir::Algorithm a;
+  a.name = "chain";
+  a.ngpus = 1;
+  a.nchunksperloop = n;
+  a.inplace = false;
+  a.outofplace = true;
+  a.minBytes = 0;
+  a.maxBytes = 0;
+  ir::Gpu g{0, n, n, 0, {}, {}};
+  for (int k = 0; k < n; ++k) {
+    ir::Step s;
+    s.type = ir::OpType::Copy;
+    s.srcbuf = ir::Buffer::Input;
+    s.dstbuf = ir::Buffer::Output;
+    s.srcoff = s.dstoff = k;
+    s.cnt = 1;
+    s.hasdep = true;
+    if (k > 0) {
+      s.depid = k - 1;
+      s.deps = 0;
+    }
+    g.threadBlocks.push_back(ir::ThreadBlock{k, -1, -1, 0, {s}, {}});
+  }
+  a.gpus.push_back(g);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("a directory is checked the way the runtime loads it") {
+  auto shadowed = verify::verifyPaths({dir("shadowed")}, verify::Options{});
+  REQUIRE(shadowed.size() == 2);
+  CHECK(shadowed[0].verdict == Verdict::Verified);
+  CHECK(shadowed[1].verdict == Verdict::Violation);
+  CHECK(has(shadowed[1], "selection.shadowed"));
+  CHECK(shadowed[1].violations.back().message.find("a_pairs.xml first") != std::string::npos);
+
+  auto disjoint = verify::verifyPaths({dir("disjoint_windows")}, verify::Options{});
+  REQUIRE(disjoint.size() == 2);
+  CHECK(verify::combinedVerdict(disjoint) == Verdict::Verified);
+
+  auto overlap = verify::verifyPaths({dir("overlapping_windows")}, verify::Options{});
+  REQUIRE(overlap.size() == 2);
+  CHECK(has(overlap[1], "selection.ambiguous"));
+  CHECK(overlap[1].violations.back().message.find("sizes 1048576..2097152 bytes") != std::string::npos);
+}
+
+TEST_CASE("depid above 127 wraps in the executor but not in the legacy runtime") {
+  ir::Algorithm a = chainOfCopies(130);
+  verify::Options executor;
+  executor.maxCoResidentThreadBlocks = 1024;
+  auto r = verify::verifyAlgorithm(a, "chain", executor);
+  CHECK(has(r, "limits.depid-int8"));
+  verify::Options legacy;
+  legacy.profile = verify::legacyProfile();
+  a.minBytes.reset();
+  a.maxBytes.reset();
+  a.outofplace.reset();
+  auto l = verify::verifyAlgorithm(a, "chain", legacy);
+  CHECK(l.verdict == Verdict::Verified);
+}
+
+TEST_CASE("the executor's co-residency default is one block per A100 SM") {
+  auto r = verify::verifyAlgorithm(chainOfCopies(109), "chain", verify::Options{});
+  CHECK(has(r, "limits.co-residency"));
+  CHECK_FALSE(has(verify::verifyAlgorithm(chainOfCopies(108), "chain", verify::Options{}), "limits.co-residency"));
+}
+
+TEST_CASE("a failing file never stops the others") {
+  std::string good = std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml";
+  auto reports = verify::verifyPaths({"/nonexistent/x.xml", good, dir("shadowed")}, verify::Options{});
+  REQUIRE(reports.size() == 4);
+  CHECK(reports[0].verdict == Verdict::Malformed);
+  CHECK(reports[0].error.find("no such file") != std::string::npos);
+  CHECK(reports[1].verdict == Verdict::Verified);
+  CHECK(verify::combinedVerdict(reports) == Verdict::Malformed);
+}
+
+TEST_CASE("JSON and SARIF reports carry the findings and are deterministic") {
+  std::string file = std::string(CCFORGE_FIXTURES) + "/verify/deadlock/receive_before_send.xml";
+  auto reports = verify::verifyPaths({file}, verify::Options{});
+  verify::RunInfo run{"msccl-executor", 10};
+  std::ostringstream json1, json2, sarif;
+  verify::writeJson(json1, reports, run);
+  verify::writeJson(json2, verify::verifyPaths({file}, verify::Options{}), run);
+  CHECK(json1.str() == json2.str());
+  auto j = nlohmann::json::parse(json1.str());
+  CHECK(j["verdict"] == "violation");
+  CHECK(j["exit_code"] == 10);
+  auto& f = j["files"][0];
+  CHECK(f["deadlock"]["minimum_slots"].is_null());
+  bool cycle = false;
+  for (auto& v : f["violations"])
+    if (v["rule"] == "deadlock.cycle") {
+      cycle = true;
+      CHECK(v["steps"].size() == 2);
+      CHECK(v["steps"][0]["rank"] == 0);
+      CHECK(v["steps"][0]["tile"] == 0);
+      CHECK(v["line"].get<int>() > 0);
+    }
+  CHECK(cycle);
+
+  verify::writeSarif(sarif, reports, run);
+  auto s = nlohmann::json::parse(sarif.str());
+  CHECK(s["version"] == "2.1.0");
+  auto& results = s["runs"][0]["results"];
+  REQUIRE(results.size() >= 1);
+  bool flows = false;
+  for (auto& res : results)
+    if (res["ruleId"] == "deadlock.cycle") {
+      flows = true;
+      CHECK(res["level"] == "error");
+      CHECK(res["codeFlows"][0]["threadFlows"].size() == 2);  // one per thread block in the cycle
+    }
+  CHECK(flows);
+}
+
+TEST_CASE("text reports name the rule, the location and the verdict") {
+  std::string file = std::string(CCFORGE_FIXTURES) + "/verify/races/write_read_unordered.xml";
+  std::ostringstream out;
+  verify::writeText(out, verify::verifyPaths({file}, verify::Options{}), {"msccl-executor", 10});
+  CHECK_THAT(out.str(), Catch::Contains("error[race.write-read] " + file + ":") && Catch::Contains("verdict: VIOLATION"));
+}

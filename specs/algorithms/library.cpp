@@ -23,42 +23,42 @@ const std::vector<LibraryEntry>& library() {
   using ir::Protocol;
   static const std::vector<LibraryEntry> entries{
       {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
-       {ranks(), channels(), instances()}, Protocol::LL128, ringAllReduce},
+       {ranks(), channels(), instances()}, Protocol::LL128, "msccl-executor", ringAllReduce},
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
        "(MSCCLang paper §2)",
-       {nodes(), gpus(), instances()}, Protocol::Simple, hierarchicalAllReduce},
+       {nodes(), gpus(), instances()}, Protocol::Simple, "msccl-executor", hierarchicalAllReduce},
       {"allpairs-allreduce", "every rank reduces its chunk from all others' scratch copies, then sends it to all",
-       {ranks(), instances()}, Protocol::LL, allPairsAllReduce},
+       {ranks(), instances()}, Protocol::LL, "msccl-executor", allPairsAllReduce},
       {"recursive-halving-doubling-allreduce",
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
-       {ranks(), instances()}, Protocol::LL, recursiveHalvingDoublingAllReduce},
+       {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},
       {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace()},
-       Protocol::LL128, ringAllGather},
+       Protocol::LL128, "msccl-executor", ringAllGather},
       {"allpairs-allgather", "each rank sends its chunk to every other rank", {ranks(), instances(), inplace()},
-       Protocol::LL128, allPairsAllGather},
+       Protocol::LL128, "msccl-executor", allPairsAllGather},
       {"recursive-doubling-allgather", "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
-       {ranks(), instances(), inplace()}, Protocol::Simple, recursiveDoublingAllGather},
+       {ranks(), instances(), inplace()}, Protocol::Simple, "msccl-executor", recursiveDoublingAllGather},
       {"ring-reducescatter", "chunk i is reduced around the ring and ends on rank i",
-       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, ringReduceScatter},
+       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringReduceScatter},
       {"allpairs-alltoall", "every rank sends each chunk straight to its destination", {ranks(), instances()},
-       Protocol::Simple, allPairsAllToAll},
+       Protocol::Simple, "msccl-executor", allPairsAllToAll},
       {"two-step-alltoall",
        "gather the chunks for a remote node on the GPU with the destination's local index, then one aggregated "
        "transfer per GPU pair across nodes (MSCCLang paper §7.3)",
-       {nodes(), gpus()}, Protocol::Simple, twoStepAllToAll},
+       {nodes(), gpus()}, Protocol::Simple, "msccl-executor", twoStepAllToAll},
       {"three-step-alltoall",
        "gather the chunks for a remote node on one GPU, one aggregated transfer per node pair, scatter on the "
        "remote node (MSCCLang paper §7.3)",
-       {nodes(), gpus()}, Protocol::Simple, threeStepAllToAll},
+       {nodes(), gpus()}, Protocol::Simple, "msccl-executor", threeStepAllToAll},
       {"alltonext",
        "rank r's buffer goes to rank r+1; across nodes it is scattered over the node's GPUs, sent in parallel and "
        "gathered (custom collective, MSCCLang paper §7.4)",
-       {nodes(), gpus()}, Protocol::Simple, allToNext},
+       {nodes(), gpus()}, Protocol::Simple, "msccl-legacy", allToNext},
       {"binomial-broadcast", "binomial tree from the root, chunk by chunk", {ranks(), root(), chunks(), inplace()},
-       Protocol::Simple, binomialBroadcast},
+       Protocol::Simple, "msccl-executor", binomialBroadcast},
       {"binomial-reduce", "binomial tree towards the root, chunk by chunk", {ranks(), root(), chunks(), inplace()},
-       Protocol::Simple, binomialReduce},
+       Protocol::Simple, "msccl-executor", binomialReduce},
   };
   return entries;
 }
@@ -98,6 +98,24 @@ Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::str
     args[key] = value;
   }
   return args;
+}
+
+}  // namespace ccforge::algorithms
+
+namespace ccforge::algorithms {
+
+Instance instantiate(std::string_view name, const std::vector<std::string>& settings,
+                     std::optional<ir::Protocol> protocol) {
+  const LibraryEntry* entry = findAlgorithm(name);
+  if (!entry) {
+    std::string known;
+    for (const LibraryEntry& e : library()) known += (known.empty() ? "" : ", ") + e.name;
+    throw std::invalid_argument("no algorithm '" + std::string(name) + "' in the library (it has " + known + ")");
+  }
+  Arguments args = resolveArguments(*entry, settings);
+  const ir::Protocol proto = protocol.value_or(entry->defaultProtocol);
+  dsl::Program program = entry->build(args, proto);
+  return Instance{entry, std::move(args), proto, std::move(program)};
 }
 
 }  // namespace ccforge::algorithms

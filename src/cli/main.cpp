@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ccforge::cli::CommandContext context;
   ccforge::cli::registerVerifyCommand(app, context);
+  ccforge::cli::registerListCommand(app, context);
+  ccforge::cli::registerCompileCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

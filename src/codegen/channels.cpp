@@ -10,8 +10,9 @@ namespace {
 
 class ChannelAssigner {
  public:
-  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target, int32_t cap)
-      : dag_(dag), program_(program), target_(target), cap_(cap),
+  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target, int32_t cap,
+                  const std::vector<bool>& isolated)
+      : dag_(dag), program_(program), target_(target), cap_(cap), isolated_(isolated),
         result_{ConnectionGraph(dag.ranks, target), std::vector<int32_t>(dag.instrs.size(), -1),
                 std::vector<int32_t>(dag.instrs.size(), -1), 1} {}
 
@@ -78,20 +79,20 @@ class ChannelAssigner {
     }
     for (int32_t i = 0; i < limit; ++i) {
       const int32_t c = (first + i) % limit;
-      if (tryChannel(start, c, cap_)) return c;
+      if (tryChannel(start, c, cap_, isolated_[static_cast<size_t>(start)])) return c;
     }
     throw CompileError(describeTraceOp(program_, failedOp_) + ": no channel can carry this transfer from rank " +
                        std::to_string(instr(start).rank) + ": on every channel, " + result_.graph.failure());
   }
 
-  bool tryChannel(int32_t start, int32_t c, int32_t cap) {
+  bool tryChannel(int32_t start, int32_t c, int32_t cap, bool exclusive = false) {
     ConnectionGraph& g = result_.graph;
     g.begin();
     for (int32_t v = start; v >= 0; v = instr(v).sendTo) {
       const Instr& in = instr(v);
       failedOp_ = in.traceOp;
-      const int32_t sc = in.sendPeer >= 0 ? g.connection(in.rank, c, Direction::Send, in.sendPeer) : -1;
-      const int32_t rc = in.recvPeer >= 0 ? g.connection(in.rank, c, Direction::Recv, in.recvPeer) : -1;
+      const int32_t sc = in.sendPeer >= 0 ? g.connection(in.rank, c, Direction::Send, in.sendPeer, exclusive) : -1;
+      const int32_t rc = in.recvPeer >= 0 ? g.connection(in.rank, c, Direction::Recv, in.recvPeer, exclusive) : -1;
       const int32_t home = sc >= 0 ? sc : rc;
       bool ok = (in.sendPeer < 0 || sc >= 0) && (in.recvPeer < 0 || rc >= 0);
       ok = ok && (sc < 0 || rc < 0 || g.unite(sc, rc, cap));
@@ -117,6 +118,7 @@ class ChannelAssigner {
   const dsl::Program& program_;
   const TargetProfile& target_;
   int32_t cap_;
+  const std::vector<bool>& isolated_;
   ChannelAssignment result_;
   int32_t failedOp_ = 0;
 };
@@ -124,8 +126,8 @@ class ChannelAssigner {
 }  // namespace
 
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
-                                 int32_t cap) {
-  return ChannelAssigner(dag, program, target, cap).run();
+                                 int32_t cap, const std::vector<bool>& isolated) {
+  return ChannelAssigner(dag, program, target, cap, isolated).run();
 }
 
 }  // namespace ccforge::codegen

@@ -25,8 +25,10 @@ struct ChannelAssignment {
   int32_t stride = 1;             // channels replica 0 uses
 };
 
+// `isolated`: first instructions of automatic chains that must have their connections to
+// themselves (the scheduler found them overfilling a shared connection).
 // Throws CompileError when a directive cannot be honoured or no channel is left.
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
-                                 int32_t cap);
+                                 int32_t cap, const std::vector<bool>& isolated);
 
 }  // namespace ccforge::codegen

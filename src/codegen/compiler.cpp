@@ -27,6 +27,17 @@ void requirePostcondition(const dsl::Program& program) {
   throw CompileError(message);
 }
 
+constexpr int32_t kMaxAttempts = 24;
+
+// The channel directive of the chain that starts at `start` (-1: automatic).
+int32_t directiveOf(const InstructionDag& dag, int32_t start) {
+  for (int32_t v = start; v >= 0; v = dag.instrs[static_cast<size_t>(v)].sendTo) {
+    const Instr& in = dag.instrs[static_cast<size_t>(v)];
+    if (in.channelDirective >= 0 || in.tbLabel >= 0) return std::max(in.channelDirective, 0);
+  }
+  return -1;
+}
+
 const ScheduledTb* longest(const Schedule& s) {
   const ScheduledTb* worst = nullptr;
   for (const ScheduledTb& t : s.tbs)
@@ -60,6 +71,10 @@ const ScheduledTb* longest(const Schedule& s) {
 
 Compiled compile(const dsl::Program& program, const CompileOptions& options) {
   const TargetProfile& target = options.target;
+  if (target.executorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
+    throw CompileError("program '" + program.name() + "' implements a custom collective (" +
+                       program.binding().collective().describe() + "), which " + target.name +
+                       " cannot run (coll=\"custom\"); compile it for msccl-legacy");
   requirePostcondition(program);
   Lowered lowered = lower(program, target);
   const FusionStats fusion = fuse(lowered);
@@ -75,11 +90,20 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
   for (const Instr& in : dag.instrs) st.instructions += in.removed ? 0 : 1;
 
   int32_t cap = target.maxStepsPerThreadBlock;
+  const int32_t slots = slotsOf(program.options().protocol);
+  std::vector<bool> isolated(dag.instrs.size(), false);
   for (;;) {
     ++st.attempts;
     for (Instr& in : dag.instrs) in.channel = -1;
-    ChannelAssignment channels = assignChannels(dag, program, target, cap);
-    Schedule schedule = assignThreadBlocks(dag, channels, program, cap);
+    ChannelAssignment channels = assignChannels(dag, program, target, cap, isolated);
+    Schedule schedule = assignThreadBlocks(dag, channels, program, cap, slots);
+    bool retry = false;
+    for (int32_t start : schedule.overfull)
+      if (!isolated[static_cast<size_t>(start)] && directiveOf(dag, start) < 0 && st.attempts < kMaxAttempts) {
+        isolated[static_cast<size_t>(start)] = true;
+        retry = true;
+      }
+    if (retry) continue;
     insertDependencies(schedule, dag);
     const ScheduledTb* worst = longest(schedule);
     const auto steps = worst ? static_cast<int32_t>(worst->steps.size()) : 0;
@@ -88,11 +112,13 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
       cap = std::max(1, std::min(cap - 1, static_cast<int32_t>(int64_t{cap} * target.maxStepsPerThreadBlock / steps)));
       continue;
     }
+    const int32_t maxTbs = std::min(target.maxThreadBlocksPerRank, target.maxCoResidentThreadBlocks);
     for (int32_t r = 0; r < program.ranks(); ++r) {
       const size_t n = schedule.tbsOfRank[static_cast<size_t>(r)].size();
-      if (static_cast<int64_t>(n) > target.maxThreadBlocksPerRank)
+      if (static_cast<int64_t>(n) > maxTbs)
         throw CompileError("rank " + std::to_string(r) + " needs " + std::to_string(n) + " thread blocks; " +
-                           target.name + " allows " + std::to_string(target.maxThreadBlocksPerRank) + " per rank");
+                           target.name + " allows " + std::to_string(maxTbs) +
+                           " per rank (all of a rank's thread blocks must be resident at once)");
     }
     out.algorithm = emitAlgorithm(program, lowered, schedule, target);
     st.stepCap = cap;
@@ -102,6 +128,16 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
       st.nops += static_cast<int64_t>(t.steps.size() - t.ops.size());
     }
     st.channels = out.algorithm.nchannels;
+    if (!schedule.overfull.empty()) {
+      std::string where;
+      for (size_t i = 0; i < schedule.overfull.size() && i < 3; ++i)
+        where += (i ? ", " : "") + describeTraceOp(program, dag.instrs[static_cast<size_t>(schedule.overfull[i])].traceOp);
+      out.notes.push_back("could not order " + std::to_string(schedule.overfull.size()) +
+                          " chains of transfers within the protocol's " + std::to_string(slots) +
+                          " transfers in flight per connection (" + where +
+                          (schedule.overfull.size() > 3 ? ", ..." : "") +
+                          "): the program may deadlock; ccforge verify decides");
+    }
     const int32_t replicas = program.options().instances * program.parallelFactors();
     if (replicas > 1 && int64_t{channels.stride} * replicas > target.maxChannels)
       out.notes.push_back(std::to_string(replicas) + " replicas x " + std::to_string(channels.stride) +

@@ -29,8 +29,9 @@ class ConnectionGraph {
  public:
   ConnectionGraph(int32_t ranks, const TargetProfile& target);
 
-  // Find or create. -1 when creating it would put more peers on the channel than allowed.
-  int32_t connection(int32_t rank, int32_t channel, Direction dir, int32_t peer);
+  // Find or create. -1 when creating it would put more peers on the channel than allowed, or
+  // when the connection exists and either it or this request is `exclusive` (one chain only).
+  int32_t connection(int32_t rank, int32_t channel, Direction dir, int32_t peer, bool exclusive = false);
   int32_t findConnection(int32_t rank, int32_t channel, Direction dir, int32_t peer) const;
   int32_t label(int32_t rank, int32_t label, int32_t replica);
   // One more instruction in node's group; fails when the group would exceed `cap` (if cap > 0).
@@ -68,10 +69,11 @@ class ConnectionGraph {
   const TargetProfile& target_;
   std::vector<Node> nodes_;
   std::vector<NodeInfo> info_;
+  std::vector<bool> exclusive_;
   std::unordered_map<uint64_t, int32_t> index_;  // lookups only, never iterated
   std::vector<int16_t> peers_;                   // connections per (rank, channel, direction)
   struct Failure {
-    enum class Kind : uint8_t { None, PeersFull, GroupFull, Clash } kind = Kind::None;
+    enum class Kind : uint8_t { None, PeersFull, GroupFull, Clash, Exclusive } kind = Kind::None;
     Group a, b;
     Direction dir = Direction::Send;
     int32_t limit = 0;

@@ -14,6 +14,10 @@ struct TargetProfile {
   std::string name;
   int32_t maxStepsPerThreadBlock = 64;
   int32_t maxThreadBlocksPerRank = 1024;
+  // All thread blocks of a rank spin on each other, so all must be resident at once: one per SM
+  // of an A100 for the executor's blocks (108), two per SM for the legacy runtime's (216). The
+  // same defaults as `ccforge verify` (its --max-tbs).
+  int32_t maxCoResidentThreadBlocks = 108;
   int32_t maxPeersPerChannel = 32;  // thread blocks with a send (recv) peer per channel
   int32_t maxChannels = 32;         // MAXCHANNELS
   int32_t maxCount = 71;            // MSCCL_MAX_COUNT - 1

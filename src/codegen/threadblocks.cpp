@@ -1,6 +1,8 @@
 #include "codegen/threadblocks.hpp"
 
+#include <algorithm>
 #include <queue>
+#include <set>
 #include <tuple>
 
 #include "codegen/compile_error.hpp"
@@ -26,38 +28,51 @@ void pairLoneConnections(ConnectionGraph& g, int32_t cap) {
 
 class Scheduler {
  public:
-  Scheduler(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program, int32_t cap)
-      : dag_(dag), ch_(channels), program_(program), cap_(cap) {
+  Scheduler(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program, int32_t cap,
+            int32_t slots)
+      : dag_(dag), ch_(channels), program_(program), cap_(cap), slots_(slots) {
     const size_t n = dag.instrs.size();
+    const size_t conns = ch_.graph.size();
     s_.tbOf.assign(n, -1);
     s_.position.assign(n, -1);
     s_.tbsOfRank.resize(static_cast<size_t>(dag.ranks));
-    tbOfGroup_.assign(ch_.graph.size(), -1);
+    tbOfGroup_.assign(conns, -1);
     remaining_.assign(n, 0);
     nextInQueue_.assign(n, -1);
-    head_.assign(ch_.graph.size(), -1);
-    tail_.assign(ch_.graph.size(), -1);
+    head_.assign(conns, -1);
+    tail_.assign(conns, -1);
+    inFlight_.assign(conns, 0);
+    parkedOnConn_.resize(conns);
+    parkedOnInstr_.resize(n);
+    parked_.assign(n, false);
   }
 
   Schedule run() {
     const auto n = static_cast<int32_t>(dag_.instrs.size());
     int32_t live = 0;
     for (int32_t v = 0; v < n; ++v) {
-      const Instr& in = dag_.instrs[static_cast<size_t>(v)];
+      const Instr& in = instr(v);
       if (in.removed) continue;
       ++live;
-      remaining_[static_cast<size_t>(v)] =
-          static_cast<int32_t>(dag_.preds(v).size()) + (in.recvFrom >= 0 ? 1 : 0);
+      remaining_[static_cast<size_t>(v)] = static_cast<int32_t>(dag_.preds(v).size()) + (in.recvFrom >= 0 ? 1 : 0);
       if (remaining_[static_cast<size_t>(v)] == 0) push(v);
     }
-    int32_t done = 0;
-    while (!ready_.empty()) {
-      const int32_t v = std::get<2>(ready_.top());
-      ready_.pop();
+    for (;;) {
+      while (!ready_.empty()) {
+        const int32_t v = std::get<2>(ready_.top());
+        ready_.pop();
+        if (s_.tbOf[static_cast<size_t>(v)] < 0 && !parked_[static_cast<size_t>(v)]) tryTake(v);
+      }
+      if (waiting_.empty()) break;
+      // Nothing can go without overfilling a connection: take the first waiting send anyway.
+      const int32_t v = std::get<2>(*waiting_.begin());
+      unpark(v);
+      s_.overfull.push_back(chainStart(v));
       take(v);
-      ++done;
     }
-    if (done != live) reportStuck();
+    if (taken_ != live) reportStuck();
+    std::sort(s_.overfull.begin(), s_.overfull.end());
+    s_.overfull.erase(std::unique(s_.overfull.begin(), s_.overfull.end()), s_.overfull.end());
     return std::move(s_);
   }
 
@@ -65,26 +80,80 @@ class Scheduler {
   using Key = std::tuple<int32_t, int32_t, int32_t>;  // depth, -rdepth, id
 
   const Instr& instr(int32_t v) const { return dag_.instrs[static_cast<size_t>(v)]; }
-  void push(int32_t v) { ready_.emplace(instr(v).depth, -instr(v).rdepth, v); }
-  int32_t queueOf(int32_t receiver) const { return ch_.sendConn[static_cast<size_t>(instr(receiver).recvFrom)]; }
+  Key key(int32_t v) const { return {instr(v).depth, -instr(v).rdepth, v}; }
+  void push(int32_t v) { ready_.push(key(v)); }
+  int32_t inConn(int32_t receiver) const { return ch_.sendConn[static_cast<size_t>(instr(receiver).recvFrom)]; }
+  int32_t outConn(int32_t sender) const { return ch_.sendConn[static_cast<size_t>(sender)]; }
+  int32_t chainStart(int32_t v) const {
+    while (instr(v).recvFrom >= 0) v = instr(v).recvFrom;
+    return v;
+  }
+
+  // Takes v if no connection overfills; otherwise parks it on what it waits for.
+  void tryTake(int32_t v) {
+    if (instr(v).sendTo < 0) return take(v);
+    const int32_t q = outConn(v);
+    if (inFlight_[static_cast<size_t>(q)] + instr(v).cnt <= slots_) return take(v);
+    if (inFlight_[static_cast<size_t>(q)] > 0) return park(v, parkedOnConn_[static_cast<size_t>(q)]);
+    // Larger than the slots on an idle connection: the receivers must follow as a pipeline.
+    int32_t end = instr(v).sendTo;
+    for (;;) {
+      if (remaining_[static_cast<size_t>(end)] != 1) return park(v, parkedOnInstr_[static_cast<size_t>(end)]);
+      if (instr(end).sendTo < 0) break;
+      const int32_t q2 = outConn(end);
+      if (inFlight_[static_cast<size_t>(q2)] + instr(end).cnt <= slots_) break;
+      if (inFlight_[static_cast<size_t>(q2)] > 0) return park(v, parkedOnConn_[static_cast<size_t>(q2)]);
+      end = instr(end).sendTo;
+    }
+    take(v);
+    for (int32_t x = instr(v).sendTo;; x = instr(x).sendTo) {
+      take(x);
+      if (x == end) break;
+    }
+  }
+
+  void park(int32_t v, std::vector<int32_t>& list) {
+    parked_[static_cast<size_t>(v)] = true;
+    list.push_back(v);
+    waiting_.insert(key(v));
+  }
+  void unpark(int32_t v) {
+    parked_[static_cast<size_t>(v)] = false;
+    waiting_.erase(key(v));
+  }
+  void wake(std::vector<int32_t>& list) {
+    for (int32_t v : list)
+      if (parked_[static_cast<size_t>(v)]) {
+        unpark(v);
+        push(v);
+      }
+    list.clear();
+  }
 
   void release(int32_t v) {
-    if (--remaining_[static_cast<size_t>(v)] != 0) return;
-    if (instr(v).recvFrom < 0 || head_[static_cast<size_t>(queueOf(v))] == v) push(v);
+    int32_t& left = remaining_[static_cast<size_t>(v)];
+    --left;
+    if (left == 1) wake(parkedOnInstr_[static_cast<size_t>(v)]);
+    if (left != 0) return;
+    if (instr(v).recvFrom < 0 || head_[static_cast<size_t>(inConn(v))] == v) push(v);
   }
 
   void take(int32_t v) {
     const Instr& in = instr(v);
     place(v);
-    if (in.recvFrom >= 0) {  // v was its queue's head
-      const auto q = static_cast<size_t>(queueOf(v));
+    ++taken_;
+    if (in.recvFrom >= 0) {  // v was its connection's head
+      const auto q = static_cast<size_t>(inConn(v));
+      inFlight_[q] -= in.cnt;
       head_[q] = nextInQueue_[static_cast<size_t>(v)];
       if (head_[q] < 0) tail_[q] = -1;
       else if (remaining_[static_cast<size_t>(head_[q])] == 0) push(head_[q]);
+      wake(parkedOnConn_[q]);
     }
     for (int32_t s : dag_.succs(v)) release(s);
     if (in.sendTo >= 0) {
-      const auto q = static_cast<size_t>(ch_.sendConn[static_cast<size_t>(v)]);
+      const auto q = static_cast<size_t>(outConn(v));
+      inFlight_[q] += in.cnt;
       if (tail_[q] < 0) head_[q] = in.sendTo;
       else nextInQueue_[static_cast<size_t>(tail_[q])] = in.sendTo;
       tail_[q] = in.sendTo;
@@ -151,19 +220,27 @@ class Scheduler {
   ChannelAssignment& ch_;
   const dsl::Program& program_;
   int32_t cap_;
+  int32_t slots_;
   Schedule s_;
+  int32_t taken_ = 0;
   std::vector<int32_t> tbOfGroup_;
   std::vector<int32_t> remaining_;
   std::vector<int32_t> nextInQueue_, head_, tail_;  // per connection: receives in send order
+  std::vector<int32_t> inFlight_;                   // per connection: transfers sent, not yet received
+  std::vector<std::vector<int32_t>> parkedOnConn_, parkedOnInstr_;
+  std::vector<bool> parked_;
+  std::set<Key> waiting_;  // every parked instruction
   std::priority_queue<Key, std::vector<Key>, std::greater<>> ready_;
 };
 
 }  // namespace
 
+int32_t slotsOf(ir::Protocol protocol) { return protocol == ir::Protocol::Simple ? 2 : 8; }
+
 Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
-                            int32_t cap) {
+                            int32_t cap, int32_t slots) {
   pairLoneConnections(channels.graph, cap);
-  return Scheduler(dag, channels, program, cap).run();
+  return Scheduler(dag, channels, program, cap, slots).run();
 }
 
 }  // namespace ccforge::codegen

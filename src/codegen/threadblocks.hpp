@@ -5,6 +5,14 @@
 // of its connections (one per send peer, receive peer and channel; a lone sender and a lone
 // receiver with the same peer share one); local copies and reductions go to the thread block
 // of their rank that becomes free earliest.
+//
+// Deadlock freedom. Every thread block runs its instructions in the global order, so if no
+// connection ever holds more unreceived transfers than the runtime's slots at any point of that
+// order, the order itself is an execution the runtime can follow and, the system being a Kahn
+// network, every execution completes. A send that would overfill its connection waits; a send
+// larger than the slots is taken only when its receivers can follow it at once, as a pipeline.
+// When nothing else is left, an overfilling send is taken anyway and its chain is reported in
+// `overfull`, so that the caller can move it to channels of its own and try again.
 #pragma once
 
 #include <cstdint>
@@ -39,10 +47,14 @@ struct Schedule {
   std::vector<std::vector<int32_t>> tbsOfRank;
   std::vector<int32_t> tbOf;      // per instruction
   std::vector<int32_t> position;  // per instruction: index in its thread block's ops
+  std::vector<int32_t> overfull;  // first instruction of every chain that had to overfill a connection
 };
+
+// Transfers a connection holds in flight (the verifier's default --slots).
+int32_t slotsOf(ir::Protocol protocol);
 
 // Throws CompileError when no order can keep the connections' FIFO order.
 Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
-                            int32_t cap);
+                            int32_t cap, int32_t slots);
 
 }  // namespace ccforge::codegen

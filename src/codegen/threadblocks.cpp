@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <queue>
-#include <set>
 #include <tuple>
 
 #include "codegen/compile_error.hpp"
@@ -63,10 +62,10 @@ class Scheduler {
         ready_.pop();
         if (s_.tbOf[static_cast<size_t>(v)] < 0 && !parked_[static_cast<size_t>(v)]) tryTake(v);
       }
-      if (waiting_.empty()) break;
       // Nothing can go without overfilling a connection: take the first waiting send anyway.
-      const int32_t v = std::get<2>(*waiting_.begin());
-      unpark(v);
+      const int32_t v = firstWaiting();
+      if (v < 0) break;
+      parked_[static_cast<size_t>(v)] = false;
       s_.overfull.push_back(chainStart(v));
       take(v);
     }
@@ -94,15 +93,15 @@ class Scheduler {
     if (instr(v).sendTo < 0) return take(v);
     const int32_t q = outConn(v);
     if (inFlight_[static_cast<size_t>(q)] + instr(v).cnt <= slots_) return take(v);
-    if (inFlight_[static_cast<size_t>(q)] > 0) return park(v, parkedOnConn_[static_cast<size_t>(q)]);
+    if (inFlight_[static_cast<size_t>(q)] > 0) return parkOnConn(v, q);
     // Larger than the slots on an idle connection: the receivers must follow as a pipeline.
     int32_t end = instr(v).sendTo;
     for (;;) {
-      if (remaining_[static_cast<size_t>(end)] != 1) return park(v, parkedOnInstr_[static_cast<size_t>(end)]);
+      if (remaining_[static_cast<size_t>(end)] != 1) return parkOnInstr(v, end);
       if (instr(end).sendTo < 0) break;
       const int32_t q2 = outConn(end);
       if (inFlight_[static_cast<size_t>(q2)] + instr(end).cnt <= slots_) break;
-      if (inFlight_[static_cast<size_t>(q2)] > 0) return park(v, parkedOnConn_[static_cast<size_t>(q2)]);
+      if (inFlight_[static_cast<size_t>(q2)] > 0) return parkOnConn(v, q2);
       end = instr(end).sendTo;
     }
     take(v);
@@ -112,28 +111,57 @@ class Scheduler {
     }
   }
 
-  void park(int32_t v, std::vector<int32_t>& list) {
+  // Parked instructions wait for a connection to drain or for their receiver; `waiting_` finds
+  // the first of them when nothing else is left (entries of woken instructions are skipped).
+  void parkOnConn(int32_t v, int32_t q) {
     parked_[static_cast<size_t>(v)] = true;
-    list.push_back(v);
-    waiting_.insert(key(v));
+    auto& heap = parkedOnConn_[static_cast<size_t>(q)];
+    heap.push_back(key(v));
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+    waiting_.push(key(v));
   }
-  void unpark(int32_t v) {
+  void parkOnInstr(int32_t v, int32_t receiver) {
+    parked_[static_cast<size_t>(v)] = true;
+    parkedOnInstr_[static_cast<size_t>(receiver)].push_back(v);
+    waiting_.push(key(v));
+  }
+  void wake(int32_t v) {
+    if (!parked_[static_cast<size_t>(v)]) return;
     parked_[static_cast<size_t>(v)] = false;
-    waiting_.erase(key(v));
+    push(v);
   }
-  void wake(std::vector<int32_t>& list) {
-    for (int32_t v : list)
+  // Wakes, in order, the sends that now fit on q (the first one also when q is idle).
+  void wakeConn(int32_t q) {
+    auto& heap = parkedOnConn_[static_cast<size_t>(q)];
+    int32_t room = slots_ - inFlight_[static_cast<size_t>(q)];
+    while (!heap.empty()) {
+      const int32_t v = std::get<2>(heap.front());
       if (parked_[static_cast<size_t>(v)]) {
-        unpark(v);
-        push(v);
+        if (instr(v).cnt > room && inFlight_[static_cast<size_t>(q)] > 0) break;
+        room -= instr(v).cnt;
+        wake(v);
       }
-    list.clear();
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      heap.pop_back();
+      if (room <= 0) break;
+    }
+  }
+  int32_t firstWaiting() {
+    while (!waiting_.empty()) {
+      const int32_t v = std::get<2>(waiting_.top());
+      waiting_.pop();
+      if (parked_[static_cast<size_t>(v)]) return v;
+    }
+    return -1;
   }
 
   void release(int32_t v) {
     int32_t& left = remaining_[static_cast<size_t>(v)];
     --left;
-    if (left == 1) wake(parkedOnInstr_[static_cast<size_t>(v)]);
+    if (left == 1) {
+      for (int32_t p : parkedOnInstr_[static_cast<size_t>(v)]) wake(p);
+      parkedOnInstr_[static_cast<size_t>(v)].clear();
+    }
     if (left != 0) return;
     if (instr(v).recvFrom < 0 || head_[static_cast<size_t>(inConn(v))] == v) push(v);
   }
@@ -148,7 +176,7 @@ class Scheduler {
       head_[q] = nextInQueue_[static_cast<size_t>(v)];
       if (head_[q] < 0) tail_[q] = -1;
       else if (remaining_[static_cast<size_t>(head_[q])] == 0) push(head_[q]);
-      wake(parkedOnConn_[q]);
+      wakeConn(static_cast<int32_t>(q));
     }
     for (int32_t s : dag_.succs(v)) release(s);
     if (in.sendTo >= 0) {
@@ -227,9 +255,10 @@ class Scheduler {
   std::vector<int32_t> remaining_;
   std::vector<int32_t> nextInQueue_, head_, tail_;  // per connection: receives in send order
   std::vector<int32_t> inFlight_;                   // per connection: transfers sent, not yet received
-  std::vector<std::vector<int32_t>> parkedOnConn_, parkedOnInstr_;
+  std::vector<std::vector<Key>> parkedOnConn_;  // min-heaps
+  std::vector<std::vector<int32_t>> parkedOnInstr_;
   std::vector<bool> parked_;
-  std::set<Key> waiting_;  // every parked instruction
+  std::priority_queue<Key, std::vector<Key>, std::greater<>> waiting_;
   std::priority_queue<Key, std::vector<Key>, std::greater<>> ready_;
 };
 

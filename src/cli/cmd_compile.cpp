@@ -30,22 +30,14 @@ struct CompileArguments {
   bool noVerify = false;
 };
 
-// The postcondition verify checks: the file's coll attribute alone does not name the root of a
-// rooted collective, nor alltonext.
-std::optional<std::string> collectiveArgument(const dsl::CollectiveBinding& b) {
-  if (b.type == CollectiveType::Custom) return std::nullopt;
-  std::string name(collectiveTypeName(b.type));
-  if (isRooted(b.type)) name += ":" + std::to_string(b.root);
-  return name;
-}
-
 // The one place where compiled programs are verified.
 verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program, const std::string& source,
                                   const std::string& profile, std::optional<int32_t> maxTbs) {
   verify::Options options;
   options.profile = *verify::profileByName(profile);
   options.maxCoResidentThreadBlocks = maxTbs;
-  options.collective = collectiveArgument(program.binding());
+  // The file's coll attribute alone names neither the root of a rooted collective nor alltonext.
+  options.collective = program.binding().verifyName();
   return verify::verifyAlgorithm(algo, source, options);
 }
 

@@ -53,4 +53,14 @@ Collective CollectiveBinding::collective(int32_t refinement) const {
   return Collective::custom(std::move(spec));
 }
 
+std::optional<std::string> CollectiveBinding::verifyName() const {
+  if (custom) return std::nullopt;
+  std::string name(collectiveTypeName(type));
+  if (isRooted(type)) {  // two appends: GCC 12 misreports a concatenation here (-Wrestrict)
+    name += ':';
+    name += std::to_string(root);
+  }
+  return name;
+}
+
 }  // namespace ccforge::dsl

@@ -14,5 +14,6 @@ struct CommandContext {
 void registerVerifyCommand(CLI::App& app, CommandContext& context);
 void registerListCommand(CLI::App& app, CommandContext& context);
 void registerCompileCommand(CLI::App& app, CommandContext& context);
+void registerDotCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

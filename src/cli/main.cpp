@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerVerifyCommand(app, context);
   ccforge::cli::registerListCommand(app, context);
   ccforge::cli::registerCompileCommand(app, context);
+  ccforge::cli::registerDotCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,115 +1,11 @@
 #include "codegen/lower.hpp"
 
-#include <algorithm>
-#include <array>
-
+#include "codegen/slot_tracker.hpp"
 #include "semantics/dsl/dsl_error.hpp"
 
 namespace ccforge::codegen {
-namespace {
 
 using ir::Buffer;
-
-// Canonical naming of one rank's memory: each region is named by the buffer that spans it.
-struct RankMap {
-  RankLayout layout;
-  std::array<Buffer, 3> canonicalOfRegion{Buffer::Input, Buffer::Output, Buffer::Scratch};
-  std::array<int32_t, 3> sizes{0, 0, 0};  // per canonical buffer
-
-  RankMap(const Collective& coll, int32_t rank, CallForm form, int32_t scratch) : layout(coll.layout(rank, form, scratch)) {
-    for (size_t g = 0; g < layout.regionSizes.size(); ++g)
-      for (Buffer b : {Buffer::Scratch, Buffer::Output, Buffer::Input}) {  // last match wins: Input first
-        const BufferView& v = layout.view(b);
-        if (static_cast<size_t>(v.region) == g && v.base == 0 && v.length == layout.regionSizes[g])
-          canonicalOfRegion[g] = b;
-      }
-    for (size_t g = 0; g < layout.regionSizes.size(); ++g)
-      sizes[static_cast<size_t>(canonicalOfRegion[g])] = layout.regionSizes[g];
-  }
-  std::pair<Buffer, int32_t> canonical(Buffer b, int32_t compiledIndex) const {
-    const BufferView& v = layout.view(b);
-    return {canonicalOfRegion[static_cast<size_t>(v.region)], v.base + compiledIndex};
-  }
-};
-
-class SlotTracker {
- public:
-  SlotTracker(const std::vector<RankMap>& maps, std::vector<ResultUse>& uses) : uses_(uses) {
-    cells_.resize(maps.size() * 3);
-    for (size_t r = 0; r < maps.size(); ++r)
-      for (size_t b = 0; b < 3; ++b) cells_[r * 3 + b].resize(static_cast<size_t>(maps[r].sizes[b]));
-  }
-
-  void read(int32_t rank, Buffer b, int32_t off, int32_t cnt, int32_t instr) {
-    auto& cells = cellsOf(rank, b);
-    for (int32_t i = off; i < off + cnt; ++i) {
-      Cell& c = cells[static_cast<size_t>(i)];
-      noteRead(c.lastWriter, instr);
-      if (c.readerHead < 0 || readers_[static_cast<size_t>(c.readerHead)].instr != instr) {
-        readers_.push_back(ReaderNode{instr, c.readerHead});
-        c.readerHead = static_cast<int32_t>(readers_.size() - 1);
-      }
-    }
-  }
-
-  // `reads`: the instruction combines the old contents with new data (rrc, re).
-  void write(int32_t rank, Buffer b, int32_t off, int32_t cnt, int32_t instr, bool reads) {
-    auto& cells = cellsOf(rank, b);
-    for (int32_t i = off; i < off + cnt; ++i) {
-      Cell& c = cells[static_cast<size_t>(i)];
-      if (reads) noteRead(c.lastWriter, instr);
-      if (c.readerHead >= 0) {
-        for (int32_t n = c.readerHead; n >= 0; n = readers_[static_cast<size_t>(n)].next)
-          if (readers_[static_cast<size_t>(n)].instr != instr) preds_.push_back({readers_[static_cast<size_t>(n)].instr, EdgeKind::False});
-      } else if (c.lastWriter >= 0 && !reads) {
-        preds_.push_back({c.lastWriter, EdgeKind::False});
-      }
-      if (!reads && c.lastWriter >= 0) ++uses_[static_cast<size_t>(c.lastWriter)].overwritten;
-      c.lastWriter = instr;
-      c.readerHead = -1;
-    }
-  }
-
-  // Moves the predecessors collected for `instr` into `edges`, one edge per predecessor
-  // (a true edge wins over a false one).
-  void flush(int32_t instr, std::vector<Edge>& edges) {
-    std::sort(preds_.begin(), preds_.end(), [](const Pred& a, const Pred& b) {
-      return a.instr != b.instr ? a.instr < b.instr : a.kind < b.kind;
-    });
-    for (size_t i = 0; i < preds_.size(); ++i)
-      if (i == 0 || preds_[i].instr != preds_[i - 1].instr) edges.push_back(Edge{preds_[i].instr, instr, preds_[i].kind});
-    preds_.clear();
-  }
-
- private:
-  struct Cell {
-    int32_t lastWriter = -1;  // -1: the initial contents
-    int32_t readerHead = -1;  // readers since the last write, a list in readers_
-  };
-  struct ReaderNode {
-    int32_t instr;
-    int32_t next;
-  };
-  struct Pred {
-    int32_t instr;
-    EdgeKind kind;
-  };
-  std::vector<Cell>& cellsOf(int32_t rank, Buffer b) { return cells_[static_cast<size_t>(rank) * 3 + static_cast<size_t>(b)]; }
-  void noteRead(int32_t writer, int32_t instr) {
-    if (writer < 0) return;
-    preds_.push_back({writer, EdgeKind::True});
-    int32_t& sole = uses_[static_cast<size_t>(writer)].soleReader;
-    if (sole == -1) sole = instr;
-    else if (sole != instr) sole = -2;
-  }
-
-  std::vector<std::vector<Cell>> cells_;
-  std::vector<ReaderNode> readers_;
-  std::vector<Pred> preds_;
-  std::vector<ResultUse>& uses_;
-};
-
-}  // namespace
 
 std::string describeTraceOp(const dsl::Program& program, int32_t traceOp) {
   const dsl::TraceOp& op = program.trace()[static_cast<size_t>(traceOp)];
@@ -125,13 +21,13 @@ Lowered lower(const dsl::Program& program, const TargetProfile& target) {
   dag.refinement = R;
   const Collective coll = program.binding().collective(R);
 
-  std::vector<RankMap> maps;
+  std::vector<CanonicalBuffers> maps;
   for (int32_t r = 0; r < program.ranks(); ++r) {
     const int32_t scratch = program.scratchChunks(r) * R;
     out.scratchChunks.push_back(scratch);
     maps.emplace_back(coll, r, program.binding().form, scratch);
     const auto [outBuf, outBase] = maps.back().canonical(Buffer::Output, 0);
-    out.outputs.push_back(OutputRange{outBuf, outBase, maps.back().layout.view(Buffer::Output).length});
+    out.outputs.push_back(OutputRange{outBuf, outBase, maps.back().layout().view(Buffer::Output).length});
   }
 
   size_t expected = 0;

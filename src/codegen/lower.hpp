@@ -10,16 +10,11 @@
 #include <vector>
 
 #include "codegen/instruction_dag.hpp"
+#include "codegen/slot_tracker.hpp"
 #include "codegen/target_profile.hpp"
 #include "semantics/dsl/program.hpp"
 
 namespace ccforge::codegen {
-
-// Who used the result an instruction wrote, before it was overwritten (what fusion needs).
-struct ResultUse {
-  int32_t soleReader = -1;  // -1: nobody read it, -2: several instructions did
-  int32_t overwritten = 0;  // slots later overwritten without being read first
-};
 
 // The output buffer of a rank in canonical terms: values left there are observable.
 struct OutputRange {

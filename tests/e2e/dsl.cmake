@@ -59,3 +59,35 @@ ccforge_cli_test("compile: unknown parameter is a usage error" 1
 ccforge_cli_test("compile: parameter the algorithm rejects is a usage error" 1
   --has "power-of-two"
   -- compile recursive-halving-doubling-allreduce ranks=6)
+
+set(RING4 ${FIXTURES}/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+dsl_shell_test("dot: a library algorithm rendered to SVG through Graphviz" 0
+  --has "wrote .*ring.svg" --has "<svg"
+  -- "$CCFORGE dot ring-allreduce ranks=4 -o ${DSL_OUT}/ring.svg && head -c 400 ${DSL_OUT}/ring.svg | tr -d '\\n'")
+ccforge_cli_test("dot: the thread-block view of a third-party file, one rank" 0
+  --has "subgraph cluster_r0 " --has "subgraph cluster_r0_t0 " --has "label=\"tb 0 \\(send 1, recv 3, ch 0\\)\""
+  --lacks "cluster_r2"
+  -- dot ${RING4} --rank 0)
+ccforge_cli_test("dot: the Chunk DAG of a DSL program" 0
+  --has "Chunk DAG" --has "reduce r1 i\\[0..1\\] -> r2 i\\[0..1\\]" --has "style=dashed"
+  -- dot hierarchical-allreduce --view chunk-dag)
+ccforge_cli_test("dot: the Instruction DAG of a DSL program" 0
+  --has "Instruction DAG" --has "rrcs i\\[2\\] from r0 to r2" --has "color=blue"
+  -- dot ring-allreduce ranks=3 --view instruction-dag)
+dsl_shell_test("dot: highlights the deadlock cycle of a verify report" 0
+  --has "fillcolor=red" --has "color=red, penwidth=3"
+  -- "$CCFORGE verify --profile msccl-legacy --slots 1 --format json -o ${DSL_OUT}/deadlock.json ${RING4} > /dev/null || test $? = 10 && $CCFORGE dot ${RING4} --highlight ${DSL_OUT}/deadlock.json")
+ccforge_cli_test("dot: --verify runs the verifier and highlights what it finds" 0
+  --has "verify: violation" --has "fillcolor=red"
+  -- dot ${FIXTURES}/msccl-tools/invalid/rrc_srcoff_probe_allreduce_n2.xml --verify --profile msccl-legacy)
+ccforge_cli_test("dot: too many nodes is refused with a way to narrow the view" 1
+  --has "over the cap of 2000" --has "--rank, --chunk or --around"
+  -- dot two-step-alltoall nodes=8 gpus=8)
+ccforge_cli_test("dot: the neighbourhood of a step of a large program" 0
+  --has "subgraph cluster_r9_t"
+  -- dot two-step-alltoall nodes=8 gpus=8 --around 9:0:0 --radius 1)
+ccforge_cli_test("dot: an unknown picture format is a usage error" 1
+  --has "extension must be .dot, .gv, .svg, .png or .pdf"
+  -- dot ring-allreduce -o ring.jpeg)
+ccforge_cli_test("dot: a missing file exits 2" 2
+  -- dot /nonexistent/algo.xml)

@@ -149,15 +149,13 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, std::source_locati
 
 ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d,
                               std::source_location where) {
-  std::vector<ChunkValues::Id> moved(static_cast<size_t>(src.count_));
-  for (int32_t i = 0; i < src.count_; ++i)
-    moved[static_cast<size_t>(i)] =
-        slot(ChunkLocation{src.location_.rank, src.location_.buffer, src.location_.index + i}).value;
+  // Chunk by chunk: the callers made sure that source and destination do not overlap.
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < src.count_; ++i) {
-    Slot& s = slot(ChunkLocation{dst.rank, dst.buffer, dst.index + i});
-    s.value = kind == TraceOpKind::Copy ? moved[static_cast<size_t>(i)]
-                                        : values.reduce(s.value, moved[static_cast<size_t>(i)]);
+    const ChunkValues::Id moved =
+        slot(ChunkLocation{src.location_.rank, src.location_.buffer, src.location_.index + i}).value;
+    Slot& s = slot(ChunkLocation{dst.rank, dst.buffer, dst.index + i});  // may grow scratch: after the read
+    s.value = kind == TraceOpKind::Copy ? moved : values.reduce(s.value, moved);
     s.lastWrite = stamp;
   }
   trace.push_back(TraceOp{kind, src.location_, dst, src.count_, d, parallel_, where});

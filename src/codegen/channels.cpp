@@ -47,15 +47,7 @@ class ChannelAssigner {
     }
   }
 
-  // The chain's channel directive; a thread block label without a channel means channel 0.
-  int32_t directive(int32_t start) {
-    bool labelled = false;
-    for (int32_t v = start; v >= 0; v = instr(v).sendTo) {
-      if (instr(v).channelDirective >= 0) return instr(v).channelDirective;
-      labelled = labelled || instr(v).tbLabel >= 0;
-    }
-    return labelled ? 0 : -1;
-  }
+  int32_t directive(int32_t start) const { return chainDirective(dag_, start); }
 
   // Places the chain starting at `start`; returns its channel. `stride` < 0 for replica 0.
   int32_t place(int32_t start, int32_t stride) {
@@ -124,6 +116,16 @@ class ChannelAssigner {
 };
 
 }  // namespace
+
+int32_t chainDirective(const InstructionDag& dag, int32_t start) {
+  bool labelled = false;
+  for (int32_t v = start; v >= 0; v = dag.instrs[static_cast<size_t>(v)].sendTo) {
+    const Instr& in = dag.instrs[static_cast<size_t>(v)];
+    if (in.channelDirective >= 0) return in.channelDirective;
+    labelled = labelled || in.tbLabel >= 0;
+  }
+  return labelled ? 0 : -1;
+}
 
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
                                  int32_t cap, const std::vector<bool>& isolated) {

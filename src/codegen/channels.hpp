@@ -25,6 +25,10 @@ struct ChannelAssignment {
   int32_t stride = 1;             // channels replica 0 uses
 };
 
+// The channel directive of the chain that starts at `start`, -1 if automatic; a thread block label
+// without a channel means channel 0 (msccl-tools' rule).
+int32_t chainDirective(const InstructionDag& dag, int32_t start);
+
 // `isolated`: first instructions of automatic chains that must have their connections to
 // themselves (the scheduler found them overfilling a shared connection).
 // Throws CompileError when a directive cannot be honoured or no channel is left.

@@ -29,15 +29,6 @@ void requirePostcondition(const dsl::Program& program) {
 
 constexpr int32_t kMaxAttempts = 24;
 
-// The channel directive of the chain that starts at `start` (-1: automatic).
-int32_t directiveOf(const InstructionDag& dag, int32_t start) {
-  for (int32_t v = start; v >= 0; v = dag.instrs[static_cast<size_t>(v)].sendTo) {
-    const Instr& in = dag.instrs[static_cast<size_t>(v)];
-    if (in.channelDirective >= 0 || in.tbLabel >= 0) return std::max(in.channelDirective, 0);
-  }
-  return -1;
-}
-
 const ScheduledTb* longest(const Schedule& s) {
   const ScheduledTb* worst = nullptr;
   for (const ScheduledTb& t : s.tbs)
@@ -99,7 +90,7 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
     Schedule schedule = assignThreadBlocks(dag, channels, program, cap, slots);
     bool retry = false;
     for (int32_t start : schedule.overfull)
-      if (!isolated[static_cast<size_t>(start)] && directiveOf(dag, start) < 0 && st.attempts < kMaxAttempts) {
+      if (!isolated[static_cast<size_t>(start)] && chainDirective(dag, start) < 0 && st.attempts < kMaxAttempts) {
         isolated[static_cast<size_t>(start)] = true;
         retry = true;
       }

@@ -139,8 +139,10 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
     const ir::Step& st = *stepOf[static_cast<size_t>(v)];
     std::string s = fmt::format("{}: {}", st.s, ir::opTypeName(st.type));
     if (st.type == OpType::Nop) return s;
-    if (ir::readsLocalSource(st.type)) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
-    if (ir::writesLocalDestination(st.type)) s += fmt::format(" -> {}", chunks(st.dstbuf, st.dstoff, st.cnt));
+    const bool reads = ir::readsLocalSource(st.type);
+    if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
+    if (ir::writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
+      s += fmt::format(" -> {}", chunks(st.dstbuf, st.dstoff, st.cnt));
     return s;
   };
   m.clusterLabel = [tbs](int32_t rank, int32_t tb) {

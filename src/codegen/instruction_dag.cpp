@@ -15,14 +15,11 @@ void InstructionDag::buildAdjacency() {
     succStart_[i + 1] += succStart_[i];
   }
   pred_.resize(edges.size());
-  predKind_.resize(edges.size());
   succ_.resize(edges.size());
   std::vector<int32_t> predFill(predStart_.begin(), predStart_.end() - 1);
   std::vector<int32_t> succFill(succStart_.begin(), succStart_.end() - 1);
   for (const Edge& e : edges) {
-    const auto p = static_cast<size_t>(predFill[static_cast<size_t>(e.to)]++);
-    pred_[p] = e.from;
-    predKind_[p] = e.kind;
+    pred_[static_cast<size_t>(predFill[static_cast<size_t>(e.to)]++)] = e.from;
     succ_[static_cast<size_t>(succFill[static_cast<size_t>(e.from)]++)] = e.to;
   }
 }
@@ -31,12 +28,6 @@ std::span<const int32_t> InstructionDag::preds(int32_t i) const {
   const auto b = static_cast<size_t>(predStart_[static_cast<size_t>(i)]);
   const auto e = static_cast<size_t>(predStart_[static_cast<size_t>(i) + 1]);
   return {pred_.data() + b, e - b};
-}
-
-std::span<const EdgeKind> InstructionDag::predKinds(int32_t i) const {
-  const auto b = static_cast<size_t>(predStart_[static_cast<size_t>(i)]);
-  const auto e = static_cast<size_t>(predStart_[static_cast<size_t>(i) + 1]);
-  return {predKind_.data() + b, e - b};
 }
 
 std::span<const int32_t> InstructionDag::succs(int32_t i) const {

@@ -57,11 +57,9 @@ class InstructionDag {
   void buildAdjacency();
   std::span<const int32_t> preds(int32_t i) const;
   std::span<const int32_t> succs(int32_t i) const;
-  std::span<const EdgeKind> predKinds(int32_t i) const;
 
  private:
   std::vector<int32_t> predStart_, pred_, succStart_, succ_;
-  std::vector<EdgeKind> predKind_;
 };
 
 }  // namespace ccforge::codegen

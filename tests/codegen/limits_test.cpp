@@ -99,3 +99,30 @@ TEST_CASE("channel directives of replicas wrap below the channel limit") {
   CHECK(c.algorithm.nchannels == 32);
   for (const ir::Gpu& g : c.algorithm.gpus) CHECK(g.threadBlocks.size() == 32);
 }
+
+TEST_CASE("pinned transfers that must overfill a connection are emitted with a note, and verify decides") {
+  // A ring reduce-scatter in which every rank first sends two chunks in one transfer: with
+  // Simple's two transfers in flight per connection no order of one channel fits.
+  auto build = [](bool pin) {
+    dsl::Program p("rs", {.type = CollectiveType::ReduceScatter, .ranks = 4, .chunkFactor = 2,
+                          .form = CallForm::InPlace});
+    for (int32_t i = 0; i < 4; ++i) {
+      auto c = p.chunk((i + 1) % 4, Buffer::Input, 2 * i, 2);
+      for (int32_t s = 2; s <= 4; ++s) c = p.chunk((i + s) % 4, Buffer::Input, 2 * i, 2).reduce(c, {.ch = pin ? 0 : -1});
+    }
+    return p;
+  };
+  const dsl::Program pinned = build(true);
+  const codegen::Compiled c = codegen::compile(pinned);
+  REQUIRE(c.notes.size() == 1);
+  CHECK_THAT(c.notes[0], Catch::Contains("within the protocol's 2 transfers in flight per connection") &&
+                             Catch::Contains("the program may deadlock"));
+  const verify::FileReport report = testing::verifyCompiled(c.algorithm, pinned, "msccl-executor");
+  CHECK(report.verdict == verify::Verdict::Violation);
+  // Left to the compiler, the chains get channels of their own and the program is deadlock-free.
+  const dsl::Program free = build(false);
+  const codegen::Compiled d = codegen::compile(free);
+  CHECK(d.notes.empty());
+  CHECK(d.algorithm.nchannels > 1);
+  CHECK(testing::verifyCompiled(d.algorithm, free, "msccl-executor").verdict == verify::Verdict::Verified);
+}

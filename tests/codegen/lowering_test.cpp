@@ -97,3 +97,49 @@ TEST_CASE("the header follows the target runtime") {
   CHECK(legacy.algorithm.headerStyle() == ir::HeaderStyle::Legacy);
   CHECK(legacy.algorithm.inplace == true);
 }
+
+TEST_CASE("thread block labels put a program's operations in the thread blocks it names") {
+  // The msccl-tools ring with sendtb = recvtb = channel: two labels, so two thread blocks per rank.
+  dsl::Program p("ring", {.type = CollectiveType::AllReduce, .ranks = 4, .chunkFactor = 4, .form = CallForm::InPlace});
+  for (int32_t i = 0; i < 4; ++i) {
+    const dsl::Directives on{.ch = i % 2, .sendtb = i % 2, .recvtb = i % 2};
+    auto c = p.chunk(i, Buffer::Input, i);
+    for (int32_t s = 1; s < 4; ++s) c = p.chunk((i + s) % 4, Buffer::Input, i).reduce(c, on);
+    for (int32_t s = 0; s < 3; ++s) c = c.copy((i + s) % 4, Buffer::Input, i, on);
+  }
+  const codegen::Compiled c = codegen::compile(p);
+  CHECK(c.algorithm.nchannels == 2);
+  for (const ir::Gpu& g : c.algorithm.gpus) {
+    REQUIRE(g.threadBlocks.size() == 2);
+    for (const ir::ThreadBlock& tb : g.threadBlocks) {
+      CHECK(tb.send == (g.id + 1) % 4);
+      CHECK(tb.recv == (g.id + 3) % 4);
+      for (const ir::Step& s : tb.steps) {  // chunks i with i % 2 == channel
+        const int32_t chunk = s.type == OpType::Recv || s.type == OpType::RecvCopySend ? s.dstoff : s.srcoff;
+        CHECK(chunk % 2 == tb.chan);
+      }
+    }
+  }
+  CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
+}
+
+TEST_CASE("a local operation's label names its thread block") {
+  dsl::Program p("local", {.type = CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1});
+  for (int32_t r = 0; r < 2; ++r) {
+    auto c = p.chunk(r, Buffer::Input, 0);
+    c.copy(r, Buffer::Output, r, {.sendtb = 5});
+    c.copy(1 - r, Buffer::Output, r);
+  }
+  const codegen::Compiled c = codegen::compile(p);
+  for (const ir::Gpu& g : c.algorithm.gpus) {
+    size_t copies = 0;
+    for (const ir::ThreadBlock& tb : g.threadBlocks)
+      for (const ir::Step& s : tb.steps)
+        if (s.type == OpType::Copy) {
+          ++copies;
+          CHECK((tb.send == -1 && tb.recv == -1));  // label 5 is a thread block of its own
+        }
+    CHECK(copies == 1);
+  }
+  CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
+}

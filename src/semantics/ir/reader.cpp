@@ -75,7 +75,7 @@ class Reader {
 
   // Feeds the next piece of the document (`last` for the final one, which may be empty).
   void feed(const char* data, size_t size, bool last) {
-    if (std::memchr(data, '\0', size))
+    if (size > 0 && std::memchr(data, '\0', size))
       throw InputError(source_, location(), "binary data (NUL byte): not an MSCCL-IR XML file");
     if (XML_Parse(parser_.get(), data, static_cast<int>(size), last) == XML_STATUS_ERROR) {
       if (stop_) throw InputError(source_, stop_->where, stop_->message);

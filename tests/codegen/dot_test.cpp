@@ -162,7 +162,7 @@ TEST_CASE("instruction DAG: fused instructions with their communication edges") 
   CHECK(comm == 24);
 }
 
-TEST_CASE("Graphviz renders the views to SVG and PNG") {
+TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_dot_test";
   std::filesystem::create_directories(dir);
   const std::string dot = codegen::toDot(codegen::threadBlockModel(ring4()), DotFilter{});
@@ -178,5 +178,7 @@ TEST_CASE("Graphviz renders the views to SVG and PNG") {
   CHECK(std::string(magic + 1, 3) == "PNG");
   CHECK(codegen::formatForPath("x.gv") == codegen::DotFormat::Dot);
   CHECK_FALSE(codegen::formatForPath("x.jpeg").has_value());
+  CHECK_THROWS_WITH(codegen::writePicture("digraph {", codegen::DotFormat::Svg, dir / "broken.svg"),
+                    Catch::Contains("could not render"));
   std::filesystem::remove_all(dir);
 }

@@ -92,8 +92,12 @@ ccforge_cli_test("dot: an unknown picture format is a usage error" 1
 ccforge_cli_test("dot: a missing file exits 2" 2
   -- dot /nonexistent/algo.xml)
 
+set(DSL_SANITIZE_FLAGS "")
+if(CCFORGE_SANITIZE)
+  set(DSL_SANITIZE_FLAGS "-fsanitize=address,undefined")
+endif()
 add_test(NAME "install: a DSL program of one's own builds against the installed package and verifies"
-  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DEXAMPLE=${PROJECT_SOURCE_DIR}/docs/examples/chain-broadcast
+  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} "-DSANITIZE_FLAGS=${DSL_SANITIZE_FLAGS}" -DEXAMPLE=${PROJECT_SOURCE_DIR}/docs/examples/chain-broadcast
           -DWORK=${CMAKE_CURRENT_BINARY_DIR}/dsl-install -DCCFORGE=$<TARGET_FILE:ccforge>
           -P ${CMAKE_CURRENT_SOURCE_DIR}/dsl_install_test.cmake)
 set_tests_properties("install: a DSL program of one's own builds against the installed package and verifies"

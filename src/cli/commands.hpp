@@ -11,5 +11,6 @@ struct CommandContext {
 };
 
 // One line per subcommand, in the order `ccforge --help` lists them.
+void registerTopoCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

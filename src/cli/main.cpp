@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "ccforge 0.1.0");
   app.require_subcommand(1);
   ccforge::cli::CommandContext context;
+  ccforge::cli::registerTopoCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ccforge::cli::CommandContext context;
   ccforge::cli::registerTopoCommand(app, context);
+  ccforge::cli::registerBoundsCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -34,3 +34,21 @@ ccforge_e2e("topo list" 0
   --has "^a100-1: 8 GPUs" --has "mi250-2: 32 GPUs" --has "amd-z52: 8 GPUs"
   -- ${CCF} topo list)
 ccforge_e2e("topo without a subcommand is a usage error" 1 -- ${CCF} topo)
+
+ccforge_e2e("bounds dgx1 allgather" 0
+  --has "allgather +2 +7/6 +171.43 +1200/7" --lacks "alltoall"
+  -- ${CCF} bounds dgx1 allgather)
+ccforge_e2e("bounds json has the documented fields" 0
+  --has "\"steps_lower_bound\": 2" --has "\"rounds_per_chunk_lower_bound\": \"8/3\""
+  --has "\"algbw_upper_bound_GBps\": 75" --has "\"alltoall\": \\{" --has "\"broadcast\": \\{" --has "\"root\": 0"
+  -- ${CCF} bounds dgx1 --format json)
+ccforge_e2e("bounds a100-4 allgather" 0 --has "allgather .* 266.67 +800/3" -- ${CCF} bounds a100-4 allgather)
+ccforge_e2e("bounds of a disconnected topology" 2
+  --has "topo_disconnected.json: a cannot reach c, so allgather cannot complete"
+  -- ${CCF} bounds ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather)
+ccforge_e2e("bounds of a zero-bandwidth spec" 2 --has "bandwidth must be positive"
+  -- ${CCF} bounds ${CCFORGE_E2E_DATA}/topo_zero_bandwidth.json)
+ccforge_e2e("bounds root out of range" 1 --has "root 8 is out of range: topology dgx1 has ranks 0 to 7"
+  -- ${CCF} bounds dgx1 broadcast --root 8)
+ccforge_e2e("bounds of allreduce are refused" 1 --has "no exact bound for allreduce" -- ${CCF} bounds dgx1 allreduce)
+ccforge_e2e("bounds of an unknown collective" 1 --has "unknown collective 'allgathr'" -- ${CCF} bounds dgx1 allgathr)

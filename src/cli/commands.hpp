@@ -13,5 +13,6 @@ struct CommandContext {
 // One line per subcommand, in the order `ccforge --help` lists them.
 void registerTopoCommand(CLI::App& app, CommandContext& context);
 void registerBoundsCommand(CLI::App& app, CommandContext& context);
+void registerSimulateCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

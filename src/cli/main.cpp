@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   ccforge::cli::CommandContext context;
   ccforge::cli::registerTopoCommand(app, context);
   ccforge::cli::registerBoundsCommand(app, context);
+  ccforge::cli::registerSimulateCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

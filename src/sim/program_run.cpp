@@ -50,15 +50,14 @@ class Execution {
   }
 
   RunResult run(uint64_t eventLimit) {
+    eventLimit_ = eventLimit;
     for (size_t g = 0; g < blocks_.size(); ++g) wake(static_cast<int32_t>(g));
     drain();
-    uint64_t events = 0;
     while (finished_ < blocks_.size()) {
       double next = network_.nextCompletion();
       if (!arrivals_.empty()) next = std::min(next, std::get<0>(arrivals_.top()));
       if (!std::isfinite(next)) throw SimulationViolation(deadlockReport());
-      if (++events > eventLimit)
-        throw SimulationLimit("the simulation needed more than " + std::to_string(eventLimit) + " events");
+      count();
       for (int64_t id : network_.advanceTo(next)) transferDone(id);
       while (!arrivals_.empty() && std::get<0>(arrivals_.top()) <= next) {
         const auto [time, order, conn, head] = arrivals_.top();
@@ -129,6 +128,12 @@ class Execution {
   void wakeSender(int32_t conn) {
     Fifo& f = fifo_[static_cast<size_t>(conn)];
     if (f.waitingSender >= 0) wake(std::exchange(f.waitingSender, -1));
+  }
+
+  // Network events and completed steps both count against the limit.
+  void count() {
+    if (++events_ > eventLimit_)
+      throw SimulationLimit("the simulation needed more than " + std::to_string(eventLimit_) + " events");
   }
 
   void drain() {
@@ -229,6 +234,7 @@ class Execution {
         continue;
       }
       b.wait = Wait::None;
+      count();
       if (s.hasdep) {
         b.flagIteration = b.iteration;
         b.flagStep = b.step;
@@ -305,6 +311,8 @@ class Execution {
   int32_t maxCount_ = 1;
   size_t finished_ = 0;
   int64_t transfers_ = 0;
+  uint64_t events_ = 0;
+  uint64_t eventLimit_ = 0;
 };
 
 }  // namespace

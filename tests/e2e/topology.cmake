@@ -52,3 +52,31 @@ ccforge_e2e("bounds root out of range" 1 --has "root 8 is out of range: topology
   -- ${CCF} bounds dgx1 broadcast --root 8)
 ccforge_e2e("bounds of allreduce are refused" 1 --has "no exact bound for allreduce" -- ${CCF} bounds dgx1 allreduce)
 ccforge_e2e("bounds of an unknown collective" 1 --has "unknown collective 'allgathr'" -- ${CCF} bounds dgx1 allgathr)
+
+set(CCFORGE_IR ${PROJECT_SOURCE_DIR}/tests/fixtures/msccl-tools/valid)
+# SCCL's (C,S,R) = (2,2,3) DGX-1 allgather claims T = R * (M/C) * beta, i.e. algbw 133.33 GB/s
+# on 25 GB/s links; the simulator must confirm it at 1 GiB, where latency is negligible.
+ccforge_e2e("simulate SCCL's DGX-1 allgather meets its claimed bandwidth" 0
+  --has "on dgx1: allgather, 8 ranks, Simple, 2 channels, arch none" --has "1 GiB +[0-9.]+ +13[23]\\.[0-9]+ +"
+  -- ${CCF} simulate ${CCFORGE_IR}/sccl_allgather_dgx1_pareto_s2_r3_c2.xml dgx1 --arch none --sizes 1GB)
+ccforge_e2e("simulate json" 0
+  --has "\"size_bytes\": 1048576" --has "\"algbw_GBps\": " --has "\"busbw_factor\": 1.75" --has "\"protocol\": \"LL128\""
+  -- ${CCF} simulate ${CCFORGE_IR}/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml a100-1 --sizes 1MB --format json)
+ccforge_e2e("simulate default sizes run from 1 KiB to 1 GiB" 0
+  --has " 1 KiB " --has " 512 MiB " --has " 1 GiB "
+  -- ${CCF} simulate ${CCFORGE_IR}/allreduce_ring_a100_n4_ch1_i1_LL128.xml a100-1)
+ccforge_e2e("simulate reports a deadlock" 10
+  --has "deadlock: no thread block can move" --has "rank 0 tb 0 step 0 \\(tile iteration 0\\): waits for data from rank 1"
+  -- ${CCF} simulate ${CCFORGE_E2E_DATA}/simulate_deadlock.xml dgx1 --sizes 1MB)
+ccforge_e2e("simulate: an unmapped rank pair is an error" 2
+  --has "allgather_ring_simple_oop_n4.xml:6:5: connection rank 3 -> rank 0 \\(gpu3 -> gpu0\\) has no route in topology line4"
+  -- ${CCF} simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml ${CCFORGE_E2E_DATA}/topo_line4.json)
+ccforge_e2e("simulate: more ranks than GPUs" 2
+  --has "the algorithm has 8 ranks but topology line4 has only 4 GPUs"
+  -- ${CCF} simulate ${CCFORGE_IR}/sccl_allgather_dgx1_pareto_s2_r3_c2.xml ${CCFORGE_E2E_DATA}/topo_line4.json)
+ccforge_e2e("simulate: a zero-bandwidth topology" 2 --has "bandwidth must be positive"
+  -- ${CCF} simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml ${CCFORGE_E2E_DATA}/topo_zero_bandwidth.json)
+ccforge_e2e("simulate: bad sizes are a usage error" 1 --has "size '0' is zero"
+  -- ${CCF} simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml dgx1 --sizes 0)
+ccforge_e2e("simulate: the event limit is inconclusive" 5 --has "more than 50 events"
+  -- ${CCF} simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml dgx1 --sizes 1GB --max-events 50)

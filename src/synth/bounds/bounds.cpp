@@ -89,9 +89,9 @@ CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t roo
     case CollectiveType::AllToAll: {
       ConcurrentFlow flow = allToAllRate(t);
       rate = flow.rate;
-      bound.method = "maximum concurrent multi-commodity flow (exact LP: " + std::to_string(flow.rows) + " rows, " +
-                     std::to_string(flow.columns) + " routing trees, " + std::to_string(flow.pivots) +
-                     " pivots; dual-certified)";
+      bound.method = "maximum concurrent multi-commodity flow (exact LP, dual-certified: rows " +
+                     std::to_string(flow.rows) + ", routing trees " + std::to_string(flow.columns) + ", pivots " +
+                     std::to_string(flow.pivots) + ")";
       break;
     }
     default:

@@ -20,8 +20,6 @@ class CostModel {
  public:
   CostModel(ir::Protocol protocol, Arch arch) : protocol_(protocol), arch_(arch) {}
 
-  ir::Protocol protocol() const { return protocol_; }
-  Arch arch() const { return arch_; }
   // Paid once per collective call (NCCL's ring base latency).
   double baseLatencyUs() const;
   // Paid by every transfer on a route of this class, on top of the links' alphas.

@@ -59,6 +59,9 @@ TEST_CASE("every bound of every catalog topology up to 32 GPUs takes under 1 s o
     topo::Topology t = topo::loadTopology(name);
     for (CollectiveType c : boundedCollectives()) collectiveBound(t, c);
     double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-    CHECK(seconds < 1.0);
+    if (CCFORGE_TIMING_CHECKS)
+      CHECK(seconds < 1.0);
+    else
+      WARN("not an optimised build: " << seconds << " s not checked against the 1 s budget");
   }
 }

@@ -28,7 +28,6 @@ class RevisedSimplex {
  public:
   RevisedSimplex(int32_t rows, std::vector<T> rhs) : m_(rows), b_(std::move(rhs)) {}
 
-  int32_t rows() const { return m_; }
   const std::vector<T>& rhs() const { return b_; }
   int32_t addColumn(SparseColumn<T> column) {
     columns_.push_back(std::move(column));

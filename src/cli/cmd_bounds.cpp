@@ -90,7 +90,12 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
       std::vector<CollectiveType> which = requested(args->collective);
       topo::Topology t = topo::loadTopology(args->topology);
       std::vector<synth::CollectiveBound> bounds;
-      for (CollectiveType c : which) bounds.push_back(synth::collectiveBound(t, c, args->root));
+      try {
+        for (CollectiveType c : which) bounds.push_back(synth::collectiveBound(t, c, args->root));
+      } catch (const synth::BoundsLimit& e) {
+        std::cerr << "ccforge bounds: " << e.what() << " (inconclusive)\n";
+        return static_cast<int>(kExitInconclusive);
+      }
       return writeOutput("bounds", "", args->format == "json" ? json(t, bounds) : text(t, bounds));
     });
   });

@@ -1,6 +1,7 @@
 #include "semantics/topology/automorphisms.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <tuple>
 
@@ -75,12 +76,15 @@ class Search {
   bool exhausted() const { return work_ > workLimit_; }
 
   // Refines a left and a right colouring together (colours mean the same on both sides);
-  // false when they stop being compatible. Colours end up dense, 0..k-1.
+  // false when they stop being compatible or the work limit is reached. Colours end up
+  // dense, 0..k-1.
   bool refine(Colouring& left, Colouring& right) {
     const auto n = static_cast<size_t>(g_.n);
     int32_t count = -1;
+    const uint64_t sortFactor = 1 + static_cast<uint64_t>(std::log2(2.0 * static_cast<double>(n) + 1));
     for (size_t round = 0; round <= n + 1; ++round) {
-      work_ += 2 * (n + 2 * g_.edges);
+      work_ += 2 * (n + 2 * g_.edges) * sortFactor;
+      if (exhausted()) return false;
       std::vector<std::vector<int64_t>> sig(2 * n);
       const auto scale = static_cast<int64_t>(2 * n + 2);
       for (size_t item = 0; item < 2 * n; ++item) {
@@ -88,13 +92,9 @@ class Search {
         size_t v = item % n;
         std::vector<int64_t>& s = sig[item];
         s.push_back(c[v]);
-        size_t mark = s.size();
-        for (const Edge& e : g_.out[v]) s.push_back(e.label * scale + c[static_cast<size_t>(e.to)]);
-        std::sort(s.begin() + static_cast<std::ptrdiff_t>(mark), s.end());
+        appendMultiset(s, g_.out[v], c, scale);
         s.push_back(-1);
-        mark = s.size();
-        for (const Edge& e : g_.in[v]) s.push_back(e.label * scale + c[static_cast<size_t>(e.to)]);
-        std::sort(s.begin() + static_cast<std::ptrdiff_t>(mark), s.end());
+        appendMultiset(s, g_.in[v], c, scale);
       }
       std::vector<size_t> order(2 * n);
       std::iota(order.begin(), order.end(), size_t{0});
@@ -119,6 +119,21 @@ class Search {
     return true;
   }
 
+  // The (label, neighbour colour) pairs of `edges` as a sorted multiset: value, count, ...
+  static void appendMultiset(std::vector<int64_t>& s, const std::vector<Edge>& edges, const Colouring& c, int64_t scale) {
+    std::vector<int64_t> values;
+    values.reserve(edges.size());
+    for (const Edge& e : edges) values.push_back(e.label * scale + c[static_cast<size_t>(e.to)]);
+    std::sort(values.begin(), values.end());
+    for (size_t i = 0; i < values.size();) {
+      size_t j = i;
+      while (j < values.size() && values[j] == values[i]) ++j;
+      s.push_back(values[i]);
+      s.push_back(static_cast<int64_t>(j - i));
+      i = j;
+    }
+  }
+
   // An automorphism mapping left-individualised vertices to right-individualised ones, if any.
   bool extend(Colouring left, Colouring right, std::vector<int32_t>& result) {
     if (exhausted()) return false;
@@ -132,10 +147,14 @@ class Search {
       for (size_t v = 0; v < n; ++v) result[v] = byColour[static_cast<size_t>(left[v])];
       return isAutomorphism(result);
     }
+    if (pairCellsInOrder(left, right, result)) return true;
     size_t x = 0;
     while (left[x] != *cell) ++x;
     auto fresh = static_cast<int32_t>(n);
-    for (size_t y = 0; y < n; ++y) {
+    // Candidates from x+1 on, wrapping around: on symmetric graphs the first success is then
+    // a long cycle rather than a transposition, so orbits close after few searches.
+    for (size_t k = 1; k <= n; ++k) {
+      const size_t y = (x + k) % n;
       if (right[y] != *cell) continue;
       Colouring l = left, r = right;
       l[x] = fresh;
@@ -144,6 +163,27 @@ class Search {
       if (exhausted()) return false;
     }
     return false;
+  }
+
+  // Shortcut for cells whose members are interchangeable (a switch's GPUs, a clique): map
+  // every cell's left members in order onto its right members rotated past the first left
+  // one, and keep the result if it is an automorphism.
+  bool pairCellsInOrder(const Colouring& left, const Colouring& right, std::vector<int32_t>& result) const {
+    const auto n = static_cast<size_t>(g_.n);
+    std::vector<std::vector<size_t>> leftCells(n + 1), rightCells(n + 1);
+    for (size_t v = 0; v < n; ++v) {
+      leftCells[static_cast<size_t>(left[v])].push_back(v);
+      rightCells[static_cast<size_t>(right[v])].push_back(v);
+    }
+    result.assign(n, 0);
+    for (size_t colour = 0; colour <= n; ++colour) {
+      const auto& l = leftCells[colour];
+      const auto& r = rightCells[colour];
+      if (l.empty()) continue;
+      auto start = static_cast<size_t>(std::upper_bound(r.begin(), r.end(), l.front()) - r.begin());
+      for (size_t k = 0; k < l.size(); ++k) result[l[k]] = static_cast<int32_t>(r[(start + k) % r.size()]);
+    }
+    return isAutomorphism(result);
   }
 
   // The colour class (smallest colour id) with more than one vertex, if any.
@@ -177,11 +217,11 @@ class Search {
 
 }  // namespace
 
-AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, uint64_t nodeLimit) {
+AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, uint64_t workLimit) {
   const ColouredGraph g = colouredGraph(topology, weighting);
   const auto n = static_cast<size_t>(g.n);
-  // The limit is on refinement work; one search node costs about one refinement round.
-  Search search(g, nodeLimit * 2 * (n + 2 * g.edges + 1));
+  Search search(g, workLimit);
+  AutomorphismGroup group;
 
   // Base: individualise the first vertex of the first non-singleton cell until discrete.
   std::vector<int32_t> base;
@@ -191,7 +231,13 @@ AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, u
   for (;;) {
     levels.push_back(current);
     auto cell = Search::firstNonSingletonCell(current);
-    if (!cell) break;
+    if (!cell && !search.exhausted()) break;
+    if (search.exhausted()) {
+      group.complete = false;
+      group.vertexOrbit.resize(n);
+      std::iota(group.vertexOrbit.begin(), group.vertexOrbit.end(), 0);
+      return group;
+    }
     auto v = static_cast<int32_t>(std::find(current.begin(), current.end(), *cell) - current.begin());
     base.push_back(v);
     current[static_cast<size_t>(v)] = static_cast<int32_t>(n);
@@ -199,7 +245,6 @@ AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, u
     search.refine(current, twin);
   }
 
-  AutomorphismGroup group;
   UnionFind orbits(n);
   for (size_t i = base.size(); i-- > 0;) {
     const int32_t b = base[i];

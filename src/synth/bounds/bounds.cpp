@@ -87,7 +87,12 @@ CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t roo
       bound.method = "min over GPUs of the max-flow between them and the root";
       break;
     case CollectiveType::AllToAll: {
-      ConcurrentFlow flow = allToAllRate(t);
+      ConcurrentFlow flow;
+      try {
+        flow = allToAllRate(t);
+      } catch (const std::length_error& e) {
+        throw BoundsLimit("alltoall bound on " + t.name + ": " + e.what());
+      }
       rate = flow.rate;
       bound.method = "maximum concurrent multi-commodity flow (exact LP, dual-certified: rows " +
                      std::to_string(flow.rows) + ", routing trees " + std::to_string(flow.columns) + ", pivots " +

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,13 @@
 #include "semantics/topology/topology.hpp"
 
 namespace ccforge::synth {
+
+// A bound that needs more work than allowed (the alltoall LP of a large, barely symmetric
+// topology); reported as inconclusive.
+class BoundsLimit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct CollectiveBound {
   CollectiveType collective = CollectiveType::AllGather;
@@ -31,7 +39,7 @@ const std::vector<CollectiveType>& boundedCollectives();
 
 // Throws std::invalid_argument for a collective without a bound (allreduce, custom), a root
 // out of range or a topology with fewer than 2 GPUs; InputError (naming the topology's file)
-// when a GPU the collective needs cannot reach another.
+// when a GPU the collective needs cannot reach another; BoundsLimit past a work limit.
 CollectiveBound collectiveBound(const topo::Topology& topology, CollectiveType collective, int32_t root = 0);
 
 }  // namespace ccforge::synth

@@ -389,6 +389,9 @@ std::optional<Rational> certifyFloatBasis(const Topology& t, Master<double>& rou
 
 ConcurrentFlow allToAllRate(const Topology& t) {
   const Symmetry s = symmetryOf(t);
+  if (s.rows() > kMaxAllToAllRows)
+    throw std::length_error("the alltoall LP has " + std::to_string(s.rows()) + " rows after symmetry reduction, more than " +
+                            std::to_string(kMaxAllToAllRows));
   Master<double> rough(t, s);
   if (!rough.lp().setBasis(rough.startingBasis())) throw std::logic_error("alltoall bound: singular starting basis");
   rough.solveFloat(kFloatPivotLimit);

@@ -18,7 +18,9 @@ struct ConcurrentFlow {
 // Column generation over shortest-path routing trees on an LP reduced by the topology's
 // automorphisms, solved in floating point and then finished and proven in exact rationals.
 // The answer is checked against the dual (a length per link); a mismatch throws
-// std::logic_error. Requires every GPU to reach every other.
+// std::logic_error. Requires every GPU to reach every other. Throws std::length_error when
+// the reduced LP has more than kMaxAllToAllRows rows.
+inline constexpr int32_t kMaxAllToAllRows = 2000;
 ConcurrentFlow allToAllRate(const topo::Topology& topology);
 
 }  // namespace ccforge::synth

@@ -80,3 +80,21 @@ TEST_CASE("a disconnected topology has no bound: an input error naming the pair"
   CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).algbwUpperBoundGBps == 1);
   CHECK_THROWS_AS(collectiveBound(t, CollectiveType::Broadcast, 2), InputError);
 }
+
+TEST_CASE("an alltoall LP beyond the row limit is inconclusive, not a long wait") {
+  // A line of 1000 GPUs whose links all differ: no symmetry, so 1000 source rows and 1998
+  // link rows.
+  topo::Topology t;
+  for (int i = 0; i < 1000; ++i) {
+    topo::Vertex v;
+    v.name = std::to_string(i);  // not "g" + ...: GCC 12 warns falsely (-Wrestrict) there
+    t.addVertex(v);
+  }
+  for (int i = 0; i + 1 < 1000; ++i) {
+    t.addLink({i, i + 1, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
+    t.addLink({i + 1, i, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
+  }
+  CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllToAll),
+                    Catch::Contains("the alltoall LP has 2998 rows after symmetry reduction, more than 2000"));
+  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), BoundsLimit);
+}

@@ -79,7 +79,7 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<BoundsArguments>();
   CLI::App* cmd = app.add_subcommand(
       "bounds", "Exact lower bounds (steps, rounds per chunk) and algbw upper bounds of collectives on a topology "
-                "(exit 0 ok, 2 unusable topology, 1 usage)");
+                "(exit 0 ok, 2 unusable topology, 1 usage, 5 inconclusive: LP over its size limit)");
   cmd->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
   cmd->add_option("collective", args->collective,
                   "allgather, reducescatter, alltoall, broadcast, reduce, scatter or gather (default: all)");

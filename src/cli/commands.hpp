@@ -15,5 +15,8 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context);
 void registerListCommand(CLI::App& app, CommandContext& context);
 void registerCompileCommand(CLI::App& app, CommandContext& context);
 void registerDotCommand(CLI::App& app, CommandContext& context);
+void registerTopoCommand(CLI::App& app, CommandContext& context);
+void registerBoundsCommand(CLI::App& app, CommandContext& context);
+void registerSimulateCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

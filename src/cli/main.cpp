@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   ccforge::cli::registerListCommand(app, context);
   ccforge::cli::registerCompileCommand(app, context);
   ccforge::cli::registerDotCommand(app, context);
+  ccforge::cli::registerTopoCommand(app, context);
+  ccforge::cli::registerBoundsCommand(app, context);
+  ccforge::cli::registerSimulateCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -63,13 +63,14 @@ std::vector<TypeOp> typeOpsFor(CollectiveType t) {
   return v;
 }
 
-void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options) {
+void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options, int32_t root) {
   for (const TypeOp& to : typeOpsFor(program.collective())) {
     const int64_t elem = static_cast<int64_t>(dataTypeSize(to.dtype));
     const int64_t tile = regime.tileBytes ? regime.tileBytes : program.protocolTileBytes();
     const int64_t chunk = std::max<int64_t>(1, static_cast<int64_t>(regime.chunkTiles * static_cast<double>(tile)) / elem);
     CallShape call = callFor(program, countForChunk(program, chunk), to.dtype, to.op);
     call.form = form;
+    call.root = root;
     options.tuning.tileBytes = regime.tileBytes;
     INFO(program.source() << ": " << describeCall(call) << ", " << regime.name << " (chunk " << chunk << " elements)");
     const Measurement m = runOn(program, call, options);

@@ -54,6 +54,6 @@ struct TypeOp {
 std::vector<TypeOp> typeOpsFor(CollectiveType t);
 
 // Runs `program` for every type/op at the regime's size; REQUIREs a correct result for each.
-void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options = {});
+void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options = {}, int32_t root = 0);
 
 }  // namespace ccforge::runtime::test

@@ -254,7 +254,7 @@ int32_t Program::maxTransferStepCount() const {
 }
 
 ProgramView Program::hostView() const {
-  return ProgramView{tbs_.data(), steps_.data(), reduceSourceOffsets_.data(), connections_.data()};
+  return ProgramView{tbs_.data(), steps_.data(), reduceSourceOffsets_.data()};
 }
 
 }  // namespace ccforge::runtime

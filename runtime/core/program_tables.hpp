@@ -38,6 +38,7 @@ struct TbTable {
 };
 
 // A connection (sender rank, receiver rank, channel): one FIFO with one writer and one reader.
+// Host side only: the interpreter reaches FIFOs through TbTable's connection indices.
 struct ConnectionTable {
   int32_t sender = 0;
   int32_t receiver = 0;
@@ -46,12 +47,11 @@ struct ConnectionTable {
   int32_t receiverTb = -1;
 };
 
-// Where the tables live (host memory for the CPU backend, device memory for CUDA).
+// Where the tables the interpreter reads live (host memory for the CPU backend, device memory for CUDA).
 struct ProgramView {
   const TbTable* tbs = nullptr;
   const ExecStep* steps = nullptr;
   const int32_t* reduceSourceOffsets = nullptr;
-  const ConnectionTable* connections = nullptr;
 };
 
 }  // namespace ccforge::runtime

@@ -32,7 +32,7 @@ struct LaunchGroup {
   int32_t firstTb = 0;
   int32_t blocks = 0;
   int threads = 0;
-  DeviceMemory tbs, steps, reduceOffsets, connectionTables, connections, ranks, flags;
+  DeviceMemory tbs, steps, reduceOffsets, connections, ranks, flags;
   Stream stream;  // destroyed first: waits for the launches that use the memory above
 };
 
@@ -72,8 +72,7 @@ class CudaExecutor final : public Executor {
     for (LaunchGroup& g : groups_) {
       KernelArgs args;
       args.state.program = ProgramView{reinterpret_cast<const TbTable*>(g.tbs.data()), reinterpret_cast<const ExecStep*>(g.steps.data()),
-                                       reinterpret_cast<const int32_t*>(g.reduceOffsets.data()),
-                                       reinterpret_cast<const ConnectionTable*>(g.connectionTables.data())};
+                                       reinterpret_cast<const int32_t*>(g.reduceOffsets.data())};
       args.state.ranks = reinterpret_cast<const RankMemory*>(g.ranks.data());
       args.state.connections = reinterpret_cast<const ConnectionMemory*>(g.connections.data());
       args.state.flags = reinterpret_cast<uint64_t*>(g.flags.data());
@@ -186,7 +185,6 @@ class CudaExecutor final : public Executor {
     g.tbs = deviceCopy(device, program_.tbs());
     g.steps = deviceCopy(device, program_.steps());
     g.reduceOffsets = deviceCopy(device, program_.reduceSourceOffsets());
-    g.connectionTables = deviceCopy(device, program_.connections());
     g.connections = deviceCopy(device, connectionMemory_);
     g.ranks = DeviceMemory(device, sizeof(RankMemory) * program_.ranks());
     g.flags = DeviceMemory(device, sizeof(uint64_t) * kWordStride * program_.tbs().size());

@@ -165,13 +165,14 @@ int execute(const RunOptions& o) {
   target.tuning.tileBytes = o.tileBytes;
   target.tuning.slots = o.slots;
 
+  std::unique_ptr<Target> device = makeTarget(target);  // fails early when CUDA is unusable here
   std::cout << "programs:\n";
   for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
   if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
   for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
   std::cout << "call: " << describeCall(call) << " (" << humanBytes(static_cast<double>(totalBytes(call))) << ")\n";
 
-  Runtime runtime(std::move(programs), makeTarget(target));
+  Runtime runtime(std::move(programs), std::move(device));
   std::cout << "backend: " << runtime.target().describe() << "\n" << std::flush;
   MeasureOptions measureOptions;
   measureOptions.iterations = o.iterations;

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
 #include "library.hpp"
@@ -39,15 +40,6 @@ verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program&
   // The file's coll attribute alone names neither the root of a rooted collective nor alltonext.
   options.collective = program.binding().verifyName();
   return verify::verifyAlgorithm(algo, source, options);
-}
-
-int exitCodeOf(verify::Verdict v) {
-  switch (v) {
-    case verify::Verdict::Verified: return kExitVerified;
-    case verify::Verdict::Violation: return kExitViolation;
-    case verify::Verdict::Inconclusive: return kExitInconclusive;
-    default: return kExitInternalError;
-  }
 }
 
 int runCompile(const CompileArguments& args) {

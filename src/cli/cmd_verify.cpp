@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/verdict_exit_code.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
 
@@ -22,17 +23,6 @@ struct VerifyArguments {
   std::string output;
   uint64_t maxInputBytes = kDefaultMaxInputBytes;
 };
-
-int exitCodeOf(verify::Verdict v) {
-  switch (v) {
-    case verify::Verdict::Verified: return kExitVerified;
-    case verify::Verdict::Violation: return kExitViolation;
-    case verify::Verdict::Inconclusive: return kExitInconclusive;
-    case verify::Verdict::Malformed: return kExitMalformedInput;
-    case verify::Verdict::InternalError: return kExitInternalError;
-  }
-  return kExitInternalError;
-}
 
 int runVerify(const VerifyArguments& args) {
   verify::Options options;

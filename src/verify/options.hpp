@@ -2,11 +2,17 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "semantics/load_file.hpp"
 #include "verify/profile.hpp"
+
+namespace ccforge::smt {
+class Solver;
+}
 
 namespace ccforge::verify {
 
@@ -20,6 +26,8 @@ struct SmtOptions {
   uint32_t timeoutMs = 60'000;  // per query and solver (--smt-timeout)
   uint64_t rlimit = 0;          // deterministic resource limit per query (--smt-rlimit); 0: none
   std::optional<std::string> dumpDirectory;  // --dump-smt: every query as a .smt2 file
+  // When not empty, these solver backends answer instead of `solvers` (embedding, tests).
+  std::vector<std::shared_ptr<const smt::Solver>> backends;
 };
 
 struct Options {

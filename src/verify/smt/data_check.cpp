@@ -42,17 +42,18 @@ class DataChecker {
       return result_;
     }
     for (CallForm form : input_.forms) checkForm(form);
-    result_.racesNote = note(result_.races, "no interleaving changes an output chunk");
-    result_.postconditionNote = note(result_.postcondition, "every interleaving meets the postcondition");
+    result_.racesNote = note(result_.races, unknownRaces_, "no interleaving changes an output chunk");
+    result_.postconditionNote =
+        note(result_.postcondition, unknownPostcondition_, "every interleaving meets the postcondition");
     return result_;
   }
 
  private:
-  std::string note(verify::CheckStatus status, const std::string& passed) const {
+  std::string note(verify::CheckStatus status, const std::string& unknown, const std::string& passed) const {
     std::string forms = fmt::format("{} call form{}", input_.forms.size(), input_.forms.size() == 1 ? "" : "s");
     if (status == verify::CheckStatus::Passed) return fmt::format("SMT: {} ({})", passed, forms);
     if (status == verify::CheckStatus::Failed) return fmt::format("SMT: a witness schedule shows it ({})", forms);
-    return "SMT: " + (&status == &result_.races ? unknownRaces_ : unknownPostcondition_);
+    return "SMT: " + unknown;
   }
 
   void checkForm(CallForm form) {

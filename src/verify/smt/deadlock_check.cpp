@@ -9,6 +9,16 @@ namespace {
 
 constexpr int32_t kMaxSlotsSearched = 64;  // as the simulation's search
 
+// A deadlock counts only with a witness that replays; a sat answer without one is a bug, not a verdict.
+enum class Finding { Deadlock, DeadlockFree, Unknown };
+Finding findingOf(const ConfigurationAnswer& a) {
+  if (a.outcome.answer == Answer::Sat) return a.replayError.empty() ? Finding::Deadlock : Finding::Unknown;
+  return a.outcome.answer == Answer::Unsat ? Finding::DeadlockFree : Finding::Unknown;
+}
+std::string reasonOf(const ConfigurationAnswer& a) {
+  return a.outcome.answer == Answer::Sat ? "a sat answer whose witness does not replay" : a.outcome.reason;
+}
+
 // Whether some configuration deadlocks with `slots`: nullopt when a solver gave no answer.
 class SlotProbe {
  public:
@@ -21,22 +31,24 @@ class SlotProbe {
       c.slots = slots;
       const ConfigurationAnswer& a = queries_.check(c);
       noteProblems(a, result_);
-      if (a.outcome.answer == Answer::Sat) {
-        satAt_[slots] = c;
-        return true;
-      }
-      if (a.outcome.answer != Answer::Unsat) {
+      const Finding f = findingOf(a);
+      if (f == Finding::Deadlock) return true;
+      if (f == Finding::Unknown && !unknown) {
         unknown = true;
-        reason_ = fmt::format("no answer with {} slots ({}): {}", slots, c.describe(), a.outcome.reason);
+        reason_ = fmt::format("no answer with {} slots ({}): {}", slots, c.describe(), reasonOf(a));
       }
     }
     if (unknown) return std::nullopt;
     return false;
   }
   const std::string& reason() const { return reason_; }
-  std::string satConfiguration(int32_t slots) const {
-    auto it = satAt_.find(slots);
-    return it == satAt_.end() ? "" : it->second.describe();
+  // The first configuration (in the size window's order) that deadlocks with `slots`.
+  std::string satConfiguration(int32_t slots) {  // answered already: no new query
+    for (verify::SimulationConfig c : configs_) {
+      c.slots = slots;
+      if (findingOf(queries_.check(c)) == Finding::Deadlock) return c.describe();
+    }
+    return {};
   }
   static void noteProblems(const ConfigurationAnswer& a, SmtDeadlockResult& result) {
     if (a.outcome.disagreement)
@@ -49,7 +61,6 @@ class SlotProbe {
   DeadlockQueries& queries_;
   std::vector<verify::SimulationConfig> configs_;
   SmtDeadlockResult& result_;
-  std::map<int32_t, verify::SimulationConfig> satAt_;
   std::string reason_;
 };
 
@@ -111,10 +122,11 @@ SmtDeadlockResult checkDeadlockSmt(const verify::ProgramIndex& index, int32_t sl
     SlotProbe::noteProblems(a, result);
     result.answers.push_back(a);
     result.maxTilesChecked = std::max(result.maxTilesChecked, c.tiles);
-    if (a.outcome.answer == Answer::Sat && !result.deadlock) result.deadlock = a;
-    if (a.outcome.answer != Answer::Sat && a.outcome.answer != Answer::Unsat && !unknown) {
+    const Finding f = findingOf(a);
+    if (f == Finding::Deadlock && !result.deadlock) result.deadlock = a;
+    if (f == Finding::Unknown && !unknown) {
       unknown = true;
-      unknownReason = fmt::format("{}: {}", c.describe(), a.outcome.reason);
+      unknownReason = fmt::format("{}: {}", c.describe(), reasonOf(a));
     }
   }
   const std::string solvers = runner.settings().solvers.size() > 1 ? "z3 and cvc5 agree" : "";

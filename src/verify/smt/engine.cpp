@@ -25,6 +25,11 @@ RunSettings settingsOf(const verify::Options& options, const std::string& source
   return s;
 }
 
+QueryRunner runnerOf(const verify::Options& options, const std::string& source) {
+  if (options.smt.backends.empty()) return QueryRunner(settingsOf(options, source));
+  return QueryRunner(settingsOf(options, source), options.smt.backends);
+}
+
 bool decided(const QueryOutcome& o) { return o.answer == Answer::Sat || o.answer == Answer::Unsat; }
 
 }  // namespace
@@ -32,7 +37,7 @@ bool decided(const QueryOutcome& o) { return o.answer == Answer::Sat || o.answer
 SmtEngine::SmtEngine(const verify::ProgramIndex& index, const verify::Options& options, const std::string& source)
     : index_(index),
       compare_(options.engine == verify::Engine::Both),
-      runner_(settingsOf(options, source)),
+      runner_(runnerOf(options, source)),
       queries_(index, runner_) {
   summary_.engine = compare_ ? "both" : "smt";
   for (SolverKind k : runner_.settings().solvers) summary_.solvers.emplace_back(solverName(k));

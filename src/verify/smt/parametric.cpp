@@ -123,6 +123,10 @@ ParametricResult checkEveryTileCount(const verify::ProgramIndex& index, int32_t 
     if (outcome.disagreement) result.internalError = "the solvers disagree on the periodic schedule: " + outcome.reason;
     if (outcome.answer == Answer::Sat) {
       result.internalError = checkCertificate(g, outcome.model(), period);
+      if (!result.internalError.empty()) {
+        result.text = "the periodic schedule the solver returned does not check";
+        return result;
+      }
       result.verdict = ParametricResult::Verdict::EveryTileCount;
       result.text = fmt::format(
           "deadlock-free for every number of tile iterations: a periodic schedule with period {} orders the {} "
@@ -138,11 +142,15 @@ ParametricResult checkEveryTileCount(const verify::ProgramIndex& index, int32_t 
   }
   for (int32_t tiles = 1; tiles <= kMaxTilesSearched; ++tiles) {
     const ConfigurationAnswer& a = queries.check(verify::SimulationConfig{tiles, 1, slots});
+    if (a.outcome.answer == Answer::Sat && !a.replayError.empty()) {
+      result.internalError = fmt::format("{}: the witness does not replay: {}", a.outcome.name, a.replayError);
+      result.text = fmt::format("{}; the witness for {} tile iterations does not replay", whyNoArgument, tiles);
+      return result;
+    }
     if (a.outcome.answer == Answer::Sat) {
       result.verdict = ParametricResult::Verdict::Counterexample;
       result.counterexampleTiles = tiles;
       result.counterexample = a;
-      result.internalError = a.replayError;
       result.text = fmt::format("deadlocks with {} tile iteration{} (maxAllowedCount=1): {}", tiles,
                                 tiles == 1 ? "" : "s", whyNoArgument);
       return result;

@@ -49,7 +49,15 @@ std::string QueryOutcome::summary() const {
   return out;
 }
 
-QueryRunner::QueryRunner(RunSettings settings) : settings_(std::move(settings)) {}
+QueryRunner::QueryRunner(RunSettings settings) : settings_(std::move(settings)) {
+  for (SolverKind kind : settings_.solvers) solvers_.push_back(makeSolver(kind));
+}
+
+QueryRunner::QueryRunner(RunSettings settings, std::vector<std::shared_ptr<const Solver>> solvers)
+    : settings_(std::move(settings)), solvers_(std::move(solvers)) {
+  settings_.solvers.clear();
+  for (const auto& s : solvers_) settings_.solvers.push_back(s->kind());
+}
 
 std::string QueryRunner::dumpFileName(const std::string& queryName) {
   std::string prefix = sanitize(settings_.dumpPrefix);
@@ -68,8 +76,8 @@ QueryOutcome QueryRunner::run(const Query& query) {
     if (!file) throw std::runtime_error("cannot write " + out.dumpFile);
   }
   bool sat = false, unsat = false, error = false;
-  for (SolverKind kind : settings_.solvers) {
-    out.results.push_back(makeSolver(kind)->check(query, settings_.limits));
+  for (const auto& solver : solvers_) {
+    out.results.push_back(solver->check(query, settings_.limits));
     const SolverResult& r = out.results.back();
     sat = sat || r.answer == Answer::Sat;
     unsat = unsat || r.answer == Answer::Unsat;

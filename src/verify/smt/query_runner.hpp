@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,13 +36,17 @@ struct QueryOutcome {
 
 class QueryRunner {
  public:
+  // Solvers made from settings.solvers.
   explicit QueryRunner(RunSettings settings);
+  // Given solvers (their kinds replace settings.solvers), e.g. a custom backend.
+  QueryRunner(RunSettings settings, std::vector<std::shared_ptr<const Solver>> solvers);
   QueryOutcome run(const Query& query);
   const RunSettings& settings() const { return settings_; }
 
  private:
   std::string dumpFileName(const std::string& queryName);
   RunSettings settings_;
+  std::vector<std::shared_ptr<const Solver>> solvers_;
 };
 
 }  // namespace ccforge::smt

@@ -81,7 +81,7 @@ class Z3Solver final : public Solver {
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     try {
       z3::context ctx;
-      z3::solver solver(ctx);
+      z3::solver solver(ctx, z3::solver::simple());
       z3::params params(ctx);
       params.set("timeout", limits.timeoutMs);
       if (limits.rlimit > 0) params.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(limits.rlimit, UINT32_MAX)));

@@ -106,6 +106,7 @@ struct SmtQueryRecord {
   std::string check;  // the check it decides
   std::string query;
   std::string answer;  // agreed answer, or "unknown"/"error"/"disagreement"
+  std::string decidedBy;  // "solvers", or "simplification" (an assertion simplified to false: unsat)
   std::vector<SolverAnswer> solvers;
 };
 

@@ -72,7 +72,8 @@ ordered_json smtJson(const SmtSummary& smt) {
     ordered_json solvers = ordered_json::array();
     for (const SolverAnswer& a : q.solvers)
       solvers.push_back({{"solver", a.solver}, {"answer", a.answer}, {"reason", a.reason}});
-    j["queries"].push_back({{"check", q.check}, {"query", q.query}, {"answer", q.answer}, {"solvers", solvers}});
+    j["queries"].push_back(
+        {{"check", q.check}, {"query", q.query}, {"answer", q.answer}, {"decided_by", q.decidedBy}, {"solvers", solvers}});
   }
   j["minimum_slots"] = smt.minimumSlots ? ordered_json(*smt.minimumSlots) : ordered_json();
   j["minimum_slots_proof"] = smt.minimumSlotsProof;

@@ -20,6 +20,7 @@ std::string stepLine(const StepRef& s) {
 
 std::string answers(const SmtQueryRecord& q) {
   std::string out = q.answer;
+  if (q.decidedBy == "simplification") return out + " (by simplification: an assertion is false)";
   if (q.solvers.size() < 2 && (q.solvers.empty() || q.solvers[0].reason.empty())) return out;
   std::string each;
   for (const SolverAnswer& a : q.solvers) {

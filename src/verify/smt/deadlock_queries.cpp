@@ -11,6 +11,7 @@ verify::SmtQueryRecord queryRecord(const std::string& check, const QueryOutcome&
   r.check = check;
   r.query = outcome.name;
   r.answer = outcome.disagreement ? "disagreement" : std::string(answerName(outcome.answer));
+  r.decidedBy = outcome.decidedBySimplification ? "simplification" : "solvers";
   for (const SolverResult& s : outcome.results)
     r.solvers.push_back({std::string(solverName(s.solver)), std::string(answerName(s.answer)), s.reason});
   return r;

@@ -40,6 +40,7 @@ double QueryOutcome::seconds() const {
 }
 
 std::string QueryOutcome::summary() const {
+  if (decidedBySimplification) return "unsat by simplification";
   std::string out;
   for (const SolverResult& r : results) {
     if (!out.empty()) out += ", ";
@@ -74,6 +75,11 @@ QueryOutcome QueryRunner::run(const Query& query) {
     printSmtLib(file, query);
     file.flush();
     if (!file) throw std::runtime_error("cannot write " + out.dumpFile);
+  }
+  if (std::any_of(query.assertions.begin(), query.assertions.end(), [&](Term t) { return query.terms.isFalse(t); })) {
+    out.answer = Answer::Unsat;
+    out.decidedBySimplification = true;
+    return out;
   }
   bool sat = false, unsat = false, error = false;
   for (const auto& solver : solvers_) {

@@ -26,12 +26,15 @@ struct QueryOutcome {
   bool disagreement = false;  // one solver said sat, another unsat
   std::string reason;         // Unknown/Error/disagreement: every solver's answer and reason
   std::vector<SolverResult> results;  // one per solver, in the order of RunSettings::solvers
+  // An assertion simplified to false while the query was built: unsat without asking a solver.
+  bool decidedBySimplification = false;
   std::string dumpFile;               // where the query was written, if it was
 
   // The model of the first solver that said sat (empty if none did).
   const std::vector<int64_t>& model() const;
   double seconds() const;
-  std::string summary() const;  // "z3 unsat, cvc5 unknown (timeout: ...)": no timings, reports are deterministic
+  // "z3 unsat, cvc5 unknown (timeout: ...)" or "unsat by simplification": no timings, reports are deterministic.
+  std::string summary() const;
 };
 
 class QueryRunner {

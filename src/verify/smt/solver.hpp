@@ -1,6 +1,7 @@
 // The solver-neutral interface: a query goes in, an answer that keeps its reason comes out.
 // One backend per solver (z3_backend.cpp, cvc5_backend.cpp: the only code that includes their
-// headers); each call builds a fresh solver instance, so answers never depend on earlier calls.
+// headers); each call builds a fresh solver instance (Z3 keeps one context per backend object for
+// small queries), so answers depend only on the query and the sequence of earlier ones.
 #pragma once
 
 #include <cstdint>

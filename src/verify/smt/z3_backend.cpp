@@ -3,6 +3,7 @@
 #include <z3++.h>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 #include "verify/smt/solver.hpp"
@@ -60,15 +61,29 @@ class Translation {
   std::vector<std::optional<z3::expr>> done_;
 };
 
-std::string unknownReason(const std::string& z3Reason, const Limits& limits, double seconds) {
-  if (z3Reason == "timeout") return fmt::format("timeout: no answer within {} ms", limits.timeoutMs);
-  // Z3 4.8.12 reports an exhausted rlimit as "canceled" (or "max. resource limit exceeded").
-  bool resource = z3Reason == "max. resource limit exceeded" || z3Reason == "canceled";
-  if (resource && limits.rlimit > 0 && seconds * 1000 < limits.timeoutMs)
-    return fmt::format("resource limit reached (rlimit {})", limits.rlimit);
-  if (resource) return fmt::format("timeout: no answer within {} ms", limits.timeoutMs);
-  return "incomplete: z3 says " + z3Reason;
+uint64_t rlimitCount(const z3::solver& solver) {
+  z3::stats st = solver.statistics();
+  for (unsigned i = 0; i < st.size(); ++i)
+    if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
+  return 0;
 }
+
+// Z3 4.8.12 names an exhausted rlimit "canceled", "max. resource limit exceeded" or (the simple
+// solver) just "unknown"; the rlimit count it reports tells.
+std::string unknownReason(const z3::solver& solver, const Limits& limits, double seconds) {
+  const std::string reason = solver.reason_unknown();
+  if (limits.rlimit > 0 && rlimitCount(solver) >= limits.rlimit)
+    return fmt::format("resource limit reached (rlimit {})", limits.rlimit);
+  if (reason == "timeout" || reason == "canceled" || seconds * 1000 >= limits.timeoutMs)
+    return fmt::format("timeout: no answer within {} ms", limits.timeoutMs);
+  return "incomplete: z3 says " + reason;
+}
+
+// Creating a Z3 context costs tens of milliseconds, more than most of our queries: small
+// queries share one context per solver object (a fresh solver each time); large ones get their own,
+// so that its memory goes when they are done, and so do queries with an rlimit, which Z3 counts
+// per context.
+constexpr size_t kSharedContextTerms = 100'000;
 
 class Z3Solver final : public Solver {
  public:
@@ -80,7 +95,12 @@ class Z3Solver final : public Solver {
     auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     try {
-      z3::context ctx;
+      std::unique_ptr<z3::context> own;
+      if (query.terms.size() > kSharedContextTerms || limits.rlimit > 0)
+        own = std::make_unique<z3::context>();
+      else if (!shared_)
+        shared_ = std::make_unique<z3::context>();
+      z3::context& ctx = own ? *own : *shared_;
       z3::solver solver(ctx, z3::solver::simple());
       z3::params params(ctx);
       params.set("timeout", limits.timeoutMs);
@@ -101,7 +121,7 @@ class Z3Solver final : public Solver {
         case z3::unsat: r.answer = Answer::Unsat; break;
         case z3::unknown:
           r.answer = Answer::Unknown;
-          r.reason = unknownReason(solver.reason_unknown(), limits, elapsed());
+          r.reason = unknownReason(solver, limits, elapsed());
           break;
       }
     } catch (const z3::exception& e) {
@@ -111,6 +131,9 @@ class Z3Solver final : public Solver {
     r.seconds = elapsed();
     return r;
   }
+
+ private:
+  mutable std::unique_ptr<z3::context> shared_;
 };
 
 }  // namespace

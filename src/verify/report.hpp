@@ -85,7 +85,8 @@ struct ScheduleEvent {
 struct Witness {
   std::string kind;   // "deadlock", "wrong-output" or "nondeterministic-output"
   std::string query;  // the query whose model it is
-  // Deadlock witnesses: the configuration.
+  // Deadlock witnesses: the configuration; data witnesses: slots whose back-pressure orders the
+  // steps (0: unbounded FIFOs).
   int32_t tiles = 0;
   int32_t maxAllowedCount = 0;
   int32_t slots = 0;

@@ -50,10 +50,12 @@ ordered_json witnessJson(const Witness& w) {
   ordered_json j;
   j["kind"] = w.kind;
   j["query"] = w.query;
-  if (w.callForm.empty())
+  if (w.callForm.empty()) {
     j["configuration"] = {{"tiles", w.tiles}, {"max_allowed_count", w.maxAllowedCount}, {"slots", w.slots}};
-  else
+  } else {
     j["call_form"] = w.callForm;
+    j["slots"] = w.slots;
+  }
   j["schedule"] = ordered_json::array();
   for (const ScheduleEvent& e : w.schedule) j["schedule"].push_back(scheduleEventJson(e));
   j["blocked"] = ordered_json::array();

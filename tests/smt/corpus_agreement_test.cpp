@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <sstream>
 
 #include "../verify/fixture_expectation.hpp"
 #include "interleaving_oracle.hpp"
@@ -12,7 +13,9 @@
 #include "verify/deadlock.hpp"
 #include "verify/kahn_simulation.hpp"
 #include "verify/layouts.hpp"
+#include "verify/report_writers.hpp"
 #include "verify/smt/data_replay.hpp"
+#include "verify/smt/witness_replay.hpp"
 #include "verify/step_graph.hpp"
 #include "verify/verifier.hpp"
 
@@ -87,6 +90,18 @@ void checkDeadlockWitness(const test::Program& p, const verify::Witness& w) {
   }
 }
 
+// The witness as JSON, read back, replays against the program; without its first event, it does not.
+void checkJsonReplay(const test::Program& p, const fs::path& path, const verify::Witness& w) {
+  std::stringstream json;
+  verify::writeWitness(json, path.string(), w);
+  verify::Witness back = smt::readWitness(json);
+  CHECK(back.schedule.size() == w.schedule.size());
+  CHECK(smt::replayWitness(p.index(), p.collective(), p.bufferLengths(), back) == "");
+  if (back.schedule.empty()) return;
+  back.schedule.erase(back.schedule.begin());
+  CHECK_FALSE(smt::replayWitness(p.index(), p.collective(), p.bufferLengths(), back).empty());
+}
+
 void checkFixture(const fs::path& path) {
   INFO(path.string());
   verify::Options options = fixtureOptions(path);
@@ -131,6 +146,7 @@ void checkFixture(const fs::path& path) {
       INFO(w.query);
       CHECK(w.replay.starts_with("replayed"));
       if (w.kind == "deadlock") checkDeadlockWitness(*program, w);
+      checkJsonReplay(*program, path, w);
     }
   }
 

@@ -24,6 +24,7 @@ struct Question {
   const char* rule;
   const char* kind;  // witness kind
   std::string name;
+  int32_t slots;  // the slot count whose back-pressure orders the steps; 0: unbounded FIFOs
 };
 
 class DataChecker {
@@ -69,7 +70,7 @@ class DataChecker {
     std::vector<std::optional<ChunkValues::Id>> targets(reference.outputs.begin(), reference.outputs.end());
     ask(setting, bounded, reference, targets,
         {verify::Check::Races, "race.changes-result", "nondeterministic-output",
-         fmt::format("races {}", callFormName(form))},
+         fmt::format("races {}", callFormName(form)), input_.slotsChecked},
         form, result_.races);
 
     if (!input_.collective) return;
@@ -83,7 +84,7 @@ class DataChecker {
     DataReplay atomic = replayDataSchedule(setting, dataOrder, atomicSchedule(setting, dataOrder));
     ask(setting, dataOrder, atomic, targets,
         {verify::Check::Postcondition, "postcondition.interleaving", "wrong-output",
-         fmt::format("postcondition {}", callFormName(form))},
+         fmt::format("postcondition {}", callFormName(form)), unbounded ? 0 : input_.slotsChecked},
         form, result_.postcondition);
   }
 
@@ -105,6 +106,7 @@ class DataChecker {
     }
     DataWitness w = encoding.witness(outcome.model());
     w.witness.callForm = std::string(callFormName(form));
+    w.witness.slots = q.slots;
     DataReplay replay = replayDataSchedule(setting, graph, w.witness.schedule);
     std::string problem = replay.ok ? "" : replay.error;
     for (const auto& [k, value] : w.differing)

@@ -35,6 +35,12 @@ const ConfigurationAnswer& DeadlockQueries::check(const verify::SimulationConfig
   if (auto it = answers_.find(key); it != answers_.end()) return it->second;
   ConfigurationAnswer answer;
   answer.config = config;
+  if (const uint64_t events = countUnitEvents(index_, index_.algorithm().proto, config); events > kMaxUnitEvents) {
+    answer.outcome.name = "deadlock " + config.describe();
+    answer.outcome.reason = fmt::format("{} FIFO-unit events, more than the {} the encoding builds", events, kMaxUnitEvents);
+    record("deadlock", answer.outcome);
+    return answers_.emplace(key, std::move(answer)).first->second;
+  }
   UnitEventGraph graph(index_, index_.algorithm().proto, config);
   DeadlockEncoding encoding(graph);
   answer.outcome = runner_.run(encoding.query());

@@ -17,6 +17,7 @@ struct PeriodicGraph {
   std::vector<std::string> names;  // one per event of an iteration
   std::vector<PeriodicEdge> edges;
   std::string notApplicable;  // why the periodic argument does not apply
+  std::string tooLarge;       // why it was not built
 };
 
 // Units per iteration each side of every connection moves; empty if they all balance.
@@ -52,7 +53,13 @@ PeriodicGraph periodicGraph(const verify::ProgramIndex& index, int32_t slots) {
   for (int64_t u : units)
     if (u > 0) reach = std::max(reach, (capacity + u - 1) / u);
   const auto tiles = static_cast<int32_t>(reach + 2);
-  UnitEventGraph graph(index, index.algorithm().proto, verify::SimulationConfig{tiles, 1, slots});
+  const verify::SimulationConfig config{tiles, 1, slots};
+  if (const uint64_t events = countUnitEvents(index, index.algorithm().proto, config); events > kMaxUnitEvents) {
+    out.tooLarge = fmt::format("{} iterations have {} FIFO-unit events, more than the {} the encoding builds", tiles,
+                               events, kMaxUnitEvents);
+    return out;
+  }
+  UnitEventGraph graph(index, index.algorithm().proto, config);
   const int32_t last = tiles - 1;
 
   std::vector<uint32_t> perTile(static_cast<size_t>(index.threadBlockCount())), firstId(perTile.size());
@@ -106,6 +113,10 @@ ParametricResult checkEveryTileCount(const verify::ProgramIndex& index, int32_t 
                                      DeadlockQueries& queries) {
   ParametricResult result;
   PeriodicGraph g = periodicGraph(index, slots);
+  if (!g.tooLarge.empty()) {
+    result.text = "no answer: " + g.tooLarge;
+    return result;
+  }
   std::string whyNoArgument = g.notApplicable;
   if (whyNoArgument.empty()) {
     Query q;

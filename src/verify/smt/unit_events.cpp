@@ -6,6 +6,18 @@ namespace ccforge::smt {
 
 using verify::WaitKind;
 
+uint64_t countUnitEvents(const verify::ProgramIndex& index, ir::Protocol protocol, const verify::SimulationConfig& config) {
+  const int32_t unitsPerTransfer = protocol == ir::Protocol::Simple ? 2 : 1;
+  uint64_t perTile = 0;
+  for (uint32_t s = 0; s < index.stepCount(); ++s) {
+    const ir::Step& st = index.step(s);
+    const bool moves = ir::receives(st.type) || ir::sends(st.type);
+    perTile += static_cast<uint64_t>(
+        std::max(moves ? verify::transfersOf(st.cnt, config.maxAllowedCount) * unitsPerTransfer : 0, 1));
+  }
+  return perTile * static_cast<uint64_t>(std::max(config.tiles, 0));
+}
+
 UnitEventGraph::UnitEventGraph(const verify::ProgramIndex& index, ir::Protocol protocol,
                                const verify::SimulationConfig& config)
     : index_(index),

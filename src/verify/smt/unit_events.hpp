@@ -37,6 +37,12 @@ struct UnitEvent {
   uint32_t firstPredecessor = 0, predecessorCount = 0;
 };
 
+// The most events an encoding builds (about 2 GB of terms): beyond, no answer rather than no memory.
+inline constexpr uint64_t kMaxUnitEvents = 4'000'000;
+
+// How many events a configuration has, without building them.
+uint64_t countUnitEvents(const verify::ProgramIndex& index, ir::Protocol protocol, const verify::SimulationConfig& config);
+
 class UnitEventGraph {
  public:
   UnitEventGraph(const verify::ProgramIndex& index, ir::Protocol protocol, const verify::SimulationConfig& config);

@@ -18,6 +18,7 @@
 #include "semantics/ir/names.hpp"
 #include "verify/kahn_simulation.hpp"
 #include "verify/program_index.hpp"
+#include "verify/smt/deadlock_check.hpp"
 #include "verify/smt/deadlock_encoding.hpp"
 #include "verify/smt/query_runner.hpp"
 #include "verify/smt/replay.hpp"
@@ -86,6 +87,18 @@ int deadlock(int32_t ranks, int32_t channels, int32_t slots, ir::Protocol protoc
     }
   };
   run("stuck state (encoding 1)", encoding.query(), true, 600'000);
+  for (smt::SolverKind kind : {smt::SolverKind::Z3, smt::SolverKind::Cvc5}) {
+    smt::RunSettings settings;
+    settings.solvers = {kind};
+    smt::QueryRunner runner(settings);
+    smt::DeadlockQueries queries(index, runner);
+    const double cpu = cpuSeconds(), start = wallSeconds();
+    const smt::SmtDeadlockResult r = smt::checkDeadlockSmt(index, slots, runner, queries);
+    const double wall = wallSeconds() - start, used = cpuSeconds() - cpu;
+    fmt::print("| whole deadlock check (encodings 1, 3, 4: {} queries) {} | {}; {}; {} | {:.2f} | {:.2f} |\n",
+               queries.records().size(), smt::solverName(kind), verify::checkStatusName(r.status), r.minimumSlotsProof,
+               r.parametric.text, wall, used);
+  }
   run("IDL acyclicity (baseline)", bench::acyclicityQuery(graph), false, 300'000);
   run("timestamped stuck state (IDL)", bench::timestampedStuckStateQuery(graph), false, 300'000);
   return 0;

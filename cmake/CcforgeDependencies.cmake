@@ -1,5 +1,5 @@
 # Every dependency comes from a Debian package installed by scripts/setup (see docs/dependencies.md).
-find_package(pugixml REQUIRED)
+find_package(EXPAT REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)

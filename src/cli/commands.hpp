@@ -12,5 +12,11 @@ struct CommandContext {
 
 // One line per subcommand, in the order `ccforge --help` lists them.
 void registerVerifyCommand(CLI::App& app, CommandContext& context);
+void registerListCommand(CLI::App& app, CommandContext& context);
+void registerCompileCommand(CLI::App& app, CommandContext& context);
+void registerDotCommand(CLI::App& app, CommandContext& context);
+void registerTopoCommand(CLI::App& app, CommandContext& context);
+void registerBoundsCommand(CLI::App& app, CommandContext& context);
+void registerSimulateCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

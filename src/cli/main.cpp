@@ -13,6 +13,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ccforge::cli::CommandContext context;
   ccforge::cli::registerVerifyCommand(app, context);
+  ccforge::cli::registerListCommand(app, context);
+  ccforge::cli::registerCompileCommand(app, context);
+  ccforge::cli::registerDotCommand(app, context);
+  ccforge::cli::registerTopoCommand(app, context);
+  ccforge::cli::registerBoundsCommand(app, context);
+  ccforge::cli::registerSimulateCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <memory>
 #include <system_error>
 
 #include "semantics/input_error.hpp"
@@ -18,49 +17,51 @@ std::string humanBytes(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-struct GzCloser {
-  void operator()(gzFile_s* f) const { gzclose(f); }
-};
-
 }  // namespace
 
-std::string loadFile(const std::filesystem::path& path, uint64_t maxBytes) {
-  const std::string name = path.string();
+InputStream::InputStream(const std::filesystem::path& path, uint64_t maxBytes)
+    : name_(path.string()), maxBytes_(maxBytes) {
   std::error_code ec;
   auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) throw InputError(name, {}, "no such file");
-  if (std::filesystem::is_directory(status)) throw InputError(name, {}, "is a directory, expected a file");
-  if (!std::filesystem::is_regular_file(status)) throw InputError(name, {}, "not a regular file");
-
+  if (ec || !std::filesystem::exists(status)) throw InputError(name_, {}, "no such file");
+  if (std::filesystem::is_directory(status)) throw InputError(name_, {}, "is a directory, expected a file");
+  if (!std::filesystem::is_regular_file(status)) throw InputError(name_, {}, "not a regular file");
   // gzread passes plain files through unchanged, so one code path serves both.
-  std::unique_ptr<gzFile_s, GzCloser> file(gzopen(name.c_str(), "rb"));
-  if (!file) throw InputError(name, {}, std::string("cannot open: ") + std::strerror(errno));
-  gzbuffer(file.get(), 1 << 17);
+  file_ = gzopen(name_.c_str(), "rb");
+  if (!file_) throw InputError(name_, {}, std::string("cannot open: ") + std::strerror(errno));
+  gzbuffer(file_, 1 << 17);
+}
 
+InputStream::~InputStream() {
+  if (file_) gzclose(file_);
+}
+
+size_t InputStream::read(char* buffer, size_t size) {
+  int got = gzread(file_, buffer, static_cast<unsigned>(std::min<size_t>(size, 1u << 30)));
+  int code = Z_OK;
+  const char* message = gzerror(file_, &code);
+  if (got < 0 || (code != Z_OK && code != Z_BUF_ERROR))
+    throw InputError(name_, {}, code == Z_ERRNO ? std::string("cannot read: ") + std::strerror(errno)
+                                                : std::string("corrupt gzip stream: ") + message);
+  if (code == Z_BUF_ERROR) throw InputError(name_, {}, "truncated gzip stream");
+  total_ += static_cast<uint64_t>(got);
+  if (total_ > maxBytes_)
+    throw InputError(name_, {}, "larger than " + humanBytes(maxBytes_) +
+                                    " once inflated (gzip bomb or wrong file?); raise --max-input-size to allow it");
+  return static_cast<size_t>(got);
+}
+
+std::string loadFile(const std::filesystem::path& path, uint64_t maxBytes) {
+  InputStream in(path, maxBytes);
   std::string content;
-  constexpr unsigned kBlock = 1 << 20;
+  constexpr size_t kBlock = 1 << 20;
   for (;;) {
     size_t old = content.size();
-    if (old >= maxBytes + 1) break;
-    size_t want = std::min<uint64_t>(kBlock, maxBytes + 1 - old);
-    content.resize(old + want);
-    int got = gzread(file.get(), content.data() + old, static_cast<unsigned>(want));
-    if (got < 0) {
-      int code = 0;
-      const char* message = gzerror(file.get(), &code);
-      throw InputError(name, {}, std::string("cannot read: ") + (code == Z_ERRNO ? std::strerror(errno) : message));
-    }
-    content.resize(old + static_cast<size_t>(got));
-    if (got == 0) break;
+    content.resize(old + kBlock);
+    size_t got = in.read(content.data() + old, kBlock);
+    content.resize(old + got);
+    if (got == 0) return content;
   }
-  if (content.size() > maxBytes)
-    throw InputError(name, {}, "larger than " + humanBytes(maxBytes) +
-                                   " once inflated (gzip bomb or wrong file?); raise --max-input-size to allow it");
-  int code = 0;
-  gzerror(file.get(), &code);
-  if (code == Z_BUF_ERROR) throw InputError(name, {}, "truncated gzip stream");
-  if (code != Z_OK) throw InputError(name, {}, "corrupt gzip stream");
-  return content;
 }
 
 }  // namespace ccforge

@@ -18,14 +18,16 @@ std::vector<std::string> FixtureExpectation::list(const std::string& key) const 
 verify::Options FixtureExpectation::options(const std::filesystem::path& fixture) const {
   verify::Options o;
   std::stringstream in(get("args"));
-  std::string flag, value;
-  while (in >> flag >> value) {
-    if (flag == "--profile") o.profile = *verify::profileByName(value);
-    else if (flag == "--slots") o.slots = std::stoi(value);
-    else if (flag == "--max-tbs") o.maxCoResidentThreadBlocks = std::stoi(value);
-    else if (flag == "--collective")
+  std::string setting;
+  while (in >> setting) {
+    auto eq = setting.find('=');
+    std::string key = setting.substr(0, eq), value = eq == std::string::npos ? "" : setting.substr(eq + 1);
+    if (key == "profile") o.profile = *verify::profileByName(value);
+    else if (key == "slots") o.slots = std::stoi(value);
+    else if (key == "max-tbs") o.maxCoResidentThreadBlocks = std::stoi(value);
+    else if (key == "collective")
       o.collective = value.ends_with(".json") ? (fixture.parent_path() / value).string() : value;
-    else throw std::runtime_error("unknown fixture argument " + flag);
+    else throw std::runtime_error("unknown fixture argument " + setting);
   }
   return o;
 }
@@ -34,6 +36,7 @@ FixtureExpectation readExpectation(const std::filesystem::path& fixture) {
   std::ifstream in(fixture);
   std::string line;
   std::getline(in, line);
+  if (line.starts_with("<?xml")) std::getline(in, line);  // a declaration must come first
   if (line != "<!-- ccforge-expect") throw std::runtime_error(fixture.string() + ": no ccforge-expect comment");
   FixtureExpectation e;
   while (std::getline(in, line) && line != "-->") {

@@ -1,9 +1,11 @@
-// The expected outcome a fixture states about itself in a leading comment:
+// The expected outcome a fixture states about itself in a leading comment (after the XML
+// declaration, if it has one):
 //   <!-- ccforge-expect
 //   verdict: violation            (verified | violation | inconclusive)
 //   rules: race.write-read,...    (each must be reported)
 //   absent: postcondition.wrong-chunk
-//   args: --profile msccl-legacy --slots 1 --max-tbs 2 --collective NAME|SPEC
+//   args: profile=msccl-legacy slots=1 max-tbs=2 collective=NAME|SPEC   (the CLI options;
+//         no "--": XML comments may not contain it)
 //   message: REGEX                (some violation's message matches)
 //   evidence: REGEX               (some violation's evidence line matches)
 //   min-slots: 2 | none

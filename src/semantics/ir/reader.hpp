@@ -24,8 +24,9 @@ struct ReadResult {
   std::vector<RuntimeParserIssue> runtimeParserIssues;
 };
 
-// `text` is consumed (parsed in place). Throws InputError on malformed input.
-ReadResult readAlgorithm(std::string text, const std::string& sourceName);
+// Throws InputError on malformed input. Files are streamed: memory stays proportional to the
+// program, not to the text.
+ReadResult readAlgorithm(const std::string& text, const std::string& sourceName);
 ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes = kDefaultMaxInputBytes);
 
 }  // namespace ccforge::ir

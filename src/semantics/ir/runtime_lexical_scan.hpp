@@ -1,16 +1,15 @@
-// Finds text the MSCCL runtime's hand-written XML parser would reject or misread.
+// Finds text in a start tag that the MSCCL runtime's hand-written XML parser would reject or
+// misread (msccl-ir.md §1 "Lexical rules").
 #pragma once
 
 #include <string_view>
 #include <vector>
 
 #include "semantics/ir/reader.hpp"
-#include "semantics/ir/text_position.hpp"
 
 namespace ccforge::ir {
 
-// Reports at most `limit` issues (a broken generator repeats the same one everywhere).
-std::vector<RuntimeParserIssue> scanForRuntimeParser(std::string_view text, const LineIndex& lines,
-                                                     size_t limit = 20);
+// `tag` is the raw text of one start tag, which begins at `where`.
+std::vector<RuntimeParserIssue> checkTagForRuntimeParser(std::string_view tag, TextLocation where);
 
 }  // namespace ccforge::ir

@@ -1,0 +1,121 @@
+#include "library.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "algorithms.hpp"
+
+namespace ccforge::algorithms {
+namespace {
+
+Parameter ranks(int64_t def = 8) { return {"ranks", def, "number of ranks (GPUs)", 2}; }
+Parameter instances() { return {"instances", 1, "replicas of the whole program, each on its own channels", 1, 32}; }
+Parameter channels() { return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, 32}; }
+Parameter nodes() { return {"nodes", 2, "number of nodes", 1}; }
+Parameter gpus() { return {"gpus", 4, "GPUs per node", 1}; }
+Parameter inplace() { return {"inplace", 1, "1: in-place call (output aliases input), 0: out-of-place", 0, 1}; }
+Parameter root() { return {"root", 0, "root rank", 0}; }
+Parameter chunks() { return {"chunks", 1, "chunks the buffer is cut into (pipelining)", 1, 1024}; }
+
+}  // namespace
+
+const std::vector<LibraryEntry>& library() {
+  using ir::Protocol;
+  static const std::vector<LibraryEntry> entries{
+      {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
+       {ranks(), channels(), instances()}, Protocol::LL128, "msccl-executor", ringAllReduce},
+      {"hierarchical-allreduce",
+       "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
+       "(MSCCLang paper §2)",
+       {nodes(), gpus(), instances()}, Protocol::Simple, "msccl-executor", hierarchicalAllReduce},
+      {"allpairs-allreduce", "every rank reduces its chunk from all others' scratch copies, then sends it to all",
+       {ranks(), instances()}, Protocol::LL, "msccl-executor", allPairsAllReduce},
+      {"recursive-halving-doubling-allreduce",
+       "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
+       {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},
+      {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace()},
+       Protocol::LL128, "msccl-executor", ringAllGather},
+      {"allpairs-allgather", "each rank sends its chunk to every other rank", {ranks(), instances(), inplace()},
+       Protocol::LL128, "msccl-executor", allPairsAllGather},
+      {"recursive-doubling-allgather", "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
+       {ranks(), instances(), inplace()}, Protocol::Simple, "msccl-executor", recursiveDoublingAllGather},
+      {"ring-reducescatter", "chunk i is reduced around the ring and ends on rank i",
+       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringReduceScatter},
+      {"allpairs-alltoall", "every rank sends each chunk straight to its destination", {ranks(), instances()},
+       Protocol::Simple, "msccl-executor", allPairsAllToAll},
+      {"two-step-alltoall",
+       "gather the chunks for a remote node on the GPU with the destination's local index, then one aggregated "
+       "transfer per GPU pair across nodes (MSCCLang paper §7.3)",
+       {nodes(), gpus()}, Protocol::Simple, "msccl-executor", twoStepAllToAll},
+      {"three-step-alltoall",
+       "gather the chunks for a remote node on one GPU, one aggregated transfer per node pair, scatter on the "
+       "remote node (MSCCLang paper §7.3)",
+       {nodes(), gpus()}, Protocol::Simple, "msccl-executor", threeStepAllToAll},
+      {"alltonext",
+       "rank r's buffer goes to rank r+1; across nodes it is scattered over the node's GPUs, sent in parallel and "
+       "gathered (custom collective, MSCCLang paper §7.4)",
+       {nodes(), gpus()}, Protocol::Simple, "msccl-legacy", allToNext},
+      {"binomial-broadcast", "binomial tree from the root, chunk by chunk", {ranks(), root(), chunks(), inplace()},
+       Protocol::Simple, "msccl-executor", binomialBroadcast},
+      {"binomial-reduce", "binomial tree towards the root, chunk by chunk", {ranks(), root(), chunks(), inplace()},
+       Protocol::Simple, "msccl-executor", binomialReduce},
+  };
+  return entries;
+}
+
+const LibraryEntry* findAlgorithm(std::string_view name) {
+  for (const LibraryEntry& e : library())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::string>& settings) {
+  Arguments args;
+  for (const Parameter& p : entry.parameters) args[p.name] = p.defaultValue;
+  std::map<std::string, bool, std::less<>> seen;
+  for (const std::string& s : settings) {
+    const size_t eq = s.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("expected key=value, got '" + s + "'");
+    const std::string key = s.substr(0, eq);
+    const std::string text = s.substr(eq + 1);
+    const Parameter* param = nullptr;
+    for (const Parameter& p : entry.parameters)
+      if (p.name == key) param = &p;
+    if (!param) {
+      std::string known;
+      for (const Parameter& p : entry.parameters) known += (known.empty() ? "" : ", ") + p.name;
+      throw std::invalid_argument(entry.name + " has no parameter '" + key + "' (it takes " + known + ")");
+    }
+    if (seen[key]) throw std::invalid_argument("parameter '" + key + "' is given twice");
+    seen[key] = true;
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+      throw std::invalid_argument("parameter '" + key + "' needs an integer, got '" + text + "'");
+    if (value < param->min || value > param->max)
+      throw std::invalid_argument("parameter '" + key + "' must be between " + std::to_string(param->min) + " and " +
+                                  std::to_string(param->max) + ", got " + text);
+    args[key] = value;
+  }
+  return args;
+}
+
+}  // namespace ccforge::algorithms
+
+namespace ccforge::algorithms {
+
+Instance instantiate(std::string_view name, const std::vector<std::string>& settings,
+                     std::optional<ir::Protocol> protocol) {
+  const LibraryEntry* entry = findAlgorithm(name);
+  if (!entry) {
+    std::string known;
+    for (const LibraryEntry& e : library()) known += (known.empty() ? "" : ", ") + e.name;
+    throw std::invalid_argument("no algorithm '" + std::string(name) + "' in the library (it has " + known + ")");
+  }
+  Arguments args = resolveArguments(*entry, settings);
+  const ir::Protocol proto = protocol.value_or(entry->defaultProtocol);
+  dsl::Program program = entry->build(args, proto);
+  return Instance{entry, std::move(args), proto, std::move(program)};
+}
+
+}  // namespace ccforge::algorithms

@@ -1,0 +1,132 @@
+// `ccforge compile NAME [key=value ...]`: compiles a library algorithm to MSCCL-IR and, unless
+// --no-verify, runs `ccforge verify` on the result before writing it: a file that fails is not
+// written (docs/compiler.md).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "codegen/compile_error.hpp"
+#include "codegen/compiler.hpp"
+#include "library.hpp"
+#include "semantics/dsl/dsl_error.hpp"
+#include "semantics/ir/names.hpp"
+#include "semantics/ir/writer.hpp"
+#include "verify/report_writers.hpp"
+#include "verify/verifier.hpp"
+
+namespace ccforge::cli {
+namespace {
+
+struct CompileArguments {
+  std::string algorithm;
+  std::vector<std::string> settings;
+  std::string protocol;
+  std::string profile;
+  std::string output;
+  std::optional<int32_t> maxTbs;
+  bool noVerify = false;
+};
+
+// The one place where compiled programs are verified.
+verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program, const std::string& source,
+                                  const std::string& profile, std::optional<int32_t> maxTbs) {
+  verify::Options options;
+  options.profile = *verify::profileByName(profile);
+  options.maxCoResidentThreadBlocks = maxTbs;
+  // The file's coll attribute alone names neither the root of a rooted collective nor alltonext.
+  options.collective = program.binding().verifyName();
+  return verify::verifyAlgorithm(algo, source, options);
+}
+
+int exitCodeOf(verify::Verdict v) {
+  switch (v) {
+    case verify::Verdict::Verified: return kExitVerified;
+    case verify::Verdict::Violation: return kExitViolation;
+    case verify::Verdict::Inconclusive: return kExitInconclusive;
+    default: return kExitInternalError;
+  }
+}
+
+int runCompile(const CompileArguments& args) {
+  std::optional<ir::Protocol> protocol;
+  if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
+  std::optional<algorithms::Instance> instance;
+  try {
+    instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge compile: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const dsl::DslError& e) {
+    std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
+    return kExitViolation;
+  }
+  const std::string profile = args.profile.empty() ? instance->entry->defaultTarget : args.profile;
+  codegen::CompileOptions options;
+  options.target = *codegen::targetByName(profile);
+  if (args.maxTbs) options.target.maxCoResidentThreadBlocks = *args.maxTbs;
+  std::string title = args.algorithm;
+  for (const std::string& s : args.settings) title += " " + s;
+
+  codegen::Compiled compiled;
+  try {
+    compiled = codegen::compile(instance->program, options);
+  } catch (const codegen::CompileError& e) {
+    std::cerr << "ccforge compile: " << title << ": " << e.what() << "\n";
+    return kExitViolation;
+  }
+  const std::string source = args.output.empty() ? "<stdout>" : args.output;
+  std::string verdict = "not verified (--no-verify)";
+  if (!args.noVerify) {
+    verify::FileReport report = verifyCompiled(compiled.algorithm, instance->program, source, profile, args.maxTbs);
+    const int code = exitCodeOf(report.verdict);
+    if (code != kExitVerified) {
+      std::cerr << "ccforge compile: " << title << ": the compiled program does not verify; nothing was written\n";
+      verify::writeText(std::cerr, {report}, verify::RunInfo{profile, code});
+      return code;
+    }
+    verdict = "verified for " + profile;
+  }
+
+  const std::string xml = ir::toXml(compiled.algorithm);
+  if (args.output.empty()) {
+    std::cout << xml;
+  } else {
+    std::ofstream file(args.output, std::ios::binary);
+    file << xml;
+    if (!file.flush()) {
+      std::cerr << "ccforge compile: cannot write " << args.output << "\n";
+      return kExitUsage;
+    }
+  }
+  const codegen::CompileStats& st = compiled.stats;
+  std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}\n",
+                           title, compiled.algorithm.ngpus, st.channels, st.threadBlocks, st.steps, st.nops, verdict);
+  for (const std::string& note : compiled.notes) std::cerr << "note: " << note << "\n";
+  return kExitVerified;
+}
+
+}  // namespace
+
+void registerCompileCommand(CLI::App& app, CommandContext& context) {
+  auto args = std::make_shared<CompileArguments>();
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "Compile a library algorithm (ccforge list) to MSCCL-IR and verify it (exit 0 written and verified, "
+                 "10 the program is wrong or cannot meet the runtime's limits, 1 usage)");
+  cmd->add_option("algorithm", args->algorithm, "library algorithm, e.g. two-step-alltoall")->required();
+  cmd->add_option("settings", args->settings, "parameters as key=value, e.g. nodes=2 gpus=4");
+  cmd->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
+      ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
+  cmd->add_option("--profile", args->profile,
+                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives)")
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+  cmd->add_option("--max-tbs", args->maxTbs, "thread blocks per rank that can be resident at once (as for verify)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("-o,--output", args->output, "write the IR to this file instead of standard output");
+  cmd->add_flag("--no-verify", args->noVerify, "write the IR without running ccforge verify on it");
+  cmd->callback([args, &context] { context.exitCode = runCompile(*args); });
+}
+
+}  // namespace ccforge::cli

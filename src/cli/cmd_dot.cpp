@@ -1,0 +1,218 @@
+// `ccforge dot INPUT`: draws a library algorithm (its Chunk DAG, Instruction DAG or compiled
+// thread blocks) or any MSCCL-IR file (thread blocks) with Graphviz; highlights the deadlock
+// cycle or race pair of a failed verification (docs/dsl-guide.md, "Pictures").
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "codegen/compile_error.hpp"
+#include "codegen/compiler.hpp"
+#include "codegen/dot_render.hpp"
+#include "codegen/dot_views.hpp"
+#include "library.hpp"
+#include "semantics/input_error.hpp"
+#include "semantics/ir/names.hpp"
+#include "semantics/ir/reader.hpp"
+#include "verify/verifier.hpp"
+
+namespace ccforge::cli {
+namespace {
+
+struct DotArguments {
+  std::string input;
+  std::vector<std::string> settings;
+  std::string output;
+  std::string view = "threadblocks";
+  std::string protocol;
+  std::string profile;
+  std::optional<int32_t> rank, chunk;
+  std::string around;
+  int32_t radius = 2;
+  size_t maxNodes = 2000;
+  std::string highlightReport;
+  bool verify = false;
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+bool isFile(const std::string& input) {
+  return std::filesystem::exists(input) || input.ends_with(".xml") || input.ends_with(".xml.gz");
+}
+
+codegen::StepId parseStep(const std::string& text) {
+  codegen::StepId id;
+  char c1 = 0, c2 = 0;
+  std::istringstream in(text);
+  if (!(in >> id.rank >> c1 >> id.tb >> c2 >> id.step) || c1 != ':' || c2 != ':' || !in.eof())
+    throw UsageError("--around takes RANK:TB:STEP, got '" + text + "'");
+  return id;
+}
+
+std::vector<codegen::HighlightGroup> groupsOf(const std::vector<verify::Violation>& violations) {
+  std::vector<codegen::HighlightGroup> groups;
+  for (const verify::Violation& v : violations) {
+    if (v.severity != verify::Severity::Error || v.steps.empty()) continue;
+    codegen::HighlightGroup g;
+    g.cycle = v.rule.starts_with("deadlock");
+    for (const verify::StepRef& s : v.steps) g.steps.push_back({s.rank, s.tb, s.step});
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
+// The violations of a `ccforge verify --format json` report (docs/verify-json.md).
+std::vector<codegen::HighlightGroup> groupsOfReport(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, {}, "cannot read the report");
+  nlohmann::json report;
+  try {
+    report = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, {}, std::string("not a JSON report: ") + e.what());
+  }
+  std::vector<codegen::HighlightGroup> groups;
+  try {
+    for (const auto& file : report.at("files"))
+      for (const auto& v : file.at("violations")) {
+        if (v.at("severity") != "error" || v.at("steps").empty()) continue;
+        codegen::HighlightGroup g;
+        g.cycle = v.at("rule").get<std::string>().starts_with("deadlock");
+        for (const auto& s : v.at("steps"))
+          g.steps.push_back({s.at("rank").get<int32_t>(), s.at("tb").get<int32_t>(), s.at("step").get<int32_t>()});
+        groups.push_back(std::move(g));
+      }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, {}, std::string("not a ccforge verify report: ") + e.what());
+  }
+  return groups;
+}
+
+int runDot(const DotArguments& args) {
+  std::optional<codegen::DotFormat> format = codegen::DotFormat::Dot;
+  if (!args.output.empty() && !(format = codegen::formatForPath(args.output)))
+    throw UsageError("-o " + args.output + ": the extension must be .dot, .gv, .svg, .png or .pdf");
+  const bool file = isFile(args.input);
+  if (file && args.view != "threadblocks")
+    throw UsageError("an MSCCL-IR file has only the thread-block view (--view " + args.view + " needs a DSL program)");
+  if (!args.around.empty() && args.view != "threadblocks")
+    throw UsageError("--around names a step, so it needs the thread-block view");
+
+  std::optional<algorithms::Instance> instance;
+  ir::Algorithm algo;
+  std::string profile = args.profile.empty() ? "msccl-executor" : args.profile;
+  if (file) {
+    if (!args.settings.empty()) throw UsageError("parameters are for library algorithms, not for files");
+    algo = ir::readAlgorithmFile(args.input).algorithm;
+  } else {
+    std::optional<ir::Protocol> protocol;
+    if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
+    try {
+      instance.emplace(algorithms::instantiate(args.input, args.settings, protocol));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (args.profile.empty()) profile = instance->entry->defaultTarget;
+  }
+  const codegen::TargetProfile target = *codegen::targetByName(profile);
+
+  codegen::DotModel model;
+  if (args.view == "chunk-dag") {
+    model = codegen::chunkDagModel(instance->program);
+  } else if (args.view == "instruction-dag") {
+    model = codegen::instructionDagModel(instance->program, target);
+  } else {
+    if (instance) algo = codegen::compile(instance->program, {target}).algorithm;
+    model = codegen::threadBlockModel(algo);
+  }
+
+  std::vector<codegen::HighlightGroup> groups;
+  if (!args.highlightReport.empty()) groups = groupsOfReport(args.highlightReport);
+  if (args.verify) {
+    verify::Options options;
+    options.profile = *verify::profileByName(profile);
+    if (instance) options.collective = instance->program.binding().verifyName();
+    const verify::FileReport report = verify::verifyAlgorithm(algo, args.input, options);
+    std::cerr << "ccforge dot: verify: " << verify::verdictName(report.verdict) << " (" << report.errorCount()
+              << " errors)\n";
+    auto more = groupsOf(report.violations);
+    groups.insert(groups.end(), more.begin(), more.end());
+  }
+  if (!groups.empty() && args.view != "threadblocks")
+    throw UsageError("highlights name steps, so they need the thread-block view");
+  for (const codegen::StepId& s : codegen::highlight(model, algo, groups))
+    std::cerr << fmt::format("ccforge dot: warning: the program has no step rank {} tb {} step {} to highlight\n",
+                             s.rank, s.tb, s.step);
+
+  codegen::DotFilter filter;
+  filter.rank = args.rank;
+  filter.chunk = args.chunk;
+  filter.radius = args.radius;
+  filter.maxNodes = args.maxNodes;
+  if (!args.around.empty()) {
+    const codegen::StepId id = parseStep(args.around);
+    filter.around = codegen::nodeOfStep(algo, id);
+    if (!filter.around) throw UsageError("--around " + args.around + ": the program has no such step");
+  }
+  const std::string dot = codegen::toDot(model, filter);
+  if (args.output.empty()) {
+    std::cout << dot;
+  } else {
+    codegen::writePicture(dot, *format, args.output);
+    std::cerr << "ccforge dot: wrote " << args.output << "\n";
+  }
+  return kExitVerified;
+}
+
+int runDotReportingErrors(const DotArguments& args) {
+  try {
+    return runDot(args);
+  } catch (const UsageError& e) {
+    std::cerr << "ccforge dot: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const codegen::DotTooLarge& e) {
+    std::cerr << "ccforge dot: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "ccforge dot: " << e.what() << "\n";
+    return kExitMalformedInput;
+  } catch (const codegen::CompileError& e) {
+    std::cerr << "ccforge dot: " << args.input << ": " << e.what() << "\n";
+    return kExitViolation;
+  }
+}
+
+}  // namespace
+
+void registerDotCommand(CLI::App& app, CommandContext& context) {
+  auto args = std::make_shared<DotArguments>();
+  CLI::App* cmd = app.add_subcommand(
+      "dot", "Draw a library algorithm or an MSCCL-IR file with Graphviz (DOT, SVG, PNG or PDF by the extension of -o)");
+  cmd->add_option("input", args->input, "an MSCCL-IR file, or a library algorithm (ccforge list)")->required();
+  cmd->add_option("settings", args->settings, "the algorithm's parameters as key=value");
+  cmd->add_option("-o,--output", args->output, "picture to write (.dot, .gv, .svg, .png, .pdf); DOT on stdout without");
+  cmd->add_option("--view", args->view, "what to draw of a library algorithm")
+      ->check(CLI::IsMember({"chunk-dag", "instruction-dag", "threadblocks"}))
+      ->capture_default_str();
+  cmd->add_option("--protocol", args->protocol, "protocol of a library algorithm")
+      ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
+  cmd->add_option("--profile", args->profile, "runtime a library algorithm is compiled and verified for")
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+  cmd->add_option("--rank", args->rank, "only this rank (and the ends of edges leaving it)");
+  cmd->add_option("--chunk", args->chunk, "only steps touching this chunk (DSL chunks for the DAG views)");
+  cmd->add_option("--around", args->around, "only the neighbourhood of the step RANK:TB:STEP");
+  cmd->add_option("--radius", args->radius, "edges from --around to include")->check(CLI::Range(0, 1000))->capture_default_str();
+  cmd->add_option("--max-nodes", args->maxNodes, "refuse to draw more nodes than this")->capture_default_str();
+  cmd->add_option("--highlight", args->highlightReport,
+                  "highlight the deadlock cycles and race pairs of a `ccforge verify --format json` report");
+  cmd->add_flag("--verify", args->verify, "run ccforge verify on the program and highlight what it finds");
+  cmd->callback([args, &context] { context.exitCode = runDotReportingErrors(*args); });
+}
+
+}  // namespace ccforge::cli

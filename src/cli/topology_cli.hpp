@@ -1,0 +1,47 @@
+// Helpers shared by the topology commands (topo, bounds, simulate): how their failures map
+// to exit codes, and writing to stdout or a file.
+#pragma once
+
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "cli/exit_codes.hpp"
+#include "semantics/input_error.hpp"
+
+namespace ccforge::cli {
+
+// Unusable input (a spec, an IR file, a disconnected topology) exits 2; a nonsensical
+// request (unknown collective, root out of range) exits 1.
+template <typename Body>
+int runGuarded(std::string_view command, Body&& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    std::cerr << "ccforge " << command << ": " << e.what() << "\n";
+    return kExitMalformedInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge " << command << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+// Writes `text` to `path`, or to stdout when `path` is empty.
+inline int writeOutput(std::string_view command, const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return std::cout ? kExitVerified : kExitInternalError;
+  }
+  std::ofstream file(path);
+  file << text;
+  file.flush();
+  if (!file) {
+    std::cerr << "ccforge " << command << ": cannot write " << path << "\n";
+    return kExitUsage;
+  }
+  return kExitVerified;
+}
+
+}  // namespace ccforge::cli

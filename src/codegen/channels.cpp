@@ -1,0 +1,135 @@
+#include "codegen/channels.hpp"
+
+#include <algorithm>
+
+#include "codegen/compile_error.hpp"
+#include "codegen/lower.hpp"
+
+namespace ccforge::codegen {
+namespace {
+
+class ChannelAssigner {
+ public:
+  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target, int32_t cap,
+                  const std::vector<bool>& isolated)
+      : dag_(dag), program_(program), target_(target), cap_(cap), isolated_(isolated),
+        result_{ConnectionGraph(dag.ranks, target), std::vector<int32_t>(dag.instrs.size(), -1),
+                std::vector<int32_t>(dag.instrs.size(), -1), 1} {}
+
+  ChannelAssignment run() {
+    placeLabelledLocalOps();
+    std::vector<int32_t> starts;
+    for (size_t i = 0; i < dag_.instrs.size(); ++i) {
+      const Instr& in = dag_.instrs[i];
+      if (!in.removed && in.sendTo >= 0 && in.recvFrom < 0) starts.push_back(static_cast<int32_t>(i));
+    }
+    int32_t used = 0;  // channels replica 0 uses
+    for (bool pinned : {true, false})
+      for (int32_t s : starts)
+        if (instr(s).replica == 0 && (directive(s) >= 0) == pinned) used = std::max(used, place(s, -1) + 1);
+    const int32_t stride = std::max(used, 1);
+    result_.stride = stride;
+    for (int32_t s : starts)
+      if (instr(s).replica > 0) place(s, stride);
+    return std::move(result_);
+  }
+
+ private:
+  Instr& instr(int32_t i) { return dag_.instrs[static_cast<size_t>(i)]; }
+
+  void placeLabelledLocalOps() {
+    for (size_t i = 0; i < dag_.instrs.size(); ++i) {
+      const Instr& in = dag_.instrs[i];
+      if (in.removed || in.sendPeer >= 0 || in.recvPeer >= 0 || in.tbLabel < 0) continue;
+      const int32_t node = result_.graph.label(in.rank, in.tbLabel, in.replica);
+      result_.graph.attach(node, 0);
+      result_.home[i] = node;
+    }
+  }
+
+  int32_t directive(int32_t start) const { return chainDirective(dag_, start); }
+
+  // Places the chain starting at `start`; returns its channel. `stride` < 0 for replica 0.
+  int32_t place(int32_t start, int32_t stride) {
+    const int32_t k = instr(start).replica;
+    const int32_t pinned = directive(start);
+    const int32_t limit = target_.maxChannels;
+    if (pinned >= 0) {
+      const int32_t c = stride < 0 ? pinned : (pinned + k * stride) % limit;
+      if (!tryChannel(start, c, 0))
+        throw CompileError(describeTraceOp(program_, failedOp_) + ": channel " + std::to_string(c) +
+                           (c != pinned ? " (channel " + std::to_string(pinned) + " of replica " + std::to_string(k) + ")"
+                                        : std::string()) +
+                           " cannot carry this transfer: " + result_.graph.failure());
+      return c;
+    }
+    int32_t first = 0;
+    if (stride >= 0) {
+      const int32_t twin = instr(start).twin;
+      const int32_t twinChannel = instr(twin).channel;
+      first = ((twinChannel >= 0 ? twinChannel : 0) + k * stride) % limit;
+    }
+    for (int32_t i = 0; i < limit; ++i) {
+      const int32_t c = (first + i) % limit;
+      if (tryChannel(start, c, cap_, isolated_[static_cast<size_t>(start)])) return c;
+    }
+    throw CompileError(describeTraceOp(program_, failedOp_) + ": no channel can carry this transfer from rank " +
+                       std::to_string(instr(start).rank) + ": on every channel, " + result_.graph.failure());
+  }
+
+  bool tryChannel(int32_t start, int32_t c, int32_t cap, bool exclusive = false) {
+    ConnectionGraph& g = result_.graph;
+    g.begin();
+    for (int32_t v = start; v >= 0; v = instr(v).sendTo) {
+      const Instr& in = instr(v);
+      failedOp_ = in.traceOp;
+      const int32_t sc = in.sendPeer >= 0 ? g.connection(in.rank, c, Direction::Send, in.sendPeer, exclusive) : -1;
+      const int32_t rc = in.recvPeer >= 0 ? g.connection(in.rank, c, Direction::Recv, in.recvPeer, exclusive) : -1;
+      const int32_t home = sc >= 0 ? sc : rc;
+      bool ok = (in.sendPeer < 0 || sc >= 0) && (in.recvPeer < 0 || rc >= 0);
+      ok = ok && (sc < 0 || rc < 0 || g.unite(sc, rc, cap));
+      ok = ok && (in.tbLabel < 0 || g.unite(home, g.label(in.rank, in.tbLabel, in.replica), cap));
+      ok = ok && g.attach(home, cap);
+      if (!ok) {
+        g.rollback();
+        return false;
+      }
+    }
+    g.commit();
+    for (int32_t v = start; v >= 0; v = instr(v).sendTo) {
+      Instr& in = instr(v);
+      in.channel = c;
+      const size_t i = static_cast<size_t>(v);
+      result_.sendConn[i] = in.sendPeer >= 0 ? g.findConnection(in.rank, c, Direction::Send, in.sendPeer) : -1;
+      result_.home[i] = in.sendPeer >= 0 ? result_.sendConn[i] : g.findConnection(in.rank, c, Direction::Recv, in.recvPeer);
+    }
+    return true;
+  }
+
+  InstructionDag& dag_;
+  const dsl::Program& program_;
+  const TargetProfile& target_;
+  int32_t cap_;
+  const std::vector<bool>& isolated_;
+  ChannelAssignment result_;
+  int32_t failedOp_ = 0;
+};
+
+}  // namespace
+
+int32_t chainDirective(const InstructionDag& dag, int32_t start) {
+  bool labelled = false;
+  for (int32_t v = start; v >= 0; v = dag.instrs[static_cast<size_t>(v)].sendTo) {
+    const Instr& in = dag.instrs[static_cast<size_t>(v)];
+    if (in.channelDirective >= 0) return in.channelDirective;
+    labelled = labelled || in.tbLabel >= 0;
+  }
+  return labelled ? 0 : -1;
+}
+
+ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
+                                 int32_t cap, const std::vector<bool>& isolated) {
+  return ChannelAssigner(dag, program, target, cap, isolated).run();
+}
+
+}  // namespace ccforge::codegen

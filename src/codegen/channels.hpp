@@ -1,0 +1,38 @@
+// Channel assignment. A chain of transfers joined by fused instructions (w -> x -> y with rcs on
+// x) runs in one thread block per rank, hence on one channel. Each chain takes the channel its
+// directive names or, when automatic, the lowest channel on which every rank it touches can
+// still give it a thread block: one thread block per (send peer, receive peer, channel), at most
+// maxPeersPerChannel sending and receiving thread blocks per channel, at most `cap` steps per
+// thread block. Replicas (instances, parallelized fragments) go to distinct channels where the
+// limit allows: replica k of a chain on channel c prefers channel c + k*B, B the number of
+// channels replica 0 uses, wrapping below the limit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "codegen/connection_graph.hpp"
+#include "codegen/instruction_dag.hpp"
+#include "codegen/target_profile.hpp"
+#include "semantics/dsl/program.hpp"
+
+namespace ccforge::codegen {
+
+struct ChannelAssignment {
+  ConnectionGraph graph;
+  std::vector<int32_t> home;      // per instruction: a node of its thread block's group; -1: local, unplaced
+  std::vector<int32_t> sendConn;  // per sending instruction: its send connection (the FIFO it feeds)
+  int32_t stride = 1;             // channels replica 0 uses
+};
+
+// The channel directive of the chain that starts at `start`, -1 if automatic; a thread block label
+// without a channel means channel 0 (msccl-tools' rule).
+int32_t chainDirective(const InstructionDag& dag, int32_t start);
+
+// `isolated`: first instructions of automatic chains that must have their connections to
+// themselves (the scheduler found them overfilling a shared connection).
+// Throws CompileError when a directive cannot be honoured or no channel is left.
+ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
+                                 int32_t cap, const std::vector<bool>& isolated);
+
+}  // namespace ccforge::codegen

@@ -1,0 +1,162 @@
+#include "codegen/compiler.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "codegen/channels.hpp"
+#include "codegen/compile_error.hpp"
+#include "codegen/dependencies.hpp"
+#include "codegen/depths.hpp"
+#include "codegen/emit.hpp"
+#include "codegen/fusion.hpp"
+#include "codegen/lower.hpp"
+#include "codegen/threadblocks.hpp"
+
+namespace ccforge::codegen {
+namespace {
+
+void requirePostcondition(const dsl::Program& program) {
+  const auto result = program.checkPostcondition();
+  if (result.holds()) return;
+  std::string message = "program '" + program.name() + "' does not implement " +
+                        program.binding().collective().describe() + ": " + std::to_string(result.mismatches) +
+                        " output chunk" + (result.mismatches == 1 ? " is" : "s are") + " wrong";
+  for (const std::string& d : result.details) message += "\n  " + d;
+  if (result.mismatches > result.details.size())
+    message += "\n  ... and " + std::to_string(result.mismatches - result.details.size()) + " more";
+  throw CompileError(message);
+}
+
+constexpr int32_t kMaxAttempts = 24;
+
+const ScheduledTb* longest(const Schedule& s) {
+  const ScheduledTb* worst = nullptr;
+  for (const ScheduledTb& t : s.tbs)
+    if (!worst || t.steps.size() > worst->steps.size()) worst = &t;
+  return worst;
+}
+
+[[noreturn]] void tooManySteps(const dsl::Program& program, const Lowered& lowered, const ScheduledTb& t,
+                               const TargetProfile& target) {
+  std::set<int32_t> ops;
+  for (int32_t v : t.ops) ops.insert(lowered.dag.instrs[static_cast<size_t>(v)].traceOp);
+  std::string from;
+  int shown = 0;
+  for (int32_t op : ops) {
+    if (shown++ == 3) {
+      from += ", ...";
+      break;
+    }
+    from += (from.empty() ? "" : ", ") + describeTraceOp(program, op);
+  }
+  throw CompileError("rank " + std::to_string(t.rank) + ": a thread block (send " + std::to_string(t.send) +
+                     ", recv " + std::to_string(t.recv) + ", channel " + std::to_string(t.channel) + ") needs " +
+                     std::to_string(t.steps.size()) + " steps; " + target.name + " allows " +
+                     std::to_string(target.maxStepsPerThreadBlock) + " per thread block. Its instructions come from " +
+                     from +
+                     ". The channel and thread block directives fix this; spread the transfers over more channels "
+                     "or thread blocks, or compile for a runtime with a higher limit");
+}
+
+struct Scheduled {
+  ChannelAssignment channels;
+  Schedule schedule;
+  int32_t cap = 0;  // instructions per thread block the schedule allowed itself
+};
+
+// Channels, thread blocks and dependencies; redone with chains isolated while connections
+// overfill, and with fewer instructions per thread block while one has too many steps.
+Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lowered, InstructionDag& dag,
+                               const TargetProfile& target, int32_t& attempts) {
+  int32_t cap = target.maxStepsPerThreadBlock;
+  const int32_t slots = slotsOf(program.options().protocol);
+  std::vector<bool> isolated(dag.instrs.size(), false);
+  for (;;) {
+    ++attempts;
+    for (Instr& in : dag.instrs) in.channel = -1;
+    ChannelAssignment channels = assignChannels(dag, program, target, cap, isolated);
+    Schedule schedule = assignThreadBlocks(dag, channels, program, cap, slots);
+    bool retry = false;
+    for (int32_t start : schedule.overfull)
+      if (!isolated[static_cast<size_t>(start)] && chainDirective(dag, start) < 0 && attempts < kMaxAttempts) {
+        isolated[static_cast<size_t>(start)] = true;
+        retry = true;
+      }
+    if (retry) continue;
+    insertDependencies(schedule, dag);
+    const ScheduledTb* worst = longest(schedule);
+    const auto steps = worst ? static_cast<int32_t>(worst->steps.size()) : 0;
+    if (steps <= target.maxStepsPerThreadBlock) return Scheduled{std::move(channels), std::move(schedule), cap};
+    if (cap <= 1) tooManySteps(program, lowered, *worst, target);
+    cap = std::max(1, std::min(cap - 1, static_cast<int32_t>(int64_t{cap} * target.maxStepsPerThreadBlock / steps)));
+  }
+}
+
+void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& schedule, const TargetProfile& target) {
+  const int32_t maxTbs = std::min(target.maxThreadBlocksPerRank, target.maxCoResidentThreadBlocks);
+  for (int32_t r = 0; r < program.ranks(); ++r) {
+    const size_t n = schedule.tbsOfRank[static_cast<size_t>(r)].size();
+    if (static_cast<int64_t>(n) > maxTbs)
+      throw CompileError("rank " + std::to_string(r) + " needs " + std::to_string(n) + " thread blocks; " +
+                         target.name + " allows " + std::to_string(maxTbs) +
+                         " per rank (all of a rank's thread blocks must be resident at once)");
+  }
+}
+
+std::vector<std::string> notesOf(const dsl::Program& program, const InstructionDag& dag, const Scheduled& s,
+                                 const TargetProfile& target) {
+  std::vector<std::string> notes;
+  const std::vector<int32_t>& overfull = s.schedule.overfull;
+  if (!overfull.empty()) {
+    std::string where;
+    for (size_t i = 0; i < overfull.size() && i < 3; ++i)
+      where += (i ? ", " : "") + describeTraceOp(program, dag.instrs[static_cast<size_t>(overfull[i])].traceOp);
+    notes.push_back("could not order " + std::to_string(overfull.size()) + " chains of transfers within the protocol's " +
+                    std::to_string(slotsOf(program.options().protocol)) + " transfers in flight per connection (" +
+                    where + (overfull.size() > 3 ? ", ..." : "") + "): the program may deadlock; ccforge verify decides");
+  }
+  const int32_t replicas = program.options().instances * program.parallelFactors();
+  if (replicas > 1 && int64_t{s.channels.stride} * replicas > target.maxChannels)
+    notes.push_back(std::to_string(replicas) + " replicas x " + std::to_string(s.channels.stride) +
+                    " channels exceed the runtime's " + std::to_string(target.maxChannels) +
+                    " channels: some replicas share channels");
+  return notes;
+}
+
+}  // namespace
+
+Compiled compile(const dsl::Program& program, const CompileOptions& options) {
+  const TargetProfile& target = options.target;
+  if (target.executorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
+    throw CompileError("program '" + program.name() + "' implements a custom collective (" +
+                       program.binding().collective().describe() + "), which " + target.name +
+                       " cannot run (coll=\"custom\"); compile it for msccl-legacy");
+  requirePostcondition(program);
+  Lowered lowered = lower(program, target);
+  const FusionStats fusion = fuse(lowered);
+  InstructionDag& dag = lowered.dag;
+  computeDepths(dag);
+
+  Compiled out;
+  CompileStats& st = out.stats;
+  const Scheduled s = scheduleWithinLimits(program, lowered, dag, target, st.attempts);
+  requireResidentThreadBlocks(program, s.schedule, target);
+  out.algorithm = emitAlgorithm(program, lowered, s.schedule, target);
+  out.notes = notesOf(program, dag, s, target);
+
+  st.traceOps = static_cast<int64_t>(program.trace().size());
+  st.rcs = fusion.rcs;
+  st.rrcs = fusion.rrcs;
+  st.rrs = fusion.rrs;
+  for (const Instr& in : dag.instrs) st.instructions += in.removed ? 0 : 1;
+  st.stepCap = s.cap;
+  st.threadBlocks = static_cast<int64_t>(s.schedule.tbs.size());
+  for (const ScheduledTb& t : s.schedule.tbs) {
+    st.steps += static_cast<int64_t>(t.steps.size());
+    st.nops += static_cast<int64_t>(t.steps.size() - t.ops.size());
+  }
+  st.channels = out.algorithm.nchannels;
+  return out;
+}
+
+}  // namespace ccforge::codegen

@@ -1,0 +1,29 @@
+// Misuse of the DSL: a stale reference, an uninitialised read, an index out of range, ...
+// The message names the offending call (operation and arguments) and where the program made
+// it (file:line of the caller, captured with std::source_location).
+#pragma once
+
+#include <source_location>
+#include <stdexcept>
+#include <string>
+
+namespace ccforge::dsl {
+
+class DslError : public std::runtime_error {
+ public:
+  DslError(const std::string& call, std::source_location where, const std::string& message);
+
+  const std::string& call() const { return call_; }
+  const std::source_location& where() const { return where_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string call_;
+  std::source_location where_;
+  std::string message_;
+};
+
+// "file.cpp:42" for messages that point back into a program.
+std::string describeLocation(const std::source_location& where);
+
+}  // namespace ccforge::dsl

@@ -1,0 +1,41 @@
+// NCCL's cost constants (msccl-ir.md §3) and the protocol parameters of the MSCCL runtime
+// (§2): what one transfer of a given protocol costs on a given kind of link.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "semantics/ir/model.hpp"
+#include "semantics/topology/topology.hpp"
+
+namespace ccforge::sim {
+
+// GPU generation, for NCCL's per-channel bandwidth; None: no per-channel cap.
+enum class Arch : uint8_t { Sm80, Sm90, Sm100, None };
+std::optional<Arch> parseArch(std::string_view name);
+std::string_view archName(Arch a);
+
+class CostModel {
+ public:
+  CostModel(ir::Protocol protocol, Arch arch) : protocol_(protocol), arch_(arch) {}
+
+  // Paid once per collective call (NCCL's ring base latency).
+  double baseLatencyUs() const;
+  // Paid by every transfer on a route of this class, on top of the links' alphas.
+  double hopLatencyUs(topo::LinkClass c) const;
+  // Fraction of a link's bandwidth that carries payload (LL 0.5, LL128 0.92, Simple 1).
+  double efficiency() const;
+  // The most one thread block (one connection) moves, in GB/s of payload; nullopt: no cap.
+  std::optional<double> perChannelGBps(topo::LinkClass c) const;
+  // Transfers in flight per connection (NCCL_STEPS = 8 slots; Simple uses 4 per transfer).
+  int32_t slots() const { return protocol_ == ir::Protocol::Simple ? 2 : 8; }
+  // Bytes of every chunk one tile iteration touches.
+  double tileBytes() const;
+
+ private:
+  ir::Protocol protocol_;
+  Arch arch_;
+};
+
+}  // namespace ccforge::sim

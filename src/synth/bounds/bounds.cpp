@@ -1,0 +1,111 @@
+#include "synth/bounds/bounds.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "semantics/input_error.hpp"
+#include "semantics/topology/distances.hpp"
+#include "synth/bounds/concurrent_flow.hpp"
+#include "synth/bounds/cut_bounds.hpp"
+
+namespace ccforge::synth {
+namespace {
+
+using topo::Rational;
+using topo::Topology;
+
+std::string gpuName(const Topology& t, int32_t rank) {
+  return t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(rank)])].name;
+}
+
+// The largest step distance over the pairs the collective must connect; throws when one
+// pair has no route at all.
+int32_t stepsNeeded(const Topology& t, CollectiveType c, int32_t root) {
+  const auto d = topo::stepDistances(t);
+  const auto n = static_cast<int32_t>(d.size());
+  int32_t most = 0;
+  for (int32_t a = 0; a < n; ++a)
+    for (int32_t b = 0; b < n; ++b) {
+      bool needed = c == CollectiveType::Broadcast || c == CollectiveType::Scatter ? a == root
+                    : c == CollectiveType::Reduce || c == CollectiveType::Gather   ? b == root
+                                                                                   : true;
+      if (!needed || a == b) continue;
+      int32_t steps = d[static_cast<size_t>(a)][static_cast<size_t>(b)];
+      if (steps == topo::kUnreachable)
+        throw InputError(t.sourceFile, {},
+                         gpuName(t, a) + " cannot reach " + gpuName(t, b) + ", so " +
+                             std::string(collectiveTypeName(c)) + " cannot complete on topology " + t.name);
+      most = std::max(most, steps);
+    }
+  return most;
+}
+
+}  // namespace
+
+const std::vector<CollectiveType>& boundedCollectives() {
+  static const std::vector<CollectiveType> all{CollectiveType::AllGather, CollectiveType::ReduceScatter,
+                                               CollectiveType::AllToAll,  CollectiveType::Broadcast,
+                                               CollectiveType::Reduce,    CollectiveType::Scatter,
+                                               CollectiveType::Gather};
+  return all;
+}
+
+CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t root) {
+  const auto n = static_cast<int32_t>(t.gpus().size());
+  bool supported = false;
+  for (CollectiveType b : boundedCollectives()) supported = supported || b == c;
+  if (!supported)
+    throw std::invalid_argument("no exact bound for " + std::string(collectiveTypeName(c)) +
+                                "; bounded: allgather, reducescatter, alltoall, broadcast, reduce, scatter, gather");
+  if (n < 2)
+    throw std::invalid_argument("topology " + t.name + " has " + std::to_string(n) +
+                                " GPU: a collective needs at least 2 to communicate");
+  const bool rooted = isRooted(c);
+  if (rooted && (root < 0 || root >= n))
+    throw std::invalid_argument("root " + std::to_string(root) + " is out of range: topology " + t.name + " has ranks 0 to " +
+                                std::to_string(n - 1));
+
+  CollectiveBound bound;
+  bound.collective = c;
+  bound.root = rooted ? root : -1;
+  bound.stepsLowerBound = stepsNeeded(t, c, root);
+  Rational rate;  // GB/s at which chunks can be delivered
+  switch (c) {
+    case CollectiveType::AllGather:
+    case CollectiveType::ReduceScatter:
+      rate = allGatherRate(t, c == CollectiveType::ReduceScatter);
+      bound.method = "cut bound: min over vertex sets S missing a GPU of cap(leaving S) / |GPUs in S|";
+      break;
+    case CollectiveType::Scatter:
+    case CollectiveType::Gather:
+      rate = scatterRate(t, root, c == CollectiveType::Gather);
+      bound.method = "cut bound: min over vertex sets S holding the root of cap(leaving S) / |GPUs outside S|";
+      break;
+    case CollectiveType::Broadcast:
+    case CollectiveType::Reduce:
+      rate = broadcastRate(t, root, c == CollectiveType::Reduce);
+      bound.method = "min over GPUs of the max-flow between them and the root";
+      break;
+    case CollectiveType::AllToAll: {
+      ConcurrentFlow flow;
+      try {
+        flow = allToAllRate(t);
+      } catch (const std::length_error& e) {
+        throw BoundsLimit("alltoall bound on " + t.name + ": " + e.what());
+      }
+      rate = flow.rate;
+      bound.method = "maximum concurrent multi-commodity flow (exact LP, dual-certified: rows " +
+                     std::to_string(flow.rows) + ", routing trees " + std::to_string(flow.columns) + ", pivots " +
+                     std::to_string(flow.pivots) + ")";
+      break;
+    }
+    default:
+      break;
+  }
+  bound.roundsPerChunkLowerBound = t.unitGBps / rate;
+  const bool wholeBuffer = c == CollectiveType::Broadcast || c == CollectiveType::Reduce;
+  bound.algbwUpperBoundGBps = wholeBuffer ? rate : rate * n;
+  return bound;
+}
+
+}  // namespace ccforge::synth

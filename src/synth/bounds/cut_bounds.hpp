@@ -1,0 +1,26 @@
+// Bandwidth bounds that single-commodity max-flows decide exactly (topologies.md, "Exact
+// bounds"). Switches and NICs are vertices that forward but hold no data. All results in
+// GB/s, exact.
+#pragma once
+
+#include <cstdint>
+
+#include "semantics/topology/topology.hpp"
+
+namespace ccforge::synth {
+
+using topo::Rational;
+
+// min over vertex sets S holding a GPU and missing one of  cap(links leaving S) / |GPUs in S|:
+// the rate (per chunk of M/N) at which allgather can move data; reducescatter on the
+// reversed links. Found by parametric (Dinkelbach) search over max-flow tests.
+Rational allGatherRate(const topo::Topology& topology, bool reversed);
+
+// min over S holding `rootRank` and missing a GPU of  cap(links leaving S) / |GPUs not in S|:
+// the rate per chunk of scatter from the root; gather on the reversed links.
+Rational scatterRate(const topo::Topology& topology, int32_t rootRank, bool reversed);
+
+// min over GPUs v != root of maxflow(root, v): the broadcast rate; reduce on the reversed links.
+Rational broadcastRate(const topo::Topology& topology, int32_t rootRank, bool reversed);
+
+}  // namespace ccforge::synth

@@ -1,0 +1,184 @@
+// The DOT views are checked structurally (parsed back with Graphviz's cgraph) and rendered.
+#include <catch2/catch.hpp>
+
+#include <graphviz/cgraph.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "codegen/dot_render.hpp"
+#include "codegen/dot_views.hpp"
+#include "compile_support.hpp"
+
+using namespace ccforge;
+using codegen::DotFilter;
+
+namespace {
+
+struct Parsed {
+  int nodes = 0;
+  int edges = 0;
+  std::set<std::string> clusters;
+  std::set<std::string> labels;
+  std::set<std::string> redNodes;
+  int redEdges = 0;
+};
+
+void collectClusters(Agraph_t* g, std::set<std::string>& out) {
+  for (Agraph_t* s = agfstsubg(g); s; s = agnxtsubg(s)) {
+    out.insert(agnameof(s));
+    collectClusters(s, out);
+  }
+}
+
+Parsed parse(const std::string& dot) {
+  std::unique_ptr<Agraph_t, decltype(&agclose)> g(agmemread(dot.c_str()), agclose);
+  REQUIRE(g);
+  Parsed p;
+  for (Agnode_t* n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {
+    ++p.nodes;
+    const std::string label = agget(n, const_cast<char*>("label"));
+    p.labels.insert(label);
+    if (std::string(agget(n, const_cast<char*>("fillcolor"))) == "red") p.redNodes.insert(label);
+    for (Agedge_t* e = agfstout(g.get(), n); e; e = agnxtout(g.get(), e)) {
+      ++p.edges;
+      if (std::string(agget(e, const_cast<char*>("color"))) == "red") ++p.redEdges;
+    }
+  }
+  collectClusters(g.get(), p.clusters);
+  return p;
+}
+
+ir::Algorithm ring4() { return testing::compileVerified("ring-allreduce", {"ranks=4"}).algorithm; }
+
+}  // namespace
+
+TEST_CASE("thread-block view: a cluster per GPU, one per thread block, steps in order, sends paired with receives") {
+  const ir::Algorithm a = ring4();
+  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), DotFilter{}));
+  CHECK(p.nodes == 28);  // 7 steps on each of 4 ranks
+  // 6 program-order edges per thread block, and every rank sends 6 times (s, rrs, rrs, rrcs, rcs, rcs).
+  CHECK(p.edges == 4 * 6 + 4 * 6);
+  CHECK(p.clusters == std::set<std::string>{"cluster_r0", "cluster_r0_t0", "cluster_r1", "cluster_r1_t0",
+                                            "cluster_r2", "cluster_r2_t0", "cluster_r3", "cluster_r3_t0"});
+  CHECK(p.labels.count("3: rrcs i[1]") == 1);
+}
+
+TEST_CASE("thread-block view: dependency waits are edges") {
+  // Recursive doubling (8 ranks) waits across thread blocks: every nop and waiting step has an edge.
+  const ir::Algorithm a = testing::compileVerified("recursive-doubling-allgather", {"ranks=8"}).algorithm;
+  size_t waits = 0;
+  for (const ir::Gpu& g : a.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks)
+      for (const ir::Step& s : tb.steps) waits += s.depid >= 0;
+  REQUIRE(waits > 0);
+  const codegen::DotModel m = codegen::threadBlockModel(a);
+  size_t waitEdges = 0;
+  for (const codegen::DotEdge& e : m.edges) waitEdges += e.kind == codegen::DotEdgeKind::Wait;
+  CHECK(waitEdges == waits);
+}
+
+TEST_CASE("filters: one rank keeps the far ends of its communication, faded") {
+  const ir::Algorithm a = ring4();
+  DotFilter f;
+  f.rank = 0;
+  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), f));
+  CHECK(p.nodes == 7 + 12);  // its 7 steps, 6 receivers on rank 1 and 6 senders on rank 3
+  CHECK(p.edges == 6 + 12);
+  CHECK(p.clusters.count("cluster_r2") == 0);
+}
+
+TEST_CASE("filters: one chunk follows it around the ring") {
+  // Chunk 0: sent by rank 0, reduced on 1 and 2, completed on 3, then forwarded 0 -> 1 -> 2.
+  const ir::Algorithm a = ring4();
+  DotFilter f;
+  f.chunk = 0;
+  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), f));
+  CHECK(p.nodes == 7);
+  CHECK(p.edges == 6);
+  CHECK(p.labels == std::set<std::string>{"0: s i[0]", "1: rrs i[0]", "2: rrs i[0]", "3: rrcs i[0]",
+                                          "4: rcs -> i[0]", "5: rcs -> i[0]", "6: r -> i[0]"});
+}
+
+TEST_CASE("filters: the neighbourhood of a step") {
+  const ir::Algorithm a = ring4();
+  DotFilter f;
+  f.around = codegen::nodeOfStep(a, {0, 0, 3});
+  f.radius = 1;
+  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), f));
+  // The step, its neighbours in program order (steps 2 and 4), its sender on rank 3 and its
+  // receiver on rank 1; plus the far ends of their own communication edges.
+  for (const char* label : {"3: rrcs i[1]", "2: rrs i[2]", "4: rcs -> i[0]"}) CHECK(p.labels.count(label) == 1);
+  CHECK(p.clusters.count("cluster_r3") == 1);
+  CHECK(p.clusters.count("cluster_r1") == 1);
+  CHECK(p.nodes < 28);
+}
+
+TEST_CASE("a view over the node cap is refused with a message saying how to narrow it") {
+  const ir::Algorithm a = ring4();
+  DotFilter f;
+  f.maxNodes = 10;
+  CHECK_THROWS_AS(codegen::toDot(codegen::threadBlockModel(a), f), codegen::DotTooLarge);
+  CHECK_THROWS_WITH(codegen::toDot(codegen::threadBlockModel(a), f),
+                    Catch::Contains("28 nodes, over the cap of 10") && Catch::Contains("--rank, --chunk or --around"));
+}
+
+TEST_CASE("highlights: a deadlock cycle's steps turn red and are joined in a cycle") {
+  const ir::Algorithm a = ring4();
+  codegen::DotModel m = codegen::threadBlockModel(a);
+  const std::vector<codegen::StepId> missing = codegen::highlight(
+      m, a, {codegen::HighlightGroup{{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {3, 0, 1}}, true},
+             codegen::HighlightGroup{{{0, 0, 99}}, false}});
+  REQUIRE(missing.size() == 1);
+  CHECK(missing[0].step == 99);
+  const Parsed p = parse(codegen::toDot(m, DotFilter{}));
+  CHECK(p.redNodes.size() == 4);
+  CHECK(p.redEdges == 4);
+}
+
+TEST_CASE("chunk DAG: one node per DSL operation, dependencies point forward") {
+  const dsl::Program prog = algorithms::instantiate("ring-allreduce", {"ranks=3"}).program;
+  const codegen::DotModel m = codegen::chunkDagModel(prog);
+  CHECK(m.nodes.size() == 12);  // 3 chunks x (2 reductions + 2 copies)
+  size_t trueEdges = 0;
+  for (const codegen::DotEdge& e : m.edges) {
+    CHECK(e.from < e.to);
+    trueEdges += e.kind == codegen::DotEdgeKind::TrueDependency;
+  }
+  CHECK(trueEdges == 9);  // each chunk's 4 operations form a chain
+  const Parsed p = parse(codegen::toDot(m, DotFilter{}));
+  CHECK(p.labels.count("0: reduce r0 i[0] -> r1 i[0] ch0") == 1);
+}
+
+TEST_CASE("instruction DAG: fused instructions with their communication edges") {
+  const dsl::Program prog = algorithms::instantiate("ring-allreduce", {"ranks=4"}).program;
+  const codegen::DotModel m = codegen::instructionDagModel(prog, codegen::executorTarget());
+  CHECK(m.nodes.size() == 28);
+  size_t comm = 0;
+  for (const codegen::DotEdge& e : m.edges) comm += e.kind == codegen::DotEdgeKind::Communication;
+  CHECK(comm == 24);
+}
+
+TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_dot_test";
+  std::filesystem::create_directories(dir);
+  const std::string dot = codegen::toDot(codegen::threadBlockModel(ring4()), DotFilter{});
+  codegen::writePicture(dot, codegen::DotFormat::Svg, dir / "ring.svg");
+  codegen::writePicture(dot, codegen::DotFormat::Png, dir / "ring.png");
+  std::ifstream svg(dir / "ring.svg");
+  std::stringstream text;
+  text << svg.rdbuf();
+  CHECK_THAT(text.str(), Catch::Contains("<svg") && Catch::Contains("rrcs"));
+  std::ifstream png(dir / "ring.png", std::ios::binary);
+  char magic[4] = {};
+  png.read(magic, 4);
+  CHECK(std::string(magic + 1, 3) == "PNG");
+  CHECK(codegen::formatForPath("x.gv") == codegen::DotFormat::Dot);
+  CHECK_FALSE(codegen::formatForPath("x.jpeg").has_value());
+  CHECK_THROWS_WITH(codegen::writePicture("digraph {", codegen::DotFormat::Svg, dir / "broken.svg"),
+                    Catch::Contains("could not render"));
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,85 @@
+// Peephole fusion produces the instructions a hand-written ring would use.
+#include <catch2/catch.hpp>
+
+#include "compile_support.hpp"
+
+using namespace ccforge;
+using ir::Buffer;
+using ir::OpType;
+
+namespace {
+
+std::vector<OpType> types(const ir::ThreadBlock& tb) {
+  std::vector<OpType> out;
+  for (const ir::Step& s : tb.steps) out.push_back(s.type);
+  return out;
+}
+
+size_t countType(const ir::Algorithm& a, OpType t) {
+  size_t n = 0;
+  for (const ir::Gpu& g : a.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks)
+      for (const ir::Step& s : tb.steps) n += s.type == t;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("ring allreduce on 4 ranks is the classic ring: s, rrs, rrs, rrcs, rcs, rcs, r") {
+  // Rank 0 sends chunk 0; chunks 3 and 2 pass through partially reduced (the sum is overwritten by
+  // the final value later, so it is not stored); chunk 1 completes here and is stored and
+  // forwarded; the final values of chunks 0 and 3 pass through; chunk 2 arrives last.
+  const codegen::Compiled c = testing::compileVerified("ring-allreduce", {"ranks=4"});
+  REQUIRE(c.algorithm.gpus[0].threadBlocks.size() == 1);
+  const ir::ThreadBlock& tb = c.algorithm.gpus[0].threadBlocks[0];
+  CHECK(tb.send == 1);
+  CHECK(tb.recv == 3);
+  CHECK(types(tb) == std::vector<OpType>{OpType::Send, OpType::RecvReduceSend, OpType::RecvReduceSend,
+                                         OpType::RecvReduceCopySend, OpType::RecvCopySend, OpType::RecvCopySend,
+                                         OpType::Recv});
+  std::vector<int32_t> chunks;
+  for (const ir::Step& s : tb.steps) chunks.push_back(s.type == OpType::Recv ? s.dstoff : s.srcoff);
+  CHECK(chunks == std::vector<int32_t>{0, 3, 2, 1, 0, 3, 2});
+  // The local operand of every receive-reduce is the destination itself (never the sender's slot).
+  for (const ir::Step& s : tb.steps)
+    if (s.type == OpType::RecvReduceSend || s.type == OpType::RecvReduceCopySend)
+      CHECK((s.srcbuf == Buffer::Input && s.srcoff == s.dstoff));
+}
+
+TEST_CASE("out-of-place ring reduce-scatter forwards every partial sum without storing it") {
+  // 8 chunks, each reduced on 6 intermediate ranks: 48 rrs; the last rank reduces into its output.
+  const codegen::Compiled c = testing::compileVerified("ring-reducescatter", {"ranks=8", "inplace=0"});
+  CHECK(countType(c.algorithm, OpType::RecvReduceSend) == 48);
+  CHECK(countType(c.algorithm, OpType::RecvReduceCopySend) == 0);
+  CHECK(countType(c.algorithm, OpType::RecvReduceCopy) == 8);
+  for (const ir::Gpu& g : c.algorithm.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks)
+      for (const ir::Step& s : tb.steps)
+        if (ir::writesLocalDestination(s.type)) CHECK(s.dstbuf != Buffer::Input);  // inputs stay untouched
+}
+
+TEST_CASE("a receive and a send on different channels are not fused") {
+  dsl::Program p("split", {.type = CollectiveType::AllGather, .ranks = 3, .chunkFactor = 1, .form = CallForm::InPlace});
+  for (int32_t r = 0; r < 3; ++r) {
+    auto c = p.chunk(r, Buffer::Input, 0).copy((r + 1) % 3, Buffer::Output, r, {.ch = 0});
+    c.copy((r + 2) % 3, Buffer::Output, r, {.ch = 1});
+  }
+  const codegen::Compiled c = codegen::compile(p);
+  CHECK(countType(c.algorithm, OpType::RecvCopySend) == 0);
+  CHECK(countType(c.algorithm, OpType::Recv) == 6);
+  CHECK(c.algorithm.nchannels == 2);
+  CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
+
+  dsl::Program q("same", {.type = CollectiveType::AllGather, .ranks = 3, .chunkFactor = 1, .form = CallForm::InPlace});
+  for (int32_t r = 0; r < 3; ++r)
+    q.chunk(r, Buffer::Input, 0).copy((r + 1) % 3, Buffer::Output, r).copy((r + 2) % 3, Buffer::Output, r);
+  CHECK(countType(codegen::compile(q).algorithm, OpType::RecvCopySend) == 3);
+}
+
+TEST_CASE("a chunk received once and sent to two ranks fuses with one of the sends") {
+  // Binomial broadcast on 4 ranks from 0: 0->2, then 0->1 and 2->3. Rank 2 receives and forwards.
+  const codegen::Compiled c = testing::compileVerified("binomial-broadcast", {"ranks=4"});
+  CHECK(countType(c.algorithm, OpType::RecvCopySend) == 1);
+  CHECK(countType(c.algorithm, OpType::Recv) == 2);
+  CHECK(countType(c.algorithm, OpType::Send) == 2);
+}

@@ -1,0 +1,128 @@
+// The compiler respects every runtime limit: it spreads work where it may choose, and fails
+// with a message naming the cause where the program's directives leave no choice.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "codegen/compile_error.hpp"
+#include "compile_support.hpp"
+
+using namespace ccforge;
+using ir::Buffer;
+
+namespace {
+
+// A ring allreduce over n ranks; `pin` puts every transfer on channel 0.
+dsl::Program ring(int32_t n, bool pin) {
+  dsl::Program p("ring", {.type = CollectiveType::AllReduce, .ranks = n, .chunkFactor = n, .form = CallForm::InPlace});
+  const dsl::Directives on{.ch = pin ? 0 : -1};
+  for (int32_t i = 0; i < n; ++i) {
+    auto c = p.chunk(i, Buffer::Input, i);
+    for (int32_t s = 1; s < n; ++s) c = p.chunk((i + s) % n, Buffer::Input, i).reduce(c, on);
+    for (int32_t s = 0; s < n - 1; ++s) c = c.copy((i + s) % n, Buffer::Input, i, on);
+  }
+  return p;
+}
+
+size_t maxSteps(const ir::Algorithm& a) {
+  size_t m = 0;
+  for (const ir::Gpu& g : a.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks) m = std::max(m, tb.steps.size());
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a 64-rank ring pinned to one channel needs 127 steps per thread block") {
+  // Each rank handles 64 chunks twice, once fused away: 2*64 - 1 steps in its one thread block.
+  CHECK_THROWS_WITH(codegen::compile(ring(64, true)),
+                    Catch::Contains("needs 127 steps; msccl-executor allows 64 per thread block") &&
+                        Catch::Contains("limits_test.cpp"));
+  const dsl::Program p = ring(64, true);
+  const codegen::Compiled legacy = codegen::compile(p, {testing::target("msccl-legacy")});
+  CHECK(maxSteps(legacy.algorithm) == 127);
+  CHECK(testing::verifyCompiled(legacy.algorithm, p, "msccl-legacy").verdict == verify::Verdict::Verified);
+}
+
+TEST_CASE("without directives the same ring is spread over channels to fit 64 steps") {
+  const dsl::Program p = ring(64, false);
+  const codegen::Compiled c = codegen::compile(p);
+  CHECK(maxSteps(c.algorithm) <= 64);
+  CHECK(c.algorithm.nchannels >= 2);
+  CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
+}
+
+TEST_CASE("more send peers than a channel can hold go to further channels") {
+  // 40 ranks all-pairs: 39 sending thread blocks per rank, 32 at most per channel.
+  const codegen::Compiled c = testing::compileVerified("allpairs-alltoall", {"ranks=40"});
+  CHECK(c.algorithm.nchannels >= 2);
+  for (const ir::Gpu& g : c.algorithm.gpus) {
+    std::map<int32_t, int32_t> senders, receivers;
+    for (const ir::ThreadBlock& tb : g.threadBlocks) {
+      if (tb.send >= 0) ++senders[tb.chan];
+      if (tb.recv >= 0) ++receivers[tb.chan];
+    }
+    for (auto [chan, n] : senders) CHECK(n <= 32);
+    for (auto [chan, n] : receivers) CHECK(n <= 32);
+  }
+}
+
+TEST_CASE("more thread blocks than can be resident at once is an error, not a hang") {
+  CHECK_THROWS_WITH(codegen::compile(algorithms::instantiate("allpairs-alltoall", {"ranks=128"}).program),
+                    Catch::Contains("needs 127 thread blocks; msccl-executor allows 108 per rank"));
+}
+
+TEST_CASE("a custom collective cannot be compiled for the executor, which has no coll=custom") {
+  CHECK_THROWS_WITH(codegen::compile(algorithms::instantiate("alltonext", {}).program),
+                    Catch::Contains("compile it for msccl-legacy"));
+}
+
+TEST_CASE("a program that does not implement its collective is refused before lowering") {
+  dsl::Program p("half", {.type = CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1});
+  p.chunk(0, Buffer::Input, 0).copy(1, Buffer::Output, 0);
+  CHECK_THROWS_AS(codegen::compile(p), codegen::CompileError);
+  CHECK_THROWS_WITH(codegen::compile(p), Catch::Contains("does not implement allgather: 3 output chunks are wrong") &&
+                                             Catch::Contains("rank 0 output[0] holds uninitialised, expected in(0,0)"));
+}
+
+TEST_CASE("contradicting thread block labels are reported at the call") {
+  dsl::Program p("labels", {.type = CollectiveType::AllToAll, .ranks = 3, .chunkFactor = 1});
+  for (int32_t r = 0; r < 3; ++r)
+    for (int32_t i = 0; i < 3; ++i)  // every send of rank r in thread block 0: three send peers
+      p.chunk(r, Buffer::Input, i).copy(i, Buffer::Output, r, {.sendtb = 0});
+  CHECK_THROWS_WITH(codegen::compile(p), Catch::Contains("copy at") && Catch::Contains("limits_test.cpp") &&
+                                             Catch::Contains("two send peers"));
+}
+
+TEST_CASE("channel directives of replicas wrap below the channel limit") {
+  const codegen::Compiled c = testing::compileVerified("ring-allreduce", {"ranks=8", "channels=8", "instances=5"});
+  CHECK(c.algorithm.nchannels == 32);
+  for (const ir::Gpu& g : c.algorithm.gpus) CHECK(g.threadBlocks.size() == 32);
+}
+
+TEST_CASE("pinned transfers that must overfill a connection are emitted with a note, and verify decides") {
+  // A ring reduce-scatter in which every rank first sends two chunks in one transfer: with
+  // Simple's two transfers in flight per connection no order of one channel fits.
+  auto build = [](bool pin) {
+    dsl::Program p("rs", {.type = CollectiveType::ReduceScatter, .ranks = 4, .chunkFactor = 2,
+                          .form = CallForm::InPlace});
+    for (int32_t i = 0; i < 4; ++i) {
+      auto c = p.chunk((i + 1) % 4, Buffer::Input, 2 * i, 2);
+      for (int32_t s = 2; s <= 4; ++s) c = p.chunk((i + s) % 4, Buffer::Input, 2 * i, 2).reduce(c, {.ch = pin ? 0 : -1});
+    }
+    return p;
+  };
+  const dsl::Program pinned = build(true);
+  const codegen::Compiled c = codegen::compile(pinned);
+  REQUIRE(c.notes.size() == 1);
+  CHECK_THAT(c.notes[0], Catch::Contains("within the protocol's 2 transfers in flight per connection") &&
+                             Catch::Contains("the program may deadlock"));
+  const verify::FileReport report = testing::verifyCompiled(c.algorithm, pinned, "msccl-executor");
+  CHECK(report.verdict == verify::Verdict::Violation);
+  // Left to the compiler, the chains get channels of their own and the program is deadlock-free.
+  const dsl::Program free = build(false);
+  const codegen::Compiled d = codegen::compile(free);
+  CHECK(d.notes.empty());
+  CHECK(d.algorithm.nchannels > 1);
+  CHECK(testing::verifyCompiled(d.algorithm, free, "msccl-executor").verdict == verify::Verdict::Verified);
+}

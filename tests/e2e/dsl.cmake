@@ -1,0 +1,104 @@
+# End-to-end tests of `ccforge list`, `ccforge compile` and `ccforge dot`.
+set(DSL_OUT ${CMAKE_CURRENT_BINARY_DIR}/dsl)
+file(MAKE_DIRECTORY ${DSL_OUT})
+
+# dsl_shell_test(NAME EXIT [--has RE]... -- SCRIPT): runs SCRIPT with sh; $CCFORGE is the command.
+# (Patterns avoid ';', CMake's list separator.)
+function(dsl_shell_test name code)
+  list(FIND ARGN "--" at)
+  list(SUBLIST ARGN 0 ${at} expectations)
+  math(EXPR first "${at} + 1")
+  list(GET ARGN ${first} script)
+  add_test(NAME "cli: ${name}" COMMAND ${CCFORGE_EXPECT} ${code} ${expectations} -- sh -c "${script}")
+  set_tests_properties("cli: ${name}" PROPERTIES TIMEOUT 300 ENVIRONMENT "CCFORGE=$<TARGET_FILE:ccforge>")
+endfunction()
+
+ccforge_cli_test("list: every library algorithm with its parameters" 0
+  --has "^ring-allreduce  \\(allreduce, LL128, msccl-executor\\)" --has "^hierarchical-allreduce "
+  --has "^allpairs-allreduce " --has "^recursive-halving-doubling-allreduce " --has "^ring-allgather "
+  --has "^allpairs-allgather " --has "^recursive-doubling-allgather " --has "^ring-reducescatter "
+  --has "^allpairs-alltoall " --has "^two-step-alltoall " --has "^three-step-alltoall "
+  --has "^alltonext  \\(custom 'alltonext'|^alltonext  \\(alltonext" --has "^binomial-broadcast  \\(broadcast\\(root 0\\)"
+  --has "^binomial-reduce " --has "nodes=2 +number of nodes"
+  -- list)
+dsl_shell_test("compile: writes a file that ccforge verify accepts" 0
+  --has "two-step-alltoall nodes=2 gpus=4: 8 ranks, .* verified for msccl-executor" --has "verdict: VERIFIED"
+  -- "$CCFORGE compile two-step-alltoall nodes=2 gpus=4 -o ${DSL_OUT}/a2a.xml && $CCFORGE verify ${DSL_OUT}/a2a.xml")
+ccforge_cli_test("compile: IR on standard output, executor header" 0
+  --has "^<algo name=\"ring_allreduce\" proto=\"LL128\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"4\" coll=\"allreduce\" inplace=\"1\" outofplace=\"0\" minBytes=\"0\" maxBytes=\"0\">"
+  -- compile ring-allreduce ranks=4)
+ccforge_cli_test("compile: --protocol and --profile msccl-legacy" 0
+  --has "proto=\"LL\"" --lacks "outofplace=" --has "verified for msccl-legacy"
+  -- compile hierarchical-allreduce nodes=2 gpus=4 --protocol LL --profile msccl-legacy)
+dsl_shell_test("compile: the output is byte-identical across runs" 0
+  -- "$CCFORGE compile two-step-alltoall nodes=4 gpus=4 -o ${DSL_OUT}/d1.xml && $CCFORGE compile two-step-alltoall nodes=4 gpus=4 -o ${DSL_OUT}/d2.xml && cmp ${DSL_OUT}/d1.xml ${DSL_OUT}/d2.xml")
+ccforge_cli_test("compile: 8 ranks x 8 channels x 5 instances stays within 32 channels" 0
+  --has "nchannels=\"32\"" --has "note: 5 replicas x 8 channels exceed the runtime's 32 channels"
+  -- compile ring-allreduce ranks=8 channels=8 instances=5)
+ccforge_cli_test("compile: alltonext defaults to the legacy runtime" 0
+  --has "coll=\"custom\"" --has "verified for msccl-legacy"
+  -- compile alltonext nodes=2 gpus=4)
+ccforge_cli_test("compile: a custom collective for the executor is refused" 10
+  --has "implements a custom collective .* compile it for msccl-legacy"
+  -- compile alltonext --profile msccl-executor)
+ccforge_cli_test("compile: more thread blocks than can be resident exits 10" 10
+  --has "needs 127 thread blocks. msccl-executor allows 108 per rank" --lacks "<algo"
+  -- compile allpairs-alltoall ranks=128)
+ccforge_cli_test("compile: --max-tbs raises the co-residency bound as for verify" 0
+  --has "verified for msccl-executor"
+  -- compile allpairs-alltoall ranks=128 --max-tbs 132 -o ${DSL_OUT}/a2a128.xml)
+ccforge_cli_test("compile: --no-verify writes without checking" 0
+  --has "not verified \\(--no-verify\\)"
+  -- compile ring-allgather ranks=4 --no-verify -o ${DSL_OUT}/ag.xml)
+ccforge_cli_test("compile: unknown algorithm is a usage error" 1
+  --has "no algorithm 'ring-allreduse' in the library"
+  -- compile ring-allreduse)
+ccforge_cli_test("compile: unknown parameter is a usage error" 1
+  --has "two-step-alltoall has no parameter 'ranks' \\(it takes nodes, gpus\\)"
+  -- compile two-step-alltoall ranks=8)
+ccforge_cli_test("compile: parameter the algorithm rejects is a usage error" 1
+  --has "power-of-two"
+  -- compile recursive-halving-doubling-allreduce ranks=6)
+
+set(RING4 ${FIXTURES}/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+dsl_shell_test("dot: a library algorithm rendered to SVG through Graphviz" 0
+  --has "wrote .*ring.svg" --has "<svg"
+  -- "$CCFORGE dot ring-allreduce ranks=4 -o ${DSL_OUT}/ring.svg && head -c 400 ${DSL_OUT}/ring.svg | tr -d '\\n'")
+ccforge_cli_test("dot: the thread-block view of a third-party file, one rank" 0
+  --has "subgraph cluster_r0 " --has "subgraph cluster_r0_t0 " --has "label=\"tb 0 \\(send 1, recv 3, ch 0\\)\""
+  --lacks "cluster_r2"
+  -- dot ${RING4} --rank 0)
+ccforge_cli_test("dot: the Chunk DAG of a DSL program" 0
+  --has "Chunk DAG" --has "reduce r1 i\\[0..1\\] -> r2 i\\[0..1\\]" --has "style=dashed"
+  -- dot hierarchical-allreduce --view chunk-dag)
+ccforge_cli_test("dot: the Instruction DAG of a DSL program" 0
+  --has "Instruction DAG" --has "rrcs i\\[2\\] from r0 to r2" --has "color=blue"
+  -- dot ring-allreduce ranks=3 --view instruction-dag)
+dsl_shell_test("dot: highlights the deadlock cycle of a verify report" 0
+  --has "fillcolor=red" --has "color=red, penwidth=3"
+  -- "$CCFORGE verify --profile msccl-legacy --slots 1 --format json -o ${DSL_OUT}/deadlock.json ${RING4} > /dev/null || test $? = 10 && $CCFORGE dot ${RING4} --highlight ${DSL_OUT}/deadlock.json")
+ccforge_cli_test("dot: --verify runs the verifier and highlights what it finds" 0
+  --has "verify: violation" --has "fillcolor=red"
+  -- dot ${FIXTURES}/msccl-tools/invalid/rrc_srcoff_probe_allreduce_n2.xml --verify --profile msccl-legacy)
+ccforge_cli_test("dot: too many nodes is refused with a way to narrow the view" 1
+  --has "over the cap of 2000" --has "--rank, --chunk or --around"
+  -- dot two-step-alltoall nodes=8 gpus=8)
+ccforge_cli_test("dot: the neighbourhood of a step of a large program" 0
+  --has "subgraph cluster_r9_t"
+  -- dot two-step-alltoall nodes=8 gpus=8 --around 9:0:0 --radius 1)
+ccforge_cli_test("dot: an unknown picture format is a usage error" 1
+  --has "extension must be .dot, .gv, .svg, .png or .pdf"
+  -- dot ring-allreduce -o ring.jpeg)
+ccforge_cli_test("dot: a missing file exits 2" 2
+  -- dot /nonexistent/algo.xml)
+
+set(DSL_SANITIZE_FLAGS "")
+if(CCFORGE_SANITIZE)
+  set(DSL_SANITIZE_FLAGS "-fsanitize=address,undefined")
+endif()
+add_test(NAME "install: a DSL program of one's own builds against the installed package and verifies"
+  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} "-DSANITIZE_FLAGS=${DSL_SANITIZE_FLAGS}" -DEXAMPLE=${PROJECT_SOURCE_DIR}/docs/examples/chain-broadcast
+          -DWORK=${CMAKE_CURRENT_BINARY_DIR}/dsl-install -DCCFORGE=$<TARGET_FILE:ccforge>
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/dsl_install_test.cmake)
+set_tests_properties("install: a DSL program of one's own builds against the installed package and verifies"
+  PROPERTIES TIMEOUT 300 PASS_REGULAR_EXPRESSION "verdict: VERIFIED")

@@ -1,0 +1,122 @@
+// Expected times follow from the cost model of docs/simulate.md (msccl-ir.md §2-3) by hand:
+// time = base latency + bytes / rate + route latency, rates shared max-min fairly.
+#include <catch2/catch.hpp>
+
+#include "program_text.hpp"
+#include "semantics/input_error.hpp"
+#include "semantics/ir/reader.hpp"
+#include "semantics/topology/spec_reader.hpp"
+#include "sim/simulate.hpp"
+
+using namespace ccforge;
+using namespace ccforge::sim;
+using test::programText;
+using test::StepText;
+using test::TbText;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kUs25 = kMiB / 25e9 * 1e6;  // 1 MiB over 25 GB/s, in microseconds: 41.94304
+
+// Two GPUs, one 25 GB/s link each way with alpha 1 us.
+const char* kPair = R"({"name": "pair", "unit_GBps": 25, "alpha_us": 1,
+  "vertices": [{"name": "a"}, {"name": "b"}], "links": [{"from": "a", "to": "b", "bw": 1}]})";
+
+double timeOf(const std::string& program, const char* topology, uint64_t bytes, Arch arch = Arch::None) {
+  ir::Algorithm a = ir::readAlgorithm(program, "p.xml").algorithm;
+  topo::Topology t = topo::readTopology(topology, "t.json", {});
+  SimulationOptions o;
+  o.sizes = {bytes};
+  o.arch = arch;
+  return simulate(a, "p.xml", t, o).results.at(0).timeUs;
+}
+
+std::string oneSend(const std::string& proto) {
+  return programText(proto, 1, {{{1, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}}});
+}
+
+}  // namespace
+
+TEST_CASE("one transfer: base latency + bytes over the link + alpha and hop latency") {
+  // Simple: base 8.4 us, NVLink hop 3.4 us, alpha 1 us.
+  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20) == Approx(8.4 + kUs25 + 4.4).epsilon(1e-9));
+  // 4 MiB is two 2 MiB tiles, sent back to back.
+  CHECK(timeOf(oneSend("Simple"), kPair, 4 << 20) == Approx(8.4 + 4 * kUs25 + 4.4).epsilon(1e-9));
+  // LL: efficiency 0.5, base 6.6 us, hop 0.6 us; 32 tiles of 32 KiB, 8 slots.
+  CHECK(timeOf(oneSend("LL"), kPair, 1 << 20) == Approx(6.6 + 2 * kUs25 + 1.6).epsilon(1e-9));
+  // LL128: efficiency 0.92, base 14 us, hop 1.9 us.
+  CHECK(timeOf(oneSend("LL128"), kPair, 1 << 20) == Approx(14 + kUs25 / 0.92 + 2.9).epsilon(1e-9));
+}
+
+TEST_CASE("sm80 caps one connection at NCCL's 20 GB/s NVLink channel bandwidth") {
+  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 20e9 * 1e6 + 4.4).epsilon(1e-9));
+  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm100) == Approx(8.4 + kUs25 + 4.4).epsilon(1e-9));
+}
+
+TEST_CASE("two transfers into one GPU share the switch's link to it") {
+  const char* star = R"({"name": "sw", "unit_GBps": 25, "family": {"kind": "switch", "n": 3, "bw": 1}})";
+  std::string p = programText("Simple", 1,
+                              {{{2, -1, 0, {{"s"}}}}, {{2, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}, {-1, 1, 0, {{"r"}}}}});
+  CHECK(timeOf(p, star, 1 << 20) == Approx(8.4 + 2 * kUs25 + 3.4).epsilon(1e-9));
+}
+
+TEST_CASE("forwarding steps pass data on as it arrives (cut-through)") {
+  const char* line = R"({"name": "line", "unit_GBps": 25, "family": {"kind": "line", "n": 3, "bw": 1}})";
+  std::string p = programText("Simple", 1, {{{1, -1, 0, {{"s"}}}}, {{2, 0, 0, {{"rcs"}}}}, {{-1, 1, 0, {{"r"}}}}});
+  CHECK(timeOf(p, line, 1 << 20) == Approx(8.4 + 3.4 + kUs25 + 3.4).epsilon(1e-9));
+}
+
+TEST_CASE("a dependency delays a step until the flagged step is done") {
+  const char* full = R"({"name": "k3", "unit_GBps": 25, "family": {"kind": "fully_connected", "n": 3, "bw": 1}})";
+  StepText flagged{"s", 1, -1, -1, 1};
+  StepText waits{"s", 1, 0, 0, 0};
+  std::string p = programText("Simple", 1,
+                              {{{1, -1, 0, {flagged}}, {2, -1, 0, {waits}}}, {{-1, 0, 0, {{"r"}}}}, {{-1, 0, 0, {{"r"}}}}});
+  CHECK(timeOf(p, full, 1 << 20) == Approx(8.4 + 2 * kUs25 + 3.4).epsilon(1e-9));
+}
+
+TEST_CASE("a program that waits on itself is reported as a deadlock, never a hang") {
+  std::string p = programText("Simple", 1, {{{1, 1, 0, {{"r"}, {"s"}}}}, {{0, 0, 0, {{"r"}, {"s"}}}}});
+  CHECK_THROWS_WITH(timeOf(p, kPair, 1 << 20), Catch::Contains("deadlock") && Catch::Contains("rank 0 tb 0 step 0") &&
+                                                   Catch::Contains("waits for data from rank 1"));
+}
+
+TEST_CASE("paired steps with different cnt are a violation") {
+  std::string p = programText("Simple", 2, {{{1, -1, 0, {{"s", 2}}}}, {{-1, 0, 0, {{"r", 1}, {"r", 1}}}}});
+  CHECK_THROWS_AS(timeOf(p, kPair, 4096), SimulationViolation);
+  // With chunks as large as a tile, cnt 2 becomes two transfers and the pairing holds.
+  CHECK_NOTHROW(timeOf(p, kPair, 8 << 20));
+}
+
+TEST_CASE("programs that do not fit the topology are input errors") {
+  std::string three = programText("Simple", 1, {{{1, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}}, {}});
+  CHECK_THROWS_WITH(timeOf(three, kPair, 1024), Catch::Contains("the algorithm has 3 ranks but topology pair has only 2 GPUs"));
+  const char* oneWay = R"({"name": "oneway", "vertices": [{"name": "a"}, {"name": "b"}],
+    "links": [{"from": "a", "to": "b", "bw": 1, "directed": true}]})";
+  std::string back = programText("Simple", 1, {{{-1, 1, 0, {{"r"}}}}, {{0, -1, 0, {{"s"}}}}});
+  CHECK_THROWS_WITH(timeOf(back, oneWay, 1024), Catch::Contains("p.xml:") && Catch::Contains("connection rank 1 -> rank 0 (b -> a) has no route"));
+  std::string noPeer = programText("Simple", 1, {{{-1, -1, 0, {{"s"}}}}, {}});
+  CHECK_THROWS_AS(timeOf(noPeer, kPair, 1024), InputError);
+}
+
+TEST_CASE("two blocks on one side of a connection are a violation") {
+  std::string p = programText("Simple", 1, {{{1, -1, 0, {{"s"}}}, {1, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}, {"r"}}}}});
+  CHECK_THROWS_WITH(timeOf(p, kPair, 1024), Catch::Contains("two thread blocks of rank 0 send on connection 0 -> 1 channel 0"));
+}
+
+TEST_CASE("the event limit stops a long simulation") {
+  ir::Algorithm a = ir::readAlgorithm(oneSend("LL"), "p.xml").algorithm;
+  topo::Topology t = topo::readTopology(kPair, "t.json", {});
+  SimulationOptions o;
+  o.sizes = {uint64_t{1} << 30};
+  o.eventLimit = 100;
+  CHECK_THROWS_AS(simulate(a, "p.xml", t, o), SimulationLimit);
+}
+
+TEST_CASE("busbw uses nccl-tests' factors") {
+  CHECK(busBandwidthFactor(ir::CollectiveKind::AllReduce, 8) == Approx(1.75));
+  CHECK(busBandwidthFactor(ir::CollectiveKind::AllGather, 8) == Approx(0.875));
+  CHECK(busBandwidthFactor(ir::CollectiveKind::AllToAll, 4) == Approx(0.75));
+  CHECK(busBandwidthFactor(ir::CollectiveKind::Broadcast, 8) == 1);
+}

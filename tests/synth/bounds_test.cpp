@@ -1,0 +1,100 @@
+#include <catch2/catch.hpp>
+
+#include "semantics/input_error.hpp"
+#include "semantics/topology/families.hpp"
+#include "semantics/topology/spec_reader.hpp"
+#include "synth/bounds/bounds.hpp"
+
+using namespace ccforge;
+using namespace ccforge::synth;
+using topo::Rational;
+
+namespace {
+
+topo::Topology family(topo::Family f, std::vector<int32_t> shape, bool directed = false) {
+  topo::Topology t;
+  topo::FamilySpec spec;
+  spec.family = f;
+  spec.shape = std::move(shape);
+  spec.directed = directed;
+  topo::addFamily(t, spec);
+  return t;
+}
+
+Rational rounds(const topo::Topology& t, CollectiveType c, int32_t root = 0) {
+  return collectiveBound(t, c, root).roundsPerChunkLowerBound;
+}
+
+}  // namespace
+
+TEST_CASE("ring: allgather needs (N-1)/2 rounds, alltoall N rounds, broadcast 1/2") {
+  topo::Topology ring = family(topo::Family::Ring, {8});
+  CHECK(rounds(ring, CollectiveType::AllGather) == Rational(7, 2));
+  CHECK(rounds(ring, CollectiveType::AllToAll) == 8);
+  CHECK(rounds(ring, CollectiveType::Broadcast) == Rational(1, 2));
+  CHECK(collectiveBound(ring, CollectiveType::AllGather).algbwUpperBoundGBps == Rational(16, 7));
+  CHECK(collectiveBound(ring, CollectiveType::AllGather).stepsLowerBound == 4);
+  topo::Topology oneWay = family(topo::Family::Ring, {8}, true);
+  CHECK(rounds(oneWay, CollectiveType::AllGather) == 7);
+  CHECK(collectiveBound(oneWay, CollectiveType::AllGather).stepsLowerBound == 7);
+}
+
+TEST_CASE("hypercube, fully connected, star, switch and line") {
+  CHECK(rounds(family(topo::Family::Hypercube, {3}), CollectiveType::AllToAll) == 4);
+  CHECK(rounds(family(topo::Family::Hypercube, {3}), CollectiveType::AllGather) == Rational(7, 3));
+  CHECK(rounds(family(topo::Family::FullyConnected, {5}), CollectiveType::AllToAll) == 1);
+  CHECK(rounds(family(topo::Family::FullyConnected, {5}), CollectiveType::AllGather) == 1);
+  CHECK(rounds(family(topo::Family::Star, {5}), CollectiveType::AllGather) == 4);
+  CHECK(rounds(family(topo::Family::Star, {5}), CollectiveType::AllToAll) == 4);
+  CHECK(rounds(family(topo::Family::Switch, {4}), CollectiveType::AllToAll) == 3);
+  // A line of 6: the middle link carries 3 x 3 pairs each way.
+  CHECK(rounds(family(topo::Family::Line, {6}), CollectiveType::AllToAll) == 9);
+  CHECK(rounds(family(topo::Family::Line, {6}), CollectiveType::Scatter, 0) == 5);
+}
+
+TEST_CASE("rooted bounds follow the root's routes") {
+  topo::Topology t = topo::loadTopology("ndv2-2");
+  CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).stepsLowerBound == 3);
+  CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).algbwUpperBoundGBps == Rational(25, 2));
+  CHECK(collectiveBound(t, CollectiveType::Gather, 0).root == 0);
+  CHECK(collectiveBound(t, CollectiveType::AllGather).root == -1);
+}
+
+TEST_CASE("nonsensical requests are refused with a message") {
+  topo::Topology dgx1 = topo::loadTopology("dgx1");
+  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Broadcast, 8),
+                    Catch::Contains("root 8 is out of range: topology dgx1 has ranks 0 to 7"));
+  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Reduce, -1), Catch::Contains("root -1 is out of range"));
+  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::AllReduce), Catch::Contains("no exact bound for allreduce"));
+  CHECK_THROWS_AS(collectiveBound(family(topo::Family::Ring, {1}), CollectiveType::AllGather), std::invalid_argument);
+}
+
+TEST_CASE("a disconnected topology has no bound: an input error naming the pair") {
+  topo::Topology t = topo::readTopology(R"({"name": "split", "vertices": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+    "links": [{"from": "a", "to": "b", "bw": 1}, {"from": "b", "to": "c", "bw": 1, "directed": true}]})",
+                                        "split.json", {});
+  CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllGather),
+                    Catch::Contains("split.json: c cannot reach a, so allgather cannot complete"));
+  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), InputError);
+  // Broadcast from a only needs a to reach everyone.
+  CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).algbwUpperBoundGBps == 1);
+  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::Broadcast, 2), InputError);
+}
+
+TEST_CASE("an alltoall LP beyond the row limit is inconclusive, not a long wait") {
+  // A line of 1000 GPUs whose links all differ: no symmetry, so 1000 source rows and 1998
+  // link rows.
+  topo::Topology t;
+  for (int i = 0; i < 1000; ++i) {
+    topo::Vertex v;
+    v.name = std::to_string(i);  // not "g" + ...: GCC 12 warns falsely (-Wrestrict) there
+    t.addVertex(v);
+  }
+  for (int i = 0; i + 1 < 1000; ++i) {
+    t.addLink({i, i + 1, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
+    t.addLink({i + 1, i, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
+  }
+  CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllToAll),
+                    Catch::Contains("the alltoall LP has 2998 rows after symmetry reduction, more than 2000"));
+  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), BoundsLimit);
+}

@@ -1,0 +1,107 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "semantics/topology/automorphisms.hpp"
+#include "semantics/topology/families.hpp"
+#include "semantics/topology/spec_reader.hpp"
+
+using namespace ccforge::topo;
+
+namespace {
+
+BigInt order(const Topology& t, Weighting w = Weighting::Weighted) {
+  AutomorphismGroup g = automorphisms(t, w);
+  CHECK(g.complete);
+  return g.order;
+}
+
+Topology family(Family f, std::vector<int32_t> shape, bool directed = false) {
+  Topology t;
+  FamilySpec spec;
+  spec.family = f;
+  spec.shape = std::move(shape);
+  spec.directed = directed;
+  addFamily(t, spec);
+  return t;
+}
+
+// DGX-1 with its GPUs declared in another order (as nvidia-smi numbers them differently).
+Topology relabelledDgx1() {
+  const int name[8] = {5, 2, 7, 0, 3, 6, 1, 4};
+  std::string vertices, links;
+  for (int i = 0; i < 8; ++i) vertices += std::string(i ? "," : "") + "{\"name\": \"g" + std::to_string(name[i]) + "\"}";
+  Topology dgx1 = loadTopology("dgx1");
+  for (const Link& l : dgx1.links()) {
+    if (l.from > l.to) continue;
+    if (!links.empty()) links += ",";
+    links += "{\"from\": \"g" + std::to_string(l.from) + "\", \"to\": \"g" + std::to_string(l.to) +
+             "\", \"bw\": " + toString(l.bandwidthGBps / 25) + "}";
+  }
+  return readTopology("{\"name\": \"r\", \"unit_GBps\": 25, \"alpha_us\": 0.7, \"vertices\": [" + vertices +
+                          "], \"links\": [" + links + "]}",
+                      "r.json", {});
+}
+
+}  // namespace
+
+TEST_CASE("DGX-1 has 4 weighted and 48 unweighted automorphisms, in any labelling") {
+  Topology t = loadTopology("dgx1");
+  CHECK(order(t) == 4);
+  CHECK(order(t, Weighting::Unweighted) == 48);
+  Topology r = relabelledDgx1();
+  CHECK(r.vertices()[0].name == "g5");
+  CHECK(order(r) == 4);
+  CHECK(order(r, Weighting::Unweighted) == 48);
+}
+
+TEST_CASE("generators are automorphisms and orbits are unions of their cycles") {
+  Topology t = loadTopology("dgx1");
+  AutomorphismGroup g = automorphisms(t, Weighting::Weighted);
+  REQUIRE_FALSE(g.generators.empty());
+  for (const auto& p : g.generators) {
+    std::set<int32_t> image(p.begin(), p.end());
+    CHECK(image.size() == 8);
+    for (const Link& l : t.links()) {
+      auto mapped = t.findLink(p[static_cast<size_t>(l.from)], p[static_cast<size_t>(l.to)]);
+      REQUIRE(mapped);
+      CHECK(t.links()[static_cast<size_t>(*mapped)].bandwidthGBps == l.bandwidthGBps);
+    }
+    for (size_t v = 0; v < p.size(); ++v) CHECK(g.vertexOrbit[v] == g.vertexOrbit[static_cast<size_t>(p[v])]);
+  }
+  auto links = linkOrbits(t, g);
+  for (size_t id = 0; id < links.size(); ++id)
+    CHECK(t.links()[static_cast<size_t>(links[id])].bandwidthGBps == t.links()[id].bandwidthGBps);
+}
+
+TEST_CASE("automorphism group orders of the families") {
+  CHECK(order(family(Family::Ring, {6})) == 12);
+  CHECK(order(family(Family::Ring, {6}, true)) == 6);
+  CHECK(order(family(Family::Line, {5})) == 2);
+  CHECK(order(family(Family::Star, {5})) == 24);
+  CHECK(order(family(Family::FullyConnected, {5})) == 120);
+  CHECK(order(family(Family::Switch, {4})) == 24);
+  CHECK(order(family(Family::Mesh, {3, 3})) == 8);
+  CHECK(order(family(Family::Torus, {3, 3})) == 72);
+  CHECK(order(family(Family::Torus, {4, 4})) == 384);  // C4 x C4 is the 4-cube
+  CHECK(order(family(Family::Hypercube, {3})) == 48);
+  CHECK(order(family(Family::Hypercube, {5})) == 3840);
+}
+
+TEST_CASE("catalog machines: A100 box 8!, two rail-aligned boxes 2 * 2 * (4! * 4!)^2") {
+  CHECK(order(loadTopology("a100-1")) == 40320);
+  CHECK(order(loadTopology("a100-2")) == BigInt(4) * 576 * 576);
+  AutomorphismGroup g = automorphisms(loadTopology("a100-2"), Weighting::Weighted);
+  std::set<int32_t> gpuOrbits;
+  Topology t = loadTopology("a100-2");
+  for (int32_t gpu : t.gpus()) gpuOrbits.insert(g.vertexOrbit[static_cast<size_t>(gpu)]);
+  CHECK(gpuOrbits.size() == 1);
+}
+
+TEST_CASE("the search stops at its limit and reports a lower bound") {
+  Topology t = family(Family::FullyConnected, {40});
+  AutomorphismGroup g = automorphisms(t, Weighting::Weighted, 10);
+  CHECK_FALSE(g.complete);
+  CHECK(g.order >= 1);
+}

@@ -1,6 +1,8 @@
 // `ccforge verify FILE... | DIR`: the CI gate for MSCCL-IR programs (docs/verify.md).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -22,7 +24,45 @@ struct VerifyArguments {
   std::string format = "text";
   std::string output;
   uint64_t maxInputBytes = kDefaultMaxInputBytes;
+  std::string engine = "sim";
+  std::string solver = "z3";
+  double smtTimeoutSeconds = 60;
+  uint64_t smtRlimit = 0;
+  std::string dumpSmt;
+  std::string witnessDir;
 };
+
+// One JSON file per SMT witness: DIR/<file with / as _>.witness<N>.json.
+bool writeWitnesses(const std::string& dir, const std::vector<verify::FileReport>& reports) {
+  for (const verify::FileReport& r : reports) {
+    if (!r.smt) continue;
+    std::string stem = r.file;
+    std::replace(stem.begin(), stem.end(), '/', '_');
+    for (size_t n = 0; n < r.smt->witnesses.size(); ++n) {
+      const std::string path = (std::filesystem::path(dir) / fmt::format("{}.witness{}.json", stem, n + 1)).string();
+      std::ofstream out(path);
+      verify::writeWitness(out, r.file, r.smt->witnesses[n]);
+      out.flush();
+      if (!out) {
+        std::cerr << "ccforge verify: cannot write " << path << "\n";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Creates the directory an option names; false (with a message) if it cannot.
+bool prepareDirectory(const std::string& option, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    std::cerr << "ccforge verify: " << option << " " << dir << ": cannot create the directory"
+              << (ec ? ": " + ec.message() : "") << "\n";
+    return false;
+  }
+  return true;
+}
 
 int runVerify(const VerifyArguments& args) {
   verify::Options options;
@@ -31,6 +71,17 @@ int runVerify(const VerifyArguments& args) {
   options.slots = args.slots;
   options.collective = args.collective;
   options.maxInputBytes = args.maxInputBytes;
+  options.engine = args.engine == "smt" ? verify::Engine::Smt : args.engine == "both" ? verify::Engine::Both : verify::Engine::Sim;
+  options.smt.solvers = args.solver == "cvc5"   ? verify::SmtSolvers::Cvc5
+                        : args.solver == "both" ? verify::SmtSolvers::Both
+                                                : verify::SmtSolvers::Z3;
+  options.smt.timeoutMs = static_cast<uint32_t>(std::max(1.0, args.smtTimeoutSeconds * 1000));
+  options.smt.rlimit = args.smtRlimit;
+  if (!args.dumpSmt.empty()) {
+    if (!prepareDirectory("--dump-smt", args.dumpSmt)) return kExitUsage;
+    options.smt.dumpDirectory = args.dumpSmt;
+  }
+  if (!args.witnessDir.empty() && !prepareDirectory("--witness-dir", args.witnessDir)) return kExitUsage;
   std::vector<verify::FileReport> reports = verify::verifyPaths(args.paths, options);
   verify::RunInfo run{options.profile.name, exitCodeOf(verify::combinedVerdict(reports))};
 
@@ -53,6 +104,7 @@ int runVerify(const VerifyArguments& args) {
     std::cerr << "ccforge verify: writing the report failed\n";
     return kExitInternalError;
   }
+  if (!args.witnessDir.empty() && !writeWitnesses(args.witnessDir, reports)) return kExitInternalError;
   return run.exitCode;
 }
 
@@ -82,6 +134,24 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--max-input-size", args->maxInputBytes, "largest input accepted, after gzip inflation (e.g. 2GB)")
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
+  cmd->add_option("--engine", args->engine,
+                  "engine for the deadlock, race and postcondition checks: sim (simulation, fast), smt (Z3/cvc5 "
+                  "encodings with witness schedules), both (compared; a disagreement exits 6)")
+      ->check(CLI::IsMember({"sim", "smt", "both"}))
+      ->capture_default_str();
+  cmd->add_option("--solver", args->solver, "SMT solver: z3, cvc5, or both (every query cross-checked)")
+      ->check(CLI::IsMember({"z3", "cvc5", "both"}))
+      ->capture_default_str();
+  cmd->add_option("--smt-timeout", args->smtTimeoutSeconds,
+                  "wall-clock limit per SMT query and solver, in seconds; a query that hits it is inconclusive (exit 5)")
+      ->check(CLI::Range(0.001, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--smt-rlimit", args->smtRlimit,
+                  "deterministic resource limit per SMT query (Z3 rlimit, cvc5 rlimit-per); 0: none")
+      ->capture_default_str();
+  cmd->add_option("--dump-smt", args->dumpSmt, "write every SMT query as a standalone .smt2 file into this directory");
+  cmd->add_option("--witness-dir", args->witnessDir,
+                  "write every SMT witness schedule as a JSON file into this directory");
   cmd->callback([args, &context] { context.exitCode = runVerify(*args); });
 }
 

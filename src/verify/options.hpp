@@ -2,13 +2,33 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "semantics/load_file.hpp"
 #include "verify/profile.hpp"
 
+namespace ccforge::smt {
+class Solver;
+}
+
 namespace ccforge::verify {
+
+// Which engine decides the semantic checks (deadlock, races, postcondition): the simulation
+// (fast, default), the SMT encodings (docs/smt.md), or both, compared (a disagreement is exit 6).
+enum class Engine : uint8_t { Sim, Smt, Both };
+enum class SmtSolvers : uint8_t { Z3, Cvc5, Both };  // Both: every query to both, cross-checked
+
+struct SmtOptions {
+  SmtSolvers solvers = SmtSolvers::Z3;
+  uint32_t timeoutMs = 60'000;  // per query and solver (--smt-timeout)
+  uint64_t rlimit = 0;          // deterministic resource limit per query (--smt-rlimit); 0: none
+  std::optional<std::string> dumpDirectory;  // --dump-smt: every query as a .smt2 file
+  // When not empty, these solver backends answer instead of `solvers` (embedding, tests).
+  std::vector<std::shared_ptr<const smt::Solver>> backends;
+};
 
 struct Options {
   RuntimeProfile profile = executorProfile();
@@ -25,6 +45,8 @@ struct Options {
   // postcondition are inconclusive rather than exhausting memory.
   uint64_t maxSymbolicCells = uint64_t{64} << 20;
   size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
+  Engine engine = Engine::Sim;
+  SmtOptions smt;
 };
 
 }  // namespace ccforge::verify

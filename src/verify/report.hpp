@@ -70,6 +70,59 @@ struct DeadlockSummary {
   std::vector<std::string> configurations;  // "tiles=1 maxAllowedCount=71", ...
 };
 
+// One event of a counterexample schedule (docs/smt.md, "Witnesses").
+struct ScheduleEvent {
+  int32_t rank = 0;
+  int32_t tb = 0;
+  int32_t step = 0;
+  int32_t tile = 0;
+  int32_t unit = -1;   // deadlock witnesses: the FIFO unit of the step (0 for a step that moves no data)
+  std::string action;  // data witnesses: "begin", "read", "write" or "end"
+  int32_t chunk = -1;  // data witnesses: the chunk of the step (0..cnt-1) that is read or written
+};
+
+// A schedule an SMT solver found, replayable in the simulator's semantics.
+struct Witness {
+  std::string kind;   // "deadlock", "wrong-output" or "nondeterministic-output"
+  std::string query;  // the query whose model it is
+  // Deadlock witnesses: the configuration; data witnesses: slots whose back-pressure orders the
+  // steps (0: unbounded FIFOs).
+  int32_t tiles = 0;
+  int32_t maxAllowedCount = 0;
+  int32_t slots = 0;
+  std::string callForm;                 // data witnesses: the call form
+  std::vector<ScheduleEvent> schedule;  // in execution order
+  std::vector<StepRef> blocked;         // deadlock: where every unfinished thread block waits
+  std::vector<std::string> outcome;     // data: the output chunks that differ, with their values
+  std::string replay;                   // what replaying the schedule showed
+};
+
+// One query of the SMT engine and every solver's answer (no timings: reports are deterministic).
+struct SolverAnswer {
+  std::string solver;
+  std::string answer;  // "sat", "unsat", "unknown", "error"
+  std::string reason;
+};
+struct SmtQueryRecord {
+  std::string check;  // the check it decides
+  std::string query;
+  std::string answer;  // agreed answer, or "unknown"/"error"/"disagreement"
+  std::string decidedBy;  // "solvers", or "simplification" (an assertion simplified to false: unsat)
+  std::vector<SolverAnswer> solvers;
+};
+
+struct SmtSummary {
+  std::string engine;                // "smt" or "both"
+  std::vector<std::string> solvers;  // "z3", "cvc5"
+  std::vector<SmtQueryRecord> queries;
+  // Smallest deadlock-free slot count with its proof (unsat at it, sat below it), as for DeadlockSummary.
+  std::optional<int32_t> minimumSlots;
+  std::string minimumSlotsProof;
+  int32_t maxTilesChecked = 0;  // largest tile-iteration count a deadlock query covered
+  std::string parametric;       // deadlock freedom for every tile-iteration count: the argument or the counterexample
+  std::vector<Witness> witnesses;
+};
+
 struct FileReport {
   std::string file;
   Verdict verdict = Verdict::Verified;
@@ -78,6 +131,7 @@ struct FileReport {
   std::vector<CheckOutcome> checks;
   std::vector<Violation> violations;  // errors and warnings
   std::optional<DeadlockSummary> deadlock;
+  std::optional<SmtSummary> smt;  // --engine smt|both
   std::vector<std::string> notes;
 
   size_t errorCount() const;

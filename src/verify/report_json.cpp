@@ -20,6 +20,17 @@ ordered_json stepJson(const StepRef& s) {
   return j;
 }
 
+ordered_json scheduleEventJson(const ScheduleEvent& e) {
+  ordered_json j{{"rank", e.rank}, {"tb", e.tb}, {"step", e.step}, {"tile", e.tile}};
+  if (e.action.empty()) {
+    j["unit"] = e.unit;
+  } else {
+    j["action"] = e.action;
+    j["chunk"] = e.chunk;
+  }
+  return j;
+}
+
 ordered_json violationJson(const Violation& v) {
   ordered_json j;
   j["check"] = checkName(v.check);
@@ -32,6 +43,46 @@ ordered_json violationJson(const Violation& v) {
   j["steps"] = ordered_json::array();
   for (const StepRef& s : v.steps) j["steps"].push_back(stepJson(s));
   j["evidence"] = v.evidence;
+  return j;
+}
+
+ordered_json witnessJson(const Witness& w) {
+  ordered_json j;
+  j["kind"] = w.kind;
+  j["query"] = w.query;
+  if (w.callForm.empty()) {
+    j["configuration"] = {{"tiles", w.tiles}, {"max_allowed_count", w.maxAllowedCount}, {"slots", w.slots}};
+  } else {
+    j["call_form"] = w.callForm;
+    j["slots"] = w.slots;
+  }
+  j["schedule"] = ordered_json::array();
+  for (const ScheduleEvent& e : w.schedule) j["schedule"].push_back(scheduleEventJson(e));
+  j["blocked"] = ordered_json::array();
+  for (const StepRef& s : w.blocked) j["blocked"].push_back(stepJson(s));
+  j["outcome"] = w.outcome;
+  j["replay"] = w.replay;
+  return j;
+}
+
+ordered_json smtJson(const SmtSummary& smt) {
+  ordered_json j;
+  j["engine"] = smt.engine;
+  j["solvers"] = smt.solvers;
+  j["queries"] = ordered_json::array();
+  for (const SmtQueryRecord& q : smt.queries) {
+    ordered_json solvers = ordered_json::array();
+    for (const SolverAnswer& a : q.solvers)
+      solvers.push_back({{"solver", a.solver}, {"answer", a.answer}, {"reason", a.reason}});
+    j["queries"].push_back(
+        {{"check", q.check}, {"query", q.query}, {"answer", q.answer}, {"decided_by", q.decidedBy}, {"solvers", solvers}});
+  }
+  j["minimum_slots"] = smt.minimumSlots ? ordered_json(*smt.minimumSlots) : ordered_json();
+  j["minimum_slots_proof"] = smt.minimumSlotsProof;
+  j["max_tiles_checked"] = smt.maxTilesChecked;
+  j["every_tile_count"] = smt.parametric;
+  j["witnesses"] = ordered_json::array();
+  for (const Witness& w : smt.witnesses) j["witnesses"].push_back(witnessJson(w));
   return j;
 }
 
@@ -61,11 +112,20 @@ ordered_json fileJson(const FileReport& r) {
   } else {
     j["deadlock"] = nullptr;
   }
+  j["smt"] = r.smt ? smtJson(*r.smt) : ordered_json();
   j["notes"] = r.notes;
   return j;
 }
 
 }  // namespace
+
+void writeWitness(std::ostream& out, const std::string& file, const Witness& w) {
+  ordered_json j;
+  j["tool"] = "ccforge verify";
+  j["file"] = file;
+  j["witness"] = witnessJson(w);
+  out << j.dump(2) << "\n";
+}
 
 void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run) {
   ordered_json j;

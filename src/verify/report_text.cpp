@@ -18,9 +18,72 @@ std::string stepLine(const StepRef& s) {
   return s.role.empty() ? who : who + ": " + s.role;
 }
 
+std::string answers(const SmtQueryRecord& q) {
+  std::string out = q.answer;
+  if (q.decidedBy == "simplification") return out + " (by simplification: an assertion is false)";
+  if (q.solvers.size() < 2 && (q.solvers.empty() || q.solvers[0].reason.empty())) return out;
+  std::string each;
+  for (const SolverAnswer& a : q.solvers) {
+    if (!each.empty()) each += ", ";
+    each += a.solver + " " + a.answer;
+    if (!a.reason.empty()) each += ": " + a.reason;
+  }
+  return out + " (" + each + ")";
+}
+
+constexpr size_t kScheduleLinesShown = 60;
+
+// Consecutive FIFO units of one step are shown on one line.
+std::vector<std::string> scheduleLines(const Witness& w) {
+  std::vector<std::string> lines;
+  for (size_t i = 0; i < w.schedule.size();) {
+    const ScheduleEvent& e = w.schedule[i];
+    std::string who = fmt::format("rank {} tb {} step {} tile {}", e.rank, e.tb, e.step, e.tile);
+    if (!e.action.empty()) {
+      lines.push_back(who + ": " + e.action + (e.chunk >= 0 ? fmt::format(" chunk {}", e.chunk) : ""));
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < w.schedule.size() && w.schedule[j].rank == e.rank && w.schedule[j].tb == e.tb &&
+           w.schedule[j].step == e.step && w.schedule[j].tile == e.tile && w.schedule[j].unit == w.schedule[j - 1].unit + 1)
+      ++j;
+    lines.push_back(j - i == 1 ? fmt::format("{} unit {}", who, e.unit)
+                               : fmt::format("{} units {}-{}", who, e.unit, w.schedule[j - 1].unit));
+    i = j;
+  }
+  return lines;
+}
+
+void writeSmt(std::ostream& out, const SmtSummary& smt) {
+  std::string solvers;
+  for (const std::string& s : smt.solvers) {
+    if (!solvers.empty()) solvers += " and ";
+    solvers += s;
+  }
+  out << fmt::format("  smt: engine {}, {} {}\n", smt.engine, smt.solvers.size() == 1 ? "solver" : "solvers", solvers);
+  for (const SmtQueryRecord& q : smt.queries) out << fmt::format("    [{}] {}: {}\n", q.check, q.query, answers(q));
+  if (!smt.minimumSlotsProof.empty()) out << "  smt slots: " << smt.minimumSlotsProof << "\n";
+  if (smt.maxTilesChecked > 0 || !smt.parametric.empty())
+    out << fmt::format("  smt tiles: checked up to {} tile iteration{}; {}\n", smt.maxTilesChecked,
+                       smt.maxTilesChecked == 1 ? "" : "s", smt.parametric);
+  for (size_t n = 0; n < smt.witnesses.size(); ++n) {
+    const Witness& w = smt.witnesses[n];
+    out << fmt::format("  witness {}: {} ({}), {} events; {}\n", n + 1, w.kind, w.query, w.schedule.size(), w.replay);
+    std::vector<std::string> lines = scheduleLines(w);
+    for (size_t i = 0; i < lines.size() && i < kScheduleLinesShown; ++i)
+      out << fmt::format("    {}. {}\n", i + 1, lines[i]);
+    if (lines.size() > kScheduleLinesShown)
+      out << fmt::format("    ... {} more (every event is in the JSON report and in --witness-dir)\n",
+                         lines.size() - kScheduleLinesShown);
+    for (const StepRef& b : w.blocked) out << "    blocked: " << stepLine(b) << "\n";
+    for (const std::string& o : w.outcome) out << "    outcome: " << o << "\n";
+  }
+}
+
 void writeFile(std::ostream& out, const FileReport& r) {
   out << "== " << r.file << "\n";
-  if (!r.error.empty()) {
+  if (!r.error.empty() && !r.program) {
     out << "error: " << r.error << "\n";
     out << "verdict: " << (r.verdict == Verdict::Malformed ? "UNREADABLE" : "INTERNAL ERROR") << "\n\n";
     return;
@@ -46,6 +109,7 @@ void writeFile(std::ostream& out, const FileReport& r) {
     else
       out << "no count up to 64 is deadlock-free (a dependency cycle, not a buffering problem)\n";
   }
+  if (r.smt) writeSmt(out, *r.smt);
   for (const Violation& v : r.violations) {
     out << fmt::format("{}[{}] {}: {}\n", v.severity == Severity::Error ? "error" : "warning", v.rule,
                        location(v.file, v.where), v.message);
@@ -53,10 +117,12 @@ void writeFile(std::ostream& out, const FileReport& r) {
     for (const std::string& e : v.evidence) out << "    note: " << e << "\n";
   }
   for (const std::string& n : r.notes) out << "note: " << n << "\n";
+  if (!r.error.empty()) out << "error: " << r.error << "\n";
   size_t errors = r.errorCount(), warnings = r.warningCount();
   std::string verdict = r.verdict == Verdict::Verified       ? "VERIFIED"
                         : r.verdict == Verdict::Violation    ? "VIOLATION"
                         : r.verdict == Verdict::Inconclusive ? "INCONCLUSIVE"
+                        : r.verdict == Verdict::InternalError ? "INTERNAL ERROR"
                                                              : "ERROR";
   out << fmt::format("verdict: {} ({} error{}, {} warning{})\n\n", verdict, errors, errors == 1 ? "" : "s", warnings,
                      warnings == 1 ? "" : "s");

@@ -22,5 +22,7 @@ struct RunInfo {
 void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
 void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
 void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
+// One SMT witness as a standalone JSON document (docs/smt.md, "Witnesses").
+void writeWitness(std::ostream& out, const std::string& file, const Witness& witness);
 
 }  // namespace ccforge::verify

@@ -17,6 +17,7 @@
 #include "verify/program_index.hpp"
 #include "verify/races.hpp"
 #include "verify/selection.hpp"
+#include "verify/smt/engine.hpp"
 #include "verify/step_graph.hpp"
 
 namespace ccforge::verify {
@@ -61,9 +62,15 @@ class FileVerification {
     findings_.moveInto(report_);
     bool inconclusive = std::any_of(report_.checks.begin(), report_.checks.end(),
                                     [](const CheckOutcome& c) { return c.status == CheckStatus::Inconclusive; });
-    report_.verdict = report_.errorCount() > 0 ? Verdict::Violation
-                      : inconclusive           ? Verdict::Inconclusive
-                                               : Verdict::Verified;
+    bool disagreement = std::any_of(report_.violations.begin(), report_.violations.end(),
+                                    [](const Violation& v) { return v.rule == smt::kDisagreementRule; });
+    report_.verdict = disagreement              ? Verdict::InternalError
+                      : report_.errorCount() > 0 ? Verdict::Violation
+                      : inconclusive             ? Verdict::Inconclusive
+                                                 : Verdict::Verified;
+    if (disagreement)
+      report_.error = report_.file + ": the engines disagree or an SMT witness does not replay (see " +
+                      smt::kDisagreementRule + ")";
     return std::move(report_);
   }
 
@@ -87,13 +94,43 @@ class FileVerification {
            "several thread blocks share one side of a connection, so the program has no defined execution");
       return;
     }
-    DeadlockSummary deadlock = checkDeadlock(index, options_.slots, findings_);
-    outcome(Check::Deadlock, statusOf(Check::Deadlock),
-            fmt::format("{} configuration(s) with {} slots per connection", deadlock.configurations.size(),
-                        deadlock.slotsChecked));
-    StepGraph graph(index, backPressureDistance(algo_.proto, deadlock.slotsChecked));
-    report_.deadlock = std::move(deadlock);
+    std::optional<smt::SmtEngine> smt;
+    if (options_.engine != Engine::Sim) smt.emplace(index, options_, report_.file);
+    const int32_t slots = deadlockCheck(index, smt ? &*smt : nullptr);
+    dataChecks(index, slots, lint, resolved, smt ? &*smt : nullptr);
+    if (smt) report_.smt = smt->takeSummary();
+  }
 
+  // Returns the slot count checked.
+  int32_t deadlockCheck(const ProgramIndex& index, smt::SmtEngine* smt) {
+    const int32_t slots = options_.slots.value_or(defaultSlots(algo_.proto));
+    std::optional<DeadlockSummary> summary;
+    CheckStatus status = CheckStatus::Passed;
+    std::string note;
+    if (options_.engine != Engine::Smt) {
+      summary = checkDeadlock(index, options_.slots, findings_);
+      status = statusOf(Check::Deadlock);
+      note = fmt::format("{} configuration(s) with {} slots per connection", summary->configurations.size(),
+                         summary->slotsChecked);
+    }
+    if (smt) {
+      std::optional<DeadlockSummary> smtSummary;
+      CheckOutcome o = smt->deadlock(slots, findings_, summary ? &*summary : nullptr, smtSummary);
+      if (summary) {
+        note += "; " + o.note;
+      } else {
+        status = o.status;
+        note = o.note;
+        summary = std::move(smtSummary);
+      }
+    }
+    outcome(Check::Deadlock, status, note);
+    report_.deadlock = std::move(summary);
+    return slots;
+  }
+
+  void dataChecks(const ProgramIndex& index, int32_t slots, const LintResult& lint, const ResolvedCollective& resolved,
+                  smt::SmtEngine* smt) {
     std::vector<CallForm> forms = callFormsOf(algo_);
     if (forms.empty()) {
       skip({Check::Races, Check::Postcondition}, "the algorithm serves no call form");
@@ -109,8 +146,34 @@ class FileVerification {
       outcome(Check::Postcondition, CheckStatus::Inconclusive, why);
       return;
     }
-    racesCheck(index, graph, forms, lint, resolved);
-    postconditionCheck(index, graph, forms, lint, resolved);
+    if (options_.engine != Engine::Smt) {
+      StepGraph graph(index, backPressureDistance(algo_.proto, slots));
+      racesCheck(index, graph, forms, lint, resolved);
+      postconditionCheck(index, graph, forms, lint, resolved);
+    }
+    if (!smt) return;
+    smt::DataCheckInput input{index, resolved.collective, forms, lint.bufferLengths, slots};
+    if (options_.engine == Engine::Both) {
+      CheckOutcome& races = outcomeOf(Check::Races);
+      CheckOutcome& postcondition = outcomeOf(Check::Postcondition);
+      smt::SmtEngine::DataOutcomes simulation{races, postcondition};
+      smt::SmtEngine::DataOutcomes o = smt->data(input, findings_, &simulation);
+      races.note = joined(races.note, o.races.note);
+      if (resolved.collective) postcondition.note = joined(postcondition.note, o.postcondition.note);
+      return;
+    }
+    smt::SmtEngine::DataOutcomes o = smt->data(input, findings_, nullptr);
+    report_.checks.push_back(o.races);
+    if (resolved.collective)
+      report_.checks.push_back(o.postcondition);
+    else
+      outcome(Check::Postcondition, CheckStatus::Skipped,
+              "no postcondition for coll=\"" + algo_.collName + "\": give --collective");
+  }
+
+  static std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : a + "; " + b; }
+  CheckOutcome& outcomeOf(Check check) {
+    return *std::find_if(report_.checks.begin(), report_.checks.end(), [&](const CheckOutcome& c) { return c.check == check; });
   }
 
   void racesCheck(const ProgramIndex& index, const StepGraph& graph, const std::vector<CallForm>& forms,

@@ -1,0 +1,55 @@
+// The data side of one call form, shared by the data encoding and its replay: every rank's
+// memory as numbered cells (aliased buffers share cells, msccl-ir.md §2 "Memory and races"),
+// what each cell holds before the call, which output chunks are checked against what, and what
+// a step computes for one chunk under the runtime's semantics (msccl-ir.md §1: rrc/rrs/rrcs
+// reduce with the local srcbuf/srcoff, re is dst = dst + src).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "semantics/chunk_value.hpp"
+#include "semantics/collective.hpp"
+#include "verify/program_index.hpp"
+
+namespace ccforge::smt {
+
+inline constexpr int32_t kOutside = -1;  // a chunk outside its buffer: reads give unknown data, writes are lost
+
+struct OutputChunk {
+  int32_t rank = 0;
+  int32_t index = 0;  // in the output buffer
+  int32_t cell = kOutside;
+  std::optional<ChunkValues::Id> expected;  // the postcondition; nullopt: unconstrained
+};
+
+class DataSetting {
+ public:
+  // Without a collective every input chunk (r, k) holds in(r, k) and nothing is expected.
+  DataSetting(const verify::ProgramIndex& index, const std::vector<RankLayout>& layouts,
+              const std::optional<Collective>& collective, ChunkValues& values);
+
+  const verify::ProgramIndex& index() const { return index_; }
+  ChunkValues& values() const { return values_; }
+  int32_t cell(int32_t rank, ir::Buffer buffer, int32_t i) const;
+  size_t cellCount() const { return initial_.size(); }
+  ChunkValues::Id initial(int32_t cell) const { return initial_[static_cast<size_t>(cell)]; }
+  const std::vector<OutputChunk>& outputs() const { return outputs_; }
+  // The cells step s reads for chunk j: its local source, and for 're' its destination.
+  int32_t sourceCell(uint32_t s, int32_t j) const;
+  int32_t destinationCell(uint32_t s, int32_t j) const;
+  // What step s computes for chunk j from the data it received, its local source and destination.
+  ChunkValues::Id result(uint32_t s, ChunkValues::Id incoming, ChunkValues::Id source, ChunkValues::Id destination) const;
+
+ private:
+  const verify::ProgramIndex& index_;
+  const std::vector<RankLayout>& layouts_;
+  ChunkValues& values_;
+  std::vector<std::vector<int32_t>> regionFirstCell_;  // [rank][region]
+  std::vector<ChunkValues::Id> initial_;
+  std::vector<OutputChunk> outputs_;
+};
+
+}  // namespace ccforge::smt

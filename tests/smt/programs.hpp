@@ -1,0 +1,44 @@
+// Programs for the SMT tests: fixtures read from disk or built in memory, indexed the way the
+// verifier indexes them, with the collective and buffer layouts the verifier would use.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "semantics/collective.hpp"
+#include "semantics/ir/model.hpp"
+#include "verify/options.hpp"
+#include "verify/program_index.hpp"
+
+namespace ccforge::test {
+
+class Program {
+ public:
+  // nullptr when the program's structure or connections are broken (no semantic checks run).
+  static std::unique_ptr<Program> read(const std::filesystem::path& file, const verify::Options& options = {});
+  static std::unique_ptr<Program> of(ir::Algorithm algo, const verify::Options& options = {});
+
+  const ir::Algorithm& algorithm() const { return algo_; }
+  const verify::ProgramIndex& index() const { return *index_; }
+  const std::optional<Collective>& collective() const { return collective_; }
+  const std::vector<std::array<int32_t, 3>>& bufferLengths() const { return bufferLengths_; }
+
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+ private:
+  Program() = default;
+  static std::unique_ptr<Program> index(std::unique_ptr<Program> p, const verify::Options& options);
+
+  ir::Algorithm algo_;
+  std::optional<Collective> collective_;
+  std::vector<std::array<int32_t, 3>> bufferLengths_;
+  std::unique_ptr<verify::ProgramIndex> index_;
+};
+
+// Every fixture of the corpus: tests/fixtures/verify/** and tests/fixtures/msccl-tools/**, sorted.
+std::vector<std::filesystem::path> corpus();
+
+}  // namespace ccforge::test

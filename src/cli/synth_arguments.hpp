@@ -1,0 +1,32 @@
+// What `ccforge synth` was asked for, shared by its two methods: SMT synthesis in the SCCL
+// model (cmd_synth.cpp, single boxes) and spanning-tree packing with hierarchical
+// composition (cmd_synth_trees.cpp, multi-box machines). Output formats: docs/synth.md.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ccforge::cli {
+
+struct SynthArguments {
+  std::string topology;    // catalog name or spec path
+  std::string collective;  // allgather, reducescatter, allreduce, alltoall, broadcast[:root], ...
+  std::optional<int> steps;
+  std::optional<int> rounds;
+  std::optional<int> chunks;
+  bool pareto = false;
+  bool leastSteps = false;
+  bool bandwidthOptimal = false;
+  std::string solver = "z3";      // z3 | cvc5
+  std::string method = "auto";    // auto | smt | trees; auto picks trees for multi-box topologies
+  std::string protocol = "Simple";
+  std::string outputDir;          // -o DIR: one .xml per frontier point
+  std::string format = "text";    // text | json
+  double timeoutSeconds = 600;    // whole search
+  double instanceTimeoutSeconds = 60;  // each solver call
+};
+
+// The tree-packing path; returns the process exit code (docs/exit-codes.md).
+int runTreeSynthesis(const SynthArguments& args);
+
+}  // namespace ccforge::cli

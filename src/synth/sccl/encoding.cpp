@@ -12,8 +12,8 @@ using smt::Term;
 
 int32_t Schedule::rounds() const { return std::accumulate(roundsPerStep.begin(), roundsPerStep.end(), 0); }
 
-Encoding::Encoding(const Problem& problem, int32_t steps, std::optional<int32_t> rounds)
-    : problem_(problem), steps_(steps) {
+Encoding::Encoding(const Problem& problem, int32_t steps, std::optional<int32_t> rounds, const Orbits* invariant)
+    : problem_(problem), steps_(steps), invariant_(invariant) {
   query_.name = "synth C=" + std::to_string(problem.chunks) + " S=" + std::to_string(steps) +
                 " R=" + (rounds ? std::to_string(*rounds) : std::string("free"));
   declare();
@@ -34,7 +34,12 @@ void Encoding::declare() {
     for (int32_t n = 0; n < problem_.ranks; ++n) {
       const int32_t hops = problem_.distance[static_cast<size_t>(d.source)][static_cast<size_t>(n)];
       const bool wanted = d.wanted[static_cast<size_t>(n)];
-      if (n == d.source) {
+      const size_t self = c * static_cast<size_t>(problem_.ranks) + static_cast<size_t>(n);
+      if (invariant_ && static_cast<size_t>(invariant_->time[self]) != self) {
+        const auto rep = static_cast<size_t>(invariant_->time[self]);
+        const auto ranks = static_cast<size_t>(problem_.ranks);
+        row.push_back(time_[rep / ranks][rep % ranks]);  // an earlier pair of the same orbit
+      } else if (n == d.source) {
         row.push_back(t.intConst(0));
       } else if (hops < 0 || hops > steps_) {
         if (wanted) query_.require(t.boolConst(false));  // cannot arrive in time
@@ -61,6 +66,13 @@ void Encoding::encodeSends() {
       const LogicalLink& link = problem_.links[l];
       const int32_t ha = hops[static_cast<size_t>(link.from)];
       if (link.to == d.source || ha < 0 || ha + 1 > steps_) continue;
+      const size_t self = c * problem_.links.size() + l;
+      if (invariant_ && static_cast<size_t>(invariant_->send[self]) != self) {
+        const auto rep = static_cast<size_t>(invariant_->send[self]);
+        row[l] = send_[rep / problem_.links.size()][rep % problem_.links.size()];
+        if (row[l]) incoming[static_cast<size_t>(link.to)].push_back(*row[l]);
+        continue;
+      }
       Term s = t.boolVar("s_" + std::to_string(c) + "_" + std::to_string(link.from) + "_" + std::to_string(link.to));
       const Term ta = time_[c][static_cast<size_t>(link.from)], tb = time_[c][static_cast<size_t>(link.to)];
       query_.require(t.implies(s, t.lt(ta, tb)));
@@ -69,7 +81,8 @@ void Encoding::encodeSends() {
       incoming[static_cast<size_t>(link.to)].push_back(s);
     }
     for (int32_t n = 0; n < problem_.ranks; ++n) {
-      if (n == d.source) continue;
+      const size_t self = c * static_cast<size_t>(problem_.ranks) + static_cast<size_t>(n);
+      if (n == d.source || (invariant_ && static_cast<size_t>(invariant_->time[self]) != self)) continue;
       const Term tn = time_[c][static_cast<size_t>(n)];
       query_.require(t.implies(t.le(tn, last), t.orTerm(incoming[static_cast<size_t>(n)])));
     }

@@ -18,10 +18,18 @@
 
 namespace ccforge::synth::sccl {
 
+// Orbits of (chunk, rank) and (chunk, logical link) pairs under a group of symmetries: an
+// encoding given them looks only for schedules the group maps onto themselves, with one
+// variable per orbit (the representative is the orbit's least pair, chunk-major).
+struct Orbits {
+  std::vector<int32_t> time;  // [chunk * ranks + rank] -> representative index
+  std::vector<int32_t> send;  // [chunk * links + link] -> representative index
+};
+
 class Encoding {
  public:
   // rounds: nullopt leaves the total free (each step still has at least one round).
-  Encoding(const Problem& problem, int32_t steps, std::optional<int32_t> rounds);
+  Encoding(const Problem& problem, int32_t steps, std::optional<int32_t> rounds, const Orbits* invariant = nullptr);
 
   smt::Query& query() { return query_; }
   const smt::Query& query() const { return query_; }
@@ -40,6 +48,7 @@ class Encoding {
 
   const Problem& problem_;
   int32_t steps_;
+  const Orbits* invariant_;
   smt::Query query_;
   std::vector<std::vector<smt::Term>> time_;  // [chunk][rank]
   std::vector<std::vector<std::optional<smt::Term>>> send_;  // [chunk][logical link]

@@ -24,8 +24,16 @@ struct ProblemSymmetry {
 std::vector<ProblemSymmetry> problemSymmetries(const topo::Topology& topology, const topo::AutomorphismGroup& group,
                                                const Problem& problem);
 
+// The orbits of (chunk, rank) and (chunk, link) pairs under the group the symmetries generate.
+Orbits invariantOrbits(const Problem& problem, const std::vector<ProblemSymmetry>& symmetries);
+
 // Adds time <=lex g(time) over the first `prefix` time entries for every symmetry.
 void breakSymmetries(Encoding& encoding, const Problem& problem, const std::vector<ProblemSymmetry>& symmetries,
                      size_t prefix = 64);
+
+// The C pieces of one rank's share are interchangeable: a schedule with two pieces' rows of
+// times swapped is a schedule. In the same chunk-major order, the lexicographically least one
+// has the rows of consecutive pieces in order, which is required here over whole rows.
+void breakPieceSymmetry(Encoding& encoding, const Problem& problem);
 
 }  // namespace ccforge::synth::sccl

@@ -62,6 +62,17 @@ InstanceResult Synthesizer::record(InstanceResult r) {
   return r;
 }
 
+smt::SolverResult Synthesizer::check(const smt::Query& query, double seconds) const {
+  if (std::any_of(query.assertions.begin(), query.assertions.end(), [&](smt::Term t) { return query.terms.isFalse(t); })) {
+    smt::SolverResult decided;
+    decided.answer = smt::Answer::Unsat;
+    return decided;
+  }
+  smt::Limits limits;
+  limits.timeoutMs = static_cast<uint32_t>(std::ceil(seconds * 1000));
+  return solver_->check(query, limits);
+}
+
 InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<int32_t> rounds) {
   if (steps < 1) throw std::invalid_argument("the number of steps must be at least 1, got " + std::to_string(steps));
   if (rounds && *rounds < steps)
@@ -83,24 +94,40 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     r.note = "overall time limit reached";
     return record(r);
   }
-  Encoding encoding(p, steps, rounds);
-  if (options_.symmetryBreaking) breakSymmetries(encoding, p, problemSymmetries(topology_, group_, p));
-  smt::Limits limits;
-  limits.timeoutMs = static_cast<uint32_t>(std::ceil(std::min(options_.instanceTimeoutSeconds, left) * 1000));
+  const double limit = std::min(options_.instanceTimeoutSeconds, left);
+  std::vector<ProblemSymmetry> symmetries;
+  if (options_.symmetryBreaking) symmetries = problemSymmetries(topology_, group_, p);
   smt::SolverResult answer;
-  const smt::Query& q = encoding.query();
-  if (std::any_of(q.assertions.begin(), q.assertions.end(), [&](smt::Term t) { return q.terms.isFalse(t); })) {
-    answer.answer = smt::Answer::Unsat;
+  Orbits orbits;
+  std::optional<Encoding> encoding;
+  // Symmetric schedules first: a smaller search that often finds one at once. Its unsat says
+  // nothing about asymmetric schedules, so then the full encoding decides.
+  if (!symmetries.empty()) {
+    orbits = invariantOrbits(p, symmetries);
+    encoding.emplace(p, steps, rounds, &orbits);
+    answer = check(encoding->query(), limit * kSymmetricShare);
+    if (answer.answer != smt::Answer::Sat) {
+      const double spent = answer.seconds;
+      encoding.emplace(p, steps, rounds);
+      breakSymmetries(*encoding, p, symmetries);
+      breakPieceSymmetry(*encoding, p);
+      answer = check(encoding->query(), std::max(0.001, limit - spent));
+      answer.seconds += spent;
+    } else {
+      r.note = "symmetric";
+    }
   } else {
-    answer = solver_->check(q, limits);
+    encoding.emplace(p, steps, rounds);
+    if (options_.symmetryBreaking) breakPieceSymmetry(*encoding, p);
+    answer = check(encoding->query(), limit);
   }
   r.seconds = answer.seconds;
   switch (answer.answer) {
     case smt::Answer::Sat:
       r.verdict = Verdict::Sat;
-      r.schedule = encoding.schedule(answer.model);
+      r.schedule = encoding->schedule(answer.model);
       r.rounds = r.schedule->rounds();
-      if (!rounds) r.note = "rounds left free";
+      if (!rounds) r.note = r.note.empty() ? "rounds left free" : r.note + ", rounds left free";
       break;
     case smt::Answer::Unsat: r.verdict = Verdict::Unsat; break;
     case smt::Answer::Unknown: r.note = answer.reason; break;

@@ -14,6 +14,7 @@
 #include "synth/bounds/bounds.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
+#include "verify/smt/query.hpp"
 #include "verify/smt/solver.hpp"
 
 namespace ccforge::synth::sccl {
@@ -62,6 +63,9 @@ class Synthesizer {
 
  private:
   InstanceResult record(InstanceResult r);
+  smt::SolverResult check(const smt::Query& query, double seconds) const;
+  // The share of an instance's time limit the search for symmetric schedules may use.
+  static constexpr double kSymmetricShare = 0.25;
 
   const topo::Topology& topology_;
   CollectiveType collective_;

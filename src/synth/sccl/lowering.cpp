@@ -40,6 +40,11 @@ class Layout {
   }
   Place at(int32_t chunk, int32_t rank) const {
     const ChunkDemand& d = p_.demands[static_cast<size_t>(chunk)];
+    if (p_.asked == CollectiveType::Scatter) {  // the dual gather's chunk, travelling backwards
+      if (rank == p_.root) return {Buffer::Input, inputIndex(d)};
+      if (rank == d.source) return {Buffer::Output, outputIndex(d)};
+      return {Buffer::Scratch, chunk};
+    }
     if (rank == d.source) return {Buffer::Input, inputIndex(d)};
     if (d.wanted[static_cast<size_t>(rank)]) return {Buffer::Output, outputIndex(d)};
     return {Buffer::Scratch, chunk};
@@ -59,6 +64,18 @@ void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, 
   for (const Send& s : schedule.sends) {
     const Place from = layout.at(s.chunk, s.from), to = layout.at(s.chunk, s.to);
     program.chunk(s.from, from.buffer, from.index).copy(s.to, to.buffer, to.index);
+  }
+}
+
+void lowerBackwardCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+  for (const ChunkDemand& d : p.demands)
+    if (d.source == p.root)
+      program.chunk(p.root, Buffer::Input, layout.inputIndex(d)).copy(p.root, Buffer::Output, layout.outputIndex(d));
+  std::vector<Send> backwards = schedule.sends;
+  std::stable_sort(backwards.begin(), backwards.end(), [](const Send& a, const Send& b) { return a.step > b.step; });
+  for (const Send& s : backwards) {
+    const Place from = layout.at(s.chunk, s.to), to = layout.at(s.chunk, s.from);
+    program.chunk(s.to, from.buffer, from.index).copy(s.from, to.buffer, to.index);
   }
 }
 
@@ -84,7 +101,9 @@ dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const 
                                  .form = CallForm::OutOfPlace,
                                  .root = problem.root};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
-  if (problem.reversed)
+  if (problem.asked == CollectiveType::Scatter)
+    lowerBackwardCopies(program, problem, layout, schedule);
+  else if (problem.reversed)
     lowerReductions(program, problem, layout, schedule);
   else
     lowerCopies(program, problem, layout, schedule);

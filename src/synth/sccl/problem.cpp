@@ -15,6 +15,7 @@ CollectiveType dualOf(CollectiveType c) {
   switch (c) {
     case CollectiveType::ReduceScatter: return CollectiveType::AllGather;
     case CollectiveType::Reduce: return CollectiveType::Broadcast;
+    case CollectiveType::Scatter: return CollectiveType::Gather;
     default: return c;
   }
 }

@@ -2,9 +2,9 @@
 // or a path through switches and NICs), each using physical links whose capacity is counted in
 // chunks per round, and chunks that start on one rank and must reach a set of ranks.
 //
-// Only non-combining collectives are solved directly. A combining collective is solved as its
-// non-combining dual on the reversed links (reducescatter as allgather, reduce as broadcast)
-// and the schedule is run backwards, reducing instead of copying (docs/synth.md).
+// A combining collective is solved as its non-combining dual on the reversed links
+// (reducescatter as allgather, reduce as broadcast) and the schedule is run backwards, reducing
+// instead of copying; scatter likewise as gather, run backwards with copies (docs/synth.md).
 #pragma once
 
 #include <cstdint>

@@ -67,7 +67,7 @@ class Synthesizer {
   // The share of an instance's time limit the search for symmetric schedules may use.
   static constexpr double kSymmetricShare = 0.25;
 
-  const topo::Topology& topology_;
+  topo::Topology topology_;
   CollectiveType collective_;
   int32_t root_;
   SynthOptions options_;

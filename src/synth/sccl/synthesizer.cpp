@@ -70,6 +70,7 @@ smt::SolverResult Synthesizer::check(const smt::Query& query, double seconds) co
   }
   smt::Limits limits;
   limits.timeoutMs = static_cast<uint32_t>(std::ceil(seconds * 1000));
+  if (options_.solver == smt::SolverKind::Z3) limits.rlimit = kFreshContextRlimit;
   return solver_->check(query, limits);
 }
 

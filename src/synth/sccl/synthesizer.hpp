@@ -64,6 +64,11 @@ class Synthesizer {
  private:
   InstanceResult record(InstanceResult r);
   smt::SolverResult check(const smt::Query& query, double seconds) const;
+  // Any resource limit makes the Z3 backend give a query a context of its own; earlier queries
+  // left in a shared context made later ones up to 5x slower. This one is far above what the
+  // time limits allow (a 12 s DGX-1 query used well under it); if it is ever reached, the
+  // instance is reported unknown with that reason.
+  static constexpr uint64_t kFreshContextRlimit = 4'000'000'000;
   // The share of an instance's time limit the search for symmetric schedules may use.
   static constexpr double kSymmetricShare = 0.25;
 

@@ -43,3 +43,20 @@ ccforge_cli_test("synth with a partial instance is a usage error" 1
 add_test(NAME "cli: synth output is byte-identical on re-run"
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/synth_determinism.sh $<TARGET_FILE:ccforge> ${SYNTH_OUT}/det)
 set_tests_properties("cli: synth output is byte-identical on re-run" PROPERTIES TIMEOUT 300)
+
+# The other collectives on the DGX-1 complete within their limits. SCCL found gather (6,2,7)
+# (targets.md); scatter is its reverse on the DGX-1's symmetric links; both meet the bounds
+# (2 steps, 7/6 rounds per chunk), so nothing can dominate them.
+ccforge_cli_test("synth dgx1 gather root 0" 0
+  --has "\\(C,S,R\\) = \\(6,2,7\\) +R/C 7/6" --lacks "incomplete" -- synth dgx1 gather:0 --timeout 120)
+ccforge_cli_test("synth dgx1 scatter root 0" 0
+  --has "\\(C,S,R\\) = \\(6,2,7\\) +R/C 7/6" --lacks "incomplete" -- synth dgx1 scatter:0 --timeout 120)
+# Broadcast: 2 steps (the root's eccentricity); R >= S and C <= 6 (the bound 1/6's denominator)
+# limit the search, which must finish.
+ccforge_cli_test("synth dgx1 broadcast root 0 finishes" 0
+  --has "\\(C,S,R\\) = \\([0-9]+,2,[0-9]+\\)" --lacks "incomplete" -- synth dgx1 broadcast:0 --timeout 120)
+# Bandwidth-optimal alltoall: R/C at the bound 8/3 (docs/bounds.md), within the limit.
+ccforge_cli_test("synth dgx1 alltoall bandwidth-optimal meets the bound" 0
+  --has "R/C 8/3 " -- synth dgx1 alltoall --bandwidth-optimal --timeout 120)
+ccforge_cli_test("synth a time limit is respected and reported" 5
+  --has "unknown" --has "incomplete: " -- synth dgx1 allgather --chunks 6 --steps 3 --rounds 7 --timeout 0.05)

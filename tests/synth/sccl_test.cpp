@@ -2,6 +2,8 @@
 // DGX-1 allgather) or from hand arguments stated next to each case; never from this code.
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 #include "semantics/topology/families.hpp"
 #include "semantics/topology/spec_reader.hpp"
 #include "synth/sccl/emit.hpp"
@@ -70,6 +72,19 @@ TEST_CASE("dgx1: allgather (2,2,3) sat, (3,2,4) unsat, as SCCL found") {
   CHECK(decide(dgx1, CollectiveType::AllGather, 3, 2, 4) == Verdict::Unsat);
 }
 
+// All ten instance verdicts of SCCL's DGX-1 allgather Pareto search (targets.md).
+TEST_CASE("dgx1: every allgather verdict SCCL reports") {
+  const topo::Topology dgx1 = topo::loadTopology("dgx1");
+  for (auto [c, s, r] : {std::tuple{1, 2, 2}, {2, 2, 3}, {3, 3, 4}, {4, 3, 5}, {5, 3, 6}, {6, 3, 7}}) {
+    INFO("(" << c << "," << s << "," << r << ") is sat");
+    CHECK(decide(dgx1, CollectiveType::AllGather, c, s, r) == Verdict::Sat);
+  }
+  for (auto [c, s, r] : {std::tuple{3, 2, 4}, {4, 2, 5}, {5, 2, 6}, {6, 2, 7}}) {
+    INFO("(" << c << "," << s << "," << r << ") is unsat");
+    CHECK(decide(dgx1, CollectiveType::AllGather, c, s, r) == Verdict::Unsat);
+  }
+}
+
 TEST_CASE("dgx1: cvc5 agrees on allgather (2,2,3) sat") {
   SynthOptions o = quiet();
   o.solver = smt::SolverKind::Cvc5;
@@ -125,13 +140,17 @@ TEST_CASE("rooted collectives and alltoall on small topologies verify") {
   CHECK(decide(ring, CollectiveType::Reduce, 1, 2, 2, 3) == Verdict::Sat);
 }
 
-TEST_CASE("symmetry breaking keeps verdicts: ring of 4 allgather with and without") {
+TEST_CASE("symmetry breaking keeps verdicts: ring of 4 and DGX-1 allgather with and without") {
   const topo::Topology ring = family(topo::Family::Ring, 4);
   SynthOptions plain = quiet();
   plain.symmetryBreaking = false;
   // (3,2,5): 5/3 rounds per chunk; decided both ways, the verdicts must agree.
   CHECK(decide(ring, CollectiveType::AllGather, 3, 2, 5) == decide(ring, CollectiveType::AllGather, 3, 2, 5, 0, plain));
   CHECK(decide(ring, CollectiveType::AllGather, 2, 2, 3, 0, plain) == Verdict::Sat);
+  // SCCL's verdicts (targets.md) hold without symmetry breaking too.
+  const topo::Topology dgx1 = topo::loadTopology("dgx1");
+  CHECK(decide(dgx1, CollectiveType::AllGather, 2, 2, 3, 0, plain) == Verdict::Sat);
+  CHECK(decide(dgx1, CollectiveType::AllGather, 3, 2, 4, 0, plain) == Verdict::Unsat);
 }
 
 TEST_CASE("re-running an instance gives byte-identical IR") {

@@ -147,7 +147,10 @@ SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits) {
       break;
     }
   }
-  if (out.frontier.empty() && out.complete) out.note = "no bandwidth-optimal schedule within the step limit";
+  if (out.frontier.empty() && out.complete) {
+    out.complete = false;  // larger S (or C) might still have one
+    out.note = "no bandwidth-optimal schedule within the step limit";
+  }
   return out;
 }
 

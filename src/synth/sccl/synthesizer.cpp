@@ -128,12 +128,12 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
       r.verdict = Verdict::Sat;
       r.schedule = encoding->schedule(answer.model);
       r.rounds = r.schedule->rounds();
-      if (!rounds) r.note = r.note.empty() ? "rounds left free" : r.note + ", rounds left free";
       break;
     case smt::Answer::Unsat: r.verdict = Verdict::Unsat; break;
     case smt::Answer::Unknown: r.note = answer.reason; break;
     case smt::Answer::Error: throw std::runtime_error("solver error: " + answer.reason);
   }
+  if (!rounds) r.note = r.note.empty() ? "rounds left free" : r.note + ", rounds left free";
   return record(r);
 }
 

@@ -156,14 +156,18 @@ void Encoding::encodeBandwidth(std::optional<int32_t> rounds) {
       }
 }
 
-// Left free, a step never needs more rounds than the chunks its busiest link could carry.
+// Left free, a step never needs more rounds than it takes its busiest link to carry every chunk
+// over every logical link that uses it.
 int32_t Encoding::freeRoundsLimit() const {
+  std::vector<int64_t> users(problem_.capacityNum.size(), 0);
+  for (const LogicalLink& l : problem_.links)
+    for (int32_t e : l.physical) ++users[static_cast<size_t>(e)];
   int64_t most = 1;
-  for (size_t e = 0; e < problem_.capacityNum.size(); ++e) {
-    const int64_t chunks = static_cast<int64_t>(problem_.demands.size());
-    most = std::max(most, (chunks * problem_.capacityDen[e] + problem_.capacityNum[e] - 1) / problem_.capacityNum[e]);
+  for (size_t e = 0; e < users.size(); ++e) {
+    const int64_t load = static_cast<int64_t>(problem_.demands.size()) * users[e];
+    most = std::max(most, (load * problem_.capacityDen[e] + problem_.capacityNum[e] - 1) / problem_.capacityNum[e]);
   }
-  return static_cast<int32_t>(std::min<int64_t>(most, 64));
+  return static_cast<int32_t>(most);
 }
 
 Schedule Encoding::schedule(const std::vector<int64_t>& model) const {

@@ -70,7 +70,7 @@ class Synthesizer {
   // instance is reported unknown with that reason.
   static constexpr uint64_t kFreshContextRlimit = 4'000'000'000;
   // The share of an instance's time limit the search for symmetric schedules may use.
-  static constexpr double kSymmetricShare = 0.25;
+  static constexpr double kSymmetricShare = 0.5;
 
   topo::Topology topology_;
   CollectiveType collective_;

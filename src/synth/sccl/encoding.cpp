@@ -38,7 +38,8 @@ void Encoding::declare() {
       if (invariant_ && static_cast<size_t>(invariant_->time[self]) != self) {
         const auto rep = static_cast<size_t>(invariant_->time[self]);
         const auto ranks = static_cast<size_t>(problem_.ranks);
-        row.push_back(time_[rep / ranks][rep % ranks]);  // an earlier pair of the same orbit
+        const Term shared = time_[rep / ranks][rep % ranks];  // an earlier pair of the same orbit
+        row.push_back(shared);
       } else if (n == d.source) {
         row.push_back(t.intConst(0));
       } else if (hops < 0 || hops > steps_) {

@@ -19,5 +19,6 @@ void registerTopoCommand(CLI::App& app, CommandContext& context);
 void registerBoundsCommand(CLI::App& app, CommandContext& context);
 void registerSimulateCommand(CLI::App& app, CommandContext& context);
 void registerRunCommand(CLI::App& app, CommandContext& context);
+void registerSynthCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerBoundsCommand(app, context);
   ccforge::cli::registerSimulateCommand(app, context);
   ccforge::cli::registerRunCommand(app, context);
+  ccforge::cli::registerSynthCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -24,6 +24,8 @@ struct SynthArguments {
   std::string format = "text";    // text | json
   double timeoutSeconds = 600;    // whole search
   double instanceTimeoutSeconds = 60;  // each solver call
+  int maxChunks = 0;  // SMT searches: largest C tried (0: from the bandwidth bound)
+  int maxSteps = 0;   // SMT searches: largest S tried (0: steps bound + GPUs)
 };
 
 // The tree-packing path; returns the process exit code (docs/exit-codes.md).

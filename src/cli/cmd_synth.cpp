@@ -1,0 +1,277 @@
+// `ccforge synth TOPOLOGY COLLECTIVE`: synthesizes algorithms (docs/synth.md). Multi-box
+// topologies go to tree packing (cmd_synth_trees.cpp); single boxes to SMT synthesis in SCCL's
+// model, whose every result is lowered through the DSL compiler and verified.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/synth_arguments.hpp"
+#include "cli/topology_cli.hpp"
+#include "cli/verdict_exit_code.hpp"
+#include "semantics/ir/names.hpp"
+#include "semantics/topology/spec_reader.hpp"
+#include "synth/sccl/cost.hpp"
+#include "synth/sccl/emit.hpp"
+#include "synth/sccl/search.hpp"
+#include "verify/report_writers.hpp"
+
+namespace ccforge::cli {
+namespace {
+
+using nlohmann::ordered_json;
+using synth::sccl::InstanceResult;
+using synth::sccl::Verdict;
+
+struct Request {
+  CollectiveType collective = CollectiveType::AllGather;
+  int32_t root = 0;
+};
+
+Request parseRequest(const std::string& text) {
+  const size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  auto type = parseCollectiveType(name);
+  if (!type) throw std::invalid_argument("unknown collective '" + name + "'");
+  Request r{*type, 0};
+  if (colon != std::string::npos) {
+    if (!isRooted(*type)) throw std::invalid_argument(name + " has no root");
+    try {
+      size_t used = 0;
+      r.root = std::stoi(text.substr(colon + 1), &used);
+      if (used != text.size() - colon - 1) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("bad root in '" + text + "'");
+    }
+  }
+  return r;
+}
+
+std::string triple(int32_t c, int32_t s, int32_t r) { return fmt::format("({},{},{})", c, s, r); }
+
+// One frontier point after lowering, compiling and verifying.
+struct Point {
+  InstanceResult instance;
+  topo::Rational roundsPerChunk;
+  std::string file;  // where it was written; empty without -o
+  synth::sccl::Emitted emitted;
+  std::optional<synth::sccl::SizeWindow> window;
+};
+
+synth::sccl::SearchResult search(synth::sccl::Synthesizer& synth, const SynthArguments& a) {
+  const int modes = (a.steps || a.rounds || a.chunks ? 1 : 0) + a.pareto + a.leastSteps + a.bandwidthOptimal;
+  if (modes > 1) throw std::invalid_argument("give one of --steps/--rounds/--chunks, --pareto, --least-steps, --bandwidth-optimal");
+  const synth::sccl::SearchLimits limits{a.maxChunks, a.maxSteps};
+  if (a.leastSteps) return leastStepsSearch(synth, limits);
+  if (a.bandwidthOptimal) return bandwidthOptimalSearch(synth, limits);
+  if (!(a.steps || a.rounds || a.chunks)) return paretoSearch(synth, limits);
+  if (!(a.steps && a.rounds && a.chunks)) throw std::invalid_argument("a single instance needs all of --chunks, --steps and --rounds");
+  synth::sccl::SearchResult out;
+  InstanceResult r = synth.solve(*a.chunks, *a.steps, *a.rounds);
+  if (r.verdict == Verdict::Sat) out.frontier.push_back(r);
+  if (r.verdict == Verdict::Unknown) {
+    out.complete = false;
+    out.note = r.note;
+  }
+  return out;
+}
+
+std::string fileName(const SynthArguments& a, const std::string& topology, const InstanceResult& r) {
+  std::string base = std::filesystem::path(topology).stem().string();
+  std::string coll = a.collective;
+  for (char& ch : coll)
+    if (ch == ':') ch = '-';
+  return (std::filesystem::path(a.outputDir) / fmt::format("{}-{}-c{}-s{}-r{}.xml", base, coll, r.chunks, r.steps, r.rounds))
+      .string();
+}
+
+std::string bytes(double b) {
+  if (b >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
+  if (b >= 1 << 10) return fmt::format("{:.1f} KiB", b / (1 << 10));
+  return fmt::format("{:.0f} B", b);
+}
+
+std::string windowText(const std::optional<synth::sccl::SizeWindow>& w) {
+  if (!w) return "never the cheapest";
+  if (!w->high) return w->low == 0 ? "cheapest at every size" : "cheapest for M >= " + bytes(w->low);
+  if (w->low == 0) return "cheapest for M < " + bytes(*w->high);
+  return "cheapest for " + bytes(w->low) + " <= M < " + bytes(*w->high);
+}
+
+struct Counts {
+  int sat = 0, unsat = 0, unknown = 0, pruned = 0;
+  double seconds = 0;
+};
+Counts count(const std::vector<InstanceResult>& history) {
+  Counts c;
+  for (const auto& r : history) {
+    c.seconds += r.seconds;
+    (r.verdict == Verdict::Sat ? c.sat : r.verdict == Verdict::Unsat ? c.unsat : r.verdict == Verdict::Unknown ? c.unknown : c.pruned)++;
+  }
+  return c;
+}
+
+std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth, const synth::sccl::SearchResult& result,
+                 const std::vector<Point>& points, const synth::sccl::CostModel& cost) {
+  std::string out = fmt::format("synth {} {}: {} GPUs; bounds: steps >= {}, rounds per chunk >= {}; solver {}\n",
+                                a.topology, a.collective, synth.ranks(), synth.bound().stepsLowerBound,
+                                topo::toString(synth.bound().roundsPerChunkLowerBound), a.solver);
+  out += fmt::format("cost T = S*alpha + (R/C)*m*beta, m = M/{:.0f}, alpha {} us, beta {:.6g} us/byte\n",
+                     cost.bytesPerChunkUnit, cost.alphaUs, cost.betaUsPerByte);
+  if (points.empty()) out += "no schedule found\n";
+  for (const Point& p : points) {
+    out += fmt::format("(C,S,R) = {}  R/C {}  {}  {}\n", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
+                       topo::toString(p.roundsPerChunk), windowText(p.window),
+                       p.file.empty() ? std::string("verified") : "verified, written to " + p.file);
+  }
+  const Counts c = count(synth.history());
+  out += fmt::format("instances: {} (sat {}, unsat {}, unknown {}, pruned {}), solver time {:.2f} s\n",
+                     synth.history().size(), c.sat, c.unsat, c.unknown, c.pruned, c.seconds);
+  if (!result.complete) out += "incomplete: " + result.note + "\n";
+  return out;
+}
+
+std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth, const synth::sccl::SearchResult& result,
+                 const std::vector<Point>& points) {
+  ordered_json j;
+  j["topology"] = a.topology;
+  j["collective"] = std::string(collectiveTypeName(synth.collective()));
+  j["method"] = "smt";
+  j["solver"] = a.solver;
+  j["bound"] = {{"steps", synth.bound().stepsLowerBound},
+                {"rounds_per_chunk", topo::toString(synth.bound().roundsPerChunkLowerBound)}};
+  ordered_json frontier = ordered_json::array();
+  for (const Point& p : points) {
+    ordered_json e{{"chunks", p.instance.chunks}, {"steps", p.instance.steps}, {"rounds", p.instance.rounds},
+                   {"rounds_per_chunk", topo::toString(p.roundsPerChunk)}};
+    e["file"] = p.file.empty() ? ordered_json(nullptr) : ordered_json(p.file);
+    e["verified"] = p.emitted.verified();
+    if (p.window) {
+      e["cheapest_from_bytes"] = p.window->low;
+      e["cheapest_below_bytes"] = p.window->high ? ordered_json(*p.window->high) : ordered_json(nullptr);
+    }
+    frontier.push_back(e);
+  }
+  j["frontier"] = frontier;
+  ordered_json instances = ordered_json::array();
+  for (const InstanceResult& r : synth.history()) {
+    ordered_json e{{"chunks", r.chunks}, {"steps", r.steps}, {"rounds", r.rounds},
+                   {"result", std::string(synth::sccl::verdictName(r.verdict))}, {"seconds", r.seconds}};
+    if (!r.note.empty()) e["note"] = r.note;
+    instances.push_back(e);
+  }
+  j["instances"] = instances;
+  j["complete"] = result.complete;
+  if (!result.note.empty()) j["note"] = result.note;
+  return j.dump(2) + "\n";
+}
+
+int exitCode(const synth::sccl::SearchResult& result, const std::vector<Point>& points,
+             const synth::sccl::Synthesizer& synth) {
+  for (const Point& p : points)
+    if (!p.emitted.verified()) return kExitInternalError;
+  if (!result.complete) return kExitInconclusive;
+  if (points.empty()) return synth.history().empty() ? kExitInconclusive : kExitViolation;
+  return kExitVerified;
+}
+
+int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, const Request& request) {
+  auto solver = smt::parseSolverKind(a.solver);
+  if (!solver) throw std::invalid_argument("unknown solver '" + a.solver + "'");
+  auto protocol = ir::parseProtocol(a.protocol);
+  if (!protocol) throw std::invalid_argument("unknown protocol '" + a.protocol + "'");
+  synth::sccl::SynthOptions options;
+  options.solver = *solver;
+  options.instanceTimeoutSeconds = a.instanceTimeoutSeconds;
+  options.totalTimeoutSeconds = a.timeoutSeconds;
+  options.progress = [](const InstanceResult& r) {
+    std::cerr << fmt::format("ccforge synth: {} {} {:.2f} s{}\n", triple(r.chunks, r.steps, r.rounds),
+                             synth::sccl::verdictName(r.verdict), r.seconds, r.note.empty() ? "" : " (" + r.note + ")");
+  };
+  synth::sccl::Synthesizer synth(topology, request.collective, request.root, options);
+  const synth::sccl::SearchResult result = search(synth, a);
+
+  if (!a.outputDir.empty()) std::filesystem::create_directories(a.outputDir);
+  const synth::sccl::CostModel cost = synth::sccl::costModel(topology, request.collective);
+  std::vector<Point> points;
+  std::vector<synth::sccl::CostPoint> costPoints;
+  for (const InstanceResult& r : result.frontier) {
+    Point p;
+    p.instance = r;
+    const auto [num, den] = synth::sccl::roundsPerChunk(request.collective, synth.ranks(), r.chunks, r.rounds);
+    p.roundsPerChunk = topo::Rational(num, den);
+    const std::string name = fmt::format("sccl-{}-{}-c{}-s{}-r{}", a.collective, topology.name, r.chunks, r.steps, r.rounds);
+    const std::string path = a.outputDir.empty() ? std::string() : fileName(a, a.topology, r);
+    p.emitted = synth::sccl::emitVerified(synth.problem(r.chunks), *r.schedule, name, *protocol,
+                                          path.empty() ? name + ".xml" : path);
+    if (!p.emitted.verified()) {
+      std::cerr << "ccforge synth: internal error: " << triple(r.chunks, r.steps, r.rounds) << " does not "
+                << (p.emitted.error.empty() ? "verify" : "compile: " + p.emitted.error) << "\n";
+      if (p.emitted.error.empty()) verify::writeText(std::cerr, {p.emitted.report}, verify::RunInfo{"msccl-executor", 6});
+    } else if (!path.empty()) {
+      std::ofstream file(path, std::ios::binary);
+      file << p.emitted.xml;
+      if (!file.flush()) throw std::invalid_argument("cannot write " + path);
+      p.file = path;
+    }
+    costPoints.push_back({r.steps, p.roundsPerChunk});
+    points.push_back(std::move(p));
+  }
+  const auto windows = synth::sccl::sizeWindows(cost, costPoints);
+  for (size_t i = 0; i < points.size(); ++i) points[i].window = windows[i];
+  std::cout << (a.format == "json" ? json(a, synth, result, points) : text(a, synth, result, points, cost)) << std::flush;
+  return exitCode(result, points, synth);
+}
+
+int runSynth(const SynthArguments& a) {
+  const Request request = parseRequest(a.collective);
+  topo::Topology topology = topo::loadTopology(a.topology);
+  const bool trees = a.method == "trees" || (a.method == "auto" && topology.boxCount() > 1);
+  if (trees) return runTreeSynthesis(a);
+  return runSmtSynthesis(a, topology, request);
+}
+
+}  // namespace
+
+void registerSynthCommand(CLI::App& app, CommandContext& context) {
+  auto args = std::make_shared<SynthArguments>();
+  CLI::App* cmd = app.add_subcommand(
+      "synth", "Synthesize collective algorithms for a topology, lowered to verified MSCCL-IR (exit 0 found and "
+               "verified, 10 proven impossible, 5 inconclusive within the limits, 1 usage, 2 unusable topology)");
+  cmd->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
+  cmd->add_option("collective", args->collective,
+                  "allgather, reducescatter, broadcast[:ROOT], reduce[:ROOT], gather[:ROOT], scatter[:ROOT], alltoall")
+      ->required();
+  cmd->add_option("--chunks", args->chunks, "C: chunks per rank share (alltoall: per rank buffer) of one instance");
+  cmd->add_option("--steps", args->steps, "S: synchronous steps of one instance");
+  cmd->add_option("--rounds", args->rounds, "R: rounds (link transfers of one chunk) of one instance");
+  cmd->add_flag("--pareto", args->pareto, "the Pareto frontier of steps against rounds per chunk (the default)");
+  cmd->add_flag("--least-steps", args->leastSteps, "the fewest steps, then the fewest rounds there");
+  cmd->add_flag("--bandwidth-optimal", args->bandwidthOptimal, "rounds per chunk at the bound, fewest steps");
+  cmd->add_option("--solver", args->solver, "z3 or cvc5")->check(CLI::IsMember({"z3", "cvc5"}))->capture_default_str();
+  cmd->add_option("--method", args->method, "auto, smt or trees (auto: trees for multi-box topologies)")
+      ->check(CLI::IsMember({"auto", "smt", "trees"}))
+      ->capture_default_str();
+  cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
+      ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output-dir", args->outputDir, "write one .xml per frontier point into this directory");
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
+      ->check(CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  cmd->add_option("--instance-timeout", args->instanceTimeoutSeconds, "seconds per solver call")
+      ->check(CLI::Range(0.001, 1e6))
+      ->capture_default_str();
+  cmd->add_option("--max-chunks", args->maxChunks, "largest C the searches try (default: from the bandwidth bound)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--max-steps", args->maxSteps, "largest S the searches try (default: steps bound + GPUs)")
+      ->check(CLI::Range(1, 4096));
+  cmd->callback([args, &context] { context.exitCode = runGuarded("synth", [&] { return runSynth(*args); }); });
+}
+
+}  // namespace ccforge::cli

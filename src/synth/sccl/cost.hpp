@@ -1,0 +1,39 @@
+// The alpha-beta cost of synthesized points, T = S * alpha + (R/C) * m * beta with m the bound
+// chunk (M/N, or M for broadcast and reduce; docs/bounds.md), and the range of sizes M on which
+// each point of a frontier is the cheapest.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "semantics/collective.hpp"
+#include "semantics/topology/rational.hpp"
+#include "semantics/topology/topology.hpp"
+
+namespace ccforge::synth::sccl {
+
+struct CostModel {
+  double alphaUs = 0;          // per step: the largest link alpha of the topology
+  double betaUsPerByte = 0;    // per byte over one unit link: 1 / unit bandwidth
+  double bytesPerChunkUnit = 1; // m = M / this (N, or 1 for broadcast and reduce)
+};
+
+CostModel costModel(const topo::Topology& topology, CollectiveType collective);
+
+struct CostPoint {
+  int32_t steps = 0;
+  topo::Rational roundsPerChunk;
+};
+
+// Time in µs of a point for M bytes.
+double costUs(const CostModel& model, const CostPoint& point, double bytes);
+
+// Per point: [low, high) in bytes of M where no other point is cheaper (high nullopt: no upper
+// end); nullopt when no such size exists.
+struct SizeWindow {
+  double low = 0;
+  std::optional<double> high;
+};
+std::vector<std::optional<SizeWindow>> sizeWindows(const CostModel& model, const std::vector<CostPoint>& points);
+
+}  // namespace ccforge::synth::sccl

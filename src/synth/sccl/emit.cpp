@@ -1,0 +1,30 @@
+#include "synth/sccl/emit.hpp"
+
+#include "codegen/compile_error.hpp"
+#include "codegen/compiler.hpp"
+#include "semantics/dsl/dsl_error.hpp"
+#include "semantics/ir/writer.hpp"
+#include "synth/sccl/lowering.hpp"
+#include "verify/verifier.hpp"
+
+namespace ccforge::synth::sccl {
+
+Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
+                     ir::Protocol protocol, const std::string& source) {
+  Emitted out;
+  try {
+    dsl::Program program = lowerToDsl(problem, schedule, name, protocol);
+    codegen::Compiled compiled = codegen::compile(program);
+    verify::Options options;
+    options.collective = program.binding().verifyName();
+    out.report = verify::verifyAlgorithm(compiled.algorithm, source, options);
+    out.xml = ir::toXml(compiled.algorithm);
+  } catch (const codegen::CompileError& e) {
+    out.error = e.what();
+  } catch (const dsl::DslError& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+}  // namespace ccforge::synth::sccl

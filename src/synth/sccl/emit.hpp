@@ -1,0 +1,24 @@
+// A synthesized schedule through the usual pipeline: DSL program, compiler (which enforces the
+// runtime's limits), MSCCL-IR, and the verifier on the result.
+#pragma once
+
+#include <string>
+
+#include "semantics/ir/model.hpp"
+#include "synth/sccl/problem.hpp"
+#include "synth/sccl/schedule.hpp"
+#include "verify/report.hpp"
+
+namespace ccforge::synth::sccl {
+
+struct Emitted {
+  std::string xml;             // empty when compilation failed
+  verify::FileReport report;   // the verifier's report on the compiled program
+  std::string error;           // compilation failure, if any
+  bool verified() const { return error.empty() && report.verdict == verify::Verdict::Verified; }
+};
+
+Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
+                     ir::Protocol protocol, const std::string& source);
+
+}  // namespace ccforge::synth::sccl

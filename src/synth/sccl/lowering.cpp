@@ -1,0 +1,113 @@
+#include "synth/sccl/lowering.hpp"
+
+#include <algorithm>
+
+namespace ccforge::synth::sccl {
+namespace {
+
+using ir::Buffer;
+
+struct Place {
+  Buffer buffer = Buffer::Input;
+  int32_t index = 0;
+};
+
+class Layout {
+ public:
+  explicit Layout(const Problem& p) : p_(p), perPair_(p.chunks / p.ranks) {}
+
+  int32_t chunkFactor() const { return p_.solved == CollectiveType::AllToAll ? perPair_ : p_.chunks; }
+
+  // Where the chunk's data starts (on its source; for a combining collective, on every rank).
+  int32_t inputIndex(const ChunkDemand& d) const {
+    switch (p_.solved) {
+      case CollectiveType::AllGather:
+      case CollectiveType::Gather: return p_.reversed ? d.origin * p_.chunks + d.piece : d.piece;
+      case CollectiveType::Scatter: return d.origin * p_.chunks + d.piece;
+      case CollectiveType::AllToAll: return d.target * perPair_ + d.piece;
+      default: return d.piece;  // broadcast
+    }
+  }
+  // Where a rank that wants the chunk keeps it (for a combining collective: the full sum).
+  int32_t outputIndex(const ChunkDemand& d) const {
+    if (p_.reversed) return d.piece;
+    switch (p_.solved) {
+      case CollectiveType::AllGather:
+      case CollectiveType::Gather: return d.origin * p_.chunks + d.piece;
+      case CollectiveType::AllToAll: return d.source * perPair_ + d.piece;
+      default: return d.piece;  // broadcast, scatter
+    }
+  }
+  Place at(int32_t chunk, int32_t rank) const {
+    const ChunkDemand& d = p_.demands[static_cast<size_t>(chunk)];
+    if (p_.asked == CollectiveType::Scatter) {  // the dual gather's chunk, travelling backwards
+      if (rank == p_.root) return {Buffer::Input, inputIndex(d)};
+      if (rank == d.source) return {Buffer::Output, outputIndex(d)};
+      return {Buffer::Scratch, chunk};
+    }
+    if (rank == d.source) return {Buffer::Input, inputIndex(d)};
+    if (d.wanted[static_cast<size_t>(rank)]) return {Buffer::Output, outputIndex(d)};
+    return {Buffer::Scratch, chunk};
+  }
+
+ private:
+  const Problem& p_;
+  int32_t perPair_;
+};
+
+void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+  for (size_t c = 0; c < p.demands.size(); ++c) {
+    const ChunkDemand& d = p.demands[c];
+    if (!d.wanted[static_cast<size_t>(d.source)]) continue;
+    program.chunk(d.source, Buffer::Input, layout.inputIndex(d)).copy(d.source, Buffer::Output, layout.outputIndex(d));
+  }
+  for (const Send& s : schedule.sends) {
+    const Place from = layout.at(s.chunk, s.from), to = layout.at(s.chunk, s.to);
+    program.chunk(s.from, from.buffer, from.index).copy(s.to, to.buffer, to.index);
+  }
+}
+
+void lowerBackwardCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+  for (const ChunkDemand& d : p.demands)
+    if (d.source == p.root)
+      program.chunk(p.root, Buffer::Input, layout.inputIndex(d)).copy(p.root, Buffer::Output, layout.outputIndex(d));
+  std::vector<Send> backwards = schedule.sends;
+  std::stable_sort(backwards.begin(), backwards.end(), [](const Send& a, const Send& b) { return a.step > b.step; });
+  for (const Send& s : backwards) {
+    const Place from = layout.at(s.chunk, s.to), to = layout.at(s.chunk, s.from);
+    program.chunk(s.to, from.buffer, from.index).copy(s.from, to.buffer, to.index);
+  }
+}
+
+void lowerReductions(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+  std::vector<Send> backwards = schedule.sends;
+  std::stable_sort(backwards.begin(), backwards.end(), [](const Send& a, const Send& b) { return a.step > b.step; });
+  for (const Send& s : backwards) {
+    const int32_t index = layout.inputIndex(p.demands[static_cast<size_t>(s.chunk)]);
+    program.chunk(s.from, Buffer::Input, index).reduce(program.chunk(s.to, Buffer::Input, index));
+  }
+  for (const ChunkDemand& d : p.demands)
+    program.chunk(d.source, Buffer::Input, layout.inputIndex(d)).copy(d.source, Buffer::Output, layout.outputIndex(d));
+}
+
+}  // namespace
+
+dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
+                        ir::Protocol protocol) {
+  const Layout layout(problem);
+  dsl::CollectiveBinding binding{.type = problem.asked,
+                                 .ranks = problem.ranks,
+                                 .chunkFactor = layout.chunkFactor(),
+                                 .form = CallForm::OutOfPlace,
+                                 .root = problem.root};
+  dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
+  if (problem.asked == CollectiveType::Scatter)
+    lowerBackwardCopies(program, problem, layout, schedule);
+  else if (problem.reversed)
+    lowerReductions(program, problem, layout, schedule);
+  else
+    lowerCopies(program, problem, layout, schedule);
+  return program;
+}
+
+}  // namespace ccforge::synth::sccl

@@ -1,0 +1,20 @@
+// A schedule as an MSCCLang DSL program. Non-combining collectives copy each chunk along its
+// tree in step order (a rank keeps a chunk in its output buffer if it wants it, else in scratch).
+// Combining collectives run the dual's schedule backwards: step s of the dual becomes step
+// S + 1 - s, a send a -> b becomes b's partial sum reduced into a's, and the rank the dual chunk
+// started on finally copies the full sum to its output. Scatter runs its dual gather's schedule
+// backwards the same way, with copies.
+#pragma once
+
+#include <string>
+
+#include "semantics/dsl/program.hpp"
+#include "synth/sccl/problem.hpp"
+#include "synth/sccl/schedule.hpp"
+
+namespace ccforge::synth::sccl {
+
+dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
+                        ir::Protocol protocol = ir::Protocol::Simple);
+
+}  // namespace ccforge::synth::sccl

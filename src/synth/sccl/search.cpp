@@ -1,0 +1,157 @@
+#include "synth/sccl/search.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ccforge::synth::sccl {
+namespace {
+
+using topo::Rational;
+
+Rational ratioOf(const Synthesizer& s, int32_t chunks, int32_t rounds) {
+  const auto [num, den] = roundsPerChunk(s.collective(), s.ranks(), chunks, rounds);
+  return Rational(num, den);
+}
+
+int32_t maxChunksOf(const Synthesizer& s, const SearchLimits& limits) {
+  if (limits.maxChunks > 0) return limits.maxChunks;
+  const auto den = static_cast<int32_t>(boost::multiprecision::denominator(s.bound().roundsPerChunkLowerBound));
+  return std::max(1, den) * s.chunkStep();
+}
+
+int32_t maxStepsOf(const Synthesizer& s, const SearchLimits& limits) {
+  return limits.maxSteps > 0 ? limits.maxSteps : s.bound().stepsLowerBound + s.ranks();
+}
+
+// Marks the result incomplete when an instance could not be decided.
+void account(SearchResult& out, const InstanceResult& r) {
+  if (r.verdict == Verdict::Unknown && out.complete) {
+    out.complete = false;
+    out.note = "instance (" + std::to_string(r.chunks) + "," + std::to_string(r.steps) + "," +
+               std::to_string(r.rounds) + ") unknown: " + r.note;
+  }
+}
+
+void stopForTime(SearchResult& out) {
+  out.complete = false;
+  if (out.note.empty()) out.note = "overall time limit reached";
+}
+
+// The least R (C, S fixed) with a schedule, given that `known` (rounds free) has one.
+InstanceResult leastRounds(Synthesizer& synth, SearchResult& out, int32_t chunks, int32_t steps, InstanceResult known) {
+  const Rational bound = synth.bound().roundsPerChunkLowerBound;
+  for (int32_t r = steps; r < known.rounds; ++r) {
+    if (ratioOf(synth, chunks, r) < bound) continue;
+    if (synth.outOfTime()) {
+      stopForTime(out);
+      break;
+    }
+    InstanceResult res = synth.solve(chunks, steps, r);
+    account(out, res);
+    if (res.verdict == Verdict::Sat) return res;
+  }
+  return known;
+}
+
+}  // namespace
+
+SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits) {
+  SearchResult out;
+  const int32_t maxChunks = maxChunksOf(synth, limits), maxSteps = maxStepsOf(synth, limits);
+  const int32_t step = synth.chunkStep();
+  const Rational bound = synth.bound().roundsPerChunkLowerBound;
+  std::optional<Rational> best;
+  for (int32_t s = synth.bound().stepsLowerBound; s <= maxSteps; ++s) {
+    if (best && *best == bound) break;
+    if (best && ratioOf(synth, maxChunks, s) >= *best) break;  // R >= S: no candidate can beat it
+    if (synth.outOfTime()) {
+      stopForTime(out);
+      break;
+    }
+    // Without a point yet, any schedule with S steps caps the candidates (rounds left free).
+    std::optional<InstanceResult> cap;
+    Rational limit = best.value_or(Rational(0));
+    if (!best) {
+      cap = synth.solve(step, s, std::nullopt);
+      account(out, *cap);
+      if (cap->verdict != Verdict::Sat) continue;
+      limit = ratioOf(synth, step, cap->rounds);
+    }
+    std::vector<std::tuple<Rational, int32_t, int32_t>> candidates;  // (R/C, C, R)
+    for (int32_t c = step; c <= maxChunks; c += step)
+      for (int32_t r = s;; ++r) {
+        const Rational ratio = ratioOf(synth, c, r);
+        if (ratio >= limit) break;
+        if (ratio >= bound) candidates.emplace_back(ratio, c, r);
+      }
+    std::sort(candidates.begin(), candidates.end());
+    std::optional<InstanceResult> found;
+    for (const auto& [ratio, c, r] : candidates) {
+      if (synth.outOfTime()) {
+        stopForTime(out);
+        break;
+      }
+      InstanceResult res = synth.solve(c, s, r);
+      account(out, res);
+      if (res.verdict == Verdict::Sat) {
+        found = res;
+        break;
+      }
+    }
+    if (!found && cap) found = cap;
+    if (found) {
+      best = ratioOf(synth, found->chunks, found->rounds);
+      out.frontier.push_back(*found);
+    }
+    if (synth.outOfTime() && !out.complete) break;
+  }
+  return out;
+}
+
+SearchResult leastStepsSearch(Synthesizer& synth, SearchLimits limits) {
+  SearchResult out;
+  const int32_t c = synth.chunkStep();
+  for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); ++s) {
+    if (synth.outOfTime()) {
+      stopForTime(out);
+      break;
+    }
+    InstanceResult any = synth.solve(c, s, std::nullopt);
+    account(out, any);
+    if (any.verdict != Verdict::Sat) continue;
+    out.frontier.push_back(leastRounds(synth, out, c, s, any));
+    break;
+  }
+  return out;
+}
+
+SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits) {
+  SearchResult out;
+  const Rational bound = synth.bound().roundsPerChunkLowerBound;
+  const auto p = static_cast<int32_t>(boost::multiprecision::numerator(bound));
+  const auto q = static_cast<int32_t>(boost::multiprecision::denominator(bound));
+  const int32_t maxChunks = limits.maxChunks > 0 ? limits.maxChunks : 0;
+  for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); ++s) {
+    // R/C = p/q with R >= S: C = q*m*step, R = p*m for the least such m.
+    const int32_t m = (s + p - 1) / p;
+    const int32_t c = q * m * synth.chunkStep(), r = p * m;
+    if (maxChunks > 0 && c > maxChunks) break;
+    if (synth.outOfTime()) {
+      stopForTime(out);
+      break;
+    }
+    InstanceResult res = synth.solve(c, s, r);
+    account(out, res);
+    if (res.verdict == Verdict::Sat) {
+      out.frontier.push_back(res);
+      break;
+    }
+  }
+  if (out.frontier.empty() && out.complete) {
+    out.complete = false;  // larger S (or C) might still have one
+    out.note = "no bandwidth-optimal schedule within the step limit";
+  }
+  return out;
+}
+
+}  // namespace ccforge::synth::sccl

@@ -1,0 +1,32 @@
+// The searches over instances (docs/synth.md, "Searches"). None assumes that verdicts are
+// monotone beyond what the model guarantees (a sat (C, S, R) stays sat with more rounds).
+//   pareto: for S = the steps bound upwards, the least rounds per chunk R/C (C <= maxChunks)
+//     that beats every point with fewer steps, trying candidates in increasing R/C; stops at
+//     the bandwidth bound, when no candidate can beat the best point, or at maxSteps.
+//   leastSteps: the least S with any schedule (rounds left free), then the least R there.
+//   bandwidthOptimal: R/C equal to the bound, the least S with a schedule.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "synth/sccl/synthesizer.hpp"
+
+namespace ccforge::synth::sccl {
+
+struct SearchLimits {
+  int32_t maxChunks = 0;  // 0: the bound's denominator (alltoall: times the GPUs), at least chunkStep
+  int32_t maxSteps = 0;   // 0: the steps bound plus the number of GPUs
+};
+
+struct SearchResult {
+  std::vector<InstanceResult> frontier;  // sat instances with schedules, fewest steps first
+  bool complete = true;  // false when an instance was unknown or a limit stopped the search
+  std::string note;      // why incomplete
+};
+
+SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits);
+SearchResult leastStepsSearch(Synthesizer& synth, SearchLimits limits);
+SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits);
+
+}  // namespace ccforge::synth::sccl

@@ -1,0 +1,63 @@
+# End-to-end tests of `ccforge synth` (SMT method). Expected frontiers and verdicts: SCCL's
+# (targets.md) and the exact bounds (docs/bounds.md).
+set(SYNTH_OUT ${CMAKE_CURRENT_BINARY_DIR}/synth_out)
+
+ccforge_cli_test("synth dgx1 allgather pareto: SCCL's frontier, written and verified" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\) +R/C 3/2 .*verified, written to"
+  --has "\\(C,S,R\\) = \\(6,3,7\\) +R/C 7/6 .*verified"
+  --has "ccforge synth: \\(3,2,4\\) unsat" --has "ccforge synth: \\(6,2,7\\) unsat"
+  --lacks "\\(C,S,R\\) = \\(1,2,2\\)" --lacks "incomplete"
+  -- synth dgx1 allgather --pareto -o ${SYNTH_OUT}/ag)
+ccforge_cli_test("synth dgx1 reducescatter pareto: same frontier" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\)" --has "\\(C,S,R\\) = \\(6,3,7\\)" --lacks "incomplete"
+  -- synth dgx1 reducescatter)
+ccforge_cli_test("synth json has the documented shape" 0
+  --has "\"frontier\": " --has "\"chunks\": 1," --has "\"steps\": 1," --has "\"rounds\": 1,"
+  --has "\"file\": null" --has "\"instances\": " --has "\"result\": \"sat\"" --has "\"seconds\": "
+  -- synth ${CCFORGE_E2E_DATA}/synth_fc4.json allgather --format json)
+ccforge_cli_test("synth one instance, cvc5" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\)" -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 --solver cvc5)
+ccforge_cli_test("synth one unsat instance exits 10" 10
+  --has "\\(3,2,4\\) unsat" --has "no schedule found" -- synth dgx1 allgather --chunks 3 --steps 2 --rounds 4)
+ccforge_cli_test("synth an instance the bounds rule out is pruned" 10
+  --has "\\(6,2,6\\) pruned .*rounds per chunk 1 below the lower bound 7/6" --has "pruned 1"
+  -- synth dgx1 allgather --chunks 6 --steps 2 --rounds 6)
+ccforge_cli_test("synth fewer steps than the bound is pruned" 10
+  --has "\\(1,1,1\\) pruned .*fewer steps than the lower bound 2" -- synth dgx1 allgather --chunks 1 --steps 1 --rounds 1)
+ccforge_cli_test("synth alltoall least steps: (8,2,3)" 0
+  --has "\\(C,S,R\\) = \\(8,2,3\\)" -- synth dgx1 alltoall --least-steps)
+ccforge_cli_test("synth rounds below steps is a usage error" 1
+  --has "rounds \\(2\\) must be at least steps \\(3\\)" -- synth dgx1 allgather --chunks 1 --steps 3 --rounds 2)
+ccforge_cli_test("synth root out of range is a usage error" 1
+  --has "root 9 is out of range for 8 GPUs" -- synth dgx1 broadcast:9)
+ccforge_cli_test("synth allreduce is not offered by the SMT method" 1
+  --has "cannot synthesize allreduce" -- synth dgx1 allreduce)
+ccforge_cli_test("synth of a disconnected topology" 2
+  --has "a cannot reach c" -- synth ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather)
+ccforge_cli_test("synth of a zero-bandwidth spec" 2
+  --has "bandwidth must be positive" -- synth ${CCFORGE_E2E_DATA}/topo_zero_bandwidth.json allgather)
+ccforge_cli_test("synth with a partial instance is a usage error" 1
+  --has "needs all of --chunks, --steps and --rounds" -- synth dgx1 allgather --steps 2)
+
+# Determinism: two runs write byte-identical files.
+add_test(NAME "cli: synth output is byte-identical on re-run"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/synth_determinism.sh $<TARGET_FILE:ccforge> ${SYNTH_OUT}/det)
+set_tests_properties("cli: synth output is byte-identical on re-run" PROPERTIES TIMEOUT 300)
+
+# The other collectives on the DGX-1 complete within their limits. SCCL found gather (6,2,7)
+# (targets.md); scatter is its reverse on the DGX-1's symmetric links; both meet the bounds
+# (2 steps, 7/6 rounds per chunk), so nothing can dominate them.
+ccforge_cli_test("synth dgx1 gather root 0" 0
+  --has "\\(C,S,R\\) = \\(6,2,7\\) +R/C 7/6" --lacks "incomplete" -- synth dgx1 gather:0 --timeout 120)
+ccforge_cli_test("synth dgx1 scatter root 0" 0
+  --has "\\(C,S,R\\) = \\(6,2,7\\) +R/C 7/6" --lacks "incomplete" -- synth dgx1 scatter:0 --timeout 120)
+# Broadcast: 2 steps (the root's eccentricity); R >= S and C <= 6 (the bound 1/6's denominator)
+# limit the search, which must finish.
+ccforge_cli_test("synth dgx1 broadcast root 0 finishes" 0
+  --has "\\(C,S,R\\) = \\([0-9]+,2,[0-9]+\\)" --lacks "incomplete" -- synth dgx1 broadcast:0 --timeout 120)
+# Bandwidth-optimal alltoall: R/C at the bound 8/3 (docs/bounds.md), within the limit. About 5 s
+# of CPU on an idle machine; the per-instance limit leaves room for a loaded test run.
+ccforge_cli_test("synth dgx1 alltoall bandwidth-optimal meets the bound" 0
+  --has "R/C 8/3 " -- synth dgx1 alltoall --bandwidth-optimal --timeout 200 --instance-timeout 120)
+ccforge_cli_test("synth a time limit is respected and reported" 5
+  --has "unknown" --has "incomplete: " -- synth dgx1 allgather --chunks 6 --steps 3 --rounds 7 --timeout 0.05)

@@ -206,8 +206,13 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
     p.roundsPerChunk = topo::Rational(num, den);
     const std::string name = fmt::format("sccl-{}-{}-c{}-s{}-r{}", a.collective, topology.name, r.chunks, r.steps, r.rounds);
     const std::string path = a.outputDir.empty() ? std::string() : fileName(a, a.topology, r);
-    p.emitted = synth::sccl::emitVerified(synth.problem(r.chunks), *r.schedule, name, *protocol,
-                                          path.empty() ? name + ".xml" : path);
+    const std::string source = path.empty() ? name + ".xml" : path;
+    using synth::sccl::emitVerifiedAllReduce;
+    p.emitted = r.allgatherPhase
+                    ? emitVerifiedAllReduce(synth.problem(r.chunks, CollectiveType::ReduceScatter), *r.schedule,
+                                            synth.problem(r.chunks, CollectiveType::AllGather), *r.allgatherPhase, name,
+                                            *protocol, source)
+                    : synth::sccl::emitVerified(synth.problem(r.chunks), *r.schedule, name, *protocol, source);
     if (!p.emitted.verified()) {
       std::cerr << "ccforge synth: internal error: " << triple(r.chunks, r.steps, r.rounds) << " does not "
                 << (p.emitted.error.empty() ? "verify" : "compile: " + p.emitted.error) << "\n";
@@ -244,7 +249,8 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
                "verified, 10 proven impossible, 5 inconclusive within the limits, 1 usage, 2 unusable topology)");
   cmd->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
   cmd->add_option("collective", args->collective,
-                  "allgather, reducescatter, broadcast[:ROOT], reduce[:ROOT], gather[:ROOT], scatter[:ROOT], alltoall")
+                  "allgather, reducescatter, allreduce, broadcast[:ROOT], reduce[:ROOT], gather[:ROOT], scatter[:ROOT], "
+                  "alltoall")
       ->required();
   cmd->add_option("--chunks", args->chunks, "C: chunks per rank share (alltoall: per rank buffer) of one instance");
   cmd->add_option("--steps", args->steps, "S: synchronous steps of one instance");

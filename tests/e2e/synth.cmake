@@ -30,8 +30,21 @@ ccforge_cli_test("synth rounds below steps is a usage error" 1
   --has "rounds \\(2\\) must be at least steps \\(3\\)" -- synth dgx1 allgather --chunks 1 --steps 3 --rounds 2)
 ccforge_cli_test("synth root out of range is a usage error" 1
   --has "root 9 is out of range for 8 GPUs" -- synth dgx1 broadcast:9)
-ccforge_cli_test("synth allreduce is not offered by the SMT method" 1
-  --has "cannot synthesize allreduce" -- synth dgx1 allreduce)
+# Allreduce = reducescatter + allgather, each (C,S,R), as (C,2S,2R): SCCL's allgather frontier
+# (2,2,3), (6,3,7) doubled (the DGX-1's reducescatter has the same verdicts, its links being
+# symmetric); (3,4,8) is unsat as allgather (3,2,4) is.
+ccforge_cli_test("synth dgx1 allreduce pareto: the allgather frontier doubled, verified" 0
+  --has "bounds: steps >= 4, rounds per chunk >= 7/3"
+  --has "\\(C,S,R\\) = \\(2,4,6\\) +R/C 3 .*verified, written to"
+  --has "\\(C,S,R\\) = \\(6,6,14\\) +R/C 7/3 .*verified"
+  --has "ccforge synth: \\(3,4,8\\) unsat" --lacks "incomplete"
+  -- synth dgx1 allreduce --pareto -o ${SYNTH_OUT}/ar)
+ccforge_cli_test("synth dgx1 allreduce single instance (2,4,6)" 0
+  --has "\\(C,S,R\\) = \\(2,4,6\\) .*verified" -- synth dgx1 allreduce --chunks 2 --steps 4 --rounds 6)
+ccforge_cli_test("synth allreduce with odd steps is a usage error" 1
+  --has "steps and rounds must be even" -- synth dgx1 allreduce --chunks 2 --steps 5 --rounds 6)
+ccforge_cli_test("synth custom is not offered by the SMT method" 1
+  --has "cannot synthesize custom" -- synth dgx1 custom)
 ccforge_cli_test("synth of a disconnected topology" 2
   --has "a cannot reach c" -- synth ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather)
 ccforge_cli_test("synth of a zero-bandwidth spec" 2

@@ -108,7 +108,7 @@ TEST_CASE("instances below the bounds are pruned without a solver call") {
 TEST_CASE("nonsensical requests are rejected with a message") {
   const topo::Topology dgx1 = topo::loadTopology("dgx1");
   CHECK_THROWS_AS(Synthesizer(dgx1, CollectiveType::Broadcast, 8, quiet()), std::invalid_argument);
-  CHECK_THROWS_AS(Synthesizer(dgx1, CollectiveType::AllReduce, 0, quiet()), std::invalid_argument);
+  CHECK_THROWS_AS(Synthesizer(dgx1, CollectiveType::Custom, 0, quiet()), std::invalid_argument);
   Synthesizer alltoall(dgx1, CollectiveType::AllToAll, 0, quiet());
   CHECK_THROWS_WITH(alltoall.solve(3, 2, 3), Catch::Contains("multiple of the number of GPUs"));
   Synthesizer allgather(dgx1, CollectiveType::AllGather, 0, quiet());

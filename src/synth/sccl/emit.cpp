@@ -1,19 +1,22 @@
 #include "synth/sccl/emit.hpp"
 
+#include <functional>
+
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
 #include "semantics/dsl/dsl_error.hpp"
 #include "semantics/ir/writer.hpp"
+#include "synth/sccl/allreduce_lowering.hpp"
 #include "synth/sccl/lowering.hpp"
 #include "verify/verifier.hpp"
 
 namespace ccforge::synth::sccl {
+namespace {
 
-Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
-                     ir::Protocol protocol, const std::string& source) {
+Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::string& source) {
   Emitted out;
   try {
-    dsl::Program program = lowerToDsl(problem, schedule, name, protocol);
+    dsl::Program program = lower();
     codegen::Compiled compiled = codegen::compile(program);
     verify::Options options;
     options.collective = program.binding().verifyName();
@@ -25,6 +28,23 @@ Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std
     out.error = e.what();
   }
   return out;
+}
+
+}  // namespace
+
+Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
+                     ir::Protocol protocol, const std::string& source) {
+  return compileAndVerify([&] { return lowerToDsl(problem, schedule, name, protocol); }, source);
+}
+
+Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
+                              const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
+                              ir::Protocol protocol, const std::string& source) {
+  return compileAndVerify(
+      [&] {
+        return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol);
+      },
+      source);
 }
 
 }  // namespace ccforge::synth::sccl

@@ -137,8 +137,8 @@ std::pair<int64_t, int64_t> roundsPerChunk(CollectiveType collective, int32_t ra
 
 Problem makeProblem(const topo::Topology& topology, CollectiveType collective, int32_t root, int32_t chunks) {
   require(smtSynthesizable(collective), "the SMT method cannot synthesize " + std::string(collectiveTypeName(collective)) +
-                                            " (supported: allgather, reducescatter, broadcast, reduce, gather, "
-                                            "scatter, alltoall)");
+                                            " (supported: allgather, reducescatter, allreduce, broadcast, reduce, "
+                                            "gather, scatter, alltoall)");
   const auto n = static_cast<int32_t>(topology.gpus().size());
   require(n >= 2, "synthesis needs at least 2 GPUs, the topology has " + std::to_string(n));
   require(!isRooted(collective) || (root >= 0 && root < n),

@@ -15,12 +15,14 @@ Rational ratioOf(const Synthesizer& s, int32_t chunks, int32_t rounds) {
 
 int32_t maxChunksOf(const Synthesizer& s, const SearchLimits& limits) {
   if (limits.maxChunks > 0) return limits.maxChunks;
-  const auto den = static_cast<int32_t>(boost::multiprecision::denominator(s.bound().roundsPerChunkLowerBound));
+  // Allreduce: the phases' bound (half the allreduce's) sets C.
+  const Rational phaseBound = s.bound().roundsPerChunkLowerBound / s.phases();
+  const auto den = static_cast<int32_t>(boost::multiprecision::denominator(phaseBound));
   return std::max(1, den) * s.chunkStep();
 }
 
 int32_t maxStepsOf(const Synthesizer& s, const SearchLimits& limits) {
-  return limits.maxSteps > 0 ? limits.maxSteps : s.bound().stepsLowerBound + s.ranks();
+  return limits.maxSteps > 0 ? limits.maxSteps : s.bound().stepsLowerBound + s.ranks() * s.phases();
 }
 
 // Marks the result incomplete when an instance could not be decided.
@@ -40,7 +42,7 @@ void stopForTime(SearchResult& out) {
 // The least R (C, S fixed) with a schedule, given that `known` (rounds free) has one.
 InstanceResult leastRounds(Synthesizer& synth, SearchResult& out, int32_t chunks, int32_t steps, InstanceResult known) {
   const Rational bound = synth.bound().roundsPerChunkLowerBound;
-  for (int32_t r = steps; r < known.rounds; ++r) {
+  for (int32_t r = steps; r < known.rounds; r += synth.phases()) {
     if (ratioOf(synth, chunks, r) < bound) continue;
     if (synth.outOfTime()) {
       stopForTime(out);
@@ -61,7 +63,7 @@ SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits) {
   const int32_t step = synth.chunkStep();
   const Rational bound = synth.bound().roundsPerChunkLowerBound;
   std::optional<Rational> best;
-  for (int32_t s = synth.bound().stepsLowerBound; s <= maxSteps; ++s) {
+  for (int32_t s = synth.bound().stepsLowerBound; s <= maxSteps; s += synth.phases()) {
     if (best && *best == bound) break;
     if (best && ratioOf(synth, maxChunks, s) >= *best) break;  // R >= S: no candidate can beat it
     if (synth.outOfTime()) {
@@ -79,7 +81,7 @@ SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits) {
     }
     std::vector<std::tuple<Rational, int32_t, int32_t>> candidates;  // (R/C, C, R)
     for (int32_t c = step; c <= maxChunks; c += step)
-      for (int32_t r = s;; ++r) {
+      for (int32_t r = s;; r += synth.phases()) {
         const Rational ratio = ratioOf(synth, c, r);
         if (ratio >= limit) break;
         if (ratio >= bound) candidates.emplace_back(ratio, c, r);
@@ -111,7 +113,7 @@ SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits) {
 SearchResult leastStepsSearch(Synthesizer& synth, SearchLimits limits) {
   SearchResult out;
   const int32_t c = synth.chunkStep();
-  for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); ++s) {
+  for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); s += synth.phases()) {
     if (synth.outOfTime()) {
       stopForTime(out);
       break;
@@ -131,9 +133,10 @@ SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits) {
   const auto p = static_cast<int32_t>(boost::multiprecision::numerator(bound));
   const auto q = static_cast<int32_t>(boost::multiprecision::denominator(bound));
   const int32_t maxChunks = limits.maxChunks > 0 ? limits.maxChunks : 0;
-  for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); ++s) {
-    // R/C = p/q with R >= S: C = q*m*step, R = p*m for the least such m.
-    const int32_t m = (s + p - 1) / p;
+  for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); s += synth.phases()) {
+    // R/C = p/q with R >= S: C = q*m*step, R = p*m for the least such m (R even for allreduce).
+    int32_t m = (s + p - 1) / p;
+    while (p * m % synth.phases() != 0) ++m;
     const int32_t c = q * m * synth.chunkStep(), r = p * m;
     if (maxChunks > 0 && c > maxChunks) break;
     if (synth.outOfTime()) {

@@ -1,5 +1,6 @@
 // The searches over instances (docs/synth.md, "Searches"). None assumes that verdicts are
 // monotone beyond what the model guarantees (a sat (C, S, R) stays sat with more rounds).
+// Allreduce instances (C, 2S, 2R) step S and R by 2.
 //   pareto: for S = the steps bound upwards, the least rounds per chunk R/C (C <= maxChunks)
 //     that beats every point with fewer steps, trying candidates in increasing R/C; stops at
 //     the bandwidth bound, when no candidate can beat the best point, or at maxSteps.
@@ -15,8 +16,9 @@
 namespace ccforge::synth::sccl {
 
 struct SearchLimits {
-  int32_t maxChunks = 0;  // 0: the bound's denominator (alltoall: times the GPUs), at least chunkStep
-  int32_t maxSteps = 0;   // 0: the steps bound plus the number of GPUs
+  // 0: the bound's denominator (alltoall: times the GPUs; allreduce: of half the bound)
+  int32_t maxChunks = 0;
+  int32_t maxSteps = 0;  // 0: the steps bound plus the number of GPUs (allreduce: twice that)
 };
 
 struct SearchResult {

@@ -7,6 +7,31 @@
 #include "synth/sccl/symmetry.hpp"
 
 namespace ccforge::synth::sccl {
+namespace {
+
+// The bound on the method's allreduce instances (C, 2S, 2R), both phases (C, S, R): twice the
+// larger of the reducescatter and allgather bounds (src/synth/bounds has no allreduce bound).
+CollectiveBound allReduceBound(const topo::Topology& topology) {
+  const CollectiveBound rs = collectiveBound(topology, CollectiveType::ReduceScatter);
+  const CollectiveBound ag = collectiveBound(topology, CollectiveType::AllGather);
+  CollectiveBound b;
+  b.collective = CollectiveType::AllReduce;
+  b.stepsLowerBound = 2 * std::max(rs.stepsLowerBound, ag.stepsLowerBound);
+  b.roundsPerChunkLowerBound = 2 * std::max(rs.roundsPerChunkLowerBound, ag.roundsPerChunkLowerBound);
+  b.algbwUpperBoundGBps = std::min(rs.algbwUpperBoundGBps, ag.algbwUpperBoundGBps) / 2;
+  b.method = "reducescatter then allgather: twice the larger of their bounds";
+  return b;
+}
+
+std::string joined(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return a + b;
+  return a + ", " + b;
+}
+
+// Pads the last step so the schedule has `rounds` rounds (more rounds only loosen bandwidth).
+void padRounds(Schedule& s, int32_t rounds) { s.roundsPerStep.back() += rounds - s.rounds(); }
+
+}  // namespace
 
 std::string_view verdictName(Verdict v) {
   switch (v) {
@@ -25,8 +50,12 @@ Synthesizer::Synthesizer(const topo::Topology& topology, CollectiveType collecti
       options_(std::move(options)),
       solver_(smt::makeSolver(options_.solver)),
       start_(std::chrono::steady_clock::now()) {
-  makeProblem(topology, collective, root_, chunkStep());  // rejects unsupported requests first
-  bound_ = collectiveBound(topology, collective, root_);
+  if (collective == CollectiveType::AllReduce) {
+    bound_ = allReduceBound(topology);
+  } else {
+    makeProblem(topology, collective, root_, chunkStep());  // rejects unsupported requests first
+    bound_ = collectiveBound(topology, collective, root_);
+  }
   if (options_.symmetryBreaking) group_ = topo::automorphisms(topology, topo::Weighting::Weighted);
 }
 
@@ -35,9 +64,10 @@ double Synthesizer::secondsLeft() const {
   return options_.totalTimeoutSeconds - used;
 }
 
-const Problem& Synthesizer::problem(int32_t chunks) {
-  auto it = problems_.find(chunks);
-  if (it == problems_.end()) it = problems_.emplace(chunks, makeProblem(topology_, collective_, root_, chunks)).first;
+const Problem& Synthesizer::problem(int32_t chunks, CollectiveType phase) {
+  auto it = problems_.find({chunks, phase});
+  if (it == problems_.end())
+    it = problems_.emplace(std::pair{chunks, phase}, makeProblem(topology_, phase, root_, chunks)).first;
   return it->second;
 }
 
@@ -79,8 +109,12 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
   if (rounds && *rounds < steps)
     throw std::invalid_argument("every step has at least one round: rounds (" + std::to_string(*rounds) +
                                 ") must be at least steps (" + std::to_string(steps) + ")");
-  const Problem& p = problem(chunks);  // validates C
-  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt};
+  if (steps % phases() != 0 || (rounds && *rounds % phases() != 0))
+    throw std::invalid_argument("allreduce instances are (C, 2S, 2R): reducescatter and allgather (C, S, R); "
+                                "steps and rounds must be even");
+  const Problem& p = collective_ == CollectiveType::AllReduce ? problem(chunks, CollectiveType::ReduceScatter)
+                                                              : problem(chunks);  // validates C
+  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt};
   if (rounds && pruned(chunks, steps, *rounds, r.note)) {
     r.verdict = Verdict::Pruned;
     return record(r);
@@ -96,6 +130,42 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     return record(r);
   }
   const double limit = std::min(options_.instanceTimeoutSeconds, left);
+  r = collective_ == CollectiveType::AllReduce ? solveAllReduce(chunks, steps, rounds, limit)
+                                               : decide(p, chunks, steps, rounds, limit);
+  if (!rounds) r.note = joined(r.note, "rounds left free");
+  return record(r);
+}
+
+InstanceResult Synthesizer::solveAllReduce(int32_t chunks, int32_t steps, std::optional<int32_t> rounds, double limit) {
+  const int32_t half = steps / 2;
+  const std::optional<int32_t> halfRounds = rounds ? std::optional<int32_t>(*rounds / 2) : std::nullopt;
+  InstanceResult rs = decide(problem(chunks, CollectiveType::ReduceScatter), chunks, half, halfRounds, limit);
+  InstanceResult r{chunks, steps, rounds.value_or(0), rs.verdict, rs.seconds, "", std::nullopt, std::nullopt};
+  if (!rs.note.empty()) r.note = "reducescatter " + rs.note;
+  if (rs.verdict != Verdict::Sat) return r;
+  const double left = std::min(limit, secondsLeft());
+  if (left <= 0) {
+    r.verdict = Verdict::Unknown;
+    r.note = joined(r.note, "overall time limit reached before the allgather phase");
+    return r;
+  }
+  InstanceResult ag = decide(problem(chunks, CollectiveType::AllGather), chunks, half, halfRounds, left);
+  r.verdict = ag.verdict;
+  r.seconds += ag.seconds;
+  if (!ag.note.empty()) r.note = joined(r.note, "allgather " + ag.note);
+  if (ag.verdict != Verdict::Sat) return r;
+  const int32_t phaseRounds = std::max(rs.rounds, ag.rounds);  // free rounds: the phases may differ
+  padRounds(*rs.schedule, phaseRounds);
+  padRounds(*ag.schedule, phaseRounds);
+  r.rounds = 2 * phaseRounds;
+  r.schedule = std::move(rs.schedule);
+  r.allgatherPhase = std::move(ag.schedule);
+  return r;
+}
+
+InstanceResult Synthesizer::decide(const Problem& p, int32_t chunks, int32_t steps, std::optional<int32_t> rounds,
+                                   double limit) {
+  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt};
   std::vector<ProblemSymmetry> symmetries;
   if (options_.symmetryBreaking) symmetries = problemSymmetries(topology_, group_, p);
   smt::SolverResult answer;
@@ -133,8 +203,7 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     case smt::Answer::Unknown: r.note = answer.reason; break;
     case smt::Answer::Error: throw std::runtime_error("solver error: " + answer.reason);
   }
-  if (!rounds) r.note = r.note.empty() ? "rounds left free" : r.note + ", rounds left free";
-  return record(r);
+  return r;
 }
 
 }  // namespace ccforge::synth::sccl

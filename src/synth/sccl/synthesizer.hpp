@@ -1,6 +1,8 @@
 // Decides single instances (C, S, R) of one collective on one topology: instances the exact
 // lower bounds rule out are pruned without a solver call; the others are encoded (with
 // symmetry breaking) and sent to Z3 or cvc5 under the per-instance and overall time limits.
+// Allreduce is reducescatter then allgather: its instance (C, 2S, 2R) is sat when both the
+// reducescatter and the allgather instance (C, S, R) are; both are asked.
 #pragma once
 
 #include <chrono>
@@ -27,7 +29,8 @@ struct InstanceResult {
   Verdict verdict = Verdict::Unknown;
   double seconds = 0;
   std::string note;  // why pruned or unknown; "rounds left free" for a free-rounds query
-  std::optional<Schedule> schedule;  // sat only
+  std::optional<Schedule> schedule;  // sat only; allreduce: the reducescatter phase
+  std::optional<Schedule> allgatherPhase;  // allreduce, sat only
 };
 
 struct SynthOptions {
@@ -50,9 +53,14 @@ class Synthesizer {
   int32_t ranks() const { return static_cast<int32_t>(topology_.gpus().size()); }
   // The smallest C the collective allows and the step between legal values (alltoall: N).
   int32_t chunkStep() const { return collective_ == CollectiveType::AllToAll ? ranks() : 1; }
-  const Problem& problem(int32_t chunks);
+  // The step between legal S and R: 2 for allreduce (two phases of S steps, R rounds each).
+  int32_t phases() const { return collective_ == CollectiveType::AllReduce ? 2 : 1; }
+  // The problem solved for C: the collective's own; allreduce: the reducescatter or allgather phase.
+  const Problem& problem(int32_t chunks, CollectiveType phase);
+  const Problem& problem(int32_t chunks) { return problem(chunks, collective_); }
 
-  // Throws std::invalid_argument for C that does not fit or R < S. rounds nullopt: free.
+  // Throws std::invalid_argument for C that does not fit, R < S, or (allreduce) odd S or R.
+  // rounds nullopt: free.
   InstanceResult solve(int32_t chunks, int32_t steps, std::optional<int32_t> rounds);
   // Whether the bounds rule the instance out; `why` says which.
   bool pruned(int32_t chunks, int32_t steps, int32_t rounds, std::string& why) const;
@@ -63,6 +71,9 @@ class Synthesizer {
 
  private:
   InstanceResult record(InstanceResult r);
+  // Decides one instance of one solved problem (not pruned) within `limit` seconds.
+  InstanceResult decide(const Problem& p, int32_t chunks, int32_t steps, std::optional<int32_t> rounds, double limit);
+  InstanceResult solveAllReduce(int32_t chunks, int32_t steps, std::optional<int32_t> rounds, double limit);
   smt::SolverResult check(const smt::Query& query, double seconds) const;
   // Any resource limit makes the Z3 backend give a query a context of its own; earlier queries
   // left in a shared context made later ones up to 5x slower. This one is far above what the
@@ -78,7 +89,7 @@ class Synthesizer {
   SynthOptions options_;
   CollectiveBound bound_;
   topo::AutomorphismGroup group_;
-  std::map<int32_t, Problem> problems_;
+  std::map<std::pair<int32_t, CollectiveType>, Problem> problems_;
   std::unique_ptr<smt::Solver> solver_;
   std::chrono::steady_clock::time_point start_;
   std::vector<InstanceResult> history_;

@@ -1,0 +1,21 @@
+// An allreduce schedule (docs/synth.md) as one MSCCLang DSL program bound to allreduce with
+// chunk factor ranks * C: piece p of origin o is index o * C + p of every rank's buffer. Phase 1
+// runs the reducescatter schedule backwards with reductions, leaving piece (o, p) fully reduced
+// in rank o's input; phase 2 copies it there to the output, then along the allgather schedule
+// to every rank's output at the same index.
+#pragma once
+
+#include <string>
+
+#include "semantics/dsl/program.hpp"
+#include "synth/sccl/problem.hpp"
+#include "synth/sccl/schedule.hpp"
+
+namespace ccforge::synth::sccl {
+
+// `reduceScatter` and `allGather` are the phases' problems for the same C.
+dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
+                                 const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
+                                 ir::Protocol protocol = ir::Protocol::Simple);
+
+}  // namespace ccforge::synth::sccl

@@ -1,0 +1,28 @@
+# End-to-end tests of `ccforge synth --method trees` (docs/synth-trees.md). Not yet included
+# from CMakeLists.txt: it is wired once `ccforge synth` is registered (cmd_synth.cpp).
+set(CCFORGE_E2E_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
+set(CCFORGE_TREES_OUT ${CMAKE_CURRENT_BINARY_DIR}/synth_trees_out)
+
+# 2 x 8 A100: bound 346.67 GB/s (topologies.md); the packing reaches it exactly and the
+# simulated algbw at 1 GiB is within 5% of it.
+ccforge_cli_test("synth trees a100-2 allgather" 0
+  --has "tree packing, 16 GPUs" --has "bound 346.67 GB/s, packing 346.67 GB/s"
+  --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)" --has "trees-allgather-a100-2.xml: verified"
+  -- synth a100-2 allgather --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees a100-2 reducescatter json" 0
+  --has "\"method\": \"trees\"" --has "\"frontier\": \\[" --has "\"bound_algbw_GBps_exact\": \"1040/3\""
+  --has "\"fraction_of_bound\": (0\\.9[5-9]|1\\.0)" --has "\"verdict\": \"verified\""
+  -- synth a100-2 reducescatter --method trees -o ${CCFORGE_TREES_OUT} --format json)
+# Allreduce as reducescatter + allgather: half of 346.67.
+ccforge_cli_test("synth trees a100-2 allreduce" 0
+  --has "bound 173.33 GB/s, packing 173.33 GB/s" --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
+  -- synth a100-2 allreduce --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees refuses alltoall" 1
+  --has "tree packing synthesizes allgather, reducescatter and allreduce, not alltoall"
+  -- synth a100-2 alltoall --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees refuses an unknown collective" 1
+  --has "unknown collective 'allgathr'"
+  -- synth a100-2 allgathr --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees refuses a disconnected topology" 2
+  --has "cannot reach"
+  -- synth ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather --method trees -o ${CCFORGE_TREES_OUT})

@@ -121,7 +121,7 @@ int synthesize(const SynthArguments& args) {
   const topo::Topology topology = topo::loadTopology(args.topology);
   Outcome o;
   o.synthesis = synth::trees::synthesizeTrees(
-      topology, collective, {.protocol = *protocol, .timeoutSeconds = args.timeoutSeconds});
+      topology, collective, {.protocol = *protocol, .timeoutSeconds = args.timeoutSeconds, .rounds = std::getenv("TREES_ROUNDS") ? std::atoi(std::getenv("TREES_ROUNDS")) : 4});
   const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
   if (!args.outputDir.empty()) o.file = writeFile(args.outputDir, algorithm);
   o.evaluation = synth::trees::evaluateProgram(algorithm, o.file.empty() ? algorithm.name + ".xml" : o.file,

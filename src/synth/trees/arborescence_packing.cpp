@@ -24,6 +24,7 @@ std::optional<Arborescence> growTree(CapacityGraph& graph, ConnectivityGuard& gu
   Arborescence tree{.root = root, .multiplicity = m, .edges = {}};
   std::vector<bool> inTree(static_cast<size_t>(n), false);
   inTree[static_cast<size_t>(root)] = true;
+  std::vector<int32_t> depth(static_cast<size_t>(n), 0);
   graph.fromSource(root) -= m;
   auto undo = [&] {
     graph.fromSource(root) += m;
@@ -34,20 +35,22 @@ std::optional<Arborescence> growTree(CapacityGraph& graph, ConnectivityGuard& gu
     return std::nullopt;
   }
   for (int32_t size = 1; size < n; ++size) {
-    // Candidates leaving the tree, widest first.
-    std::vector<std::tuple<int64_t, int32_t, int32_t>> candidates;
+    // Candidates leaving the tree, shallowest parent first (short trees), then widest.
+    std::vector<std::tuple<int32_t, int64_t, int32_t, int32_t>> candidates;
     for (int32_t u = 0; u < n; ++u) {
       if (!inTree[static_cast<size_t>(u)]) continue;
       for (int32_t w = 0; w < n; ++w)
-        if (!inTree[static_cast<size_t>(w)] && graph.at(u, w) >= m) candidates.emplace_back(-graph.at(u, w), u, w);
+        if (!inTree[static_cast<size_t>(w)] && graph.at(u, w) >= m)
+          candidates.emplace_back(depth[static_cast<size_t>(u)], -graph.at(u, w), u, w);
     }
     std::sort(candidates.begin(), candidates.end());
     bool grown = false;
-    for (auto [negCap, u, w] : candidates) {
+    for (auto [parentDepth, negCap, u, w] : candidates) {
       graph.at(u, w) -= m;
       if (guard.admits(graph, need, m)) {
         tree.edges.emplace_back(u, w);
         inTree[static_cast<size_t>(w)] = true;
+        depth[static_cast<size_t>(w)] = parentDepth + 1;
         grown = true;
         break;
       }

@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "synth/trees/switch_removal.hpp"
 
 #include <algorithm>
@@ -96,16 +98,17 @@ int64_t splitOff(CapacityGraph& g, ConnectivityGuard& guard, int32_t u, int32_t 
 void splitVertex(CapacityGraph& g, ConnectivityGuard& guard, const RouteFilter& routes, int32_t w, int64_t need,
                  const Deadline& deadline) {
   const int32_t n = g.vertices();
-  int64_t maxIn = 0;
-  int64_t outs = 0;
-  for (int32_t v = 0; v < n; ++v) {
-    maxIn = std::max(maxIn, g.at(v, w));
-    outs += g.at(w, v) > 0 ? 1 : 0;
-  }
-  const int64_t quantum = std::max<int64_t>(1, (maxIn + std::max<int64_t>(1, outs - 1) - 1) / std::max<int64_t>(1, outs - 1));
   for (bool progress = true; progress;) {
     progress = false;
     deadline.check("switch removal");
+    // The quantum: an even share of the widest link into w over w's other neighbours.
+    int64_t maxIn = 0;
+    int64_t outs = 0;
+    for (int32_t v = 0; v < n; ++v) {
+      maxIn = std::max(maxIn, g.at(v, w));
+      outs += g.at(w, v) > 0 ? 1 : 0;
+    }
+    const int64_t quantum = std::max<int64_t>(1, maxIn / std::max<int64_t>(1, outs - 1));
     for (int32_t u = 0; u < n; ++u)
       for (int32_t t = 0; t < n && g.at(u, w) > 0; ++t) {
         const int64_t gamma = std::min({quantum, g.at(u, w), g.at(w, t)});
@@ -168,6 +171,12 @@ LogicalGraph removeSwitches(const topo::Topology& topology, bool reversed, const
       if (a != b) out.graph.at(a, b) = full.at(gpus[static_cast<size_t>(a)], gpus[static_cast<size_t>(b)]);
   }
   out.treesPerRoot = k;
+  if (std::getenv("TREES_DEBUG")) {
+    for (int32_t a = 0; a < ranks; ++a) {
+      for (int32_t b = 0; b < ranks; ++b) std::fprintf(stderr, "%4ld", (long)out.graph.at(a, b));
+      std::fprintf(stderr, "\n");
+    }
+  }
   ConnectivityGuard check(out.graph, [&] {
     std::vector<int32_t> all(static_cast<size_t>(ranks));
     std::iota(all.begin(), all.end(), 0);

@@ -44,28 +44,91 @@ int32_t maxDepth(const std::vector<PlacedTree>& placed) {
   return d;
 }
 
-// Broadcast along out-trees within `buffer`, level by level.
-void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, int32_t pieces, Buffer buffer) {
-  for (int32_t d = 1, last = maxDepth(placed); d <= last; ++d)
-    for (const PlacedTree& t : placed)
-      for (size_t e = 0; e < t.tree->edges.size(); ++e) {
-        if (t.depth[e] != d) continue;
-        auto [u, w] = t.tree->edges[e];
-        const int32_t index = t.tree->root * pieces + t.first;
-        p.chunk(u, buffer, index, t.count).copy(w, buffer, index);
-      }
+// One transfer's share of a tree edge's pieces and where it runs.
+struct Connection {
+  int32_t offset = 0;
+  int32_t count = 0;
+  dsl::Directives directives;
+};
+
+// Spreads the pieces each ordered GPU pair carries round-robin over `channels` connections, and
+// gives every connection a sending thread block and a receiving thread block of its own: a
+// block never both receives and sends, so a slow incoming transfer (a NIC) never holds up
+// sends (NVSwitch), and forwarding is store-and-forward at piece granularity (no fusion).
+class Connections {
+ public:
+  explicit Connections(int32_t channels) : channels_(channels) {}
+  std::vector<Connection> parts(int32_t from, int32_t to, int32_t count) {
+    const int32_t n = std::min(count, channels_);
+    std::vector<Connection> out;
+    int32_t offset = 0;
+    int32_t& next = next_[{from, to}];
+    for (int32_t i = 0; i < n; ++i) {
+      const int32_t size = count / n + (i < count % n ? 1 : 0);
+      out.push_back({offset, size, {.ch = next, .sendtb = label(to, 0, next), .recvtb = label(from, 1, next)}});
+      next = (next + 1) % channels_;
+      offset += size;
+    }
+    return out;
+  }
+
+ private:
+  // Thread-block labels of a rank: per peer, direction (0 send, 1 receive) and channel.
+  int32_t label(int32_t peer, int32_t direction, int32_t channel) const {
+    return (peer * 2 + direction) * channels_ + channel;
+  }
+  int32_t channels_;
+  std::map<std::pair<int32_t, int32_t>, int32_t> next_;
+};
+
+// Where a tree's pieces of one round lie: rounds are laid out one after the other in each
+// root's share, `pieces` per round.
+struct Layout {
+  int32_t pieces = 0;  // per root and round
+  int32_t rounds = 1;
+  int32_t perRoot() const { return pieces * rounds; }
+  int32_t index(const PlacedTree& t, int32_t round) const { return t.tree->root * perRoot() + round * pieces + t.first; }
+};
+
+// Broadcast along out-trees within `buffer`, software-pipelined: round j of an edge whose child
+// is at depth d is issued in slot j + d - 1, so that every thread block interleaves fresh
+// pieces with pieces that arrived a slot earlier instead of waiting for the slowest level.
+void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Buffer buffer,
+               Connections& connections) {
+  const int32_t depth = maxDepth(placed);
+  for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
+    for (int32_t d = 1; d <= depth; ++d) {
+      const int32_t round = slot - (d - 1);
+      if (round < 0 || round >= layout.rounds) continue;
+      for (const PlacedTree& t : placed)
+        for (size_t e = 0; e < t.tree->edges.size(); ++e) {
+          if (t.depth[e] != d) continue;
+          auto [u, w] = t.tree->edges[e];
+          const int32_t index = layout.index(t, round);
+          for (const Connection& c : connections.parts(u, w, t.count))
+            p.chunk(u, buffer, index + c.offset, c.count).copy(w, buffer, index + c.offset, c.directives);
+        }
+    }
 }
 
-// Reduction along in-trees into the input buffer, deepest level first.
-void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, int32_t pieces) {
-  for (int32_t d = maxDepth(placed); d >= 1; --d)
-    for (const PlacedTree& t : placed)
-      for (size_t e = 0; e < t.tree->edges.size(); ++e) {
-        if (t.depth[e] != d) continue;
-        auto [parent, child] = t.tree->edges[e];
-        const int32_t index = t.tree->root * pieces + t.first;
-        p.chunk(parent, Buffer::Input, index, t.count).reduce(p.chunk(child, Buffer::Input, index, t.count));
-      }
+// Reduction along in-trees into the input buffer, deepest level first, pipelined like
+// broadcast: round j of an edge whose child is at depth d is issued in slot j + depth - d.
+void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Connections& connections) {
+  const int32_t depth = maxDepth(placed);
+  for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
+    for (int32_t d = depth; d >= 1; --d) {
+      const int32_t round = slot - (depth - d);
+      if (round < 0 || round >= layout.rounds) continue;
+      for (const PlacedTree& t : placed)
+        for (size_t e = 0; e < t.tree->edges.size(); ++e) {
+          if (t.depth[e] != d) continue;
+          auto [parent, child] = t.tree->edges[e];
+          const int32_t index = layout.index(t, round);
+          for (const Connection& c : connections.parts(child, parent, t.count))
+            p.chunk(parent, Buffer::Input, index + c.offset, c.count)
+                .reduce(p.chunk(child, Buffer::Input, index + c.offset, c.count), c.directives);
+        }
+    }
 }
 
 dsl::CollectiveBinding binding(CollectiveType type, int32_t ranks, int32_t chunkFactor, CallForm form) {
@@ -74,39 +137,37 @@ dsl::CollectiveBinding binding(CollectiveType type, int32_t ranks, int32_t chunk
 
 }  // namespace
 
-dsl::Program allGatherProgram(const std::string& name, const Packing& trees, int32_t channels, ir::Protocol protocol) {
-  const int32_t pieces = piecesPerRoot(trees, trees);
-  dsl::Program p(name, binding(CollectiveType::AllGather, trees.vertices, pieces, CallForm::OutOfPlace),
-                 {.protocol = protocol, .instances = 1});
-  p.parallelize(channels, [&] {
-    for (int32_t r = 0; r < trees.vertices; ++r) p.chunk(r, Buffer::Input, 0, pieces).copy(r, Buffer::Output, r * pieces);
-    broadcast(p, place(trees, pieces), pieces, Buffer::Output);
-  });
+dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how) {
+  const Layout layout{.pieces = piecesPerRoot(trees, trees), .rounds = how.rounds};
+  dsl::Program p(name, binding(CollectiveType::AllGather, trees.vertices, layout.perRoot(), CallForm::OutOfPlace),
+                 {.protocol = how.protocol, .instances = 1});
+  for (int32_t r = 0; r < trees.vertices; ++r)
+    p.chunk(r, Buffer::Input, 0, layout.perRoot()).copy(r, Buffer::Output, r * layout.perRoot());
+  Connections connections(how.channels);
+  broadcast(p, place(trees, layout.pieces), layout, Buffer::Output, connections);
   return p;
 }
 
-dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, int32_t channels,
-                                  ir::Protocol protocol) {
-  const int32_t pieces = piecesPerRoot(inTrees, inTrees);
-  dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, pieces, CallForm::OutOfPlace),
-                 {.protocol = protocol, .instances = 1});
-  p.parallelize(channels, [&] {
-    reduce(p, place(inTrees, pieces), pieces);
-    for (int32_t r = 0; r < inTrees.vertices; ++r)
-      p.chunk(r, Buffer::Input, r * pieces, pieces).copy(r, Buffer::Output, 0);
-  });
+dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, const Lowering& how) {
+  const Layout layout{.pieces = piecesPerRoot(inTrees, inTrees), .rounds = how.rounds};
+  dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(), CallForm::OutOfPlace),
+                 {.protocol = how.protocol, .instances = 1});
+  Connections connections(how.channels);
+  reduce(p, place(inTrees, layout.pieces), layout, connections);
+  for (int32_t r = 0; r < inTrees.vertices; ++r)
+    p.chunk(r, Buffer::Input, r * layout.perRoot(), layout.perRoot()).copy(r, Buffer::Output, 0);
   return p;
 }
 
 dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, const Packing& outTrees,
-                              int32_t channels, ir::Protocol protocol) {
-  const int32_t pieces = piecesPerRoot(inTrees, outTrees);
-  dsl::Program p(name, binding(CollectiveType::AllReduce, inTrees.vertices, inTrees.vertices * pieces, CallForm::InPlace),
-                 {.protocol = protocol, .instances = 1});
-  p.parallelize(channels, [&] {
-    reduce(p, place(inTrees, pieces), pieces);
-    broadcast(p, place(outTrees, pieces), pieces, Buffer::Input);
-  });
+                              const Lowering& how) {
+  const Layout layout{.pieces = piecesPerRoot(inTrees, outTrees), .rounds = how.rounds};
+  const int32_t n = inTrees.vertices;
+  dsl::Program p(name, binding(CollectiveType::AllReduce, n, n * layout.perRoot(), CallForm::InPlace),
+                 {.protocol = how.protocol, .instances = 1});
+  Connections connections(how.channels);
+  reduce(p, place(inTrees, layout.pieces), layout, connections);
+  broadcast(p, place(outTrees, layout.pieces), layout, Buffer::Input, connections);
   return p;
 }
 

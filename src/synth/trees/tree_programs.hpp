@@ -5,9 +5,9 @@
 //   reducescatter  trees packed on the reversed links are in-trees: pieces are reduced from
 //                  the leaves up and the root copies the sum to its output;
 //   allreduce      reducescatter's trees, then allgather's trees, in place.
-// The whole program is parallelized over `channels` channels (every piece cut in that many
-// parts, each part on its own connection), so that a pair of GPUs is not held to one
-// connection's bandwidth.
+// The pieces of every GPU pair are spread over `channels` connections (one thread block each
+// end, never shared between sending and receiving), so that a pair is not held to one
+// connection's bandwidth, and the program is pipelined over `rounds` rounds.
 #pragma once
 
 #include <cstdint>
@@ -18,12 +18,16 @@
 
 namespace ccforge::synth::trees {
 
-dsl::Program allGatherProgram(const std::string& name, const Packing& trees, int32_t channels,
-                              ir::Protocol protocol);
+struct Lowering {
+  int32_t channels = 1;  // connections per GPU pair
+  int32_t rounds = 1;    // pipeline rounds: each tree's pieces are cut this many times more
+  ir::Protocol protocol = ir::Protocol::Simple;
+};
+
+dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how);
 // `inTrees` were packed on the reversed links: an edge (parent, child) moves data child -> parent.
-dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, int32_t channels,
-                                  ir::Protocol protocol);
+dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, const Lowering& how);
 dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, const Packing& outTrees,
-                              int32_t channels, ir::Protocol protocol);
+                              const Lowering& how);
 
 }  // namespace ccforge::synth::trees

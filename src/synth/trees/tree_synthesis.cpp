@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "synth/trees/tree_synthesis.hpp"
 
 #include <algorithm>
@@ -54,6 +56,13 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
   if (collective != CollectiveType::AllGather) packed.push_back(pack(topology, true, options, deadline));
   if (collective != CollectiveType::ReduceScatter) packed.push_back(pack(topology, false, options, deadline));
   for (const Packed& p : packed) {
+    if (std::getenv("TREES_DEBUG")) {
+      for (const Arborescence& t : p.packing.trees) {
+        std::fprintf(stderr, "root %d m %ld:", t.root, (long)t.multiplicity);
+        for (auto [u, w] : t.edges) std::fprintf(stderr, " %d>%d", u, w);
+        std::fprintf(stderr, "\n");
+      }
+    }
     out.distinctTrees += distinct(p.packing);
     out.maxFlows += p.maxFlows;
     out.depth += depth(p.packing);
@@ -63,25 +72,26 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
 
   // The most channels (from 8 down) whose schedule fits the target: the compiler decides.
   auto lower = [&](int32_t channels) {
+    const Lowering how{.channels = channels, .rounds = options.rounds, .protocol = options.protocol};
     switch (collective) {
       case CollectiveType::AllGather:
         out.boundAlgbwGBps = agBound;
         out.packedAlgbwGBps = agBound * packed[0].fraction;
-        return allGatherProgram(name, packed[0].packing, channels, options.protocol);
+        return allGatherProgram(name, packed[0].packing, how);
       case CollectiveType::ReduceScatter:
         out.boundAlgbwGBps = rsBound;
         out.packedAlgbwGBps = rsBound * packed[0].fraction;
-        return reduceScatterProgram(name, packed[0].packing, channels, options.protocol);
+        return reduceScatterProgram(name, packed[0].packing, how);
       default: {
         // Time of M bytes is M/rs + M/ag, so algbw is the harmonic combination.
         auto serial = [](const Rational& a, const Rational& b) { return a * b / (a + b); };
         out.boundAlgbwGBps = serial(rsBound, agBound);
         out.packedAlgbwGBps = serial(rsBound * packed[0].fraction, agBound * packed[1].fraction);
-        return allReduceProgram(name, packed[0].packing, packed[1].packing, channels, options.protocol);
+        return allReduceProgram(name, packed[0].packing, packed[1].packing, how);
       }
     }
   };
-  for (int32_t channels = kMostChannels;; --channels) {
+  for (int32_t channels = std::getenv("TREES_CH") ? std::atoi(std::getenv("TREES_CH")) : kMostChannels;; --channels) {
     deadline.check("lowering");
     dsl::Program program = lower(channels);
     try {
@@ -91,7 +101,7 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
       continue;
     }
     out.channels = channels;
-    out.piecesPerRoot = program.binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
+    out.piecesPerRoot = program.binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1) / options.rounds;
     return out;
   }
 }

@@ -17,6 +17,7 @@ struct TreeSynthesisOptions {
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;
   int64_t maxTreesPerRoot = 64;  // pieces per root's chunk stay below this
+  int32_t rounds = 4;            // pipeline rounds (tree_programs.hpp)
   codegen::TargetProfile target = codegen::executorTarget();
 };
 

@@ -1,6 +1,7 @@
 // Runs the tree-packing path of `ccforge synth` (runTreeSynthesis) on its own, for the
 // benchmark script beside it and for testing before `ccforge synth` is registered:
-//   synth_trees_driver TOPOLOGY COLLECTIVE [-o DIR] [--format text|json] [--timeout SECONDS]
+//   synth_trees_driver TOPOLOGY COLLECTIVE [-o DIR] [--format text|json]
+//                      [--composition auto|trees|hierarchical] [--timeout SECONDS]
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
       args.outputDir = argv[++i];
     } else if (a == "--format" && hasValue) {
       args.format = argv[++i];
+    } else if (a == "--composition" && hasValue) {
+      args.composition = argv[++i];
     } else if (a == "--timeout" && hasValue) {
       args.timeoutSeconds = std::stod(argv[++i]);
     } else if (positional == 0 && !a.starts_with("-")) {
@@ -28,12 +31,12 @@ int main(int argc, char** argv) {
       args.collective = a;
       ++positional;
     } else {
-      std::cerr << "usage: synth_trees_driver TOPOLOGY COLLECTIVE [-o DIR] [--format text|json] [--timeout S]\n";
+      std::cerr << "usage: synth_trees_driver TOPOLOGY COLLECTIVE [-o DIR] [--format text|json] [--composition auto|trees|hierarchical] [--timeout S]\n";
       return ccforge::kExitUsage;
     }
   }
   if (positional != 2) {
-    std::cerr << "usage: synth_trees_driver TOPOLOGY COLLECTIVE [-o DIR] [--format text|json] [--timeout S]\n";
+    std::cerr << "usage: synth_trees_driver TOPOLOGY COLLECTIVE [-o DIR] [--format text|json] [--composition auto|trees|hierarchical] [--timeout S]\n";
     return ccforge::kExitUsage;
   }
   return ccforge::cli::runTreeSynthesis(args);

@@ -1,6 +1,7 @@
-// `ccforge synth --method trees`: spanning-tree packing after switch removal for allgather,
-// reducescatter and allreduce (docs/synth-trees.md). Every emitted file is verified and
-// simulated on the topology at 1 GiB; the report compares the simulated algbw with the bound.
+// `ccforge synth --method trees`: spanning-tree packing after switch removal, and on multi-box
+// machines also hierarchical composition, for allgather, reducescatter and allreduce
+// (docs/synth-trees.md). Every emitted file is verified and simulated on the topology at
+// 1 GiB; the report compares the simulated algbw with the bound.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli/exit_codes.hpp"
 #include "cli/synth_arguments.hpp"
@@ -19,7 +21,6 @@
 #include "codegen/compile_error.hpp"
 #include "semantics/ir/writer.hpp"
 #include "semantics/topology/spec_reader.hpp"
-#include "sim/simulate.hpp"
 #include "synth/bounds/bounds.hpp"
 #include "synth/trees/tree_evaluation.hpp"
 #include "synth/trees/tree_synthesis.hpp"
@@ -28,8 +29,10 @@ namespace ccforge::cli {
 namespace {
 
 using nlohmann::ordered_json;
+using synth::trees::Composition;
 
 struct Outcome {
+  Composition composition = Composition::Packing;
   synth::trees::TreeSynthesis synthesis;
   synth::trees::TreeEvaluation evaluation;
   std::string file;  // empty when no output directory was given
@@ -42,11 +45,21 @@ CollectiveType requestedCollective(const std::string& name) {
   return *c;
 }
 
-std::optional<ir::Protocol> parseProtocol(const std::string& name) {
+ir::Protocol requestedProtocol(const std::string& name) {
   if (name == "Simple") return ir::Protocol::Simple;
   if (name == "LL") return ir::Protocol::LL;
   if (name == "LL128") return ir::Protocol::LL128;
-  return std::nullopt;
+  throw std::invalid_argument("unknown protocol '" + name + "' (Simple, LL, LL128)");
+}
+
+std::vector<Composition> requestedCompositions(const std::string& name, const topo::Topology& t) {
+  if (name == "trees") return {Composition::Packing};
+  if (name == "hierarchical") return {Composition::Hierarchical};
+  if (name == "auto") {
+    if (t.boxCount() > 1) return {Composition::Packing, Composition::Hierarchical};
+    return {Composition::Packing};
+  }
+  throw std::invalid_argument("unknown composition '" + name + "' (auto, trees, hierarchical)");
 }
 
 std::string writeFile(const std::string& dir, const ir::Algorithm& algorithm) {
@@ -63,72 +76,122 @@ double fraction(const Outcome& o) {
   return o.evaluation.simulatedAlgbwGBps / topo::toDouble(o.synthesis.boundAlgbwGBps);
 }
 
-std::string text(const SynthArguments& args, const Outcome& o) {
-  const auto& s = o.synthesis;
-  return fmt::format(
-      "ccforge synth {} {}: tree packing, {} GPUs\n"
-      "  {} pieces per root on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
-      "  bound {} GB/s, packing {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
-      "  {}: {}\n"
-      "  synthesized, compiled, verified and simulated in {:.2f} s\n",
-      args.topology, args.collective, s.ranks, s.piecesPerRoot, s.distinctTrees, s.depth, s.channels,
-      s.compiled.stats.threadBlocks, s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2),
-      topo::toFixed(s.packedAlgbwGBps, 2), o.evaluation.simulatedAlgbwGBps, 100 * fraction(o),
-      o.file.empty() ? std::string("(not written: no -o)") : o.file, verify::verdictName(o.evaluation.report.verdict),
-      o.seconds);
+std::string text(const SynthArguments& args, const std::vector<Outcome>& outcomes) {
+  std::string out;
+  for (const Outcome& o : outcomes) {
+    const auto& s = o.synthesis;
+    out += fmt::format(
+        "ccforge synth {} {}: {}, {} GPUs\n"
+        "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
+        "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
+        "  {}: {}\n"
+        "  synthesized, compiled, verified and simulated in {:.2f} s\n",
+        args.topology, args.collective,
+        o.composition == Composition::Packing ? "tree packing" : "hierarchical composition", s.ranks,
+        s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
+        s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
+        o.evaluation.simulatedAlgbwGBps, 100 * fraction(o),
+        o.file.empty() ? std::string("(not written: no -o)") : o.file,
+        verify::verdictName(o.evaluation.report.verdict), o.seconds);
+  }
+  return out;
 }
 
-std::string json(const SynthArguments& args, const Outcome& o) {
+ordered_json point(const Outcome& o) {
   const auto& s = o.synthesis;
-  ordered_json point;
-  point["chunks"] = s.piecesPerRoot;
-  point["steps"] = s.depth;
-  point["rounds"] = s.busiestPairPieces;
-  point["file"] = o.file.empty() ? ordered_json(nullptr) : ordered_json(o.file);
-  point["verdict"] = verify::verdictName(o.evaluation.report.verdict);
-  point["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
-  point["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
-  point["fraction_of_bound"] = fraction(o);
-  ordered_json instance = point;
-  instance["result"] = "packed";
+  ordered_json p;
+  p["method"] = std::string(synth::trees::compositionName(o.composition));
+  p["chunks"] = s.piecesPerRoot;
+  p["steps"] = s.depth;
+  p["rounds"] = s.busiestPairPieces;
+  p["file"] = o.file.empty() ? ordered_json(nullptr) : ordered_json(o.file);
+  p["verdict"] = verify::verdictName(o.evaluation.report.verdict);
+  p["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
+  p["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
+  p["trees_algbw_GBps_exact"] = topo::toString(s.packedAlgbwGBps);
+  p["fraction_of_bound"] = fraction(o);
+  p["pipeline_rounds"] = s.rounds;
+  p["distinct_trees"] = s.distinctTrees;
+  p["channels"] = s.channels;
+  p["thread_blocks"] = s.compiled.stats.threadBlocks;
+  p["max_flows"] = s.maxFlows;
+  p["seconds"] = o.seconds;
+  return p;
+}
+
+std::string json(const SynthArguments& args, const std::vector<Outcome>& outcomes) {
   ordered_json j;
   j["method"] = "trees";
   j["topology"] = args.topology;
   j["collective"] = args.collective;
-  j["ranks"] = s.ranks;
-  j["frontier"] = ordered_json::array({point});
-  j["instances"] = ordered_json::array({instance});
-  j["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
-  j["bound_algbw_GBps_exact"] = topo::toString(s.boundAlgbwGBps);
-  j["packed_algbw_GBps_exact"] = topo::toString(s.packedAlgbwGBps);
-  j["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
+  j["ranks"] = outcomes.front().synthesis.ranks;
+  j["bound_algbw_GBps"] = topo::toDouble(outcomes.front().synthesis.boundAlgbwGBps);
+  j["bound_algbw_GBps_exact"] = topo::toString(outcomes.front().synthesis.boundAlgbwGBps);
   j["simulated_bytes"] = synth::trees::kEvaluationBytes;
-  j["fraction_of_bound"] = fraction(o);
-  j["distinct_trees"] = s.distinctTrees;
-  j["channels"] = s.channels;
-  j["thread_blocks"] = s.compiled.stats.threadBlocks;
-  j["max_flows"] = s.maxFlows;
-  j["seconds"] = o.seconds;
+  const Outcome* best = &outcomes.front();
+  j["frontier"] = ordered_json::array();
+  j["instances"] = ordered_json::array();
+  for (const Outcome& o : outcomes) {
+    if (o.evaluation.simulatedAlgbwGBps > best->evaluation.simulatedAlgbwGBps) best = &o;
+    j["frontier"].push_back(point(o));
+    ordered_json instance = point(o);
+    instance["result"] = "packed";
+    j["instances"].push_back(instance);
+  }
+  j["simulated_algbw_GBps"] = best->evaluation.simulatedAlgbwGBps;
+  j["fraction_of_bound"] = fraction(*best);
+  j["best"] = std::string(synth::trees::compositionName(best->composition));
   return j.dump(2) + "\n";
 }
 
+// Exit codes by severity: 6, then 2, then 10, then 5, then 0 (docs/exit-codes.md).
+int moreSevere(int a, int b) {
+  auto rank = [](int code) {
+    switch (code) {
+      case kExitInternalError: return 4;
+      case kExitMalformedInput: return 3;
+      case kExitViolation: return 2;
+      case kExitInconclusive: return 1;
+      default: return 0;
+    }
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
 int synthesize(const SynthArguments& args) {
-  const auto start = std::chrono::steady_clock::now();
   const CollectiveType collective = requestedCollective(args.collective);
-  const std::optional<ir::Protocol> protocol = parseProtocol(args.protocol);
-  if (!protocol) throw std::invalid_argument("unknown protocol '" + args.protocol + "' (Simple, LL, LL128)");
+  const ir::Protocol protocol = requestedProtocol(args.protocol);
   if (args.format != "text" && args.format != "json") throw std::invalid_argument("unknown format '" + args.format + "'");
   const topo::Topology topology = topo::loadTopology(args.topology);
-  Outcome o;
-  o.synthesis = synth::trees::synthesizeTrees(
-      topology, collective, {.protocol = *protocol, .timeoutSeconds = args.timeoutSeconds, .rounds = std::getenv("TREES_ROUNDS") ? std::atoi(std::getenv("TREES_ROUNDS")) : 4});
-  const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
-  if (!args.outputDir.empty()) o.file = writeFile(args.outputDir, algorithm);
-  o.evaluation = synth::trees::evaluateProgram(algorithm, o.file.empty() ? algorithm.name + ".xml" : o.file,
-                                               topology, collective);
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << (args.format == "json" ? json(args, o) : text(args, o)) << std::flush;
-  return exitCodeOf(o.evaluation.report.verdict);
+  std::vector<Outcome> outcomes;
+  int code = kExitVerified;
+  bool failed = false;
+  for (Composition composition : requestedCompositions(args.composition, topology)) {
+    const auto start = std::chrono::steady_clock::now();
+    Outcome o;
+    o.composition = composition;
+    try {
+      o.synthesis = synth::trees::synthesizeTrees(
+          topology, collective,
+          {.composition = composition, .protocol = protocol, .timeoutSeconds = args.timeoutSeconds});
+    } catch (const codegen::CompileError& e) {
+      // The other composition may still fit: the command fails only when none does.
+      std::cerr << "ccforge synth: " << synth::trees::compositionName(composition)
+                << ": no schedule within the runtime's limits: " << e.what() << "\n";
+      failed = true;
+      continue;
+    }
+    const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
+    if (!args.outputDir.empty()) o.file = writeFile(args.outputDir, algorithm);
+    o.evaluation = synth::trees::evaluateProgram(algorithm, o.file.empty() ? algorithm.name + ".xml" : o.file,
+                                                 topology, collective);
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
+    outcomes.push_back(std::move(o));
+  }
+  if (outcomes.empty()) return failed ? static_cast<int>(kExitInternalError) : code;
+  std::cout << (args.format == "json" ? json(args, outcomes) : text(args, outcomes)) << std::flush;
+  return code;
 }
 
 }  // namespace
@@ -143,9 +206,6 @@ int runTreeSynthesis(const SynthArguments& args) {
     } catch (const synth::BoundsLimit& e) {
       std::cerr << "ccforge synth: " << e.what() << " (inconclusive)\n";
       return static_cast<int>(kExitInconclusive);
-    } catch (const codegen::CompileError& e) {
-      std::cerr << "ccforge synth: no schedule within the runtime's limits: " << e.what() << "\n";
-      return static_cast<int>(kExitInternalError);
     }
   });
 }

@@ -10,6 +10,7 @@
 #include "cli/synth_arguments.hpp"
 #include "semantics/input_error.hpp"
 #include "semantics/topology/families.hpp"
+#include "semantics/topology/spec_reader.hpp"
 #include "synth/trees/arborescence_packing.hpp"
 #include "synth/trees/tree_evaluation.hpp"
 #include "synth/trees/tree_synthesis.hpp"
@@ -17,12 +18,16 @@
 using namespace ccforge;
 using namespace ccforge::synth::trees;
 using topo::Rational;
+using cli::runTreeSynthesis;
 
 namespace {
 
 topo::Topology ring(int32_t n) {
   topo::Topology t;
-  topo::addFamily(t, {.family = topo::Family::Ring, .shape = {n}});
+  topo::FamilySpec spec;
+  spec.family = topo::Family::Ring;
+  spec.shape = {n};
+  topo::addFamily(t, spec);
   t.name = "ring" + std::to_string(n);
   return t;
 }
@@ -34,13 +39,17 @@ topo::Topology ring(int32_t n) {
 topo::Topology twoBoxes() {
   topo::Topology t;
   t.name = "2x2";
-  for (const char* g : {"g0", "g1", "g2", "g3"}) t.addVertex({.name = g});
-  const int32_t sw0 = t.addVertex({.name = "sw0", .kind = topo::VertexKind::Switch});
-  const int32_t sw1 = t.addVertex({.name = "sw1", .kind = topo::VertexKind::Switch, .box = 1});
-  const int32_t ib = t.addVertex({.name = "ib", .kind = topo::VertexKind::Switch});
+  for (int32_t g = 0; g < 4; ++g) {
+    std::string name = "g";
+    name += std::to_string(g);
+    t.addVertex({.name = name, .kind = topo::VertexKind::Gpu, .box = g / 2, .where = {}});
+  }
+  const int32_t sw0 = t.addVertex({.name = "sw0", .kind = topo::VertexKind::Switch, .box = 0, .where = {}});
+  const int32_t sw1 = t.addVertex({.name = "sw1", .kind = topo::VertexKind::Switch, .box = 1, .where = {}});
+  const int32_t ib = t.addVertex({.name = "ib", .kind = topo::VertexKind::Switch, .box = 0, .where = {}});
   auto both = [&](int32_t a, int32_t b, int64_t bw, topo::LinkClass c) {
-    t.addLink({.from = a, .to = b, .bandwidthGBps = bw, .linkClass = c});
-    t.addLink({.from = b, .to = a, .bandwidthGBps = bw, .linkClass = c});
+    t.addLink({.from = a, .to = b, .bandwidthGBps = bw, .alphaUs = 0, .linkClass = c, .where = {}});
+    t.addLink({.from = b, .to = a, .bandwidthGBps = bw, .alphaUs = 0, .linkClass = c, .where = {}});
   };
   for (int32_t g = 0; g < 4; ++g) both(g, g < 2 ? sw0 : sw1, 2, topo::LinkClass::NVLink);
   for (int32_t g = 0; g < 4; ++g) both(g, ib, 1, topo::LinkClass::Network);
@@ -111,18 +120,52 @@ TEST_CASE("trees: 2 boxes x 2 GPUs with switches pack every collective at the bo
     const TreeEvaluation e = evaluateProgram(s.compiled.algorithm, "2x2.xml", t, c);
     CHECK(e.report.verdict == verify::Verdict::Verified);
     CHECK(e.report.errorCount() == 0);
-    CHECK(e.simulatedAlgbwGBps >= 0.9 * topo::toDouble(bound));
+    // Pipeline fill and drain of a few rounds cost allreduce (two phases) about a tenth here.
+    CHECK(e.simulatedAlgbwGBps >= 0.85 * topo::toDouble(bound));
   }
+}
+
+TEST_CASE("trees: hierarchical composition of 2 boxes x 2 GPUs reaches the bound 4 GB/s and verifies") {
+  // Per GPU: 1 chunk over the 1 GB/s NIC; own chunk and the remote chunk to the box mate over
+  // 2 GB/s: both levels take 1 s per GB/s-chunk, so the rate is the cut bound's.
+  const topo::Topology t = twoBoxes();
+  for (CollectiveType c : {CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllReduce}) {
+    INFO(collectiveTypeName(c));
+    const TreeSynthesis s = synthesizeTrees(t, c, {.composition = Composition::Hierarchical});
+    const Rational bound = c == CollectiveType::AllReduce ? Rational(2) : Rational(4);
+    CHECK(s.packedAlgbwGBps == bound);
+    CHECK(s.depth == (c == CollectiveType::AllReduce ? 4 : 2));
+    const TreeEvaluation e = evaluateProgram(s.compiled.algorithm, "2x2-hier.xml", t, c);
+    CHECK(e.report.verdict == verify::Verdict::Verified);
+    // Pipeline fill and drain of a few rounds cost allreduce (two phases) about a tenth here.
+    CHECK(e.simulatedAlgbwGBps >= 0.85 * topo::toDouble(bound));
+  }
+}
+
+TEST_CASE("trees: on 2 x 8 A100 the packing routed on the wires reaches the bound 1040/3 GB/s exactly") {
+  // topologies.md: 346.67 GB/s. Hierarchical: 16 chunks over 300 GB/s per 14 chunk-sends = 2400/7.
+  const topo::Topology t = topo::loadTopology("a100-2");
+  const TreeSynthesis packed = synthesizeTrees(t, CollectiveType::AllGather);
+  CHECK(packed.boundAlgbwGBps == Rational(1040, 3));
+  CHECK(packed.packedAlgbwGBps == Rational(1040, 3));
+  const TreeSynthesis hier = synthesizeTrees(t, CollectiveType::AllGather, {.composition = Composition::Hierarchical});
+  CHECK(hier.packedAlgbwGBps == Rational(2400, 7));
+  CHECK(hier.simulatedAlgbwGBps >= 0.95 * 1040 / 3);
+}
+
+TEST_CASE("trees: hierarchical composition needs boxes") {
+  CHECK_THROWS_AS(synthesizeTrees(ring(4), CollectiveType::AllGather, {.composition = Composition::Hierarchical}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("trees: bad requests are refused with a message") {
   CHECK_THROWS_AS(synthesizeTrees(ring(4), CollectiveType::AllToAll), std::invalid_argument);
   topo::Topology one;
-  one.addVertex({.name = "g0"});
+  one.addVertex({.name = "g0", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
   CHECK_THROWS_AS(synthesizeTrees(one, CollectiveType::AllGather), std::invalid_argument);
   topo::Topology apart;
-  apart.addVertex({.name = "g0"});
-  apart.addVertex({.name = "g1"});
+  apart.addVertex({.name = "g0", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
+  apart.addVertex({.name = "g1", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
   CHECK_THROWS_AS(synthesizeTrees(apart, CollectiveType::AllGather), InputError);
   CHECK_THROWS_AS(synthesizeTrees(twoBoxes(), CollectiveType::AllGather, {.timeoutSeconds = 0}), SynthesisLimit);
 }
@@ -136,14 +179,17 @@ TEST_CASE("trees: runTreeSynthesis writes a verified file and maps bad requests 
   args.method = "trees";
   args.outputDir = dir.string();
   args.format = "json";
-  CHECK(cli::runTreeSynthesis(args) == kExitVerified);
+  CHECK(runTreeSynthesis(args) == kExitVerified);
   CHECK(std::filesystem::exists(dir / "trees-allgather-a100-1.xml"));
+  args.composition = "hierarchical";
+  CHECK(runTreeSynthesis(args) == kExitUsage);  // one box
+  args.composition = "auto";
   args.collective = "alltoall";
-  CHECK(cli::runTreeSynthesis(args) == kExitUsage);
+  CHECK(runTreeSynthesis(args) == kExitUsage);
   args.collective = "allgatherx";
-  CHECK(cli::runTreeSynthesis(args) == kExitUsage);
+  CHECK(runTreeSynthesis(args) == kExitUsage);
   args.collective = "allgather";
   args.topology = "no-such-topology";
-  CHECK(cli::runTreeSynthesis(args) == kExitMalformedInput);
+  CHECK(runTreeSynthesis(args) == kExitMalformedInput);
   std::filesystem::remove_all(dir);
 }

@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "synth/trees/switch_removal.hpp"
 
 #include <algorithm>
@@ -171,12 +169,6 @@ LogicalGraph removeSwitches(const topo::Topology& topology, bool reversed, const
       if (a != b) out.graph.at(a, b) = full.at(gpus[static_cast<size_t>(a)], gpus[static_cast<size_t>(b)]);
   }
   out.treesPerRoot = k;
-  if (std::getenv("TREES_DEBUG")) {
-    for (int32_t a = 0; a < ranks; ++a) {
-      for (int32_t b = 0; b < ranks; ++b) std::fprintf(stderr, "%4ld", (long)out.graph.at(a, b));
-      std::fprintf(stderr, "\n");
-    }
-  }
   ConnectivityGuard check(out.graph, [&] {
     std::vector<int32_t> all(static_cast<size_t>(ranks));
     std::iota(all.begin(), all.end(), 0);
@@ -199,7 +191,6 @@ LogicalGraph removeSwitches(const topo::Topology& topology, bool reversed, const
       if (out.graph.at(a, b) > 0) out.graph.at(a, b) = scaled(out.graph.at(a, b), left, k2);
   }
   out.treesPerRoot = k2;
-  out.rateFraction = left / k;
   return out;
 }
 

@@ -20,10 +20,7 @@ namespace ccforge::synth::trees {
 
 struct LogicalGraph {
   CapacityGraph graph{0};   // vertices are ranks; fromSource(r) = treesPerRoot
-  int64_t treesPerRoot = 0;
-  // Allgather rate of the logical graph over the rate of the original, exact: 1 when the
-  // splitting was complete, below 1 when a link could only be kept off routes (rare).
-  topo::Rational rateFraction = 1;
+  int64_t treesPerRoot = 0;  // below the original rate's when the route rule left capacity behind
   int64_t maxFlows = 0;
 };
 

@@ -1,5 +1,4 @@
 #include "synth/trees/tree_evaluation.hpp"
-#include <cstdlib>
 
 #include "sim/simulate.hpp"
 #include "verify/verifier.hpp"
@@ -12,7 +11,7 @@ TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string
   verify::Options options;
   options.collective = std::string(collectiveTypeName(collective));
   out.report = verify::verifyAlgorithm(algorithm, source, options);
-  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = {bytes}, .arch = std::getenv("TREES_NOARCH") ? sim::Arch::None : sim::Arch::Sm80});
+  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = {bytes}});
   out.simulatedAlgbwGBps = simulated.results.at(0).algbwGBps;
   out.simulatedTimeUs = simulated.results.at(0).timeUs;
   return out;

@@ -51,8 +51,9 @@ struct Connection {
   dsl::Directives directives;
 };
 
-// Spreads the pieces each ordered GPU pair carries round-robin over `channels` connections, and
-// gives every connection a sending thread block and a receiving thread block of its own: a
+// Spreads the pieces of every transfer evenly over `channels` connections (each transfer
+// carries a multiple of `channels` pieces, so every connection moves the rounds in order and
+// the pipeline holds), and gives every connection a sending thread block and a receiving thread block of its own: a
 // block never both receives and sends, so a slow incoming transfer (a NIC) never holds up
 // sends (NVSwitch), and forwarding is store-and-forward at piece granularity (no fusion).
 class Connections {
@@ -138,7 +139,7 @@ dsl::CollectiveBinding binding(CollectiveType type, int32_t ranks, int32_t chunk
 }  // namespace
 
 dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how) {
-  const Layout layout{.pieces = piecesPerRoot(trees, trees), .rounds = how.rounds};
+  const Layout layout{.pieces = piecesPerRoot(trees, trees) * how.channels, .rounds = how.rounds};
   dsl::Program p(name, binding(CollectiveType::AllGather, trees.vertices, layout.perRoot(), CallForm::OutOfPlace),
                  {.protocol = how.protocol, .instances = 1});
   for (int32_t r = 0; r < trees.vertices; ++r)
@@ -149,7 +150,7 @@ dsl::Program allGatherProgram(const std::string& name, const Packing& trees, con
 }
 
 dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, const Lowering& how) {
-  const Layout layout{.pieces = piecesPerRoot(inTrees, inTrees), .rounds = how.rounds};
+  const Layout layout{.pieces = piecesPerRoot(inTrees, inTrees) * how.channels, .rounds = how.rounds};
   dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(), CallForm::OutOfPlace),
                  {.protocol = how.protocol, .instances = 1});
   Connections connections(how.channels);
@@ -161,7 +162,7 @@ dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTree
 
 dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, const Packing& outTrees,
                               const Lowering& how) {
-  const Layout layout{.pieces = piecesPerRoot(inTrees, outTrees), .rounds = how.rounds};
+  const Layout layout{.pieces = piecesPerRoot(inTrees, outTrees) * how.channels, .rounds = how.rounds};
   const int32_t n = inTrees.vertices;
   dsl::Program p(name, binding(CollectiveType::AllReduce, n, n * layout.perRoot(), CallForm::InPlace),
                  {.protocol = how.protocol, .instances = 1});

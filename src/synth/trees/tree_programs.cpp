@@ -116,6 +116,7 @@ void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Lay
 // broadcast: round j of an edge whose child is at depth d is issued in slot j + depth - d.
 void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Connections& connections) {
   const int32_t depth = maxDepth(placed);
+  std::map<int32_t, int32_t> scratch;  // rank -> next free scratch chunk
   for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
     for (int32_t d = depth; d >= 1; --d) {
       const int32_t round = slot - (depth - d);
@@ -125,9 +126,14 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
           if (t.depth[e] != d) continue;
           auto [parent, child] = t.tree->edges[e];
           const int32_t index = layout.index(t, round);
-          for (const Connection& c : connections.parts(child, parent, t.count))
-            p.chunk(parent, Buffer::Input, index + c.offset, c.count)
-                .reduce(p.chunk(child, Buffer::Input, index + c.offset, c.count), c.directives);
+          for (const Connection& c : connections.parts(child, parent, t.count)) {
+            // Received into a scratch slot of its own, then reduced locally: contributions of
+            // several children arrive in parallel instead of one reduction waiting on the last.
+            int32_t& free = scratch[parent];
+            p.chunk(child, Buffer::Input, index + c.offset, c.count).copy(parent, Buffer::Scratch, free, c.directives);
+            p.chunk(parent, Buffer::Input, index + c.offset, c.count).reduce(p.chunk(parent, Buffer::Scratch, free, c.count));
+            free += c.count;
+          }
         }
     }
 }

@@ -27,7 +27,7 @@ struct TreeSynthesisOptions {
   int64_t maxTreesPerRoot = 64;  // pieces per root's chunk stay below this
   // Pipeline depths tried (tree_programs.hpp); the simulator picks the fastest at
   // simulatedBytes among those whose schedule fits the target.
-  std::vector<int32_t> rounds = {2, 4, 8};
+  std::vector<int32_t> rounds = {2, 4, 8, 16};
   int32_t maxChannels = 4;  // connections per GPU pair, fewer when the limits demand
   uint64_t simulatedBytes = uint64_t{1} << 30;
   codegen::TargetProfile target = codegen::executorTarget();

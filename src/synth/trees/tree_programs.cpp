@@ -59,17 +59,12 @@ struct Connection {
 class Connections {
  public:
   explicit Connections(int32_t channels) : channels_(channels) {}
-  std::vector<Connection> parts(int32_t from, int32_t to, int32_t count) {
-    const int32_t n = std::min(count, channels_);
+  // `count` is a multiple of the channels: part i goes on channel i.
+  std::vector<Connection> parts(int32_t from, int32_t to, int32_t count) const {
+    const int32_t size = count / channels_;
     std::vector<Connection> out;
-    int32_t offset = 0;
-    int32_t& next = next_[{from, to}];
-    for (int32_t i = 0; i < n; ++i) {
-      const int32_t size = count / n + (i < count % n ? 1 : 0);
-      out.push_back({offset, size, {.ch = next, .sendtb = label(to, 0, next), .recvtb = label(from, 1, next)}});
-      next = (next + 1) % channels_;
-      offset += size;
-    }
+    for (int32_t i = 0; i < channels_; ++i)
+      out.push_back({i * size, size, {.ch = i, .sendtb = label(to, 0, i), .recvtb = label(from, 1, i)}});
     return out;
   }
 
@@ -79,7 +74,6 @@ class Connections {
     return (peer * 2 + direction) * channels_ + channel;
   }
   int32_t channels_;
-  std::map<std::pair<int32_t, int32_t>, int32_t> next_;
 };
 
 // Where a tree's pieces of one round lie: rounds are laid out one after the other in each
@@ -95,7 +89,7 @@ struct Layout {
 // is at depth d is issued in slot j + d - 1, so that every thread block interleaves fresh
 // pieces with pieces that arrived a slot earlier instead of waiting for the slowest level.
 void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Buffer buffer,
-               Connections& connections) {
+               const Connections& connections) {
   const int32_t depth = maxDepth(placed);
   for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
     for (int32_t d = 1; d <= depth; ++d) {
@@ -114,7 +108,8 @@ void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Lay
 
 // Reduction along in-trees into the input buffer, deepest level first, pipelined like
 // broadcast: round j of an edge whose child is at depth d is issued in slot j + depth - d.
-void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Connections& connections) {
+void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout,
+            const Connections& connections) {
   const int32_t depth = maxDepth(placed);
   std::map<int32_t, int32_t> scratch;  // rank -> next free scratch chunk
   for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
@@ -128,7 +123,8 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
           const int32_t index = layout.index(t, round);
           for (const Connection& c : connections.parts(child, parent, t.count)) {
             // Received into a scratch slot of its own, then reduced locally: contributions of
-            // several children arrive in parallel instead of one reduction waiting on the last.
+            // several children arrive in parallel instead of each reduction waiting on the one
+            // before.
             int32_t& free = scratch[parent];
             p.chunk(child, Buffer::Input, index + c.offset, c.count).copy(parent, Buffer::Scratch, free, c.directives);
             p.chunk(parent, Buffer::Input, index + c.offset, c.count).reduce(p.chunk(parent, Buffer::Scratch, free, c.count));

@@ -18,9 +18,10 @@ ccforge_cli_test("synth trees a100-2 reducescatter json" 0
   --has "\"fraction_of_bound\": (0\\.9[5-9]|1\\.0)" --has "\"verdict\": \"verified\""
   --has "\"best\": \"hierarchical\""
   -- synth a100-2 reducescatter --method trees -o ${CCFORGE_TREES_OUT} --format json)
-# Allreduce as reducescatter + allgather: half of 346.67.
+# Allreduce as reducescatter + allgather: half of 346.67 (hierarchical: half of 342.86). The
+# packing's allreduce has more steps per thread block than the runtime allows (stderr).
 ccforge_cli_test("synth trees a100-2 allreduce" 0
-  --has "bound 173.33 GB/s, trees 173.33 GB/s" --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
+  --has "bound 173.33 GB/s, trees 171.43 GB/s" --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
   -- synth a100-2 allreduce --method trees -o ${CCFORGE_TREES_OUT})
 ccforge_cli_test("synth trees on one box packs only" 0
   --has "tree packing, 8 GPUs" --has "bound 342.86 GB/s, trees 342.86 GB/s" --lacks "hierarchical"

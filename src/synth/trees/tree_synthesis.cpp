@@ -97,7 +97,8 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
   // compiler decides); among those, the one the simulator finds fastest.
   std::string lastError;
   for (int32_t rounds : options.rounds) {
-    for (int32_t channels = options.maxChannels; channels >= 1; --channels) {
+    bool fits = false;
+    for (int32_t channels = options.maxChannels; channels >= 1 && !fits; --channels) {
       deadline.check("lowering");
       dsl::Program program = lower({.channels = channels, .rounds = rounds, .protocol = options.protocol});
       codegen::Compiled compiled;
@@ -115,8 +116,10 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
         out.rounds = rounds;
         out.piecesPerRoot = program.binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
       }
-      break;
+      fits = true;
     }
+    // More rounds only add steps per thread block: if these did not fit, those will not.
+    if (!fits) break;
   }
   if (out.channels == 0) throw codegen::CompileError(lastError);
   return out;

@@ -25,8 +25,8 @@ struct TreeSynthesisOptions {
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;
   int64_t maxTreesPerRoot = 64;  // pieces per root's chunk stay below this
-  // Pipeline depths tried (tree_programs.hpp); the simulator picks the fastest at
-  // simulatedBytes among those whose schedule fits the target.
+  // Pipeline depths tried in increasing order (tree_programs.hpp) until one does not fit the
+  // target; the simulator picks the fastest at simulatedBytes among those that fit.
   std::vector<int32_t> rounds = {2, 4, 8, 16};
   int32_t maxChannels = 4;  // connections per GPU pair, fewer when the limits demand
   uint64_t simulatedBytes = uint64_t{1} << 30;

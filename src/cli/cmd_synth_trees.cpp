@@ -165,7 +165,7 @@ int synthesize(const SynthArguments& args) {
   const topo::Topology topology = topo::loadTopology(args.topology);
   std::vector<Outcome> outcomes;
   int code = kExitVerified;
-  bool failed = false;
+  int failed = kExitVerified;  // the worst failure of a composition that produced nothing
   for (Composition composition : requestedCompositions(args.composition, topology)) {
     const auto start = std::chrono::steady_clock::now();
     Outcome o;
@@ -175,10 +175,15 @@ int synthesize(const SynthArguments& args) {
           topology, collective,
           {.composition = composition, .protocol = protocol, .timeoutSeconds = args.timeoutSeconds});
     } catch (const codegen::CompileError& e) {
-      // The other composition may still fit: the command fails only when none does.
+      // The other composition may still succeed: the command fails only when none does.
       std::cerr << "ccforge synth: " << synth::trees::compositionName(composition)
                 << ": no schedule within the runtime's limits: " << e.what() << "\n";
-      failed = true;
+      failed = moreSevere(failed, kExitInternalError);
+      continue;
+    } catch (const synth::trees::SynthesisLimit& e) {
+      std::cerr << "ccforge synth: " << synth::trees::compositionName(composition) << ": " << e.what()
+                << " (inconclusive)\n";
+      failed = moreSevere(failed, kExitInconclusive);
       continue;
     }
     const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
@@ -189,7 +194,7 @@ int synthesize(const SynthArguments& args) {
     code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
     outcomes.push_back(std::move(o));
   }
-  if (outcomes.empty()) return failed ? static_cast<int>(kExitInternalError) : code;
+  if (outcomes.empty()) return failed;
   std::cout << (args.format == "json" ? json(args, outcomes) : text(args, outcomes)) << std::flush;
   return code;
 }
@@ -200,9 +205,6 @@ int runTreeSynthesis(const SynthArguments& args) {
   return runGuarded("synth", [&] {
     try {
       return synthesize(args);
-    } catch (const synth::trees::SynthesisLimit& e) {
-      std::cerr << "ccforge synth: " << e.what() << " (inconclusive)\n";
-      return static_cast<int>(kExitInconclusive);
     } catch (const synth::BoundsLimit& e) {
       std::cerr << "ccforge synth: " << e.what() << " (inconclusive)\n";
       return static_cast<int>(kExitInconclusive);

@@ -174,8 +174,9 @@ LogicalGraph removeSwitches(const topo::Topology& topology, bool reversed, const
     std::iota(all.begin(), all.end(), 0);
     return all;
   }());
+  const bool complete = check.admits(out.graph, need, 0);
   out.maxFlows = guard.maxFlows() + check.maxFlows();
-  if (check.admits(out.graph, need, 0)) return out;
+  if (complete) return out;
 
   // Some capacity could not be split along routes: pack at the rate of what is left.
   const Rational left = allGatherRate(gpuTopology(out.graph), false);

@@ -24,7 +24,7 @@ struct TreeSynthesisOptions {
   Composition composition = Composition::Packing;
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;
-  int64_t maxTreesPerRoot = 64;  // pieces per root's chunk stay below this
+  int64_t maxTreesPerRoot = 64;  // the packing's k (trees per root) is at most this
   // Pipeline depths tried in increasing order (tree_programs.hpp) until one does not fit the
   // target; the simulator picks the fastest at simulatedBytes among those that fit.
   std::vector<int32_t> rounds = {2, 4, 8, 16};

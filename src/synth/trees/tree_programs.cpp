@@ -53,9 +53,9 @@ struct Connection {
 
 // Spreads the pieces of every transfer evenly over `channels` connections (each transfer
 // carries a multiple of `channels` pieces, so every connection moves the rounds in order and
-// the pipeline holds), and gives every connection a sending thread block and a receiving thread block of its own: a
-// block never both receives and sends, so a slow incoming transfer (a NIC) never holds up
-// sends (NVSwitch), and forwarding is store-and-forward at piece granularity (no fusion).
+// the pipeline holds), and gives every connection a sending and a receiving thread block of
+// its own: a block never both receives and sends, so a slow incoming transfer (a NIC) never
+// holds up sends (NVSwitch), and forwarding is store-and-forward per piece (no fusion).
 class Connections {
  public:
   explicit Connections(int32_t channels) : channels_(channels) {}
@@ -85,9 +85,9 @@ struct Layout {
   int32_t index(const PlacedTree& t, int32_t round) const { return t.tree->root * perRoot() + round * pieces + t.first; }
 };
 
-// Broadcast along out-trees within `buffer`, software-pipelined: round j of an edge whose child
-// is at depth d is issued in slot j + d - 1, so that every thread block interleaves fresh
-// pieces with pieces that arrived a slot earlier instead of waiting for the slowest level.
+// Broadcast along out-trees within `buffer`, pipelined over rounds: round j of an edge whose
+// child is at depth d is traced in slot j + d - 1. (The compiler's scheduler orders by
+// dependency depth as well; what the rounds buy is that a forward waits for its round only.)
 void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Buffer buffer,
                const Connections& connections) {
   const int32_t depth = maxDepth(placed);

@@ -7,7 +7,8 @@
 //   allreduce      reducescatter's trees, then allgather's trees, in place.
 // The pieces of every GPU pair are spread over `channels` connections (one thread block each
 // end, never shared between sending and receiving), so that a pair is not held to one
-// connection's bandwidth, and the program is pipelined over `rounds` rounds.
+// connection's bandwidth, and the program is pipelined over `rounds` rounds. Reductions sum
+// each parent's received contributions pairwise on thread blocks of their own.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,9 @@
 namespace ccforge::synth::trees {
 
 struct Lowering {
-  int32_t channels = 1;  // connections per GPU pair
-  int32_t rounds = 1;    // pipeline rounds: each tree's pieces are cut this many times more
+  int32_t channels = 1;   // connections per GPU pair
+  int32_t rounds = 1;     // pipeline rounds: each tree's pieces are cut this many times more
+  int32_t maxSteps = 64;  // steps per thread block the target allows
   ir::Protocol protocol = ir::Protocol::Simple;
 };
 

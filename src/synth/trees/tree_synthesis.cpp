@@ -100,7 +100,10 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
     bool fits = false;
     for (int32_t channels = options.maxChannels; channels >= 1 && !fits; --channels) {
       deadline.check("lowering");
-      dsl::Program program = lower({.channels = channels, .rounds = rounds, .protocol = options.protocol});
+      dsl::Program program = lower({.channels = channels,
+                                     .rounds = rounds,
+                                     .maxSteps = options.target.maxStepsPerThreadBlock,
+                                     .protocol = options.protocol});
       codegen::Compiled compiled;
       try {
         compiled = codegen::compile(program, {.target = options.target});

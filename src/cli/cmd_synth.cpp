@@ -262,6 +262,10 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--method", args->method, "auto, smt or trees (auto: trees for multi-box topologies)")
       ->check(CLI::IsMember({"auto", "smt", "trees"}))
       ->capture_default_str();
+  cmd->add_option("--composition", args->composition,
+                  "tree method: trees (packing), hierarchical, or auto (both on multi-box machines)")
+      ->check(CLI::IsMember({"auto", "trees", "hierarchical"}))
+      ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
       ->capture_default_str();

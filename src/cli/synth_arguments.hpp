@@ -19,6 +19,8 @@ struct SynthArguments {
   bool bandwidthOptimal = false;
   std::string solver = "z3";      // z3 | cvc5
   std::string method = "auto";    // auto | smt | trees; auto picks trees for multi-box topologies
+  // Tree method only: packing ("trees"), "hierarchical" or "auto" (both on multi-box machines).
+  std::string composition = "auto";
   std::string protocol = "Simple";
   std::string outputDir;          // -o DIR: one .xml per frontier point
   std::string format = "text";    // text | json

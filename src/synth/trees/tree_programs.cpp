@@ -1,0 +1,236 @@
+#include "synth/trees/tree_programs.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ccforge::synth::trees {
+namespace {
+
+using ir::Buffer;
+
+// One tree with the pieces of its root's chunk it carries.
+struct PlacedTree {
+  const Arborescence* tree = nullptr;
+  int32_t first = 0;  // piece index within the root's chunk
+  int32_t count = 0;
+  std::vector<int32_t> depth;  // per edge: depth of its child
+};
+
+int32_t piecesPerRoot(const Packing& a, const Packing& b) {
+  return static_cast<int32_t>(std::lcm(a.treesPerRoot, b.treesPerRoot));
+}
+
+std::vector<PlacedTree> place(const Packing& packing, int32_t pieces) {
+  const auto scale = static_cast<int32_t>(pieces / packing.treesPerRoot);
+  std::vector<PlacedTree> placed;
+  std::map<int32_t, int32_t> next;  // root -> next free piece
+  for (const Arborescence& t : packing.trees) {
+    PlacedTree p{.tree = &t, .first = next[t.root], .count = static_cast<int32_t>(t.multiplicity) * scale, .depth = {}};
+    next[t.root] += p.count;
+    std::map<int32_t, int32_t> depthOf{{t.root, 0}};
+    for (auto [u, w] : t.edges) p.depth.push_back(depthOf[w] = depthOf[u] + 1);
+    placed.push_back(std::move(p));
+  }
+  return placed;
+}
+
+int32_t maxDepth(const std::vector<PlacedTree>& placed) {
+  int32_t d = 0;
+  for (const PlacedTree& p : placed)
+    for (int32_t e : p.depth) d = std::max(d, e);
+  return d;
+}
+
+// One transfer's share of a tree edge's pieces and where it runs.
+struct Connection {
+  int32_t offset = 0;
+  int32_t count = 0;
+  dsl::Directives directives;
+};
+
+// Spreads the pieces of every transfer evenly over `channels` connections (each transfer
+// carries a multiple of `channels` pieces, so every connection moves the rounds in order and
+// the pipeline holds), and gives every connection a sending and a receiving thread block of
+// its own: a block never both receives and sends, so a slow incoming transfer (a NIC) never
+// holds up sends (NVSwitch), and forwarding is store-and-forward per piece (no fusion).
+// Local reductions get thread blocks of their own as well (ReductionBlocks).
+class Connections {
+ public:
+  Connections(int32_t ranks, int32_t channels) : ranks_(ranks), channels_(channels) {}
+  // `count` is a multiple of the channels: part i goes on channel i.
+  std::vector<Connection> parts(int32_t from, int32_t to, int32_t count) const {
+    const int32_t size = count / channels_;
+    std::vector<Connection> out;
+    for (int32_t i = 0; i < channels_; ++i)
+      out.push_back({i * size, size, {.ch = i, .sendtb = label(to, 0, i), .recvtb = label(from, 1, i)}});
+    return out;
+  }
+  // First thread-block label free for local work.
+  int32_t firstLocalLabel() const { return ranks_ * 2 * channels_; }
+
+ private:
+  // Thread-block labels of a rank: per peer, direction (0 send, 1 receive) and channel.
+  int32_t label(int32_t peer, int32_t direction, int32_t channel) const {
+    return (peer * 2 + direction) * channels_ + channel;
+  }
+  int32_t ranks_;
+  int32_t channels_;
+};
+
+// Where a tree's pieces of one round lie: rounds are laid out one after the other in each
+// root's share, `pieces` per round.
+struct Layout {
+  int32_t pieces = 0;  // per root and round
+  int32_t rounds = 1;
+  int32_t perRoot() const { return pieces * rounds; }
+  int32_t index(const PlacedTree& t, int32_t round) const { return t.tree->root * perRoot() + round * pieces + t.first; }
+};
+
+// Broadcast along out-trees within `buffer`, pipelined over rounds: round j of an edge whose
+// child is at depth d is traced in slot j + d - 1. (The compiler's scheduler orders by
+// dependency depth as well; what the rounds buy is that a forward waits for its round only.)
+void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout, Buffer buffer,
+               const Connections& connections) {
+  const int32_t depth = maxDepth(placed);
+  for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
+    for (int32_t d = 1; d <= depth; ++d) {
+      const int32_t round = slot - (d - 1);
+      if (round < 0 || round >= layout.rounds) continue;
+      for (const PlacedTree& t : placed)
+        for (size_t e = 0; e < t.tree->edges.size(); ++e) {
+          if (t.depth[e] != d) continue;
+          auto [u, w] = t.tree->edges[e];
+          const int32_t index = layout.index(t, round);
+          for (const Connection& c : connections.parts(u, w, t.count))
+            p.chunk(u, buffer, index + c.offset, c.count).copy(w, buffer, index + c.offset, c.directives);
+        }
+    }
+}
+
+// Thread blocks of a rank's local reductions: one per sum's destination (a peer, or the rank
+// itself at a root), channel and round, and another one whenever a block would pass the
+// target's steps per thread block (a reduction may need a dependency nop: two steps each).
+class ReductionBlocks {
+ public:
+  ReductionBlocks(int32_t firstLabel, int32_t maxSteps) : next_(firstLabel), maxSteps_(maxSteps) {}
+  dsl::Directives take(int32_t rank, int32_t destination, int32_t channel, int32_t round, int32_t reductions) {
+    Block& b = blocks_[{rank, destination, channel, round}];
+    if (b.label < 0 || b.steps + 2 * reductions > maxSteps_) b = {.label = next_++, .steps = 0};
+    b.steps += 2 * reductions;
+    return {.sendtb = b.label};
+  }
+
+ private:
+  struct Block {
+    int32_t label = -1;
+    int32_t steps = 0;
+  };
+  std::map<std::tuple<int32_t, int32_t, int32_t, int32_t>, Block> blocks_;
+  int32_t next_;
+  int32_t maxSteps_;
+};
+
+// input[at..] += the scratch slots, summed pairwise (a tree of reductions instead of a chain).
+void sumInto(dsl::Program& p, int32_t rank, int32_t at, int32_t count, const std::vector<int32_t>& slots,
+             const dsl::Directives& where) {
+  for (size_t stride = 1; stride < slots.size(); stride *= 2)
+    for (size_t k = 0; k + stride < slots.size(); k += 2 * stride)
+      p.chunk(rank, Buffer::Scratch, slots[k], count)
+          .reduce(p.chunk(rank, Buffer::Scratch, slots[k + stride], count), where);
+  p.chunk(rank, Buffer::Input, at, count).reduce(p.chunk(rank, Buffer::Scratch, slots[0], count), where);
+}
+
+// Reduction along in-trees into the input buffer, deepest level first, pipelined like
+// broadcast: round j of an edge whose child is at depth d is issued in slot j + depth - d.
+// Each child's contribution is received into a scratch slot of its own (contributions arrive
+// in parallel); a parent then sums its slots of one round and channel into its input on a
+// thread block that does only the reductions feeding one outgoing transfer (its destination,
+// channel and round), so that a reduction waiting for a late contribution holds up neither a
+// connection nor the reductions of other transfers.
+void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout,
+            const Connections& connections, int32_t maxSteps) {
+  struct Received {
+    int32_t offset = 0;
+    int32_t count = 0;
+    std::vector<int32_t> slots;
+  };
+  const int32_t depth = maxDepth(placed);
+  std::map<int32_t, int32_t> scratch;  // rank -> next free scratch chunk
+  ReductionBlocks blocks(connections.firstLocalLabel(), maxSteps);
+  for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
+    for (int32_t d = depth; d >= 1; --d) {
+      const int32_t round = slot - (depth - d);
+      if (round < 0 || round >= layout.rounds) continue;
+      for (const PlacedTree& t : placed) {
+        const int32_t index = layout.index(t, round);
+        std::map<int32_t, int32_t> up{{t.tree->root, t.tree->root}};  // where a rank's sum goes
+        std::map<std::pair<int32_t, int32_t>, Received> received;     // (parent, channel) -> slots
+        for (size_t e = 0; e < t.tree->edges.size(); ++e) {
+          auto [parent, child] = t.tree->edges[e];
+          up[child] = parent;
+          if (t.depth[e] != d) continue;
+          for (const Connection& c : connections.parts(child, parent, t.count)) {
+            int32_t& free = scratch[parent];
+            p.chunk(child, Buffer::Input, index + c.offset, c.count).copy(parent, Buffer::Scratch, free, c.directives);
+            Received& r = received[{parent, c.directives.ch}];
+            r.offset = c.offset;
+            r.count = c.count;
+            r.slots.push_back(free);
+            free += c.count;
+          }
+        }
+        for (const auto& [key, r] : received) {
+          const auto [parent, channel] = key;
+          const auto reductions = static_cast<int32_t>(r.slots.size());
+          const dsl::Directives where = blocks.take(parent, up.at(parent), channel, round, reductions);
+          sumInto(p, parent, index + r.offset, r.count, r.slots, where);
+        }
+      }
+    }
+}
+
+dsl::CollectiveBinding binding(CollectiveType type, int32_t ranks, int32_t chunkFactor, CallForm form) {
+  return {.type = type, .ranks = ranks, .chunkFactor = chunkFactor, .form = form};
+}
+
+}  // namespace
+
+dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how) {
+  const Layout layout{.pieces = piecesPerRoot(trees, trees) * how.channels, .rounds = how.rounds};
+  dsl::Program p(name, binding(CollectiveType::AllGather, trees.vertices, layout.perRoot(), CallForm::OutOfPlace),
+                 {.protocol = how.protocol, .instances = 1});
+  for (int32_t r = 0; r < trees.vertices; ++r)
+    p.chunk(r, Buffer::Input, 0, layout.perRoot()).copy(r, Buffer::Output, r * layout.perRoot());
+  Connections connections(trees.vertices, how.channels);
+  broadcast(p, place(trees, layout.pieces), layout, Buffer::Output, connections);
+  return p;
+}
+
+dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, const Lowering& how) {
+  const Layout layout{.pieces = piecesPerRoot(inTrees, inTrees) * how.channels, .rounds = how.rounds};
+  dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(), CallForm::OutOfPlace),
+                 {.protocol = how.protocol, .instances = 1});
+  Connections connections(inTrees.vertices, how.channels);
+  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps);
+  for (int32_t r = 0; r < inTrees.vertices; ++r)
+    p.chunk(r, Buffer::Input, r * layout.perRoot(), layout.perRoot()).copy(r, Buffer::Output, 0);
+  return p;
+}
+
+dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, const Packing& outTrees,
+                              const Lowering& how) {
+  const Layout layout{.pieces = piecesPerRoot(inTrees, outTrees) * how.channels, .rounds = how.rounds};
+  const int32_t n = inTrees.vertices;
+  dsl::Program p(name, binding(CollectiveType::AllReduce, n, n * layout.perRoot(), CallForm::InPlace),
+                 {.protocol = how.protocol, .instances = 1});
+  Connections connections(n, how.channels);
+  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps);
+  broadcast(p, place(outTrees, layout.pieces), layout, Buffer::Input, connections);
+  return p;
+}
+
+}  // namespace ccforge::synth::trees

@@ -1,0 +1,131 @@
+#include "synth/trees/tree_synthesis.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "codegen/compile_error.hpp"
+#include "sim/simulate.hpp"
+#include "synth/bounds/bounds.hpp"
+#include "synth/bounds/cut_bounds.hpp"
+#include "synth/trees/arborescence_packing.hpp"
+#include "synth/trees/hierarchical.hpp"
+#include "synth/trees/routed_rate.hpp"
+#include "synth/trees/switch_removal.hpp"
+#include "synth/trees/tree_programs.hpp"
+
+namespace ccforge::synth::trees {
+namespace {
+
+using topo::Rational;
+
+struct Phase {
+  Packing trees;
+  bool reversed = false;  // in-trees (reducescatter)
+  int64_t maxFlows = 0;
+};
+
+Phase makePhase(const topo::Topology& t, bool reversed, const TreeSynthesisOptions& options, const Deadline& deadline) {
+  if (options.composition == Composition::Hierarchical) return {hierarchicalTrees(t), reversed, 0};
+  LogicalGraph logical = removeSwitches(t, reversed, allGatherRate(t, reversed), options.maxTreesPerRoot, deadline);
+  Packing packing = packArborescences(logical.graph, logical.treesPerRoot, deadline);
+  const int64_t flows = logical.maxFlows + packing.maxFlows;
+  return {std::move(packing), reversed, flows};
+}
+
+double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, uint64_t bytes) {
+  return sim::simulate(algorithm, algorithm.name + ".xml", t, {.sizes = {bytes}}).results.at(0).algbwGBps;
+}
+
+// Time of M bytes is M/a + M/b for two phases run one after the other.
+Rational serial(const Rational& a, const Rational& b) { return a * b / (a + b); }
+
+}  // namespace
+
+std::string_view compositionName(Composition c) { return c == Composition::Packing ? "trees" : "hierarchical"; }
+
+TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
+                              const TreeSynthesisOptions& options) {
+  if (collective != CollectiveType::AllGather && collective != CollectiveType::ReduceScatter &&
+      collective != CollectiveType::AllReduce)
+    throw std::invalid_argument("tree packing synthesizes allgather, reducescatter and allreduce, not " +
+                                std::string(collectiveTypeName(collective)));
+  const Deadline deadline(options.timeoutSeconds);
+  const Rational agBound = collectiveBound(topology, CollectiveType::AllGather).algbwUpperBoundGBps;
+  const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;
+  const std::string name = std::string(compositionName(options.composition)) + "-" +
+                           std::string(collectiveTypeName(collective)) + "-" + topology.name;
+
+  TreeSynthesis out;
+  out.collective = collective;
+  out.ranks = static_cast<int32_t>(topology.gpus().size());
+  std::vector<Phase> phases;
+  if (collective != CollectiveType::AllGather) phases.push_back(makePhase(topology, true, options, deadline));
+  if (collective != CollectiveType::ReduceScatter) phases.push_back(makePhase(topology, false, options, deadline));
+  std::vector<Rational> algbw;  // per phase, routed on the topology
+  for (const Phase& p : phases) {
+    out.distinctTrees += static_cast<int64_t>(p.trees.trees.size());
+    out.maxFlows += p.maxFlows;
+    out.depth += depth(p.trees);
+    const std::vector<int64_t> loads = edgeLoads(p.trees);
+    out.busiestPairPieces = std::max(out.busiestPairPieces, *std::max_element(loads.begin(), loads.end()));
+    algbw.push_back(routedRate(topology, p.trees, p.reversed) * out.ranks);
+  }
+  switch (collective) {
+    case CollectiveType::AllGather:
+      out.boundAlgbwGBps = agBound;
+      out.packedAlgbwGBps = algbw[0];
+      break;
+    case CollectiveType::ReduceScatter:
+      out.boundAlgbwGBps = rsBound;
+      out.packedAlgbwGBps = algbw[0];
+      break;
+    default:
+      out.boundAlgbwGBps = serial(rsBound, agBound);
+      out.packedAlgbwGBps = serial(algbw[0], algbw[1]);
+  }
+
+  auto lower = [&](const Lowering& how) {
+    switch (collective) {
+      case CollectiveType::AllGather: return allGatherProgram(name, phases[0].trees, how);
+      case CollectiveType::ReduceScatter: return reduceScatterProgram(name, phases[0].trees, how);
+      default: return allReduceProgram(name, phases[0].trees, phases[1].trees, how);
+    }
+  };
+  // Per pipeline depth, the most channels whose schedule fits the target's limits (the
+  // compiler decides); among those, the one the simulator finds fastest.
+  std::string lastError;
+  for (int32_t rounds : options.rounds) {
+    bool fits = false;
+    for (int32_t channels = options.maxChannels; channels >= 1 && !fits; --channels) {
+      deadline.check("lowering");
+      dsl::Program program = lower({.channels = channels,
+                                     .rounds = rounds,
+                                     .maxSteps = options.target.maxStepsPerThreadBlock,
+                                     .protocol = options.protocol});
+      codegen::Compiled compiled;
+      try {
+        compiled = codegen::compile(program, {.target = options.target});
+      } catch (const codegen::CompileError& e) {
+        lastError = e.what();
+        continue;
+      }
+      const double simulated = simulatedAlgbw(compiled.algorithm, topology, options.simulatedBytes);
+      if (simulated > out.simulatedAlgbwGBps) {
+        out.simulatedAlgbwGBps = simulated;
+        out.compiled = std::move(compiled);
+        out.channels = channels;
+        out.rounds = rounds;
+        out.piecesPerRoot = program.binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
+      }
+      fits = true;
+    }
+    // More rounds only add steps per thread block: if these did not fit, those will not.
+    if (!fits) break;
+  }
+  if (out.channels == 0) throw codegen::CompileError(lastError);
+  return out;
+}
+
+}  // namespace ccforge::synth::trees

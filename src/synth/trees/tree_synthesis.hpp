@@ -1,0 +1,59 @@
+// Throughput-optimal allgather, reducescatter and allreduce (as reducescatter + allgather) by
+// spanning-tree packing after switch removal (docs/synth-trees.md): bound -> switch removal ->
+// arborescence packing -> DSL program -> MSCCL-IR within the target's limits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/compiler.hpp"
+#include "semantics/collective.hpp"
+#include "semantics/topology/topology.hpp"
+#include "synth/trees/deadline.hpp"
+
+namespace ccforge::synth::trees {
+
+// Packing: ForestColl's tree packing (throughput-optimal). Hierarchical: intra-box broadcast
+// plus inter-box exchange on rails (hierarchical.hpp).
+enum class Composition : uint8_t { Packing, Hierarchical };
+std::string_view compositionName(Composition c);  // "trees", "hierarchical"
+
+struct TreeSynthesisOptions {
+  Composition composition = Composition::Packing;
+  ir::Protocol protocol = ir::Protocol::Simple;
+  double timeoutSeconds = 600;
+  int64_t maxTreesPerRoot = 64;  // the packing's k (trees per root) is at most this
+  // Pipeline depths tried in increasing order (tree_programs.hpp) until one does not fit the
+  // target; the simulator picks the fastest at simulatedBytes among those that fit.
+  std::vector<int32_t> rounds = {2, 4, 8, 16};
+  int32_t maxChannels = 4;  // connections per GPU pair, fewer when the limits demand
+  uint64_t simulatedBytes = uint64_t{1} << 30;
+  codegen::TargetProfile target = codegen::executorTarget();
+};
+
+struct TreeSynthesis {
+  CollectiveType collective = CollectiveType::AllGather;
+  int32_t ranks = 0;
+  int32_t piecesPerRoot = 0;  // chunks per root's share: trees per root x rounds
+  int64_t distinctTrees = 0;
+  int32_t channels = 0;
+  int32_t rounds = 0;
+  double simulatedAlgbwGBps = 0;  // of the chosen lowering at simulatedBytes
+  int32_t depth = 0;              // levels of the trees (allreduce: both phases)
+  int64_t busiestPairPieces = 0;  // pieces over the most loaded ordered GPU pair (one phase)
+  topo::Rational boundAlgbwGBps;   // the cut bound (allreduce: of reducescatter + allgather)
+  topo::Rational packedAlgbwGBps;  // what the trees achieve routed on the topology, exact
+  int64_t maxFlows = 0;
+  codegen::Compiled compiled;
+};
+
+// Every lowering tried is simulated on the topology (sim/simulate.hpp); the fastest is kept.
+// Throws std::invalid_argument for a collective other than allgather, reducescatter and
+// allreduce or a topology with fewer than 2 GPUs; InputError when the GPUs are not connected;
+// SynthesisLimit past the time limit; codegen::CompileError when no schedule fits the target.
+TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
+                              const TreeSynthesisOptions& options = {});
+
+}  // namespace ccforge::synth::trees

@@ -1,0 +1,36 @@
+# End-to-end tests of `ccforge synth --method trees` (docs/synth-trees.md).
+set(CCFORGE_E2E_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
+set(CCFORGE_TREES_OUT ${CMAKE_CURRENT_BINARY_DIR}/synth_trees_out)
+
+# 2 x 8 A100: bound 346.67 GB/s (topologies.md). The packing's trees reach it exactly on the
+# wires; the hierarchical trees allow 16 chunks at 300 GB/s per 14 chunk-sends = 342.86 GB/s,
+# and the simulated algbw at 1 GiB of the hierarchical file is within 5% of the bound.
+ccforge_cli_test("synth trees a100-2 allgather" 0
+  --has "tree packing, 16 GPUs" --has "hierarchical composition, 16 GPUs"
+  --has "bound 346.67 GB/s, trees 346.67 GB/s" --has "bound 346.67 GB/s, trees 342.86 GB/s"
+  --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
+  --has "trees-allgather-a100-2.xml: verified" --has "hierarchical-allgather-a100-2.xml: verified"
+  -- synth a100-2 allgather --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees a100-2 reducescatter json" 0
+  --has "\"method\": \"trees\"" --has "\"method\": \"hierarchical\"" --has "\"frontier\": "
+  --has "\"bound_algbw_GBps_exact\": \"1040/3\"" --has "\"trees_algbw_GBps_exact\": \"2400/7\""
+  --has "\"fraction_of_bound\": (0\\.9[5-9]|1\\.0)" --has "\"verdict\": \"verified\""
+  --has "\"best\": \"hierarchical\""
+  -- synth a100-2 reducescatter --method trees -o ${CCFORGE_TREES_OUT} --format json)
+# Allreduce as reducescatter + allgather: half of 346.67 (hierarchical: half of 342.86). The
+# packing's allreduce has more steps per thread block than the runtime allows (stderr).
+ccforge_cli_test("synth trees a100-2 allreduce" 0
+  --has "bound 173.33 GB/s, trees 171.43 GB/s" --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
+  -- synth a100-2 allreduce --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees on one box packs only" 0
+  --has "tree packing, 8 GPUs" --has "bound 342.86 GB/s, trees 342.86 GB/s" --lacks "hierarchical"
+  -- synth a100-1 allgather --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees refuses alltoall" 1
+  --has "tree packing synthesizes allgather, reducescatter and allreduce, not alltoall"
+  -- synth a100-2 alltoall --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees refuses an unknown collective" 1
+  --has "unknown collective 'allgathr'"
+  -- synth a100-2 allgathr --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees refuses a disconnected topology" 2
+  --has "cannot reach"
+  -- synth ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather --method trees -o ${CCFORGE_TREES_OUT})

@@ -127,4 +127,5 @@ std::unique_ptr<Solver> makeCvc5Solver() { return std::make_unique<Cvc5Solver>()
 #endif
 #ifdef CCFORGE_LSAN_ACTIVE
 extern "C" const char* __lsan_default_suppressions() { return "leak:libcln.so\n"; }
+extern "C" const char* __lsan_default_options() { return "print_suppressions=0"; }
 #endif

@@ -4,31 +4,17 @@
 // arguments stated next to each case; never from this code.
 #include <catch2/catch.hpp>
 
-#include "semantics/topology/families.hpp"
 #include "semantics/topology/spec_reader.hpp"
 #include "synth/sccl/emit.hpp"
 #include "synth/sccl/search.hpp"
+#include "sccl_test_support.hpp"
 
 using namespace ccforge;
 using namespace ccforge::synth::sccl;
+using ccforge::testing::family;
+using ccforge::testing::quiet;
 
 namespace {
-
-topo::Topology family(topo::Family f, int32_t n) {
-  topo::Topology t;
-  topo::FamilySpec spec;
-  spec.family = f;
-  spec.shape = {n};
-  topo::addFamily(t, spec);
-  return t;
-}
-
-SynthOptions quiet() {
-  SynthOptions o;
-  o.instanceTimeoutSeconds = 60;
-  o.totalTimeoutSeconds = 120;
-  return o;
-}
 
 // The program an allreduce point lowers to compiles and verifies (allreduce postcondition).
 void checkVerifies(Synthesizer& synth, const InstanceResult& r) {

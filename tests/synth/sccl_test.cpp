@@ -4,31 +4,17 @@
 
 #include <tuple>
 
-#include "semantics/topology/families.hpp"
 #include "semantics/topology/spec_reader.hpp"
 #include "synth/sccl/emit.hpp"
 #include "synth/sccl/search.hpp"
+#include "sccl_test_support.hpp"
 
 using namespace ccforge;
 using namespace ccforge::synth::sccl;
+using ccforge::testing::family;
+using ccforge::testing::quiet;
 
 namespace {
-
-topo::Topology family(topo::Family f, int32_t n) {
-  topo::Topology t;
-  topo::FamilySpec spec;
-  spec.family = f;
-  spec.shape = {n};
-  topo::addFamily(t, spec);
-  return t;
-}
-
-SynthOptions quiet() {
-  SynthOptions o;
-  o.instanceTimeoutSeconds = 60;
-  o.totalTimeoutSeconds = 120;
-  return o;
-}
 
 // Solves one instance and, when sat, checks that the program it lowers to verifies.
 Verdict decide(const topo::Topology& t, CollectiveType c, int32_t chunks, int32_t steps, int32_t rounds,

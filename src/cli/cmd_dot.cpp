@@ -67,7 +67,40 @@ std::vector<codegen::HighlightGroup> groupsOf(const std::vector<verify::Violatio
   return groups;
 }
 
+codegen::StepId stepOf(const nlohmann::json& s) {
+  return {s.at("rank").get<int32_t>(), s.at("tb").get<int32_t>(), s.at("step").get<int32_t>()};
+}
+
 // The violations of a `ccforge verify --format json` report (docs/verify-json.md).
+std::vector<codegen::HighlightGroup> groupsOfVerifyReport(const nlohmann::json& report) {
+  std::vector<codegen::HighlightGroup> groups;
+  for (const auto& file : report.at("files"))
+    for (const auto& v : file.at("violations")) {
+      if (v.at("severity") != "error" || v.at("steps").empty()) continue;
+      codegen::HighlightGroup g;
+      g.cycle = v.at("rule").get<std::string>().starts_with("deadlock");
+      for (const auto& s : v.at("steps")) g.steps.push_back(stepOf(s));
+      groups.push_back(std::move(g));
+    }
+  return groups;
+}
+
+// An SMT witness file (`verify --witness-dir`, docs/smt.md): the schedule's steps joined in the
+// order they run, and each step a deadlocked block waits at marked on its own.
+std::vector<codegen::HighlightGroup> groupsOfWitness(const nlohmann::json& witness) {
+  codegen::HighlightGroup path;
+  for (const auto& event : witness.at("schedule")) {
+    const codegen::StepId step = stepOf(event);
+    const bool repeat = !path.steps.empty() && path.steps.back().rank == step.rank &&
+                        path.steps.back().tb == step.tb && path.steps.back().step == step.step;
+    if (!repeat) path.steps.push_back(step);
+  }
+  std::vector<codegen::HighlightGroup> groups{std::move(path)};
+  if (witness.contains("blocked"))
+    for (const auto& s : witness.at("blocked")) groups.push_back({{stepOf(s)}, false});
+  return groups;
+}
+
 std::vector<codegen::HighlightGroup> groupsOfReport(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, {}, "cannot read the report");
@@ -77,21 +110,12 @@ std::vector<codegen::HighlightGroup> groupsOfReport(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, {}, std::string("not a JSON report: ") + e.what());
   }
-  std::vector<codegen::HighlightGroup> groups;
   try {
-    for (const auto& file : report.at("files"))
-      for (const auto& v : file.at("violations")) {
-        if (v.at("severity") != "error" || v.at("steps").empty()) continue;
-        codegen::HighlightGroup g;
-        g.cycle = v.at("rule").get<std::string>().starts_with("deadlock");
-        for (const auto& s : v.at("steps"))
-          g.steps.push_back({s.at("rank").get<int32_t>(), s.at("tb").get<int32_t>(), s.at("step").get<int32_t>()});
-        groups.push_back(std::move(g));
-      }
+    if (report.contains("witness")) return groupsOfWitness(report.at("witness"));
+    return groupsOfVerifyReport(report);
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, {}, std::string("not a ccforge verify report: ") + e.what());
+    throw InputError(path, {}, std::string("neither a ccforge verify report nor an SMT witness: ") + e.what());
   }
-  return groups;
 }
 
 int runDot(const DotArguments& args) {
@@ -210,7 +234,7 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--radius", args->radius, "edges from --around to include")->check(CLI::Range(0, 1000))->capture_default_str();
   cmd->add_option("--max-nodes", args->maxNodes, "refuse to draw more nodes than this")->capture_default_str();
   cmd->add_option("--highlight", args->highlightReport,
-                  "highlight the deadlock cycles and race pairs of a `ccforge verify --format json` report");
+                  "highlight the deadlock cycles and race pairs of a `ccforge verify --format json` report, or the schedule of an SMT witness file (verify --witness-dir)");
   cmd->add_flag("--verify", args->verify, "run ccforge verify on the program and highlight what it finds");
   cmd->callback([args, &context] { context.exitCode = runDotReportingErrors(*args); });
 }

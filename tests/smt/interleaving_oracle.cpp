@@ -34,10 +34,12 @@ class Search {
     const verify::ProgramIndex& index = setting_.index();
     std::map<uint32_t, std::vector<size_t>> reads, writes;
     for (uint32_t s : graph_.order()) {
+      const int32_t n = chunksOf(index.step(s));
+      // Begin, a read and a write per chunk, end: each point is a bit of a 64-bit mask.
+      if (points_.size() + 2 * static_cast<size_t>(n) + 2 > 64) return false;
       begin_[s] = points_.size();
       points_.push_back({s, -1, Point::Begin, 0});
       firstSlot_[s] = slots_;
-      const int32_t n = chunksOf(index.step(s));
       slots_ += static_cast<size_t>(n);
       for (int32_t j = 0; j < n; ++j) {
         reads[s].push_back(points_.size());
@@ -62,7 +64,6 @@ class Search {
       for (size_t w : writes[s])
         if (w != SIZE_MAX) all |= bit(w);
       points_.push_back({s, -1, Point::End, all});
-      if (points_.size() > 64) return false;
     }
     for (const smt::SyncEdge& e : graph_.edges()) {
       if (e.strict) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <future>
 #include <sstream>
 
 #include "runtime/core/numeric.hpp"
@@ -91,44 +92,60 @@ Expected expectedFloat(ReduceOp op, bool reduction, const std::vector<double>& x
   return {0, 0};
 }
 
+// One rank's outputs against the reference; `result.exact` is left to the caller.
 template <class T>
-CheckResult check(const CallShape& call, std::span<const void* const> inputs, std::span<const void* const> outputs) {
+CheckResult checkRank(const CallShape& call, std::span<const void* const> inputs, const T* out, int32_t r) {
   CheckResult result;
-  result.exact = !isFloatingPoint(call.dtype) || (!reduces(call.collective) && call.op != ReduceOp::Avg) ||
-                 call.op == ReduceOp::Min || call.op == ReduceOp::Max;
   const int64_t chunk = canonicalChunkElems(call);
   const bool reduction = reduces(call.collective);
   std::vector<T> ints;
   std::vector<double> floats;
-  for (int32_t r = 0; r < call.ranks; ++r) {
-    const T* out = static_cast<const T*>(outputs[r]);
-    const auto sources = outputSources(call, r);
-    for (size_t k = 0; k < sources.size(); ++k) {
-      if (sources[k].empty()) continue;
-      for (int64_t e = 0; e < chunk; ++e) {
-        const int64_t index = static_cast<int64_t>(k) * chunk + e;
-        ++result.checked;
-        Mismatch m{r, index, asDouble(out[index]), 0, 0};
-        bool ok;
-        if constexpr (std::is_integral_v<T>) {
-          ints.clear();
-          for (const ChunkSource& s : sources[k]) ints.push_back(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]);
-          const T want = expectedInteger<T>(call.op, reduction, ints, call.ranks);
-          m.expected = static_cast<double>(want);
-          ok = out[index] == want;
-        } else {
-          floats.clear();
-          for (const ChunkSource& s : sources[k]) floats.push_back(asDouble(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]));
-          const Expected want = expectedFloat<T>(reduction ? call.op : ReduceOp::Sum, reduction, floats, call.ranks);
-          m.expected = want.value;
-          m.tolerance = want.tolerance;
-          ok = std::fabs(m.got - want.value) <= want.tolerance;  // false for NaN
-        }
-        if (ok) continue;
-        ++result.mismatches;
-        if (result.first.size() < 8) result.first.push_back(m);
+  const auto sources = outputSources(call, r);
+  for (size_t k = 0; k < sources.size(); ++k) {
+    if (sources[k].empty()) continue;
+    for (int64_t e = 0; e < chunk; ++e) {
+      const int64_t index = static_cast<int64_t>(k) * chunk + e;
+      ++result.checked;
+      Mismatch m{r, index, asDouble(out[index]), 0, 0};
+      bool ok;
+      if constexpr (std::is_integral_v<T>) {
+        ints.clear();
+        for (const ChunkSource& s : sources[k]) ints.push_back(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]);
+        const T want = expectedInteger<T>(call.op, reduction, ints, call.ranks);
+        m.expected = static_cast<double>(want);
+        ok = out[index] == want;
+      } else {
+        floats.clear();
+        for (const ChunkSource& s : sources[k]) floats.push_back(asDouble(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]));
+        const Expected want = expectedFloat<T>(reduction ? call.op : ReduceOp::Sum, reduction, floats, call.ranks);
+        m.expected = want.value;
+        m.tolerance = want.tolerance;
+        ok = std::fabs(m.got - want.value) <= want.tolerance;  // false for NaN
       }
+      if (ok) continue;
+      ++result.mismatches;
+      if (result.first.size() < 8) result.first.push_back(m);
     }
+  }
+  return result;
+}
+
+// Ranks are checked concurrently (large calls take seconds per rank) and merged in rank
+// order, so the report does not depend on which thread finished first.
+template <class T>
+CheckResult check(const CallShape& call, std::span<const void* const> inputs, std::span<const void* const> outputs) {
+  std::vector<std::future<CheckResult>> ranks;
+  for (int32_t r = 0; r < call.ranks; ++r)
+    ranks.push_back(std::async(std::launch::async, [&, r] { return checkRank<T>(call, inputs, static_cast<const T*>(outputs[r]), r); }));
+  CheckResult result;
+  result.exact = !isFloatingPoint(call.dtype) || (!reduces(call.collective) && call.op != ReduceOp::Avg) ||
+                 call.op == ReduceOp::Min || call.op == ReduceOp::Max;
+  for (std::future<CheckResult>& f : ranks) {
+    const CheckResult rank = f.get();
+    result.checked += rank.checked;
+    result.mismatches += rank.mismatches;
+    for (const Mismatch& m : rank.first)
+      if (result.first.size() < 8) result.first.push_back(m);
   }
   return result;
 }

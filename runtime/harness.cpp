@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <random>
 #include <vector>
 
@@ -65,13 +66,22 @@ Measurement measure(Runtime& runtime, const CallShape& call, const MeasureOption
   std::vector<std::vector<unsigned char>> inputs(call.ranks);
   std::vector<unsigned char> poison;
   const bool sendHoldsRegion = call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+  {
+    // Each rank's input has its own seed, so filling them concurrently gives the same data.
+    std::vector<std::future<void>> fills;
+    for (int32_t r = 0; r < call.ranks; ++r)
+      fills.push_back(std::async(std::launch::async, [&, r] {
+        const int64_t elems = bufferSizes(call, r).inputElems;
+        inputs[r].resize(static_cast<size_t>(elems) * elem);
+        fillRandom(call.dtype, call.op, inputs[r].data(), elems, options.seed * 1000003 + r);
+      }));
+    for (std::future<void>& f : fills) f.get();
+  }
   for (int32_t r = 0; r < call.ranks; ++r) {
     const BufferSizes s = bufferSizes(call, r);
     RankAllocation& a = allocations[r];
     a.target = &target;
     a.rank = r;
-    inputs[r].resize(s.inputElems * elem);
-    fillRandom(call.dtype, call.op, inputs[r].data(), s.inputElems, options.seed * 1000003 + r);
     RankBuffers& b = buffers[r];
     b.sendElems = s.inputElems;
     b.recvElems = s.outputElems;

@@ -6,12 +6,14 @@
 //   - a hand-written kernel doing the same algorithm's data movement (handwritten_kernels.cuh).
 // The fraction is aggregate busbw / memcpy bandwidth. Prints a markdown table.
 //
-// usage: runtime_gpu_bench [MAX_BYTES_PER_RANK] [RANKS]
+// usage: runtime_gpu_bench [MAX_BYTES_PER_RANK] [RANKS] [PROGRAM] [RING_CHANNELS]
+//   PROGRAM: one row's name, e.g. "ring allreduce" ("" or absent: all); RING_CHANNELS: 16 by default
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <stdexcept>
 #include <vector>
 
@@ -73,8 +75,11 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
   const int64_t chunk = elems / ranks;
   bench::RankPointers p{};
   std::vector<std::vector<float>> host(ranks, std::vector<float>(elems));
+  std::vector<std::future<void>> fills;
+  for (int r = 0; r < ranks; ++r)
+    fills.push_back(std::async(std::launch::async, [&, r] { fillRandom(DataType::F32, ReduceOp::Sum, host[r].data(), elems, 77 + r); }));
+  for (std::future<void>& f : fills) f.get();
   for (int r = 0; r < ranks; ++r) {
-    fillRandom(DataType::F32, ReduceOp::Sum, host[r].data(), elems, 77 + r);
     float *in, *out, *scratch;
     check(cudaMalloc(&in, elems * 4), "cudaMalloc");
     check(cudaMalloc(&out, elems * 4), "cudaMalloc");
@@ -130,17 +135,20 @@ int main(int argc, char** argv) {
   }
   const int64_t maxBytes = argc > 1 ? std::atoll(argv[1]) : (int64_t{1} << 30);
   const int32_t ranks = argc > 2 ? std::atoi(argv[2]) : 8;
+  const std::string only = argc > 3 ? argv[3] : "";
+  const int32_t ringChannels = argc > 4 ? std::atoi(argv[4]) : 16;
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  std::printf("%s, %d SMs; %d ranks on one GPU, f32 sum, out-of-place, Simple protocol\n\n", prop.name,
-              prop.multiProcessorCount, ranks);
+  std::printf("%s, %d SMs; %d ranks on one GPU, f32 sum, out-of-place, Simple protocol, ring on %d channels\n\n",
+              prop.name, prop.multiProcessorCount, ranks, ringChannels);
   std::printf("| program | bytes per rank | interpreter (us) | busbw (GB/s) | aggregate busbw | memcpy (GB/s) | fraction | "
               "hand-written (us) | hand-written fraction | checks |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   TargetOptions target;
   target.backend = BackendKind::Cuda;
   target.mode = GpuMode::RanksOnOneGpu;
-  for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, 16)) {
+  for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, ringChannels)) {
+    if (!only.empty() && b.name != only) continue;
     ProgramSet set;
     set.add(loadProgram(b.algorithm, b.name, {}));
     const Program& prog = set.programs().front();

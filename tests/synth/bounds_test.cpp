@@ -11,16 +11,6 @@ using topo::Rational;
 
 namespace {
 
-topo::Topology family(topo::Family f, std::vector<int32_t> shape, bool directed = false) {
-  topo::Topology t;
-  topo::FamilySpec spec;
-  spec.family = f;
-  spec.shape = std::move(shape);
-  spec.directed = directed;
-  topo::addFamily(t, spec);
-  return t;
-}
-
 Rational rounds(const topo::Topology& t, CollectiveType c, int32_t root = 0) {
   return collectiveBound(t, c, root).roundsPerChunkLowerBound;
 }
@@ -28,28 +18,28 @@ Rational rounds(const topo::Topology& t, CollectiveType c, int32_t root = 0) {
 }  // namespace
 
 TEST_CASE("ring: allgather needs (N-1)/2 rounds, alltoall N rounds, broadcast 1/2") {
-  topo::Topology ring = family(topo::Family::Ring, {8});
+  topo::Topology ring = topo::familyTopology(topo::Family::Ring, {8});
   CHECK(rounds(ring, CollectiveType::AllGather) == Rational(7, 2));
   CHECK(rounds(ring, CollectiveType::AllToAll) == 8);
   CHECK(rounds(ring, CollectiveType::Broadcast) == Rational(1, 2));
   CHECK(collectiveBound(ring, CollectiveType::AllGather).algbwUpperBoundGBps == Rational(16, 7));
   CHECK(collectiveBound(ring, CollectiveType::AllGather).stepsLowerBound == 4);
-  topo::Topology oneWay = family(topo::Family::Ring, {8}, true);
+  topo::Topology oneWay = topo::familyTopology(topo::Family::Ring, {8}, true);
   CHECK(rounds(oneWay, CollectiveType::AllGather) == 7);
   CHECK(collectiveBound(oneWay, CollectiveType::AllGather).stepsLowerBound == 7);
 }
 
 TEST_CASE("hypercube, fully connected, star, switch and line") {
-  CHECK(rounds(family(topo::Family::Hypercube, {3}), CollectiveType::AllToAll) == 4);
-  CHECK(rounds(family(topo::Family::Hypercube, {3}), CollectiveType::AllGather) == Rational(7, 3));
-  CHECK(rounds(family(topo::Family::FullyConnected, {5}), CollectiveType::AllToAll) == 1);
-  CHECK(rounds(family(topo::Family::FullyConnected, {5}), CollectiveType::AllGather) == 1);
-  CHECK(rounds(family(topo::Family::Star, {5}), CollectiveType::AllGather) == 4);
-  CHECK(rounds(family(topo::Family::Star, {5}), CollectiveType::AllToAll) == 4);
-  CHECK(rounds(family(topo::Family::Switch, {4}), CollectiveType::AllToAll) == 3);
+  CHECK(rounds(topo::familyTopology(topo::Family::Hypercube, {3}), CollectiveType::AllToAll) == 4);
+  CHECK(rounds(topo::familyTopology(topo::Family::Hypercube, {3}), CollectiveType::AllGather) == Rational(7, 3));
+  CHECK(rounds(topo::familyTopology(topo::Family::FullyConnected, {5}), CollectiveType::AllToAll) == 1);
+  CHECK(rounds(topo::familyTopology(topo::Family::FullyConnected, {5}), CollectiveType::AllGather) == 1);
+  CHECK(rounds(topo::familyTopology(topo::Family::Star, {5}), CollectiveType::AllGather) == 4);
+  CHECK(rounds(topo::familyTopology(topo::Family::Star, {5}), CollectiveType::AllToAll) == 4);
+  CHECK(rounds(topo::familyTopology(topo::Family::Switch, {4}), CollectiveType::AllToAll) == 3);
   // A line of 6: the middle link carries 3 x 3 pairs each way.
-  CHECK(rounds(family(topo::Family::Line, {6}), CollectiveType::AllToAll) == 9);
-  CHECK(rounds(family(topo::Family::Line, {6}), CollectiveType::Scatter, 0) == 5);
+  CHECK(rounds(topo::familyTopology(topo::Family::Line, {6}), CollectiveType::AllToAll) == 9);
+  CHECK(rounds(topo::familyTopology(topo::Family::Line, {6}), CollectiveType::Scatter, 0) == 5);
 }
 
 TEST_CASE("rooted bounds follow the root's routes") {
@@ -66,7 +56,7 @@ TEST_CASE("nonsensical requests are refused with a message") {
                     Catch::Contains("root 8 is out of range: topology dgx1 has ranks 0 to 7"));
   CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Reduce, -1), Catch::Contains("root -1 is out of range"));
   CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::AllReduce), Catch::Contains("no exact bound for allreduce"));
-  CHECK_THROWS_AS(collectiveBound(family(topo::Family::Ring, {1}), CollectiveType::AllGather), std::invalid_argument);
+  CHECK_THROWS_AS(collectiveBound(topo::familyTopology(topo::Family::Ring, {1}), CollectiveType::AllGather), std::invalid_argument);
 }
 
 TEST_CASE("a disconnected topology has no bound: an input error naming the pair") {

@@ -7,14 +7,7 @@
 
 namespace ccforge::testing {
 
-inline topo::Topology family(topo::Family f, int32_t n) {
-  topo::Topology t;
-  topo::FamilySpec spec;
-  spec.family = f;
-  spec.shape = {n};
-  topo::addFamily(t, spec);
-  return t;
-}
+inline topo::Topology family(topo::Family f, int32_t n) { return topo::familyTopology(f, {n}); }
 
 inline synth::sccl::SynthOptions quiet() {
   synth::sccl::SynthOptions o;

@@ -23,11 +23,7 @@ using cli::runTreeSynthesis;
 namespace {
 
 topo::Topology ring(int32_t n) {
-  topo::Topology t;
-  topo::FamilySpec spec;
-  spec.family = topo::Family::Ring;
-  spec.shape = {n};
-  topo::addFamily(t, spec);
+  topo::Topology t = topo::familyTopology(topo::Family::Ring, {n});
   t.name = "ring" + std::to_string(n);
   return t;
 }

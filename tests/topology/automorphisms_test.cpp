@@ -17,16 +17,6 @@ BigInt order(const Topology& t, Weighting w = Weighting::Weighted) {
   return g.order;
 }
 
-Topology family(Family f, std::vector<int32_t> shape, bool directed = false) {
-  Topology t;
-  FamilySpec spec;
-  spec.family = f;
-  spec.shape = std::move(shape);
-  spec.directed = directed;
-  addFamily(t, spec);
-  return t;
-}
-
 // DGX-1 with its GPUs declared in another order (as nvidia-smi numbers them differently).
 Topology relabelledDgx1() {
   const int name[8] = {5, 2, 7, 0, 3, 6, 1, 4};
@@ -76,17 +66,17 @@ TEST_CASE("generators are automorphisms and orbits are unions of their cycles") 
 }
 
 TEST_CASE("automorphism group orders of the families") {
-  CHECK(order(family(Family::Ring, {6})) == 12);
-  CHECK(order(family(Family::Ring, {6}, true)) == 6);
-  CHECK(order(family(Family::Line, {5})) == 2);
-  CHECK(order(family(Family::Star, {5})) == 24);
-  CHECK(order(family(Family::FullyConnected, {5})) == 120);
-  CHECK(order(family(Family::Switch, {4})) == 24);
-  CHECK(order(family(Family::Mesh, {3, 3})) == 8);
-  CHECK(order(family(Family::Torus, {3, 3})) == 72);
-  CHECK(order(family(Family::Torus, {4, 4})) == 384);  // C4 x C4 is the 4-cube
-  CHECK(order(family(Family::Hypercube, {3})) == 48);
-  CHECK(order(family(Family::Hypercube, {5})) == 3840);
+  CHECK(order(familyTopology(Family::Ring, {6})) == 12);
+  CHECK(order(familyTopology(Family::Ring, {6}, true)) == 6);
+  CHECK(order(familyTopology(Family::Line, {5})) == 2);
+  CHECK(order(familyTopology(Family::Star, {5})) == 24);
+  CHECK(order(familyTopology(Family::FullyConnected, {5})) == 120);
+  CHECK(order(familyTopology(Family::Switch, {4})) == 24);
+  CHECK(order(familyTopology(Family::Mesh, {3, 3})) == 8);
+  CHECK(order(familyTopology(Family::Torus, {3, 3})) == 72);
+  CHECK(order(familyTopology(Family::Torus, {4, 4})) == 384);  // C4 x C4 is the 4-cube
+  CHECK(order(familyTopology(Family::Hypercube, {3})) == 48);
+  CHECK(order(familyTopology(Family::Hypercube, {5})) == 3840);
 }
 
 TEST_CASE("catalog machines: A100 box 8!, two rail-aligned boxes 2 * 2 * (4! * 4!)^2") {
@@ -100,7 +90,7 @@ TEST_CASE("catalog machines: A100 box 8!, two rail-aligned boxes 2 * 2 * (4! * 4
 }
 
 TEST_CASE("the search stops at its limit and reports a lower bound") {
-  Topology t = family(Family::FullyConnected, {40});
+  Topology t = familyTopology(Family::FullyConnected, {40});
   AutomorphismGroup g = automorphisms(t, Weighting::Weighted, 10);
   CHECK_FALSE(g.complete);
   CHECK(g.order >= 1);

@@ -134,4 +134,14 @@ void addFamily(Topology& topology, const FamilySpec& spec) {
   }
 }
 
+Topology familyTopology(Family f, std::vector<int32_t> shape, bool directed) {
+  Topology t;
+  FamilySpec spec;
+  spec.family = f;
+  spec.shape = std::move(shape);
+  spec.directed = directed;
+  addFamily(t, spec);
+  return t;
+}
+
 }  // namespace ccforge::topo

@@ -33,4 +33,7 @@ struct FamilySpec {
 // message when the shape makes no sense (n < 1, too many GPUs, `directed` on a line, ...).
 void addFamily(Topology& topology, const FamilySpec& spec);
 
+// A topology holding only one family with the spec's defaults (1 GB/s NVLink links, alpha 0).
+Topology familyTopology(Family f, std::vector<int32_t> shape, bool directed = false);
+
 }  // namespace ccforge::topo

@@ -1,6 +1,7 @@
 #include "synth/sccl/search.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 namespace ccforge::synth::sccl {
@@ -39,18 +40,26 @@ void stopForTime(SearchResult& out) {
   if (out.note.empty()) out.note = "overall time limit reached";
 }
 
+// Solves one instance and accounts for it; nullopt when the overall time is up (nothing solved).
+std::optional<InstanceResult> solveInTime(Synthesizer& synth, SearchResult& out, int32_t chunks, int32_t steps,
+                                          std::optional<int32_t> rounds) {
+  if (synth.outOfTime()) {
+    stopForTime(out);
+    return std::nullopt;
+  }
+  InstanceResult res = synth.solve(chunks, steps, rounds);
+  account(out, res);
+  return res;
+}
+
 // The least R (C, S fixed) with a schedule, given that `known` (rounds free) has one.
 InstanceResult leastRounds(Synthesizer& synth, SearchResult& out, int32_t chunks, int32_t steps, InstanceResult known) {
   const Rational bound = synth.bound().roundsPerChunkLowerBound;
   for (int32_t r = steps; r < known.rounds; r += synth.phases()) {
     if (ratioOf(synth, chunks, r) < bound) continue;
-    if (synth.outOfTime()) {
-      stopForTime(out);
-      break;
-    }
-    InstanceResult res = synth.solve(chunks, steps, r);
-    account(out, res);
-    if (res.verdict == Verdict::Sat) return res;
+    std::optional<InstanceResult> res = solveInTime(synth, out, chunks, steps, r);
+    if (!res) break;
+    if (res->verdict == Verdict::Sat) return *res;
   }
   return known;
 }
@@ -89,13 +98,9 @@ SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits) {
     std::sort(candidates.begin(), candidates.end());
     std::optional<InstanceResult> found;
     for (const auto& [ratio, c, r] : candidates) {
-      if (synth.outOfTime()) {
-        stopForTime(out);
-        break;
-      }
-      InstanceResult res = synth.solve(c, s, r);
-      account(out, res);
-      if (res.verdict == Verdict::Sat) {
+      std::optional<InstanceResult> res = solveInTime(synth, out, c, s, r);
+      if (!res) break;
+      if (res->verdict == Verdict::Sat) {
         found = res;
         break;
       }
@@ -114,14 +119,10 @@ SearchResult leastStepsSearch(Synthesizer& synth, SearchLimits limits) {
   SearchResult out;
   const int32_t c = synth.chunkStep();
   for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); s += synth.phases()) {
-    if (synth.outOfTime()) {
-      stopForTime(out);
-      break;
-    }
-    InstanceResult any = synth.solve(c, s, std::nullopt);
-    account(out, any);
-    if (any.verdict != Verdict::Sat) continue;
-    out.frontier.push_back(leastRounds(synth, out, c, s, any));
+    std::optional<InstanceResult> any = solveInTime(synth, out, c, s, std::nullopt);
+    if (!any) break;
+    if (any->verdict != Verdict::Sat) continue;
+    out.frontier.push_back(leastRounds(synth, out, c, s, *any));
     break;
   }
   return out;
@@ -139,14 +140,10 @@ SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits) {
     while (p * m % synth.phases() != 0) ++m;
     const int32_t c = q * m * synth.chunkStep(), r = p * m;
     if (maxChunks > 0 && c > maxChunks) break;
-    if (synth.outOfTime()) {
-      stopForTime(out);
-      break;
-    }
-    InstanceResult res = synth.solve(c, s, r);
-    account(out, res);
-    if (res.verdict == Verdict::Sat) {
-      out.frontier.push_back(res);
+    std::optional<InstanceResult> res = solveInTime(synth, out, c, s, r);
+    if (!res) break;
+    if (res->verdict == Verdict::Sat) {
+      out.frontier.push_back(*res);
       break;
     }
   }

@@ -112,13 +112,15 @@ void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Lay
 }
 
 // Thread blocks of a rank's local reductions: one per sum's destination (a peer, or the rank
-// itself at a root), channel and round, and another one whenever a block would pass the
-// target's steps per thread block (a reduction may need a dependency nop: two steps each).
+// itself at a root) and round, holding the sums of every channel's share, and another one
+// whenever a block would pass the target's steps per thread block (a reduction may need a
+// dependency nop: two steps each). Shares of one round arrive together; a block per channel as
+// well would spend thread blocks that more channels or rounds need (108 co-resident ones).
 class ReductionBlocks {
  public:
   ReductionBlocks(int32_t firstLabel, int32_t maxSteps) : next_(firstLabel), maxSteps_(maxSteps) {}
-  dsl::Directives take(int32_t rank, int32_t destination, int32_t channel, int32_t round, int32_t reductions) {
-    Block& b = blocks_[{rank, destination, channel, round}];
+  dsl::Directives take(int32_t rank, int32_t destination, int32_t round, int32_t reductions) {
+    Block& b = blocks_[{rank, destination, round}];
     if (b.label < 0 || b.steps + 2 * reductions > maxSteps_) b = {.label = next_++, .steps = 0};
     b.steps += 2 * reductions;
     return {.sendtb = b.label};
@@ -129,66 +131,120 @@ class ReductionBlocks {
     int32_t label = -1;
     int32_t steps = 0;
   };
-  std::map<std::tuple<int32_t, int32_t, int32_t, int32_t>, Block> blocks_;
+  std::map<std::tuple<int32_t, int32_t, int32_t>, Block> blocks_;
   int32_t next_;
   int32_t maxSteps_;
 };
 
-// input[at..] += the scratch slots, summed pairwise (a tree of reductions instead of a chain).
-void sumInto(dsl::Program& p, int32_t rank, int32_t at, int32_t count, const std::vector<int32_t>& slots,
+// target[at..] += the scratch slots, summed pairwise (a tree of reductions instead of a chain).
+void sumInto(dsl::Program& p, int32_t rank, Buffer target, int32_t at, int32_t count, const std::vector<int32_t>& slots,
              const dsl::Directives& where) {
   for (size_t stride = 1; stride < slots.size(); stride *= 2)
     for (size_t k = 0; k + stride < slots.size(); k += 2 * stride)
       p.chunk(rank, Buffer::Scratch, slots[k], count)
           .reduce(p.chunk(rank, Buffer::Scratch, slots[k + stride], count), where);
-  p.chunk(rank, Buffer::Input, at, count).reduce(p.chunk(rank, Buffer::Scratch, slots[0], count), where);
+  p.chunk(rank, target, at, count).reduce(p.chunk(rank, Buffer::Scratch, slots[0], count), where);
+}
+
+// The edges of one level, (tree, edge) pairs, in the order their contributions are sent: by
+// how far the tree's root lies ahead of the sending GPU, (root - child) mod ranks, then in tree
+// order. On boxes of consecutive ranks this is a shift schedule: box b first feeds the
+// reductions whose roots are in box b+1, then b+2, ..., so that at any time every NIC receives
+// from one box (tree order would make every box feed box 0 first: three NICs into one).
+std::vector<std::pair<size_t, size_t>> levelInSendingOrder(const std::vector<PlacedTree>& placed, int32_t d,
+                                                           int32_t ranks) {
+  std::vector<std::tuple<int32_t, size_t, size_t>> keyed;  // (distance ahead, tree, edge)
+  for (size_t tree = 0; tree < placed.size(); ++tree) {
+    const PlacedTree& t = placed[tree];
+    for (size_t e = 0; e < t.tree->edges.size(); ++e)
+      if (t.depth[e] == d) {
+        const int32_t ahead = ((t.tree->root - t.tree->edges[e].second) % ranks + ranks) % ranks;
+        keyed.emplace_back(ahead, tree, e);
+      }
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::pair<size_t, size_t>> out;
+  for (auto [distance, tree, e] : keyed) out.emplace_back(tree, e);
+  return out;
+}
+
+// Levels below every rank of a tree.
+std::map<int32_t, int32_t> heights(const Arborescence& tree) {
+  std::map<int32_t, int32_t> levels;
+  for (auto it = tree.edges.rbegin(); it != tree.edges.rend(); ++it)  // edges list parents first
+    levels[it->first] = std::max(levels[it->first], levels[it->second] + 1);
+  return levels;
 }
 
 // Reduction along in-trees into the input buffer, deepest level first, pipelined like
 // broadcast: round j of an edge whose child is at depth d is issued in slot j + depth - d.
 // Each child's contribution is received into a scratch slot of its own (contributions arrive
-// in parallel); a parent then sums its slots of one round and channel into its input on a
-// thread block that does only the reductions feeding one outgoing transfer (its destination,
-// channel and round), so that a reduction waiting for a late contribution holds up neither a
-// connection nor the reductions of other transfers.
+// in parallel); a parent then sums its slots of one round into its input on a thread block that
+// does only the reductions feeding one outgoing transfer (its destination and round), so that a
+// reduction waiting for a late contribution holds up neither a connection nor the reductions of
+// other transfers.
+// The compiler orders a thread block's sends by dependency depth, then by the length of what
+// follows them; a sum's slots are therefore ordered by the height of the subtree they come from,
+// tallest first: pairwise sums give the first slots the longest path to the end, so what crosses
+// the network into a root (a rail peer's sum) never sits in a short tail slot, which would push
+// every contribution feeding it behind all others on its senders' blocks.
+// With `rootsIntoOutput` (reducescatter) a root first copies its own input piece into its output,
+// on the block that then sums into the output: a copy of the finished sum afterwards would land
+// on a block of the compiler's choice (a send block), which then could not start its next tile
+// iteration before the whole reduction of this one had arrived over the NICs.
 void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout,
-            const Connections& connections, int32_t maxSteps) {
+            const Connections& connections, int32_t maxSteps, bool rootsIntoOutput) {
   struct Received {
-    int32_t offset = 0;
+    int32_t slot = 0;    // where it landed in the parent's scratch
     int32_t count = 0;
-    std::vector<int32_t> slots;
+    int32_t height = 0;  // of the subtree it sums
   };
   const int32_t depth = maxDepth(placed);
+  std::vector<std::map<int32_t, int32_t>> up;      // per tree: where a rank's sum goes
+  std::vector<std::map<int32_t, int32_t>> height;  // per tree
+  for (const PlacedTree& t : placed) {
+    std::map<int32_t, int32_t> parentOf{{t.tree->root, t.tree->root}};
+    for (auto [parent, child] : t.tree->edges) parentOf[child] = parent;
+    up.push_back(std::move(parentOf));
+    height.push_back(heights(*t.tree));
+  }
   std::map<int32_t, int32_t> scratch;  // rank -> next free scratch chunk
   ReductionBlocks blocks(connections.firstLocalLabel(), maxSteps);
   for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
     for (int32_t d = depth; d >= 1; --d) {
       const int32_t round = slot - (depth - d);
       if (round < 0 || round >= layout.rounds) continue;
-      for (const PlacedTree& t : placed) {
+      // (tree, parent, offset of the channel's share) -> what arrived
+      std::map<std::tuple<size_t, int32_t, int32_t>, std::vector<Received>> received;
+      for (auto [tree, e] : levelInSendingOrder(placed, d, p.ranks())) {
+        const PlacedTree& t = placed[tree];
+        auto [parent, child] = t.tree->edges[e];
         const int32_t index = layout.index(t, round);
-        std::map<int32_t, int32_t> up{{t.tree->root, t.tree->root}};  // where a rank's sum goes
-        std::map<std::pair<int32_t, int32_t>, Received> received;     // (parent, channel) -> slots
-        for (size_t e = 0; e < t.tree->edges.size(); ++e) {
-          auto [parent, child] = t.tree->edges[e];
-          up[child] = parent;
-          if (t.depth[e] != d) continue;
-          for (const Connection& c : connections.parts(child, parent, t.count)) {
-            int32_t& free = scratch[parent];
-            p.chunk(child, Buffer::Input, index + c.offset, c.count).copy(parent, Buffer::Scratch, free, c.directives);
-            Received& r = received[{parent, c.directives.ch}];
-            r.offset = c.offset;
-            r.count = c.count;
-            r.slots.push_back(free);
-            free += c.count;
-          }
+        for (const Connection& c : connections.parts(child, parent, t.count)) {
+          int32_t& free = scratch[parent];
+          p.chunk(child, Buffer::Input, index + c.offset, c.count).copy(parent, Buffer::Scratch, free, c.directives);
+          received[{tree, parent, c.offset}].push_back({free, c.count, height[tree][child]});
+          free += c.count;
         }
-        for (const auto& [key, r] : received) {
-          const auto [parent, channel] = key;
-          const auto reductions = static_cast<int32_t>(r.slots.size());
-          const dsl::Directives where = blocks.take(parent, up.at(parent), channel, round, reductions);
-          sumInto(p, parent, index + r.offset, r.count, r.slots, where);
+      }
+      for (auto& [key, arrived] : received) {
+        const auto [tree, parent, offset] = key;
+        const PlacedTree& t = placed[tree];
+        std::stable_sort(arrived.begin(), arrived.end(),
+                         [](const Received& a, const Received& b) { return a.height > b.height; });
+        std::vector<int32_t> slots;
+        for (const Received& r : arrived) slots.push_back(r.slot);
+        const int32_t index = layout.index(t, round) + offset;
+        const int32_t count = arrived.front().count;
+        const bool intoOutput = rootsIntoOutput && parent == t.tree->root;
+        const auto steps = static_cast<int32_t>(slots.size()) + (intoOutput ? 1 : 0);
+        const dsl::Directives where = blocks.take(parent, up[tree].at(parent), round, steps);
+        int32_t at = index;
+        if (intoOutput) {
+          at -= parent * layout.perRoot();
+          p.chunk(parent, Buffer::Input, index, count).copy(parent, Buffer::Output, at, where);
         }
+        sumInto(p, parent, intoOutput ? Buffer::Output : Buffer::Input, at, count, slots, where);
       }
     }
 }
@@ -215,9 +271,7 @@ dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTree
   dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(), CallForm::OutOfPlace),
                  {.protocol = how.protocol, .instances = 1});
   Connections connections(inTrees.vertices, how.channels);
-  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps);
-  for (int32_t r = 0; r < inTrees.vertices; ++r)
-    p.chunk(r, Buffer::Input, r * layout.perRoot(), layout.perRoot()).copy(r, Buffer::Output, 0);
+  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps, true);
   return p;
 }
 
@@ -228,7 +282,7 @@ dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, c
   dsl::Program p(name, binding(CollectiveType::AllReduce, n, n * layout.perRoot(), CallForm::InPlace),
                  {.protocol = how.protocol, .instances = 1});
   Connections connections(n, how.channels);
-  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps);
+  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps, false);
   broadcast(p, place(outTrees, layout.pieces), layout, Buffer::Input, connections);
   return p;
 }

@@ -80,11 +80,11 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "bounds", "Exact lower bounds (steps, rounds per chunk) and algbw upper bounds of collectives on a topology "
                 "(exit 0 ok, 2 unusable topology, 1 usage, 5 inconclusive: LP over its size limit)");
-  cmd->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
+  addTopologyArgument(cmd, args->topology);
   cmd->add_option("collective", args->collective,
                   "allgather, reducescatter, alltoall, broadcast, reduce, scatter or gather (default: all)");
   cmd->add_option("--root", args->root, "root rank of broadcast, reduce, scatter and gather")->capture_default_str();
-  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] {
     context.exitCode = runGuarded("bounds", [&] {
       std::vector<CollectiveType> which = requested(args->collective);

@@ -107,7 +107,7 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context) {
       "simulate", "Simulate an MSCCL-IR program on a topology: time, algbw and busbw per size (exit 0 ok, 10 the "
                   "program deadlocks or mismatches transfers, 5 event limit, 2 unusable input, 1 usage)");
   cmd->add_option("file", args->file, "MSCCL-IR file (.xml, .xml.gz)")->required();
-  cmd->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
+  addTopologyArgument(cmd, args->topology);
   cmd->add_option("--sizes", args->sizes, "sizes in bytes as nccl-tests counts them: A..B doubles, or a comma list; "
                                           "K, M, G are powers of 1024")
       ->capture_default_str();
@@ -115,7 +115,7 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"sm80", "sm90", "sm100", "none"}))
       ->capture_default_str();
   cmd->add_option("--max-events", args->eventLimit, "event limit per size")->capture_default_str();
-  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] { context.exitCode = runGuarded("simulate", [&] { return runSimulate(*args); }); });
 }
 

@@ -247,7 +247,7 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "synth", "Synthesize collective algorithms for a topology, lowered to verified MSCCL-IR (exit 0 found and "
                "verified, 10 proven impossible, 5 inconclusive within the limits, 1 usage, 2 unusable topology)");
-  cmd->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
+  addTopologyArgument(cmd, args->topology);
   cmd->add_option("collective", args->collective,
                   "allgather, reducescatter, allreduce, broadcast[:ROOT], reduce[:ROOT], gather[:ROOT], scatter[:ROOT], "
                   "alltoall")
@@ -270,7 +270,7 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
       ->capture_default_str();
   cmd->add_option("-o,--output-dir", args->outputDir, "write one .xml per frontier point into this directory");
-  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  addTextOrJsonFormat(cmd, args->format);
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
       ->check(CLI::Range(0.001, 1e6))
       ->capture_default_str();

@@ -117,8 +117,8 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
   topo->require_subcommand(1);
 
   CLI::App* show = topo->add_subcommand("show", "Summary: sizes, GPU bandwidth, diameter, automorphisms");
-  show->add_option("topology", args->topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
-  show->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  addTopologyArgument(show, args->topology);
+  addTextOrJsonFormat(show, args->format);
   show->callback([args, &context] {
     context.exitCode = runGuarded("topo show", [&] {
       Topology t = loadTopology(args->topology);
@@ -128,7 +128,7 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
   });
 
   CLI::App* dot = topo->add_subcommand("dot", "Graphviz DOT of a topology");
-  dot->add_option("topology", args->topology, "catalog name or path to a spec file")->required();
+  addTopologyArgument(dot, args->topology);
   dot->add_option("-o,--output", args->output, "write to this file instead of stdout");
   dot->callback([args, &context] {
     context.exitCode = runGuarded("topo dot", [&] {

@@ -1,6 +1,8 @@
-// Helpers shared by the topology commands (topo, bounds, simulate): how their failures map
-// to exit codes, and writing to stdout or a file.
+// Helpers shared by the topology commands (topo, bounds, simulate, synth): their common
+// arguments, how their failures map to exit codes, and writing to stdout or a file.
 #pragma once
+
+#include <CLI/CLI.hpp>
 
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,14 @@
 #include "semantics/input_error.hpp"
 
 namespace ccforge::cli {
+
+inline void addTopologyArgument(CLI::App* cmd, std::string& topology) {
+  cmd->add_option("topology", topology, "catalog name (e.g. dgx1) or path to a spec file")->required();
+}
+
+inline void addTextOrJsonFormat(CLI::App* cmd, std::string& format) {
+  cmd->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+}
 
 // Unusable input (a spec, an IR file, a disconnected topology) exits 2; a nonsensical
 // request (unknown collective, root out of range) exits 1.

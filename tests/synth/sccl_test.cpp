@@ -12,6 +12,7 @@
 using namespace ccforge;
 using namespace ccforge::synth::sccl;
 using ccforge::testing::family;
+using ccforge::testing::points;
 using ccforge::testing::quiet;
 
 namespace {
@@ -109,10 +110,7 @@ TEST_CASE("fully connected 4: the Pareto frontier is the single point (1,1,1)") 
   Synthesizer synth(family(topo::Family::FullyConnected, 4), CollectiveType::AllGather, 0, quiet());
   SearchResult r = paretoSearch(synth, {});
   CHECK(r.complete);
-  REQUIRE(r.frontier.size() == 1);
-  CHECK(r.frontier[0].chunks == 1);
-  CHECK(r.frontier[0].steps == 1);
-  CHECK(r.frontier[0].rounds == 1);
+  CHECK(points(r) == std::vector<std::tuple<int32_t, int32_t, int32_t>>{{1, 1, 1}});
 }
 
 // One step, direct links, one chunk per link: gather, scatter and alltoall on 4 fully connected

@@ -9,20 +9,24 @@ set(CCFORGE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ccforge)
 
 # The libraries name their headers relative to src/ (and specs/algorithms) in the build tree;
 # installed, the same names resolve under include/ccforge/.
-set_property(TARGET ccforge_semantics PROPERTY INTERFACE_INCLUDE_DIRECTORIES
-             $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/ccforge>)
+foreach(target ccforge_ir ccforge_semantics ccforge_dsl)
+  set_property(TARGET ${target} PROPERTY INTERFACE_INCLUDE_DIRECTORIES
+               $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/ccforge>)
+endforeach()
 set_property(TARGET ccforge_algorithms PROPERTY INTERFACE_INCLUDE_DIRECTORIES
              $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/specs/algorithms>
              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/ccforge/algorithms>)
+set_target_properties(ccforge_ir PROPERTIES EXPORT_NAME ir)
 set_target_properties(ccforge_semantics PROPERTIES EXPORT_NAME semantics)
 set_target_properties(ccforge_dsl PROPERTIES EXPORT_NAME dsl)
 set_target_properties(ccforge_codegen PROPERTIES EXPORT_NAME codegen)
 set_target_properties(ccforge_algorithms PROPERTIES EXPORT_NAME algorithms)
 
 install(TARGETS ccforge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS ccforge_semantics ccforge_dsl ccforge_codegen ccforge_algorithms EXPORT ccforgeTargets
+install(TARGETS ccforge_ir ccforge_semantics ccforge_dsl ccforge_codegen ccforge_algorithms EXPORT ccforgeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/semantics ${PROJECT_SOURCE_DIR}/src/codegen
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/ir ${PROJECT_SOURCE_DIR}/src/semantics ${PROJECT_SOURCE_DIR}/src/dsl
+                  ${PROJECT_SOURCE_DIR}/src/codegen
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ccforge FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_SOURCE_DIR}/specs/algorithms/library.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ccforge/algorithms)

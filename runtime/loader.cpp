@@ -1,6 +1,6 @@
 #include "runtime/loader.hpp"
 
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 
 namespace ccforge::runtime {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "runtime/program.hpp"
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::runtime {
 

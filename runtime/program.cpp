@@ -8,7 +8,7 @@
 #include "runtime/call.hpp"
 #include "runtime/core/launch_state.hpp"
 #include "runtime/core/tiling.hpp"
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::runtime {
 

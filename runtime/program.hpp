@@ -12,8 +12,8 @@
 
 #include "runtime/core/program_tables.hpp"
 #include "semantics/collective.hpp"
-#include "semantics/input_error.hpp"
-#include "semantics/ir/model.hpp"
+#include "ir/input_error.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::runtime {
 

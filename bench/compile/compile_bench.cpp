@@ -10,7 +10,7 @@
 
 #include "codegen/compiler.hpp"
 #include "library.hpp"
-#include "semantics/ir/writer.hpp"
+#include "ir/writer.hpp"
 
 using namespace ccforge;
 using Clock = std::chrono::steady_clock;

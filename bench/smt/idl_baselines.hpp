@@ -6,7 +6,7 @@
 //     ran after its predecessors (the first version of encoding 1).
 #pragma once
 
-#include "verify/smt/query.hpp"
+#include "smt/query.hpp"
 #include "verify/smt/unit_events.hpp"
 
 namespace ccforge::bench {

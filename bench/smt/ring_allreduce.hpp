@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::bench {
 

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <iostream>
 
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 #include "verify/verifier.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "semantics/collective.hpp"
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::runtime::samples {
 

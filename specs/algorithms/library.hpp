@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 
 namespace ccforge::algorithms {
 

@@ -8,7 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
 
 namespace ccforge::cli {

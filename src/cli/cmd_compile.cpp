@@ -12,9 +12,9 @@
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
 #include "library.hpp"
-#include "semantics/dsl/dsl_error.hpp"
-#include "semantics/ir/names.hpp"
-#include "semantics/ir/writer.hpp"
+#include "dsl/dsl_error.hpp"
+#include "ir/names.hpp"
+#include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
 

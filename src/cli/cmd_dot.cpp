@@ -12,12 +12,12 @@
 #include "cli/exit_codes.hpp"
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
-#include "codegen/dot_render.hpp"
-#include "codegen/dot_views.hpp"
+#include "viz/dot_render.hpp"
+#include "viz/dot_views.hpp"
 #include "library.hpp"
-#include "semantics/input_error.hpp"
-#include "semantics/ir/names.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/input_error.hpp"
+#include "ir/names.hpp"
+#include "ir/reader.hpp"
 #include "verify/verifier.hpp"
 
 namespace ccforge::cli {
@@ -46,8 +46,8 @@ bool isFile(const std::string& input) {
   return std::filesystem::exists(input) || input.ends_with(".xml") || input.ends_with(".xml.gz");
 }
 
-codegen::StepId parseStep(const std::string& text) {
-  codegen::StepId id;
+viz::StepId parseStep(const std::string& text) {
+  viz::StepId id;
   char c1 = 0, c2 = 0;
   std::istringstream in(text);
   if (!(in >> id.rank >> c1 >> id.tb >> c2 >> id.step) || c1 != ':' || c2 != ':' || !in.eof())
@@ -55,11 +55,11 @@ codegen::StepId parseStep(const std::string& text) {
   return id;
 }
 
-std::vector<codegen::HighlightGroup> groupsOf(const std::vector<verify::Violation>& violations) {
-  std::vector<codegen::HighlightGroup> groups;
+std::vector<viz::HighlightGroup> groupsOf(const std::vector<verify::Violation>& violations) {
+  std::vector<viz::HighlightGroup> groups;
   for (const verify::Violation& v : violations) {
     if (v.severity != verify::Severity::Error || v.steps.empty()) continue;
-    codegen::HighlightGroup g;
+    viz::HighlightGroup g;
     g.cycle = v.rule.starts_with("deadlock");
     for (const verify::StepRef& s : v.steps) g.steps.push_back({s.rank, s.tb, s.step});
     groups.push_back(std::move(g));
@@ -67,17 +67,17 @@ std::vector<codegen::HighlightGroup> groupsOf(const std::vector<verify::Violatio
   return groups;
 }
 
-codegen::StepId stepOf(const nlohmann::json& s) {
+viz::StepId stepOf(const nlohmann::json& s) {
   return {s.at("rank").get<int32_t>(), s.at("tb").get<int32_t>(), s.at("step").get<int32_t>()};
 }
 
 // The violations of a `ccforge verify --format json` report (docs/verify-json.md).
-std::vector<codegen::HighlightGroup> groupsOfVerifyReport(const nlohmann::json& report) {
-  std::vector<codegen::HighlightGroup> groups;
+std::vector<viz::HighlightGroup> groupsOfVerifyReport(const nlohmann::json& report) {
+  std::vector<viz::HighlightGroup> groups;
   for (const auto& file : report.at("files"))
     for (const auto& v : file.at("violations")) {
       if (v.at("severity") != "error" || v.at("steps").empty()) continue;
-      codegen::HighlightGroup g;
+      viz::HighlightGroup g;
       g.cycle = v.at("rule").get<std::string>().starts_with("deadlock");
       for (const auto& s : v.at("steps")) g.steps.push_back(stepOf(s));
       groups.push_back(std::move(g));
@@ -87,21 +87,21 @@ std::vector<codegen::HighlightGroup> groupsOfVerifyReport(const nlohmann::json& 
 
 // An SMT witness file (`verify --witness-dir`, docs/smt.md): the schedule's steps joined in the
 // order they run, and each step a deadlocked block waits at marked on its own.
-std::vector<codegen::HighlightGroup> groupsOfWitness(const nlohmann::json& witness) {
-  codegen::HighlightGroup path;
+std::vector<viz::HighlightGroup> groupsOfWitness(const nlohmann::json& witness) {
+  viz::HighlightGroup path;
   for (const auto& event : witness.at("schedule")) {
-    const codegen::StepId step = stepOf(event);
+    const viz::StepId step = stepOf(event);
     const bool repeat = !path.steps.empty() && path.steps.back().rank == step.rank &&
                         path.steps.back().tb == step.tb && path.steps.back().step == step.step;
     if (!repeat) path.steps.push_back(step);
   }
-  std::vector<codegen::HighlightGroup> groups{std::move(path)};
+  std::vector<viz::HighlightGroup> groups{std::move(path)};
   if (witness.contains("blocked"))
     for (const auto& s : witness.at("blocked")) groups.push_back({{stepOf(s)}, false});
   return groups;
 }
 
-std::vector<codegen::HighlightGroup> groupsOfReport(const std::string& path) {
+std::vector<viz::HighlightGroup> groupsOfReport(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, {}, "cannot read the report");
   nlohmann::json report;
@@ -119,8 +119,8 @@ std::vector<codegen::HighlightGroup> groupsOfReport(const std::string& path) {
 }
 
 int runDot(const DotArguments& args) {
-  std::optional<codegen::DotFormat> format = codegen::DotFormat::Dot;
-  if (!args.output.empty() && !(format = codegen::formatForPath(args.output)))
+  std::optional<viz::DotFormat> format = viz::DotFormat::Dot;
+  if (!args.output.empty() && !(format = viz::formatForPath(args.output)))
     throw UsageError("-o " + args.output + ": the extension must be .dot, .gv, .svg, .png or .pdf");
   const bool file = isFile(args.input);
   if (file && args.view != "threadblocks")
@@ -146,17 +146,17 @@ int runDot(const DotArguments& args) {
   }
   const codegen::TargetProfile target = *codegen::targetByName(profile);
 
-  codegen::DotModel model;
+  viz::DotModel model;
   if (args.view == "chunk-dag") {
-    model = codegen::chunkDagModel(instance->program);
+    model = viz::chunkDagModel(instance->program);
   } else if (args.view == "instruction-dag") {
-    model = codegen::instructionDagModel(instance->program, target);
+    model = viz::instructionDagModel(instance->program, target);
   } else {
     if (instance) algo = codegen::compile(instance->program, {target}).algorithm;
-    model = codegen::threadBlockModel(algo);
+    model = viz::threadBlockModel(algo);
   }
 
-  std::vector<codegen::HighlightGroup> groups;
+  std::vector<viz::HighlightGroup> groups;
   if (!args.highlightReport.empty()) groups = groupsOfReport(args.highlightReport);
   if (args.verify) {
     verify::Options options;
@@ -170,25 +170,25 @@ int runDot(const DotArguments& args) {
   }
   if (!groups.empty() && args.view != "threadblocks")
     throw UsageError("highlights name steps, so they need the thread-block view");
-  for (const codegen::StepId& s : codegen::highlight(model, algo, groups))
+  for (const viz::StepId& s : viz::highlight(model, algo, groups))
     std::cerr << fmt::format("ccforge dot: warning: the program has no step rank {} tb {} step {} to highlight\n",
                              s.rank, s.tb, s.step);
 
-  codegen::DotFilter filter;
+  viz::DotFilter filter;
   filter.rank = args.rank;
   filter.chunk = args.chunk;
   filter.radius = args.radius;
   filter.maxNodes = args.maxNodes;
   if (!args.around.empty()) {
-    const codegen::StepId id = parseStep(args.around);
-    filter.around = codegen::nodeOfStep(algo, id);
+    const viz::StepId id = parseStep(args.around);
+    filter.around = viz::nodeOfStep(algo, id);
     if (!filter.around) throw UsageError("--around " + args.around + ": the program has no such step");
   }
-  const std::string dot = codegen::toDot(model, filter);
+  const std::string dot = viz::toDot(model, filter);
   if (args.output.empty()) {
     std::cout << dot;
   } else {
-    codegen::writePicture(dot, *format, args.output);
+    viz::writePicture(dot, *format, args.output);
     std::cerr << "ccforge dot: wrote " << args.output << "\n";
   }
   return kExitVerified;
@@ -200,7 +200,7 @@ int runDotReportingErrors(const DotArguments& args) {
   } catch (const UsageError& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const codegen::DotTooLarge& e) {
+  } catch (const viz::DotTooLarge& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
   } catch (const InputError& e) {

@@ -3,7 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "library.hpp"
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::cli {
 namespace {

@@ -14,7 +14,7 @@
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 #include "verify/verifier.hpp"
 
 namespace ccforge::cli {

@@ -8,8 +8,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
-#include "semantics/ir/reader.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "ir/reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "sim/simulate.hpp"
 #include "sim/sizes.hpp"
 

@@ -6,10 +6,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
-#include "semantics/topology/catalog.hpp"
-#include "semantics/topology/dot.hpp"
-#include "semantics/topology/spec_reader.hpp"
-#include "semantics/topology/summary.hpp"
+#include "topology/catalog.hpp"
+#include "viz/topology_dot.hpp"
+#include "topology/spec_reader.hpp"
+#include "topology/summary.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -132,7 +132,7 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
   dot->add_option("-o,--output", args->output, "write to this file instead of stdout");
   dot->callback([args, &context] {
     context.exitCode = runGuarded("topo dot", [&] {
-      return writeOutput("topo dot", args->output, topologyToDot(loadTopology(args->topology)));
+      return writeOutput("topo dot", args->output, viz::topologyToDot(loadTopology(args->topology)));
     });
   });
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "cli/exit_codes.hpp"
-#include "semantics/input_error.hpp"
+#include "ir/input_error.hpp"
 
 namespace ccforge::cli {
 

@@ -14,7 +14,7 @@
 #include "codegen/connection_graph.hpp"
 #include "codegen/instruction_dag.hpp"
 #include "codegen/target_profile.hpp"
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 
 namespace ccforge::codegen {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "codegen/instruction_dag.hpp"
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 
 namespace ccforge::codegen {
 

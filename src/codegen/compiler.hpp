@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "codegen/target_profile.hpp"
-#include "semantics/dsl/program.hpp"
-#include "semantics/ir/model.hpp"
+#include "dsl/program.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::codegen {
 

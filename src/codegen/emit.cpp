@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "codegen/compile_error.hpp"
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::codegen {
 namespace {

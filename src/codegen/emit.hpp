@@ -7,8 +7,8 @@
 #include "codegen/lower.hpp"
 #include "codegen/target_profile.hpp"
 #include "codegen/threadblocks.hpp"
-#include "semantics/dsl/program.hpp"
-#include "semantics/ir/model.hpp"
+#include "dsl/program.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::codegen {
 

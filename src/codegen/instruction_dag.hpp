@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::codegen {
 

@@ -1,7 +1,7 @@
 #include "codegen/lower.hpp"
 
 #include "codegen/slot_tracker.hpp"
-#include "semantics/dsl/dsl_error.hpp"
+#include "dsl/dsl_error.hpp"
 
 namespace ccforge::codegen {
 

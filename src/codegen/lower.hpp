@@ -12,7 +12,7 @@
 #include "codegen/instruction_dag.hpp"
 #include "codegen/slot_tracker.hpp"
 #include "codegen/target_profile.hpp"
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 
 namespace ccforge::codegen {
 

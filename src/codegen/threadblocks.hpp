@@ -20,7 +20,7 @@
 
 #include "codegen/channels.hpp"
 #include "codegen/instruction_dag.hpp"
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 
 namespace ccforge::codegen {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "semantics/chunk_value.hpp"
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge {
 

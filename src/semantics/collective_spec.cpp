@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "semantics/input_error.hpp"
-#include "semantics/ir/text_position.hpp"
-#include "semantics/load_file.hpp"
+#include "ir/input_error.hpp"
+#include "ir/text_position.hpp"
+#include "ir/load_file.hpp"
 
 namespace ccforge {
 namespace {

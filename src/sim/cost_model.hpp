@@ -6,8 +6,8 @@
 #include <optional>
 #include <string_view>
 
-#include "semantics/ir/model.hpp"
-#include "semantics/topology/topology.hpp"
+#include "ir/model.hpp"
+#include "topology/topology.hpp"
 
 namespace ccforge::sim {
 

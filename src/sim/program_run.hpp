@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "sim/cost_model.hpp"
-#include "sim/routes.hpp"
+#include "topology/routes.hpp"
 
 namespace ccforge::sim {
 
@@ -32,7 +32,7 @@ struct Connection {
   int32_t sender = 0;
   int32_t receiver = 0;
   int32_t channel = 0;
-  Route route;
+  topo::Route route;
 };
 
 // Per thread block, indexes into the connection list (-1 when the block has no peer).

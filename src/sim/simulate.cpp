@@ -3,7 +3,7 @@
 #include <map>
 #include <tuple>
 
-#include "semantics/input_error.hpp"
+#include "ir/input_error.hpp"
 
 namespace ccforge::sim {
 namespace {
@@ -66,7 +66,7 @@ class Wiring {
     auto [it, fresh] = index_.emplace(key, static_cast<int32_t>(connections.size()));
     int32_t id = it->second;
     if (fresh) {
-      auto route = routeBetween(t_, sender, receiver);
+      auto route = topo::routeBetween(t_, sender, receiver);
       if (!route)
         fail(tb.where, "connection rank " + std::to_string(sender) + " -> rank " + std::to_string(receiver) + " (" +
                            gpuName(t_, sender) + " -> " + gpuName(t_, receiver) + ") has no route in topology " + t_.name +

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
-#include "semantics/topology/topology.hpp"
+#include "ir/model.hpp"
+#include "topology/topology.hpp"
 #include "sim/cost_model.hpp"
 #include "sim/program_run.hpp"
 

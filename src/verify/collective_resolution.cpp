@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "semantics/collective_spec.hpp"
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::verify {
 namespace {

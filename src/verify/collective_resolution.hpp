@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/findings.hpp"
 
 namespace ccforge::verify {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::verify {
 namespace {

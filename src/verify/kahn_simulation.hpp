@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/program_index.hpp"
 
 namespace ccforge::verify {

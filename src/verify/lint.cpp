@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::verify {
 namespace {

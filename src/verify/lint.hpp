@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
-#include "semantics/ir/model.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/model.hpp"
+#include "ir/reader.hpp"
 #include "verify/findings.hpp"
 #include "verify/options.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "semantics/load_file.hpp"
-#include "verify/profile.hpp"
+#include "ir/load_file.hpp"
+#include "semantics/runtime_profile.hpp"
 
 namespace ccforge::smt {
 class Solver;

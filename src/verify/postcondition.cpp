@@ -6,7 +6,7 @@
 #include <deque>
 #include <set>
 
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 #include "verify/symbolic_execution.hpp"
 
 namespace ccforge::verify {

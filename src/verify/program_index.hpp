@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::verify {

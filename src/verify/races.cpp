@@ -5,7 +5,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::verify {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 
 namespace ccforge::verify {
 

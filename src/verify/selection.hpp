@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "semantics/ir/model.hpp"
-#include "verify/profile.hpp"
+#include "ir/model.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::verify {

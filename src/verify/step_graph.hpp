@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/program_index.hpp"
 
 namespace ccforge::verify {

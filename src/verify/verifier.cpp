@@ -6,8 +6,8 @@
 #include <memory>
 #include <new>
 
-#include "semantics/input_error.hpp"
-#include "semantics/ir/names.hpp"
+#include "ir/input_error.hpp"
+#include "ir/names.hpp"
 #include "verify/collective_resolution.hpp"
 #include "verify/connections.hpp"
 #include "verify/deadlock.hpp"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/model.hpp"
+#include "ir/reader.hpp"
 #include "verify/options.hpp"
 #include "verify/report.hpp"
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "compile_support.hpp"
-#include "semantics/ir/writer.hpp"
+#include "ir/writer.hpp"
 
 using namespace ccforge;
 

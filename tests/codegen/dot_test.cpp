@@ -9,12 +9,12 @@
 #include <set>
 #include <sstream>
 
-#include "codegen/dot_render.hpp"
-#include "codegen/dot_views.hpp"
+#include "viz/dot_render.hpp"
+#include "viz/dot_views.hpp"
 #include "compile_support.hpp"
 
 using namespace ccforge;
-using codegen::DotFilter;
+using viz::DotFilter;
 
 namespace {
 
@@ -58,7 +58,7 @@ ir::Algorithm ring4() { return testing::compileVerified("ring-allreduce", {"rank
 
 TEST_CASE("thread-block view: a cluster per GPU, one per thread block, steps in order, sends paired with receives") {
   const ir::Algorithm a = ring4();
-  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), DotFilter{}));
+  const Parsed p = parse(viz::toDot(viz::threadBlockModel(a), DotFilter{}));
   CHECK(p.nodes == 28);  // 7 steps on each of 4 ranks
   // 6 program-order edges per thread block, and every rank sends 6 times (s, rrs, rrs, rrcs, rcs, rcs).
   CHECK(p.edges == 4 * 6 + 4 * 6);
@@ -75,9 +75,9 @@ TEST_CASE("thread-block view: dependency waits are edges") {
     for (const ir::ThreadBlock& tb : g.threadBlocks)
       for (const ir::Step& s : tb.steps) waits += s.depid >= 0;
   REQUIRE(waits > 0);
-  const codegen::DotModel m = codegen::threadBlockModel(a);
+  const viz::DotModel m = viz::threadBlockModel(a);
   size_t waitEdges = 0;
-  for (const codegen::DotEdge& e : m.edges) waitEdges += e.kind == codegen::DotEdgeKind::Wait;
+  for (const viz::DotEdge& e : m.edges) waitEdges += e.kind == viz::DotEdgeKind::Wait;
   CHECK(waitEdges == waits);
 }
 
@@ -85,7 +85,7 @@ TEST_CASE("filters: one rank keeps the far ends of its communication, faded") {
   const ir::Algorithm a = ring4();
   DotFilter f;
   f.rank = 0;
-  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), f));
+  const Parsed p = parse(viz::toDot(viz::threadBlockModel(a), f));
   CHECK(p.nodes == 7 + 12);  // its 7 steps, 6 receivers on rank 1 and 6 senders on rank 3
   CHECK(p.edges == 6 + 12);
   CHECK(p.clusters.count("cluster_r2") == 0);
@@ -96,7 +96,7 @@ TEST_CASE("filters: one chunk follows it around the ring") {
   const ir::Algorithm a = ring4();
   DotFilter f;
   f.chunk = 0;
-  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), f));
+  const Parsed p = parse(viz::toDot(viz::threadBlockModel(a), f));
   CHECK(p.nodes == 7);
   CHECK(p.edges == 6);
   CHECK(p.labels == std::set<std::string>{"0: s i[0]", "1: rrs i[0]", "2: rrs i[0]", "3: rrcs i[0]",
@@ -106,9 +106,9 @@ TEST_CASE("filters: one chunk follows it around the ring") {
 TEST_CASE("filters: the neighbourhood of a step") {
   const ir::Algorithm a = ring4();
   DotFilter f;
-  f.around = codegen::nodeOfStep(a, {0, 0, 3});
+  f.around = viz::nodeOfStep(a, {0, 0, 3});
   f.radius = 1;
-  const Parsed p = parse(codegen::toDot(codegen::threadBlockModel(a), f));
+  const Parsed p = parse(viz::toDot(viz::threadBlockModel(a), f));
   // The step, its neighbours in program order (steps 2 and 4), its sender on rank 3 and its
   // receiver on rank 1; plus the far ends of their own communication edges.
   for (const char* label : {"3: rrcs i[1]", "2: rrs i[2]", "4: rcs -> i[0]"}) CHECK(p.labels.count(label) == 1);
@@ -121,53 +121,53 @@ TEST_CASE("a view over the node cap is refused with a message saying how to narr
   const ir::Algorithm a = ring4();
   DotFilter f;
   f.maxNodes = 10;
-  CHECK_THROWS_AS(codegen::toDot(codegen::threadBlockModel(a), f), codegen::DotTooLarge);
-  CHECK_THROWS_WITH(codegen::toDot(codegen::threadBlockModel(a), f),
+  CHECK_THROWS_AS(viz::toDot(viz::threadBlockModel(a), f), viz::DotTooLarge);
+  CHECK_THROWS_WITH(viz::toDot(viz::threadBlockModel(a), f),
                     Catch::Contains("28 nodes, over the cap of 10") && Catch::Contains("--rank, --chunk or --around"));
 }
 
 TEST_CASE("highlights: a deadlock cycle's steps turn red and are joined in a cycle") {
   const ir::Algorithm a = ring4();
-  codegen::DotModel m = codegen::threadBlockModel(a);
-  const std::vector<codegen::StepId> missing = codegen::highlight(
-      m, a, {codegen::HighlightGroup{{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {3, 0, 1}}, true},
-             codegen::HighlightGroup{{{0, 0, 99}}, false}});
+  viz::DotModel m = viz::threadBlockModel(a);
+  const std::vector<viz::StepId> missing = viz::highlight(
+      m, a, {viz::HighlightGroup{{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {3, 0, 1}}, true},
+             viz::HighlightGroup{{{0, 0, 99}}, false}});
   REQUIRE(missing.size() == 1);
   CHECK(missing[0].step == 99);
-  const Parsed p = parse(codegen::toDot(m, DotFilter{}));
+  const Parsed p = parse(viz::toDot(m, DotFilter{}));
   CHECK(p.redNodes.size() == 4);
   CHECK(p.redEdges == 4);
 }
 
 TEST_CASE("chunk DAG: one node per DSL operation, dependencies point forward") {
   const dsl::Program prog = algorithms::instantiate("ring-allreduce", {"ranks=3"}).program;
-  const codegen::DotModel m = codegen::chunkDagModel(prog);
+  const viz::DotModel m = viz::chunkDagModel(prog);
   CHECK(m.nodes.size() == 12);  // 3 chunks x (2 reductions + 2 copies)
   size_t trueEdges = 0;
-  for (const codegen::DotEdge& e : m.edges) {
+  for (const viz::DotEdge& e : m.edges) {
     CHECK(e.from < e.to);
-    trueEdges += e.kind == codegen::DotEdgeKind::TrueDependency;
+    trueEdges += e.kind == viz::DotEdgeKind::TrueDependency;
   }
   CHECK(trueEdges == 9);  // each chunk's 4 operations form a chain
-  const Parsed p = parse(codegen::toDot(m, DotFilter{}));
+  const Parsed p = parse(viz::toDot(m, DotFilter{}));
   CHECK(p.labels.count("0: reduce r0 i[0] -> r1 i[0] ch0") == 1);
 }
 
 TEST_CASE("instruction DAG: fused instructions with their communication edges") {
   const dsl::Program prog = algorithms::instantiate("ring-allreduce", {"ranks=4"}).program;
-  const codegen::DotModel m = codegen::instructionDagModel(prog, codegen::executorTarget());
+  const viz::DotModel m = viz::instructionDagModel(prog, codegen::executorTarget());
   CHECK(m.nodes.size() == 28);
   size_t comm = 0;
-  for (const codegen::DotEdge& e : m.edges) comm += e.kind == codegen::DotEdgeKind::Communication;
+  for (const viz::DotEdge& e : m.edges) comm += e.kind == viz::DotEdgeKind::Communication;
   CHECK(comm == 24);
 }
 
 TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_dot_test";
   std::filesystem::create_directories(dir);
-  const std::string dot = codegen::toDot(codegen::threadBlockModel(ring4()), DotFilter{});
-  codegen::writePicture(dot, codegen::DotFormat::Svg, dir / "ring.svg");
-  codegen::writePicture(dot, codegen::DotFormat::Png, dir / "ring.png");
+  const std::string dot = viz::toDot(viz::threadBlockModel(ring4()), DotFilter{});
+  viz::writePicture(dot, viz::DotFormat::Svg, dir / "ring.svg");
+  viz::writePicture(dot, viz::DotFormat::Png, dir / "ring.png");
   std::ifstream svg(dir / "ring.svg");
   std::stringstream text;
   text << svg.rdbuf();
@@ -176,9 +176,9 @@ TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
   char magic[4] = {};
   png.read(magic, 4);
   CHECK(std::string(magic + 1, 3) == "PNG");
-  CHECK(codegen::formatForPath("x.gv") == codegen::DotFormat::Dot);
-  CHECK_FALSE(codegen::formatForPath("x.jpeg").has_value());
-  CHECK_THROWS_WITH(codegen::writePicture("digraph {", codegen::DotFormat::Svg, dir / "broken.svg"),
+  CHECK(viz::formatForPath("x.gv") == viz::DotFormat::Dot);
+  CHECK_FALSE(viz::formatForPath("x.jpeg").has_value());
+  CHECK_THROWS_WITH(viz::writePicture("digraph {", viz::DotFormat::Svg, dir / "broken.svg"),
                     Catch::Contains("could not render"));
   std::filesystem::remove_all(dir);
 }

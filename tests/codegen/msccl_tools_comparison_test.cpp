@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "compile_support.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 
 using namespace ccforge;
 

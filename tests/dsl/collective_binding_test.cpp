@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "semantics/dsl/collective_binding.hpp"
+#include "dsl/collective_binding.hpp"
 
 using namespace ccforge;
 using dsl::CollectiveBinding;

@@ -1,8 +1,8 @@
 // Every misuse of the DSL throws a DslError that names the call and points at the caller's line.
 #include <catch2/catch.hpp>
 
-#include "semantics/dsl/dsl_error.hpp"
-#include "semantics/dsl/program.hpp"
+#include "dsl/dsl_error.hpp"
+#include "dsl/program.hpp"
 
 using namespace ccforge;
 using ir::Buffer;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 
 using namespace ccforge;
 using ir::Buffer;

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "semantics/input_error.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/input_error.hpp"
+#include "ir/reader.hpp"
 #include "verify/verifier.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,7 +2,7 @@
 
 #include "runtime/loader.hpp"
 #include "runtime/samples/sample_programs.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 
 using namespace ccforge;
 using namespace ccforge::runtime;

@@ -1,6 +1,6 @@
 #include "test_support.hpp"
 
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 
 namespace ccforge::runtime::test {
 

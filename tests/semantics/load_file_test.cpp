@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "semantics/input_error.hpp"
-#include "semantics/load_file.hpp"
+#include "ir/input_error.hpp"
+#include "ir/load_file.hpp"
 
 using namespace ccforge;
 namespace fs = std::filesystem;

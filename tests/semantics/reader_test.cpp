@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <string>
 
-#include "semantics/input_error.hpp"
-#include "semantics/ir/reader.hpp"
+#include "ir/input_error.hpp"
+#include "ir/reader.hpp"
 
 using namespace ccforge;
 using namespace ccforge::ir;

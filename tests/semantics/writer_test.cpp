@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "semantics/ir/reader.hpp"
-#include "semantics/ir/writer.hpp"
+#include "ir/reader.hpp"
+#include "ir/writer.hpp"
 
 using namespace ccforge::ir;
 namespace fs = std::filesystem;

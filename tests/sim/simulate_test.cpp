@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "program_text.hpp"
-#include "semantics/input_error.hpp"
-#include "semantics/ir/reader.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "ir/input_error.hpp"
+#include "ir/reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "sim/simulate.hpp"
 
 using namespace ccforge;

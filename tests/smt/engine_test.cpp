@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "verify/smt/engine.hpp"
-#include "verify/smt/solver.hpp"
+#include "smt/solver.hpp"
 #include "verify/verifier.hpp"
 
 using namespace ccforge;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 #include "verify/collective_resolution.hpp"
 #include "verify/connections.hpp"
 #include "verify/findings.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/options.hpp"
 #include "verify/program_index.hpp"
 

@@ -1,8 +1,8 @@
 // Both backends: answers, models, the reason kept for unknown answers, and cross-checking.
 #include <catch2/catch.hpp>
 
-#include "verify/smt/query_runner.hpp"
-#include "verify/smt/solver.hpp"
+#include "smt/query_runner.hpp"
+#include "smt/solver.hpp"
 
 using namespace ccforge::smt;
 

@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "verify/smt/smtlib.hpp"
-#include "verify/smt/term.hpp"
+#include "smt/smtlib.hpp"
+#include "smt/term.hpp"
 
 using namespace ccforge::smt;
 

@@ -3,7 +3,7 @@
 
 #include <ctime>
 
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
 
 using namespace ccforge;

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "semantics/input_error.hpp"
-#include "semantics/topology/families.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "ir/input_error.hpp"
+#include "topology/families.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
 
 using namespace ccforge;

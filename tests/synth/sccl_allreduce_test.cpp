@@ -4,7 +4,7 @@
 // arguments stated next to each case; never from this code.
 #include <catch2/catch.hpp>
 
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/sccl/emit.hpp"
 #include "synth/sccl/search.hpp"
 #include "sccl_test_support.hpp"

@@ -2,7 +2,7 @@
 // (src/synth/sccl/cost.cpp). Expected values are worked out by hand from T = S*alpha + (R/C)*m*beta.
 #include <catch2/catch.hpp>
 
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/sccl/cost.hpp"
 
 using namespace ccforge;

@@ -4,7 +4,7 @@
 
 #include <tuple>
 
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/sccl/emit.hpp"
 #include "synth/sccl/search.hpp"
 #include "sccl_test_support.hpp"

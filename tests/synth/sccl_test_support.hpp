@@ -5,7 +5,7 @@
 #include <tuple>
 #include <vector>
 
-#include "semantics/topology/families.hpp"
+#include "topology/families.hpp"
 #include "synth/sccl/search.hpp"
 
 namespace ccforge::testing {

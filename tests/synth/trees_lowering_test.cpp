@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/trees/hierarchical.hpp"
 #include "synth/trees/tree_programs.hpp"
 #include "synth/trees/tree_synthesis.hpp"

@@ -8,9 +8,9 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/synth_arguments.hpp"
-#include "semantics/input_error.hpp"
-#include "semantics/topology/families.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "ir/input_error.hpp"
+#include "topology/families.hpp"
+#include "topology/spec_reader.hpp"
 #include "synth/trees/arborescence_packing.hpp"
 #include "synth/trees/tree_evaluation.hpp"
 #include "synth/trees/tree_synthesis.hpp"

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include "semantics/topology/automorphisms.hpp"
-#include "semantics/topology/families.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/automorphisms.hpp"
+#include "topology/families.hpp"
+#include "topology/spec_reader.hpp"
 
 using namespace ccforge::topo;
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
-#include "semantics/topology/catalog.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/catalog.hpp"
+#include "topology/spec_reader.hpp"
 
 using namespace ccforge::topo;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "semantics/topology/distances.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "topology/distances.hpp"
+#include "topology/spec_reader.hpp"
 
 using namespace ccforge::topo;
 

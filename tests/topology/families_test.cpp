@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "semantics/topology/distances.hpp"
-#include "semantics/topology/families.hpp"
+#include "topology/distances.hpp"
+#include "topology/families.hpp"
 
 using namespace ccforge::topo;
 

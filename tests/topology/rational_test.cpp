@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "semantics/topology/rational.hpp"
+#include "topology/rational.hpp"
 
 using namespace ccforge::topo;
 

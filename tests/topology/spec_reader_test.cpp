@@ -5,8 +5,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "semantics/input_error.hpp"
-#include "semantics/topology/spec_reader.hpp"
+#include "ir/input_error.hpp"
+#include "topology/spec_reader.hpp"
 
 using namespace ccforge;
 using namespace ccforge::topo;

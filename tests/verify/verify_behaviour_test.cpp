@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "semantics/ir/reader.hpp"
+#include "ir/reader.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
 

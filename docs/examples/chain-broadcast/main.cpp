@@ -6,9 +6,9 @@
 
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
-#include "semantics/dsl/dsl_error.hpp"
-#include "semantics/dsl/program.hpp"
-#include "semantics/ir/writer.hpp"
+#include "dsl/dsl_error.hpp"
+#include "dsl/program.hpp"
+#include "ir/writer.hpp"
 
 using namespace ccforge;
 

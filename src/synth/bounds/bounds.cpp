@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "semantics/input_error.hpp"
-#include "semantics/topology/distances.hpp"
+#include "ir/input_error.hpp"
+#include "topology/distances.hpp"
 #include "synth/bounds/concurrent_flow.hpp"
 #include "synth/bounds/cut_bounds.hpp"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace ccforge::synth {
 

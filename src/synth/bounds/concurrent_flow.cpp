@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "semantics/topology/automorphisms.hpp"
+#include "topology/automorphisms.hpp"
 #include "synth/lp/exact_linear_solve.hpp"
 #include "synth/lp/revised_simplex.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace ccforge::synth {
 

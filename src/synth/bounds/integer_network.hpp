@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 
 namespace ccforge::synth {
 

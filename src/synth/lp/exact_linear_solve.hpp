@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "semantics/topology/rational.hpp"
+#include "topology/rational.hpp"
 
 namespace ccforge::synth {
 

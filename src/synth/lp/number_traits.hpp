@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "semantics/topology/rational.hpp"
+#include "topology/rational.hpp"
 
 namespace ccforge::synth {
 

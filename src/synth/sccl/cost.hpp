@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
-#include "semantics/topology/rational.hpp"
-#include "semantics/topology/topology.hpp"
+#include "topology/rational.hpp"
+#include "topology/topology.hpp"
 
 namespace ccforge::synth::sccl {
 

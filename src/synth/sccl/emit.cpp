@@ -4,8 +4,8 @@
 
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
-#include "semantics/dsl/dsl_error.hpp"
-#include "semantics/ir/writer.hpp"
+#include "dsl/dsl_error.hpp"
+#include "ir/writer.hpp"
 #include "synth/sccl/allreduce_lowering.hpp"
 #include "synth/sccl/lowering.hpp"
 #include "verify/verifier.hpp"

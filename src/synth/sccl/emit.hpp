@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
 #include "verify/report.hpp"

@@ -14,7 +14,7 @@
 
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
-#include "verify/smt/query.hpp"
+#include "smt/query.hpp"
 
 namespace ccforge::synth::sccl {
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
 

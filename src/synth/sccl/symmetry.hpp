@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "semantics/topology/automorphisms.hpp"
+#include "topology/automorphisms.hpp"
 #include "synth/sccl/encoding.hpp"
 
 namespace ccforge::synth::sccl {

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "semantics/topology/automorphisms.hpp"
+#include "topology/automorphisms.hpp"
 #include "synth/bounds/bounds.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
-#include "verify/smt/query.hpp"
-#include "verify/smt/solver.hpp"
+#include "smt/query.hpp"
+#include "smt/solver.hpp"
 
 namespace ccforge::synth::sccl {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/routes.hpp"
+#include "topology/routes.hpp"
 
 namespace ccforge::synth::trees {
 
@@ -20,7 +20,7 @@ Packing hierarchicalTrees(const topo::Topology& topology) {
     if (members.size() != perBox) throw std::invalid_argument("hierarchical composition needs boxes of equally many GPUs");
     box.push_back(members);
   }
-  auto reachable = [&](int32_t a, int32_t b) { return sim::routeBetween(topology, a, b).has_value(); };
+  auto reachable = [&](int32_t a, int32_t b) { return topo::routeBetween(topology, a, b).has_value(); };
   Packing p{.vertices = ranks, .treesPerRoot = 1, .trees = {}, .maxFlows = 0};
   for (size_t b = 0; b < box.size(); ++b)
     for (size_t i = 0; i < perBox; ++i) {

@@ -9,7 +9,7 @@
 // dependence on the splitting. docs/synth-trees.md compares the two.
 #pragma once
 
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 #include "synth/trees/arborescence_packing.hpp"
 
 namespace ccforge::synth::trees {

@@ -4,7 +4,7 @@
 // against the cut bound.
 #pragma once
 
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 #include "synth/trees/arborescence_packing.hpp"
 
 namespace ccforge::synth::trees {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/routes.hpp"
+#include "topology/routes.hpp"
 #include "synth/bounds/cut_bounds.hpp"
 
 namespace ccforge::synth::trees {
@@ -45,7 +45,7 @@ class RouteFilter {
     for (size_t a = 0; a < n; ++a)
       for (size_t b = 0; b < n; ++b) {
         if (a == b) continue;
-        auto route = sim::routeBetween(t, static_cast<int32_t>(a), static_cast<int32_t>(b));
+        auto route = topo::routeBetween(t, static_cast<int32_t>(a), static_cast<int32_t>(b));
         if (!route) continue;
         for (int32_t l : route->links) onRoute_[a * n + b][static_cast<size_t>(t.links()[static_cast<size_t>(l)].to)] = true;
       }

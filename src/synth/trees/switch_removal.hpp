@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 #include "synth/trees/capacity_graph.hpp"
 #include "synth/trees/deadline.hpp"
 

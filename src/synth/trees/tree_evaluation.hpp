@@ -6,8 +6,8 @@
 #include <string>
 
 #include "semantics/collective.hpp"
-#include "semantics/ir/model.hpp"
-#include "semantics/topology/topology.hpp"
+#include "ir/model.hpp"
+#include "topology/topology.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::synth::trees {

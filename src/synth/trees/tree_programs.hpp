@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "semantics/dsl/program.hpp"
+#include "dsl/program.hpp"
 #include "synth/trees/arborescence_packing.hpp"
 
 namespace ccforge::synth::trees {

@@ -10,7 +10,7 @@
 
 #include "codegen/compiler.hpp"
 #include "semantics/collective.hpp"
-#include "semantics/topology/topology.hpp"
+#include "topology/topology.hpp"
 #include "synth/trees/deadline.hpp"
 
 namespace ccforge::synth::trees {

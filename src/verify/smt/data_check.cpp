@@ -5,7 +5,7 @@
 #include <map>
 #include <tuple>
 
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 
 #include "verify/layouts.hpp"
 #include "verify/smt/data_encoding.hpp"

@@ -13,7 +13,7 @@
 #include "verify/findings.hpp"
 #include "verify/program_index.hpp"
 #include "verify/report.hpp"
-#include "verify/smt/query_runner.hpp"
+#include "smt/query_runner.hpp"
 
 namespace ccforge::smt {
 

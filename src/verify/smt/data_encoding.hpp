@@ -25,7 +25,7 @@
 
 #include "verify/report.hpp"
 #include "verify/smt/data_semantics.hpp"
-#include "verify/smt/query.hpp"
+#include "smt/query.hpp"
 #include "verify/smt/sync_graph.hpp"
 
 namespace ccforge::smt {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "verify/report.hpp"
-#include "verify/smt/query.hpp"
+#include "smt/query.hpp"
 #include "verify/smt/unit_events.hpp"
 
 namespace ccforge::smt {

@@ -12,7 +12,7 @@
 #include "verify/program_index.hpp"
 #include "verify/report.hpp"
 #include "verify/smt/deadlock_encoding.hpp"
-#include "verify/smt/query_runner.hpp"
+#include "smt/query_runner.hpp"
 
 namespace ccforge::smt {
 

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "semantics/ir/names.hpp"
+#include "ir/names.hpp"
 #include "verify/kahn_simulation.hpp"
 #include "verify/smt/deadlock_check.hpp"
 

@@ -15,7 +15,7 @@
 #include "verify/report.hpp"
 #include "verify/smt/data_check.hpp"
 #include "verify/smt/deadlock_queries.hpp"
-#include "verify/smt/query_runner.hpp"
+#include "smt/query_runner.hpp"
 
 namespace ccforge::smt {
 

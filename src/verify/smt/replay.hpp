@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/kahn_simulation.hpp"
 #include "verify/program_index.hpp"
 #include "verify/report.hpp"

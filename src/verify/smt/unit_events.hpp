@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "semantics/ir/model.hpp"
+#include "ir/model.hpp"
 #include "verify/kahn_simulation.hpp"
 #include "verify/program_index.hpp"
 

@@ -1,0 +1,66 @@
+#include "dsl/collective_binding.hpp"
+
+#include <stdexcept>
+
+namespace ccforge::dsl {
+namespace {
+
+bool sharded(CollectiveType t) {
+  return t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::AllToAll ||
+         t == CollectiveType::Gather || t == CollectiveType::Scatter;
+}
+
+std::vector<ChunkMapEntry> refine(const std::vector<ChunkMapEntry>& entries, int32_t r) {
+  std::vector<ChunkMapEntry> out;
+  out.reserve(entries.size() * static_cast<size_t>(r));
+  for (const ChunkMapEntry& e : entries)
+    for (int32_t part = 0; part < r; ++part) {
+      ChunkMapEntry f{e.rank, e.index * r + part, {}};
+      for (const Atom& a : e.value) f.value.push_back(Atom{a.rank, a.index * r + part});
+      out.push_back(std::move(f));
+    }
+  return out;
+}
+
+}  // namespace
+
+void CollectiveBinding::validate() const {
+  if (ranks < 1) throw std::invalid_argument("a program needs at least 1 rank, got " + std::to_string(ranks));
+  if (chunkFactor < 1) throw std::invalid_argument("the chunk factor must be at least 1, got " + std::to_string(chunkFactor));
+  if (type == CollectiveType::Custom && !custom)
+    throw std::invalid_argument("a custom collective needs its specification");
+  if (type != CollectiveType::Custom && custom)
+    throw std::invalid_argument("only a custom collective takes a specification");
+  if (custom && custom->ranks != ranks)
+    throw std::invalid_argument("the custom collective is for " + std::to_string(custom->ranks) +
+                                " ranks, the program for " + std::to_string(ranks));
+  (void)collective(1);  // the collective's own parameter checks
+}
+
+int32_t CollectiveBinding::chunksPerLoop() const {
+  if (custom) return std::max(custom->inputChunks, custom->outputChunks);
+  return sharded(type) ? ranks * chunkFactor : chunkFactor;
+}
+
+Collective CollectiveBinding::collective(int32_t refinement) const {
+  if (refinement < 1) throw std::invalid_argument("chunk refinement must be at least 1");
+  if (!custom) return Collective::standard(type, ranks, chunksPerLoop() * refinement, root);
+  CustomCollectiveSpec spec = *custom;
+  spec.inputChunks *= refinement;
+  spec.outputChunks *= refinement;
+  if (spec.pre) spec.pre = refine(*spec.pre, refinement);
+  spec.post = refine(spec.post, refinement);
+  return Collective::custom(std::move(spec));
+}
+
+std::optional<std::string> CollectiveBinding::verifyName() const {
+  if (custom) return std::nullopt;
+  std::string name(collectiveTypeName(type));
+  if (isRooted(type)) {  // two appends: GCC 12 misreports a concatenation here (-Wrestrict)
+    name += ':';
+    name += std::to_string(root);
+  }
+  return name;
+}
+
+}  // namespace ccforge::dsl

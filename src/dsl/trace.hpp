@@ -1,0 +1,44 @@
+// The trace of a DSL program: every copy and reduce it made, in program order, with the
+// scheduling directives given at the call and where the call was made. This is what the
+// compiler lowers; it refers to buffers as the program named them (in-place aliasing is the
+// compiler's business).
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+
+#include "ir/model.hpp"
+
+namespace ccforge::dsl {
+
+inline constexpr int32_t kMaxChannels = 32;  // MAXCHANNELS of every MSCCL runtime
+
+// Scheduling directives of one operation; -1 leaves the choice to the compiler.
+// For a local operation (same rank) sendtb names its thread block (recvtb if sendtb is -1).
+struct Directives {
+  int32_t ch = -1;      // channel
+  int32_t sendtb = -1;  // thread block (a label of the program) on the sending rank
+  int32_t recvtb = -1;  // thread block on the receiving rank
+};
+
+struct ChunkLocation {
+  int32_t rank = 0;
+  ir::Buffer buffer = ir::Buffer::Input;
+  int32_t index = 0;
+};
+
+enum class TraceOpKind : uint8_t { Copy, Reduce };
+
+struct TraceOp {
+  TraceOpKind kind = TraceOpKind::Copy;
+  ChunkLocation src;  // read
+  ChunkLocation dst;  // written (a reduce also reads it: dst = dst (+) src)
+  int32_t count = 1;
+  Directives directives;
+  int32_t parallel = 1;  // the parallelize(n) factor in force at the call (product when nested)
+  std::source_location where;
+
+  bool local() const { return src.rank == dst.rank; }
+};
+
+}  // namespace ccforge::dsl

@@ -1,0 +1,31 @@
+// An input file ccforge cannot use: unreadable, malformed, or over a safety limit.
+// Always carries where (file and, when known, line:column) so the user can find it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "ir/model.hpp"
+
+namespace ccforge {
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, ir::TextLocation where, const std::string& message)
+      : std::runtime_error(format(file, where, message)), file_(std::move(file)), where_(where), message_(message) {}
+
+  const std::string& file() const { return file_; }
+  ir::TextLocation where() const { return where_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  static std::string format(const std::string& file, ir::TextLocation where, const std::string& message) {
+    if (!where.known()) return file + ": " + message;
+    return file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " + message;
+  }
+  std::string file_;
+  ir::TextLocation where_;
+  std::string message_;
+};
+
+}  // namespace ccforge

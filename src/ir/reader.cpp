@@ -1,0 +1,352 @@
+#include "ir/reader.hpp"
+
+#include <expat.h>
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+#include <optional>
+#include <string_view>
+
+#include "ir/input_error.hpp"
+#include "ir/names.hpp"
+#include "ir/runtime_lexical_scan.hpp"
+
+namespace ccforge::ir {
+namespace {
+
+// The attributes an element may carry; required ones must all be present.
+struct AttributeSpec {
+  std::string_view name;
+  bool required;
+};
+
+template <size_t N>
+using Schema = std::array<AttributeSpec, N>;
+
+constexpr Schema<10> kAlgoSchema{{{"name", false},
+                                  {"proto", true},
+                                  {"nchannels", true},
+                                  {"nchunksperloop", true},
+                                  {"ngpus", true},
+                                  {"coll", true},
+                                  {"inplace", false},
+                                  {"outofplace", false},
+                                  {"minBytes", false},
+                                  {"maxBytes", false}}};
+constexpr Schema<4> kGpuSchema{{{"id", true}, {"i_chunks", true}, {"o_chunks", true}, {"s_chunks", true}}};
+constexpr Schema<4> kTbSchema{{{"id", true}, {"send", true}, {"recv", true}, {"chan", true}}};
+constexpr Schema<10> kStepSchema{{{"s", true},
+                                  {"type", true},
+                                  {"srcbuf", true},
+                                  {"srcoff", true},
+                                  {"dstbuf", true},
+                                  {"dstoff", true},
+                                  {"cnt", true},
+                                  {"depid", true},
+                                  {"deps", true},
+                                  {"hasdep", true}}};
+
+// Raised inside an expat callback; carried out of XML_Parse and rethrown as an InputError.
+struct Stop {
+  TextLocation where;
+  std::string message;
+};
+
+struct ExpatDeleter {
+  void operator()(XML_ParserStruct* p) const { XML_ParserFree(p); }
+};
+
+// Builds the model from expat's events. Elements may only nest algo > gpu > tb > step.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)), parser_(XML_ParserCreate("UTF-8")) {
+    XML_SetUserData(parser_.get(), this);
+    XML_SetElementHandler(parser_.get(), &Reader::onStart, &Reader::onEnd);
+    XML_SetCharacterDataHandler(parser_.get(), &Reader::onText);
+    XML_SetXmlDeclHandler(parser_.get(), &Reader::onDeclaration);
+    XML_SetProcessingInstructionHandler(parser_.get(), &Reader::onInstruction);
+    XML_SetStartCdataSectionHandler(parser_.get(), &Reader::onCdata);
+    XML_SetStartDoctypeDeclHandler(parser_.get(), &Reader::onDoctype);
+  }
+
+  // Feeds the next piece of the document (`last` for the final one, which may be empty).
+  void feed(const char* data, size_t size, bool last) {
+    if (size > 0 && std::memchr(data, '\0', size))
+      throw InputError(source_, location(), "binary data (NUL byte): not an MSCCL-IR XML file");
+    if (XML_Parse(parser_.get(), data, static_cast<int>(size), last) == XML_STATUS_ERROR) {
+      if (stop_) throw InputError(source_, stop_->where, stop_->message);
+      XML_Error code = XML_GetErrorCode(parser_.get());
+      if (code == XML_ERROR_NO_ELEMENTS && !sawAlgo_)
+        throw InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
+      throw InputError(source_, location(), std::string("malformed XML: ") + XML_ErrorString(code));
+    }
+  }
+
+  ReadResult finish() {
+    if (!sawAlgo_) throw InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
+    return std::move(result_);
+  }
+
+ private:
+  static Reader& self(void* user) { return *static_cast<Reader*>(user); }
+
+  // Expat's position of the current event; columns are 0-based there.
+  TextLocation location() const {
+    return {static_cast<uint32_t>(XML_GetCurrentLineNumber(parser_.get())),
+            static_cast<uint32_t>(XML_GetCurrentColumnNumber(parser_.get()) + 1)};
+  }
+  [[noreturn]] void stop(TextLocation where, std::string message) {
+    stop_ = Stop{where, std::move(message)};
+    XML_StopParser(parser_.get(), XML_FALSE);
+    throw *stop_;
+  }
+  // Callbacks must not let exceptions cross expat's C frames.
+  template <typename F>
+  static void guarded(void* user, F&& f) {
+    Reader& r = self(user);
+    if (r.stop_) return;
+    try {
+      f(r);
+    } catch (const Stop&) {
+    }
+  }
+
+  // The raw text of the current start tag, for the runtime's lexical rules and for attribute
+  // positions (expat reports only where a tag starts).
+  std::string_view rawTag() const {
+    int offset = 0, size = 0;
+    const char* buffer = XML_GetInputContext(parser_.get(), &offset, &size);
+    int count = XML_GetCurrentByteCount(parser_.get());
+    if (!buffer || count <= 0 || offset + count > size) return {};
+    return {buffer + offset, static_cast<size_t>(count)};
+  }
+  TextLocation attributeLocation(std::string_view attribute) const {
+    TextLocation at = location();
+    std::string_view tag = rawTag();
+    for (size_t pos = tag.find(attribute); pos != std::string_view::npos; pos = tag.find(attribute, pos + 1)) {
+      bool starts = pos > 0 && (tag[pos - 1] == ' ' || tag[pos - 1] == '\t' || tag[pos - 1] == '\n');
+      size_t after = pos + attribute.size();
+      while (after < tag.size() && tag[after] == ' ') ++after;
+      if (!starts || after >= tag.size() || tag[after] != '=') continue;
+      if (tag.substr(0, pos).find('\n') != std::string_view::npos) return at;  // tag spans lines
+      return {at.line, at.column + static_cast<uint32_t>(pos)};
+    }
+    return at;
+  }
+
+  static void onStart(void* user, const XML_Char* name, const XML_Char** attributes) {
+    guarded(user, [&](Reader& r) { r.start(name, attributes); });
+  }
+  static void onEnd(void* user, const XML_Char*) {
+    guarded(user, [](Reader& r) { --r.depth_; });
+  }
+  static void onText(void* user, const XML_Char* text, int length) {
+    guarded(user, [&](Reader& r) {
+      std::string_view t(text, static_cast<size_t>(length));
+      if (t.find_first_not_of(" \t\r\n") != std::string_view::npos)
+        r.stop(r.location(), std::string("unexpected text in <") + kElements[r.depth_ - 1].data() + ">");
+    });
+  }
+  static void onDeclaration(void* user, const XML_Char*, const XML_Char*, int) {
+    guarded(user, [](Reader& r) {
+      r.result_.runtimeParserIssues.push_back({r.location(), "XML declaration: the runtime's parser fails on it"});
+    });
+  }
+  static void onInstruction(void* user, const XML_Char*, const XML_Char*) {
+    guarded(user, [](Reader& r) { r.stop(r.location(), "processing instruction is not allowed in MSCCL-IR"); });
+  }
+  static void onCdata(void* user) {
+    guarded(user, [](Reader& r) { r.stop(r.location(), "unexpected CDATA section"); });
+  }
+  static void onDoctype(void* user, const XML_Char*, const XML_Char*, const XML_Char*, int) {
+    guarded(user, [](Reader& r) { r.stop(r.location(), "DOCTYPE is not allowed in MSCCL-IR"); });
+  }
+
+  static constexpr std::array<std::string_view, 4> kElements{"algo", "gpu", "tb", "step"};
+
+  void start(std::string_view name, const XML_Char** attributes) {
+    TextLocation where = location();
+    std::string_view expected = depth_ < 4 ? kElements[depth_] : std::string_view{};
+    if (name != expected) {
+      std::string parent = "the document";
+      if (depth_ > 0) parent = std::string("<").append(kElements[depth_ - 1]).append(">");
+      if (expected.empty()) stop(where, "unexpected content inside <step>: steps are empty elements");
+      stop(where, "unexpected element <" + std::string(name) + "> in " + parent + ", expected <" +
+                      std::string(expected) + "> (the runtime would silently skip it)");
+    }
+    for (const RuntimeParserIssue& issue : checkTagForRuntimeParser(rawTag(), where))
+      if (result_.runtimeParserIssues.size() < kMaxRuntimeParserIssues) result_.runtimeParserIssues.push_back(issue);
+    Algorithm& a = result_.algorithm;
+    switch (depth_) {
+      case 0:
+        sawAlgo_ = true;
+        readAlgo(attributes, where);
+        break;
+      case 1:
+        a.gpus.push_back(readGpu(attributes, where));
+        break;
+      case 2:
+        if (a.gpus.back().threadBlocks.size() == kMaxChildren) tooMany(where, "<tb>");
+        a.gpus.back().threadBlocks.push_back(readThreadBlock(attributes, where));
+        break;
+      case 3: {
+        auto& steps = a.gpus.back().threadBlocks.back().steps;
+        if (steps.size() == kMaxChildren) tooMany(where, "<step>");
+        steps.push_back(readStep(attributes, where));
+        break;
+      }
+    }
+    ++depth_;
+  }
+
+  // Far beyond every runtime limit; keeps a hostile file from growing the model without bound.
+  static constexpr size_t kMaxChildren = 1 << 20;
+  static constexpr size_t kMaxRuntimeParserIssues = 20;
+  [[noreturn]] void tooMany(TextLocation where, const char* what) {
+    stop(where, std::string("more than ") + std::to_string(kMaxChildren) + " " + what + " elements in one parent");
+  }
+
+  // Collects an element's attributes by schema slot; rejects unknown and missing ones
+  // (expat itself rejects duplicates).
+  template <size_t N>
+  std::array<const char*, N> slots(const XML_Char** attributes, const Schema<N>& schema, std::string_view element,
+                                   TextLocation where) {
+    std::array<const char*, N> values{};
+    for (const XML_Char** a = attributes; *a; a += 2) {
+      size_t k = 0;
+      while (k < N && schema[k].name != a[0]) ++k;
+      if (k == N)
+        stop(attributeLocation(a[0]), "unknown attribute '" + std::string(a[0]) + "' on <" + std::string(element) +
+                                          "> (the runtime ignores it, so its intent would be lost)");
+      values[k] = a[1];
+    }
+    for (size_t k = 0; k < N; ++k)
+      if (schema[k].required && !values[k])
+        stop(where, "missing required attribute '" + std::string(schema[k].name) + "' on <" + std::string(element) +
+                        ">");
+    return values;
+  }
+
+  // Canonical decimal only: the runtime reads numbers with strtol(..., 0), so "010" would be
+  // octal and "abc" zero; we refuse both rather than guess.
+  template <typename T>
+  T number(const char* value, std::string_view attribute) {
+    std::string_view v = value;
+    std::string_view digits = v.substr(!v.empty() && v[0] == '-' ? 1 : 0);
+    bool canonical = !digits.empty() && (digits.size() == 1 || digits[0] != '0') &&
+                     digits.find_first_not_of("0123456789") == std::string_view::npos;
+    if (!canonical) {
+      std::string why =
+          digits.size() > 1 && digits[0] == '0' ? " (leading zero: the runtime would read it as octal or hex)" : "";
+      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be a decimal integer, got \"" +
+                                             std::string(v) + "\"" + why);
+    }
+    T out{};
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (ec != std::errc{} || end != v.data() + v.size())
+      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' = " + std::string(v) +
+                                             " is out of range [" + std::to_string(std::numeric_limits<T>::min()) +
+                                             ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
+    return out;
+  }
+  int32_t int32(const char* value, std::string_view attribute) { return number<int32_t>(value, attribute); }
+
+  bool flag(const char* value, std::string_view attribute) {
+    std::string_view v = value;
+    if (v != "0" && v != "1")
+      stop(attributeLocation(attribute),
+           "attribute '" + std::string(attribute) + "' must be 0 or 1, got \"" + std::string(v) + "\"");
+    return v == "1";
+  }
+
+  Buffer buffer(const char* value, std::string_view attribute) {
+    if (auto b = parseBuffer(value)) return *b;
+    stop(attributeLocation(attribute),
+         "attribute '" + std::string(attribute) + "' must be i, o or s, got \"" + std::string(value) + "\"");
+  }
+
+  void readAlgo(const XML_Char** attributes, TextLocation where) {
+    auto a = slots(attributes, kAlgoSchema, "algo", where);
+    Algorithm& algo = result_.algorithm;
+    algo.where = where;
+    if (a[0]) algo.name = a[0];
+    auto proto = parseProtocol(a[1]);
+    if (!proto) stop(attributeLocation("proto"), "proto must be Simple, LL or LL128, got \"" + std::string(a[1]) + "\"");
+    algo.proto = *proto;
+    algo.nchannels = int32(a[2], "nchannels");
+    algo.nchunksperloop = int32(a[3], "nchunksperloop");
+    algo.ngpus = int32(a[4], "ngpus");
+    algo.collName = a[5];
+    auto coll = parseCollectiveKind(algo.collName);
+    if (!coll) stop(attributeLocation("coll"), "unknown collective coll=\"" + algo.collName + "\"");
+    algo.coll = *coll;
+    if (a[6]) algo.inplace = flag(a[6], "inplace");
+    if (a[7]) algo.outofplace = flag(a[7], "outofplace");
+    if (a[8]) algo.minBytes = number<int64_t>(a[8], "minBytes");
+    if (a[9]) algo.maxBytes = number<int64_t>(a[9], "maxBytes");
+  }
+
+  Gpu readGpu(const XML_Char** attributes, TextLocation where) {
+    auto a = slots(attributes, kGpuSchema, "gpu", where);
+    return Gpu{int32(a[0], "id"), int32(a[1], "i_chunks"), int32(a[2], "o_chunks"), int32(a[3], "s_chunks"), {}, where};
+  }
+
+  ThreadBlock readThreadBlock(const XML_Char** attributes, TextLocation where) {
+    auto a = slots(attributes, kTbSchema, "tb", where);
+    return ThreadBlock{int32(a[0], "id"), int32(a[1], "send"), int32(a[2], "recv"), int32(a[3], "chan"), {}, where};
+  }
+
+  Step readStep(const XML_Char** attributes, TextLocation where) {
+    auto a = slots(attributes, kStepSchema, "step", where);
+    Step step;
+    step.where = where;
+    step.s = int32(a[0], "s");
+    auto type = parseOpType(a[1]);
+    if (!type) stop(attributeLocation("type"), "unknown step type \"" + std::string(a[1]) + "\"");
+    step.type = *type;
+    step.srcbuf = buffer(a[2], "srcbuf");
+    step.srcoff = int32(a[3], "srcoff");
+    step.dstbuf = buffer(a[4], "dstbuf");
+    step.dstoff = int32(a[5], "dstoff");
+    step.cnt = int32(a[6], "cnt");
+    step.depid = int32(a[7], "depid");
+    step.deps = int32(a[8], "deps");
+    step.hasdep = flag(a[9], "hasdep");
+    return step;
+  }
+
+  std::string source_;
+  std::unique_ptr<XML_ParserStruct, ExpatDeleter> parser_;
+  ReadResult result_;
+  std::optional<Stop> stop_;
+  size_t depth_ = 0;
+  bool sawAlgo_ = false;
+};
+
+}  // namespace
+
+ReadResult readAlgorithm(const std::string& text, const std::string& sourceName) {
+  Reader reader(sourceName);
+  constexpr size_t kPiece = 1 << 20;  // expat takes an int length
+  for (size_t at = 0; at < text.size(); at += kPiece)
+    reader.feed(text.data() + at, std::min(kPiece, text.size() - at), false);
+  reader.feed(nullptr, 0, true);
+  return reader.finish();
+}
+
+ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes) {
+  InputStream in(path, maxBytes);
+  Reader reader(path.string());
+  std::vector<char> block(1 << 20);
+  for (;;) {
+    size_t got = in.read(block.data(), block.size());
+    reader.feed(block.data(), got, got == 0);
+    if (got == 0) return reader.finish();
+  }
+}
+
+}  // namespace ccforge::ir

@@ -1,0 +1,31 @@
+// Maps byte offsets of a text to 1-based line:column.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "ir/model.hpp"
+
+namespace ccforge::ir {
+
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) {
+    lineStarts_.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') lineStarts_.push_back(i + 1);
+  }
+  TextLocation at(size_t offset) const {
+    auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+    size_t line = static_cast<size_t>(next - lineStarts_.begin());
+    size_t column = offset - lineStarts_[line - 1] + 1;
+    return {static_cast<uint32_t>(line), static_cast<uint32_t>(column)};
+  }
+
+ private:
+  std::vector<size_t> lineStarts_;
+};
+
+}  // namespace ccforge::ir

@@ -1,0 +1,71 @@
+#include "ir/writer.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "ir/names.hpp"
+
+namespace ccforge::ir {
+namespace {
+
+// Only `name` is free text. Markup characters are escaped so that a round trip is exact; the
+// runtime does not decode entities, but it also never interprets the name.
+std::string escapedName(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      case '\t': out += "&#9;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+void appendAlgo(std::string& out, const Algorithm& algo) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "<algo name=\"{}\" proto=\"{}\" nchannels=\"{}\" nchunksperloop=\"{}\" ngpus=\"{}\" coll=\"{}\"",
+                 escapedName(algo.name), protocolName(algo.proto), algo.nchannels, algo.nchunksperloop, algo.ngpus,
+                 algo.collName);
+  if (algo.inplace) fmt::format_to(it, " inplace=\"{}\"", *algo.inplace ? 1 : 0);
+  if (algo.outofplace) fmt::format_to(it, " outofplace=\"{}\"", *algo.outofplace ? 1 : 0);
+  if (algo.minBytes) fmt::format_to(it, " minBytes=\"{}\"", *algo.minBytes);
+  if (algo.maxBytes) fmt::format_to(it, " maxBytes=\"{}\"", *algo.maxBytes);
+  out += ">\n";
+}
+
+}  // namespace
+
+std::string toXml(const Algorithm& algo) {
+  std::string out;
+  out.reserve(128 + algo.stepCount() * 128);
+  appendAlgo(out, algo);
+  auto it = std::back_inserter(out);
+  for (const Gpu& gpu : algo.gpus) {
+    fmt::format_to(it, "  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"{}\" s_chunks=\"{}\">\n", gpu.id, gpu.inputChunks,
+                   gpu.outputChunks, gpu.scratchChunks);
+    for (const ThreadBlock& tb : gpu.threadBlocks) {
+      fmt::format_to(it, "    <tb id=\"{}\" send=\"{}\" recv=\"{}\" chan=\"{}\">\n", tb.id, tb.send, tb.recv, tb.chan);
+      for (const Step& st : tb.steps)
+        fmt::format_to(it,
+                       "      <step s=\"{}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" "
+                       "cnt=\"{}\" depid=\"{}\" deps=\"{}\" hasdep=\"{}\"/>\n",
+                       st.s, opTypeName(st.type), bufferLetter(st.srcbuf), st.srcoff, bufferLetter(st.dstbuf),
+                       st.dstoff, st.cnt, st.depid, st.deps, st.hasdep ? 1 : 0);
+      out += "    </tb>\n";
+    }
+    out += "  </gpu>\n";
+  }
+  out += "</algo>\n";
+  return out;
+}
+
+void writeAlgorithm(std::ostream& out, const Algorithm& algo) { out << toXml(algo); }
+
+}  // namespace ccforge::ir

@@ -1,0 +1,46 @@
+// "N boxes of topology X joined by NICs": copies a box topology N times (vertex names get
+// the prefix "b<k>."), optionally gives its GPUs NICs and joins the NICs by a network.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "topology/topology.hpp"
+
+namespace ccforge::topo {
+
+inline constexpr int32_t kMaxBoxes = 1024;
+
+struct NicSpec {
+  int32_t gpusPerNic = 1;  // NIC j of a box serves the box's GPUs j*g .. j*g+g-1 (rank order)
+  Rational bandwidthGBps;  // GPU <-> NIC, per direction
+  double alphaUs = 0;
+  LinkClass linkClass = LinkClass::PCIe;
+};
+
+enum class NetworkKind : uint8_t {
+  Switch,  // every NIC to one switch "ib"
+  Rails,   // NIC j of every box to switch "ib<j mod switches>"
+};
+
+struct NetworkSpec {
+  NetworkKind kind = NetworkKind::Switch;
+  int32_t switches = 1;    // Rails only
+  Rational bandwidthGBps;  // NIC <-> switch, per direction
+  double alphaUs = 0;
+  LinkClass linkClass = LinkClass::Network;
+};
+
+struct BoxesSpec {
+  int32_t count = 1;
+  std::optional<NicSpec> nics;
+  std::optional<NetworkSpec> network;  // requires nics
+  ir::TextLocation where;
+};
+
+// Adds `spec.count` copies of `box` to `topology`. Box k's vertices get box index
+// k * box.boxCount() + (their box index in `box`). NICs are named "b<k>.nic<j>".
+// Throws std::invalid_argument with a user-facing message on nonsensical parameters.
+void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec);
+
+}  // namespace ccforge::topo

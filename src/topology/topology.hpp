@@ -1,0 +1,82 @@
+// The topology model: GPUs, switches and NICs as vertices, directed links with an exact
+// bandwidth (GB/s) and a latency alpha (µs). Undirected links in a spec become two links.
+// Specs and their format: docs/topologies.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/model.hpp"
+#include "topology/rational.hpp"
+
+namespace ccforge::topo {
+
+enum class VertexKind : uint8_t { Gpu, Switch, Nic };
+std::string_view vertexKindName(VertexKind k);
+std::optional<VertexKind> parseVertexKind(std::string_view name);
+
+// What kind of wire a link is; selects NCCL's per-hop latency and per-channel bandwidth
+// (msccl-ir.md §3). NVLink covers NVSwitch and xGMI as well.
+enum class LinkClass : uint8_t { NVLink, PCIe, Network };
+std::string_view linkClassName(LinkClass c);
+std::optional<LinkClass> parseLinkClass(std::string_view name);
+
+struct Vertex {
+  std::string name;
+  VertexKind kind = VertexKind::Gpu;
+  int32_t box = 0;
+  ir::TextLocation where;  // in `Topology::sourceFile`, or where a generator was invoked
+};
+
+struct Link {
+  int32_t from = 0;
+  int32_t to = 0;
+  Rational bandwidthGBps;  // > 0, per direction
+  double alphaUs = 0;
+  LinkClass linkClass = LinkClass::NVLink;
+  ir::TextLocation where;
+};
+
+class Topology {
+ public:
+  std::string name;
+  std::string description;
+  std::string sourceFile;
+  // Bandwidths in the spec are multiples of this; bounds count "rounds" of one chunk over one unit.
+  Rational unitGBps = 1;
+
+  const std::vector<Vertex>& vertices() const { return vertices_; }
+  const std::vector<Link>& links() const { return links_; }
+  // Vertex ids of the GPUs, in rank order (the order they were declared).
+  const std::vector<int32_t>& gpus() const { return gpus_; }
+  // Rank of a vertex, or -1 for a switch or NIC.
+  int32_t rankOf(int32_t vertex) const { return rank_[static_cast<size_t>(vertex)]; }
+  const std::vector<int32_t>& outLinks(int32_t vertex) const { return out_[static_cast<size_t>(vertex)]; }
+  const std::vector<int32_t>& inLinks(int32_t vertex) const { return in_[static_cast<size_t>(vertex)]; }
+  std::optional<int32_t> findVertex(std::string_view vertexName) const;
+  // The link from -> to, if any (at most one per ordered pair).
+  std::optional<int32_t> findLink(int32_t from, int32_t to) const;
+  int32_t boxCount() const;
+  bool isCompute(int32_t vertex) const { return rankOf(vertex) >= 0; }
+
+  // Building. Both throw std::invalid_argument with a user-facing message on a duplicate
+  // vertex name, an unknown endpoint, a self loop, a second link on the same ordered pair
+  // or a non-positive bandwidth; callers turn that into a located InputError.
+  int32_t addVertex(Vertex v);
+  int32_t addLink(Link l);
+
+ private:
+  std::vector<Vertex> vertices_;
+  std::vector<Link> links_;
+  std::vector<int32_t> gpus_;
+  std::vector<int32_t> rank_;
+  std::vector<std::vector<int32_t>> out_;
+  std::vector<std::vector<int32_t>> in_;
+  std::map<std::string, int32_t, std::less<>> byName_;
+};
+
+}  // namespace ccforge::topo

@@ -1,0 +1,188 @@
+#include "viz/dot_views.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <tuple>
+
+#include "codegen/chunk_dag.hpp"
+#include "codegen/fusion.hpp"
+#include "codegen/lower.hpp"
+#include "ir/names.hpp"
+
+namespace ccforge::viz {
+using namespace ccforge::codegen;
+namespace {
+
+using ir::OpType;
+
+std::string chunks(ir::Buffer b, int32_t off, int32_t cnt) {
+  if (cnt == 1) return fmt::format("{}[{}]", ir::bufferLetter(b), off);
+  return fmt::format("{}[{}..{}]", ir::bufferLetter(b), off, off + cnt - 1);
+}
+
+std::string rankLabel(int32_t rank, int32_t) { return fmt::format("rank {}", rank); }
+
+// Chunk range of compiled chunks [off, off+cnt) in DSL chunks.
+ChunkRange dslChunks(int32_t off, int32_t cnt, int32_t refinement) {
+  if (off < 0 || cnt <= 0) return {};
+  return {off / refinement, (off + cnt + refinement - 1) / refinement};
+}
+
+}  // namespace
+
+DotModel chunkDagModel(const dsl::Program& program) {
+  DotModel m;
+  m.title = program.name() + ": Chunk DAG";
+  const auto& trace = program.trace();
+  for (size_t t = 0; t < trace.size(); ++t) {
+    const dsl::TraceOp& op = trace[t];
+    m.nodes.push_back(DotNode{op.dst.rank, -1, static_cast<int32_t>(t), {op.src.index, op.src.index + op.count},
+                              {op.dst.index, op.dst.index + op.count}, false});
+  }
+  for (const Edge& e : chunkDagEdges(program))
+    m.edges.push_back(DotEdge{e.from, e.to, e.kind == EdgeKind::True ? DotEdgeKind::TrueDependency
+                                                                     : DotEdgeKind::FalseDependency});
+  m.label = [&trace](int32_t v) {
+    const dsl::TraceOp& op = trace[static_cast<size_t>(v)];
+    std::string s = fmt::format("{}: {} r{} {} -> r{} {}", v, op.kind == dsl::TraceOpKind::Copy ? "copy" : "reduce",
+                                op.src.rank, chunks(op.src.buffer, op.src.index, op.count), op.dst.rank,
+                                chunks(op.dst.buffer, op.dst.index, op.count));
+    if (op.directives.ch >= 0) s += fmt::format(" ch{}", op.directives.ch);
+    if (op.parallel > 1) s += fmt::format(" parallel x{}", op.parallel);
+    return s;
+  };
+  m.clusterLabel = rankLabel;
+  return m;
+}
+
+DotModel instructionDagModel(const dsl::Program& program, const TargetProfile& target) {
+  Lowered lowered = lower(program, target);
+  fuse(lowered);
+  auto dag = std::make_shared<InstructionDag>(std::move(lowered.dag));
+  DotModel m;
+  m.title = program.name() + ": Instruction DAG";
+  std::vector<int32_t> node(dag->instrs.size(), -1);
+  for (size_t i = 0; i < dag->instrs.size(); ++i) {
+    const Instr& in = dag->instrs[i];
+    if (in.removed) continue;
+    node[i] = static_cast<int32_t>(m.nodes.size());
+    m.nodes.push_back(DotNode{in.rank, -1, static_cast<int32_t>(i), dslChunks(in.srcOff, in.cnt, dag->refinement),
+                              dslChunks(in.dstOff, in.cnt, dag->refinement), false});
+  }
+  for (const Edge& e : dag->edges)
+    m.edges.push_back(DotEdge{node[static_cast<size_t>(e.from)], node[static_cast<size_t>(e.to)],
+                              e.kind == EdgeKind::True ? DotEdgeKind::TrueDependency : DotEdgeKind::FalseDependency});
+  for (size_t i = 0; i < dag->instrs.size(); ++i)
+    if (node[i] >= 0 && dag->instrs[i].sendTo >= 0)
+      m.edges.push_back(DotEdge{node[i], node[static_cast<size_t>(dag->instrs[i].sendTo)], DotEdgeKind::Communication});
+  std::vector<int32_t> instrOf(m.nodes.size());
+  for (size_t i = 0; i < node.size(); ++i)
+    if (node[i] >= 0) instrOf[static_cast<size_t>(node[i])] = static_cast<int32_t>(i);
+  m.label = [dag, instrOf](int32_t v) {
+    const Instr& in = dag->instrs[static_cast<size_t>(instrOf[static_cast<size_t>(v)])];
+    std::string s(ir::opTypeName(in.type));
+    const bool reads = ir::readsLocalSource(in.type);
+    if (reads) s += fmt::format(" {}", chunks(in.srcBuf, in.srcOff, in.cnt));
+    if (ir::writesLocalDestination(in.type) && !(reads && in.srcBuf == in.dstBuf && in.srcOff == in.dstOff))
+      s += fmt::format(" -> {}", chunks(in.dstBuf, in.dstOff, in.cnt));
+    if (in.recvPeer >= 0) s += fmt::format(" from r{}", in.recvPeer);
+    if (in.sendPeer >= 0) s += fmt::format(" to r{}", in.sendPeer);
+    if (in.channelDirective >= 0) s += fmt::format(" ch{}", in.channelDirective);
+    return s;
+  };
+  m.clusterLabel = rankLabel;
+  return m;
+}
+
+DotModel threadBlockModel(const ir::Algorithm& algo) {
+  DotModel m;
+  m.title = algo.name + ": thread blocks";
+  std::map<std::tuple<int32_t, int32_t, int32_t>, std::vector<int32_t>> sends, recvs;  // (from, to, chan) -> steps
+  std::map<std::pair<int32_t, int32_t>, const ir::ThreadBlock*> tbs;                 // (rank, id)
+  std::map<std::pair<int32_t, int32_t>, int32_t> firstNode;                           // (rank, id)
+  std::vector<const ir::Step*> stepOf;
+  for (const ir::Gpu& g : algo.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks) {
+      tbs[{g.id, tb.id}] = &tb;
+      firstNode[{g.id, tb.id}] = static_cast<int32_t>(m.nodes.size());
+      for (size_t s = 0; s < tb.steps.size(); ++s) {
+        const ir::Step& st = tb.steps[s];
+        const auto v = static_cast<int32_t>(m.nodes.size());
+        const bool local = st.type == OpType::Copy || st.type == OpType::Reduce;
+        m.nodes.push_back(DotNode{g.id, tb.id, static_cast<int32_t>(s),
+                                  ir::readsLocalSource(st.type) || local ? ChunkRange{st.srcoff, st.srcoff + st.cnt}
+                                                                         : ChunkRange{},
+                                  ir::writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
+                                      ? ChunkRange{st.dstoff, st.dstoff + st.cnt}
+                                      : ChunkRange{},
+                                  false});
+        stepOf.push_back(&st);
+        if (s > 0) m.edges.push_back(DotEdge{v - 1, v, DotEdgeKind::Order});
+        if (ir::sends(st.type)) sends[{g.id, tb.send, tb.chan}].push_back(v);
+        if (ir::receives(st.type)) recvs[{tb.recv, g.id, tb.chan}].push_back(v);
+      }
+    }
+  for (const auto& [conn, out] : sends) {
+    auto it = recvs.find(conn);
+    if (it == recvs.end()) continue;
+    for (size_t k = 0; k < out.size() && k < it->second.size(); ++k)
+      m.edges.push_back(DotEdge{out[k], it->second[k], DotEdgeKind::Communication});
+  }
+  for (size_t v = 0; v < m.nodes.size(); ++v) {
+    const ir::Step& st = *stepOf[v];
+    if (st.depid < 0) continue;
+    auto it = tbs.find({m.nodes[v].rank, st.depid});
+    if (it == tbs.end() || st.deps < 0 || st.deps >= static_cast<int32_t>(it->second->steps.size())) continue;
+    m.edges.push_back(DotEdge{firstNode.at(it->first) + st.deps, static_cast<int32_t>(v), DotEdgeKind::Wait});
+  }
+  m.label = [stepOf](int32_t v) {
+    const ir::Step& st = *stepOf[static_cast<size_t>(v)];
+    std::string s = fmt::format("{}: {}", st.s, ir::opTypeName(st.type));
+    if (st.type == OpType::Nop) return s;
+    const bool reads = ir::readsLocalSource(st.type);
+    if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
+    if (ir::writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
+      s += fmt::format(" -> {}", chunks(st.dstbuf, st.dstoff, st.cnt));
+    return s;
+  };
+  m.clusterLabel = [tbs](int32_t rank, int32_t tb) {
+    if (tb < 0) return fmt::format("rank {}", rank);
+    const ir::ThreadBlock* t = tbs.at({rank, tb});
+    return fmt::format("tb {} (send {}, recv {}, ch {})", tb, t->send, t->recv, t->chan);
+  };
+  return m;
+}
+
+std::optional<int32_t> nodeOfStep(const ir::Algorithm& algo, StepId id) {
+  int32_t base = 0;
+  for (const ir::Gpu& g : algo.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks) {
+      if (g.id == id.rank && tb.id == id.tb)
+        return id.step >= 0 && id.step < static_cast<int32_t>(tb.steps.size()) ? std::optional(base + id.step)
+                                                                                : std::nullopt;
+      base += static_cast<int32_t>(tb.steps.size());
+    }
+  return std::nullopt;
+}
+
+std::vector<StepId> highlight(DotModel& model, const ir::Algorithm& algo, const std::vector<HighlightGroup>& groups) {
+  std::vector<StepId> missing;
+  for (const HighlightGroup& g : groups) {
+    std::vector<int32_t> nodes;
+    for (const StepId& s : g.steps) {
+      if (auto v = nodeOfStep(algo, s)) {
+        nodes.push_back(*v);
+        model.nodes[static_cast<size_t>(*v)].highlighted = true;
+      } else {
+        missing.push_back(s);
+      }
+    }
+    for (size_t i = 0; i + 1 < nodes.size(); ++i)
+      model.edges.push_back(DotEdge{nodes[i], nodes[i + 1], DotEdgeKind::Highlight});
+    if (g.cycle && nodes.size() > 1) model.edges.push_back(DotEdge{nodes.back(), nodes.front(), DotEdgeKind::Highlight});
+  }
+  return missing;
+}
+
+}  // namespace ccforge::viz

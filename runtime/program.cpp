@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "runtime/program.hpp"
 
 #include <algorithm>
@@ -149,8 +150,8 @@ class ProgramCompiler {
   void compileStep(int32_t rank, const ir::Gpu& gpu, const ir::ThreadBlock& tb, size_t index) {
     const ir::Step& st = tb.steps[index];
     const std::string at = where(rank, tb) + " step " + std::to_string(index);
-    if (ir::sends(st.type) && tb.send < 0) reject(st.where, at + ": '" + std::string(ir::opTypeName(st.type)) + "' sends but the tb has send=\"-1\"");
-    if (ir::receives(st.type) && tb.recv < 0) reject(st.where, at + ": '" + std::string(ir::opTypeName(st.type)) + "' receives but the tb has recv=\"-1\"");
+    if (sends(st.type) && tb.send < 0) reject(st.where, at + ": '" + std::string(ir::opTypeName(st.type)) + "' sends but the tb has send=\"-1\"");
+    if (receives(st.type) && tb.recv < 0) reject(st.where, at + ": '" + std::string(ir::opTypeName(st.type)) + "' receives but the tb has recv=\"-1\"");
     if (st.type != ir::OpType::Nop && st.cnt < 1) reject(st.where, at + ": cnt must be at least 1, got " + std::to_string(st.cnt));
     int32_t dependencyTb = -1;
     if (st.depid >= 0) {
@@ -162,8 +163,8 @@ class ProgramCompiler {
                              " (it has " + std::to_string(dep.steps.size()) + ")");
       dependencyTb = p_.firstTb_[rank] + st.depid;
     }
-    const bool readsSrc = ir::readsLocalSource(st.type);
-    const bool writesDst = ir::writesLocalDestination(st.type);
+    const bool readsSrc = readsLocalSource(st.type);
+    const bool writesDst = writesLocalDestination(st.type);
     if (st.type == ir::OpType::Reduce && extendFusedReduce(rank, tb, st, index, dependencyTb)) return;
     if (readsSrc && st.type != ir::OpType::Reduce) checkRange(rank, tb, st, index, st.srcbuf, st.srcoff, st.cnt, "source");
     if (writesDst) checkRange(rank, tb, st, index, st.dstbuf, st.dstoff, st.cnt, "destination");

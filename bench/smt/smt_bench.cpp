@@ -112,7 +112,7 @@ verify::Options optionsFor(const std::filesystem::path& file) {
   std::getline(in, first);
   if (first == "<!-- ccforge-expect") return test::readExpectation(file).options(file);
   verify::Options o;
-  o.profile = verify::legacyProfile();
+  o.profile = legacyProfile();
   return o;
 }
 

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "runtime/core/host_device.hpp"
+#include "semantics/host_device.hpp"
 #include "runtime/core/launch_state.hpp"
 #include "runtime/core/reduce_copy.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "runtime/core/host_device.hpp"
+#include "semantics/host_device.hpp"
 #include "runtime/core/program_tables.hpp"
 #include "runtime/core/tiling.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "runtime/core/data_type.hpp"
-#include "runtime/core/host_device.hpp"
+#include "semantics/host_device.hpp"
 
 namespace ccforge::runtime {
 

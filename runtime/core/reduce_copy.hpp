@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "runtime/core/host_device.hpp"
+#include "semantics/host_device.hpp"
 #include "runtime/core/packs.hpp"
 
 namespace ccforge::runtime {

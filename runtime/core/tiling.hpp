@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "runtime/core/host_device.hpp"
+#include "semantics/host_device.hpp"
 
 namespace ccforge::runtime {
 

@@ -35,7 +35,7 @@ struct CompileArguments {
 verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program, const std::string& source,
                                   const std::string& profile, std::optional<int32_t> maxTbs) {
   verify::Options options;
-  options.profile = *verify::profileByName(profile);
+  options.profile = *profileByName(profile);
   options.maxCoResidentThreadBlocks = maxTbs;
   // The file's coll attribute alone names neither the root of a rooted collective nor alltonext.
   options.collective = program.binding().verifyName();
@@ -57,7 +57,7 @@ int runCompile(const CompileArguments& args) {
   }
   const std::string profile = args.profile.empty() ? instance->entry->defaultTarget : args.profile;
   codegen::CompileOptions options;
-  options.target = *codegen::targetByName(profile);
+  options.target = *profileByName(profile);
   if (args.maxTbs) options.target.maxCoResidentThreadBlocks = *args.maxTbs;
   std::string title = args.algorithm;
   for (const std::string& s : args.settings) title += " " + s;

@@ -144,7 +144,7 @@ int runDot(const DotArguments& args) {
     }
     if (args.profile.empty()) profile = instance->entry->defaultTarget;
   }
-  const codegen::TargetProfile target = *codegen::targetByName(profile);
+  const RuntimeProfile target = *profileByName(profile);
 
   viz::DotModel model;
   if (args.view == "chunk-dag") {
@@ -160,7 +160,7 @@ int runDot(const DotArguments& args) {
   if (!args.highlightReport.empty()) groups = groupsOfReport(args.highlightReport);
   if (args.verify) {
     verify::Options options;
-    options.profile = *verify::profileByName(profile);
+    options.profile = *profileByName(profile);
     if (instance) options.collective = instance->program.binding().verifyName();
     const verify::FileReport report = verify::verifyAlgorithm(algo, args.input, options);
     std::cerr << "ccforge dot: verify: " << verify::verdictName(report.verdict) << " (" << report.errorCount()

@@ -66,7 +66,7 @@ bool prepareDirectory(const std::string& option, const std::string& dir) {
 
 int runVerify(const VerifyArguments& args) {
   verify::Options options;
-  options.profile = *verify::profileByName(args.profile);
+  options.profile = *profileByName(args.profile);
   options.maxCoResidentThreadBlocks = args.maxTbs;
   options.slots = args.slots;
   options.collective = args.collective;

@@ -10,7 +10,7 @@ namespace {
 
 class ChannelAssigner {
  public:
-  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target, int32_t cap,
+  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target, int32_t cap,
                   const std::vector<bool>& isolated)
       : dag_(dag), program_(program), target_(target), cap_(cap), isolated_(isolated),
         result_{ConnectionGraph(dag.ranks, target), std::vector<int32_t>(dag.instrs.size(), -1),
@@ -108,7 +108,7 @@ class ChannelAssigner {
 
   InstructionDag& dag_;
   const dsl::Program& program_;
-  const TargetProfile& target_;
+  const RuntimeProfile& target_;
   int32_t cap_;
   const std::vector<bool>& isolated_;
   ChannelAssignment result_;
@@ -127,7 +127,7 @@ int32_t chainDirective(const InstructionDag& dag, int32_t start) {
   return labelled ? 0 : -1;
 }
 
-ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
+ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
                                  int32_t cap, const std::vector<bool>& isolated) {
   return ChannelAssigner(dag, program, target, cap, isolated).run();
 }

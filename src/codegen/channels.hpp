@@ -13,7 +13,7 @@
 
 #include "codegen/connection_graph.hpp"
 #include "codegen/instruction_dag.hpp"
-#include "codegen/target_profile.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "dsl/program.hpp"
 
 namespace ccforge::codegen {
@@ -32,7 +32,7 @@ int32_t chainDirective(const InstructionDag& dag, int32_t start);
 // `isolated`: first instructions of automatic chains that must have their connections to
 // themselves (the scheduler found them overfilling a shared connection).
 // Throws CompileError when a directive cannot be honoured or no channel is left.
-ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const TargetProfile& target,
+ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
                                  int32_t cap, const std::vector<bool>& isolated);
 
 }  // namespace ccforge::codegen

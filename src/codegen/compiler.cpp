@@ -37,7 +37,7 @@ const ScheduledTb* longest(const Schedule& s) {
 }
 
 [[noreturn]] void tooManySteps(const dsl::Program& program, const Lowered& lowered, const ScheduledTb& t,
-                               const TargetProfile& target) {
+                               const RuntimeProfile& target) {
   std::set<int32_t> ops;
   for (int32_t v : t.ops) ops.insert(lowered.dag.instrs[static_cast<size_t>(v)].traceOp);
   std::string from;
@@ -67,7 +67,7 @@ struct Scheduled {
 // Channels, thread blocks and dependencies; redone with chains isolated while connections
 // overfill, and with fewer instructions per thread block while one has too many steps.
 Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lowered, InstructionDag& dag,
-                               const TargetProfile& target, int32_t& attempts) {
+                               const RuntimeProfile& target, int32_t& attempts) {
   int32_t cap = target.maxStepsPerThreadBlock;
   const int32_t slots = slotsOf(program.options().protocol);
   std::vector<bool> isolated(dag.instrs.size(), false);
@@ -92,7 +92,7 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
   }
 }
 
-void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& schedule, const TargetProfile& target) {
+void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& schedule, const RuntimeProfile& target) {
   const int32_t maxTbs = std::min(target.maxThreadBlocksPerRank, target.maxCoResidentThreadBlocks);
   for (int32_t r = 0; r < program.ranks(); ++r) {
     const size_t n = schedule.tbsOfRank[static_cast<size_t>(r)].size();
@@ -104,7 +104,7 @@ void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& sc
 }
 
 std::vector<std::string> notesOf(const dsl::Program& program, const InstructionDag& dag, const Scheduled& s,
-                                 const TargetProfile& target) {
+                                 const RuntimeProfile& target) {
   std::vector<std::string> notes;
   const std::vector<int32_t>& overfull = s.schedule.overfull;
   if (!overfull.empty()) {
@@ -126,8 +126,8 @@ std::vector<std::string> notesOf(const dsl::Program& program, const InstructionD
 }  // namespace
 
 Compiled compile(const dsl::Program& program, const CompileOptions& options) {
-  const TargetProfile& target = options.target;
-  if (target.executorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
+  const RuntimeProfile& target = options.target;
+  if (target.requiresExecutorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
     throw CompileError("program '" + program.name() + "' implements a custom collective (" +
                        program.binding().collective().describe() + "), which " + target.name +
                        " cannot run (coll=\"custom\"); compile it for msccl-legacy");

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "codegen/target_profile.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "dsl/program.hpp"
 #include "ir/model.hpp"
 
 namespace ccforge::codegen {
 
 struct CompileOptions {
-  TargetProfile target = executorTarget();
+  RuntimeProfile target = executorProfile();
 };
 
 struct CompileStats {

@@ -19,7 +19,7 @@ std::string describe(const Group& g) {
 
 }  // namespace
 
-ConnectionGraph::ConnectionGraph(int32_t ranks, const TargetProfile& target)
+ConnectionGraph::ConnectionGraph(int32_t ranks, const RuntimeProfile& target)
     : target_(target), peers_(static_cast<size_t>(ranks) * static_cast<size_t>(target.maxChannels) * 2, 0) {}
 
 size_t ConnectionGraph::peerSlot(int32_t rank, int32_t channel, Direction dir) const {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "codegen/target_profile.hpp"
+#include "semantics/runtime_profile.hpp"
 
 namespace ccforge::codegen {
 
@@ -27,7 +27,7 @@ struct Group {
 
 class ConnectionGraph {
  public:
-  ConnectionGraph(int32_t ranks, const TargetProfile& target);
+  ConnectionGraph(int32_t ranks, const RuntimeProfile& target);
 
   // Find or create. -1 when creating it would put more peers on the channel than allowed, or
   // when the connection exists and either it or this request is `exclusive` (one chain only).
@@ -66,7 +66,7 @@ class ConnectionGraph {
   void save(int32_t node);
   size_t peerSlot(int32_t rank, int32_t channel, Direction dir) const;
 
-  const TargetProfile& target_;
+  const RuntimeProfile& target_;
   std::vector<Node> nodes_;
   std::vector<NodeInfo> info_;
   std::vector<bool> exclusive_;

@@ -54,15 +54,15 @@ ir::Step stepOf(const InstructionDag& dag, const ScheduledStep& st) {
   return out;
 }
 
-std::string collName(ir::CollectiveKind kind, const TargetProfile& target) {
-  if (kind == ir::CollectiveKind::ReduceScatter && !target.executorHeader) return "reduce_scatter";
+std::string collName(ir::CollectiveKind kind, const RuntimeProfile& target) {
+  if (kind == ir::CollectiveKind::ReduceScatter && !target.requiresExecutorHeader) return "reduce_scatter";
   return std::string(ir::collectiveName(kind));
 }
 
 }  // namespace
 
 ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered, const Schedule& schedule,
-                            const TargetProfile& target) {
+                            const RuntimeProfile& target) {
   const InstructionDag& dag = lowered.dag;
   const Collective coll = program.binding().collective(dag.refinement);
   ir::Algorithm algo;
@@ -74,7 +74,7 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
   algo.collName = collName(algo.coll, target);
   const bool inplace = program.binding().form == CallForm::InPlace;
   algo.inplace = inplace;
-  if (target.executorHeader) {
+  if (target.requiresExecutorHeader) {
     algo.outofplace = !inplace;
     algo.minBytes = 0;
     algo.maxBytes = 0;

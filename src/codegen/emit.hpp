@@ -5,7 +5,7 @@
 
 #include "codegen/instruction_dag.hpp"
 #include "codegen/lower.hpp"
-#include "codegen/target_profile.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "codegen/threadblocks.hpp"
 #include "dsl/program.hpp"
 #include "ir/model.hpp"
@@ -14,6 +14,6 @@ namespace ccforge::codegen {
 
 // Throws CompileError when more thread blocks are waited for than depid can name.
 ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered, const Schedule& schedule,
-                            const TargetProfile& target);
+                            const RuntimeProfile& target);
 
 }  // namespace ccforge::codegen

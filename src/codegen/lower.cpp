@@ -12,7 +12,7 @@ std::string describeTraceOp(const dsl::Program& program, int32_t traceOp) {
   return std::string(op.kind == dsl::TraceOpKind::Copy ? "copy" : "reduce") + " at " + dsl::describeLocation(op.where);
 }
 
-Lowered lower(const dsl::Program& program, const TargetProfile& target) {
+Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
   Lowered out;
   InstructionDag& dag = out.dag;
   const int32_t R = program.refinement();

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/kinds.hpp"
+
 namespace ccforge::ir {
 
 // 1-based line and column in the file the element came from; 0 when built in memory.
@@ -16,64 +18,6 @@ struct TextLocation {
   uint32_t column = 0;
   bool known() const { return line != 0; }
 };
-
-enum class Protocol : uint8_t { Simple, LL, LL128 };
-
-// The collective named by algo.coll. Both spellings of the msccl-tools versions map here;
-// Algorithm::collName keeps the spelling found in the file.
-enum class CollectiveKind : uint8_t {
-  AllReduce,
-  AllGather,
-  ReduceScatter,
-  AllToAll,
-  Broadcast,
-  Reduce,
-  Gather,
-  Scatter,
-  Send,
-  Recv,
-  AllToAllV,
-  Custom,
-};
-
-enum class Buffer : uint8_t { Input, Output, Scratch };
-
-enum class OpType : uint8_t {
-  Send,                // s
-  Recv,                // r
-  RecvCopySend,        // rcs
-  RecvReduceSend,      // rrs
-  RecvReduceCopy,      // rrc
-  RecvReduceCopySend,  // rrcs
-  Copy,                // cpy
-  Reduce,              // re
-  Nop,                 // nop
-};
-
-// What an instruction does, as the runtime executes it (msccl-ir.md §1 "Instruction types").
-constexpr bool receives(OpType t) {
-  return t == OpType::Recv || t == OpType::RecvCopySend || t == OpType::RecvReduceSend ||
-         t == OpType::RecvReduceCopy || t == OpType::RecvReduceCopySend;
-}
-constexpr bool sends(OpType t) {
-  return t == OpType::Send || t == OpType::RecvCopySend || t == OpType::RecvReduceSend ||
-         t == OpType::RecvReduceCopySend;
-}
-constexpr bool reducesWithLocal(OpType t) {
-  return t == OpType::RecvReduceSend || t == OpType::RecvReduceCopy || t == OpType::RecvReduceCopySend ||
-         t == OpType::Reduce;
-}
-// Reads the local src operand (srcbuf/srcoff) under runtime semantics.
-constexpr bool readsLocalSource(OpType t) {
-  return t == OpType::Send || reducesWithLocal(t) || t == OpType::Copy;
-}
-// Writes the local dst operand (dstbuf/dstoff) under runtime semantics.
-constexpr bool writesLocalDestination(OpType t) {
-  return t == OpType::Recv || t == OpType::RecvCopySend || t == OpType::RecvReduceCopy ||
-         t == OpType::RecvReduceCopySend || t == OpType::Copy || t == OpType::Reduce;
-}
-// `re` also reads its destination (dst = dst (+) src).
-constexpr bool readsLocalDestination(OpType t) { return t == OpType::Reduce; }
 
 struct Step {
   int32_t s = 0;

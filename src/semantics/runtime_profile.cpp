@@ -1,31 +1,53 @@
 #include "semantics/runtime_profile.hpp"
 
-namespace ccforge::verify {
+#include "semantics/protocol.hpp"
 
+namespace ccforge {
+
+// Azure/msccl-executor-nccl (NCCL 2.23 base), built with its default MSCCL_MAX_NUM_STEPS.
 const RuntimeProfile& executorProfile() {
-  // Co-residency default: one block per SM of an A100 (108 SMs), the safe assumption for the
-  // executor's 640-thread blocks; --max-tbs overrides it for other GPUs.
   static const RuntimeProfile p{.name = "msccl-executor",
                                 .maxStepsPerThreadBlock = 64,
-                                .maxThreadBlocksPerRank = 1024,
+                                .maxThreadBlocksPerRank = kMaxPeersPerChannel * kMaxChannels,
+                                .maxPeersPerChannel = kMaxPeersPerChannel,
+                                .maxChannels = kMaxChannels,
+                                .maxCount = kMaxStepCount,
+                                .maxFusedReduceSources = kMaxReduceFusion,
+                                .maxDepId = 127,
+                                .maxStoredOffset = 32767,
                                 .maxAlgorithmFiles = 1024,
-                                .defaultMaxCoResidentThreadBlocks = 108,
+                                .maxNameLength = 0,
+                                .maxChildrenPerElement = 1024,
+                                .maxNodesPerLoad = 4095,
+                                .maxAttributesPerElement = 16,
+                                .maxAttributeValueLength = 255,
+                                .maxCoResidentThreadBlocks = 108,
                                 .requiresExecutorHeader = true,
-                                .depidIsInt8 = true,
                                 .checksChunkCounts = false,
                                 .acceptsLegacyCollNames = false};
   return p;
 }
 
+// microsoft/msccl (NCCL 2.12 base): 256 steps, 216 thread blocks (two 560-thread blocks per SM
+// of an A100), at most 4 algorithm files, names kept to 63 characters.
 const RuntimeProfile& legacyProfile() {
-  // Two 560-thread blocks per SM of an A100.
   static const RuntimeProfile p{.name = "msccl-legacy",
                                 .maxStepsPerThreadBlock = 256,
                                 .maxThreadBlocksPerRank = 216,
+                                .maxPeersPerChannel = kMaxPeersPerChannel,
+                                .maxChannels = kMaxChannels,
+                                .maxCount = kMaxStepCount,
+                                .maxFusedReduceSources = kMaxReduceFusion,
+                                .maxDepId = 127,
+                                .maxStoredOffset = 32767,
                                 .maxAlgorithmFiles = 4,
-                                .defaultMaxCoResidentThreadBlocks = 216,
+                                .maxNameLength = 63,
+                                .maxChildrenPerElement = 1024,
+                                .maxNodesPerLoad = 4095,
+                                .maxAttributesPerElement = 16,
+                                .maxAttributeValueLength = 255,
+                                .maxCoResidentThreadBlocks = 216,
                                 .requiresExecutorHeader = false,
-                                .depidIsInt8 = false,
                                 .checksChunkCounts = true,
                                 .acceptsLegacyCollNames = true};
   return p;
@@ -37,4 +59,4 @@ std::optional<RuntimeProfile> profileByName(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace ccforge::verify
+}  // namespace ccforge

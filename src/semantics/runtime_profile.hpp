@@ -1,4 +1,6 @@
-// The limits and header rules of an MSCCL runtime (msccl-ir.md §1 "Limits").
+// The one table of MSCCL runtimes: their limits, storage widths, header rules and selection
+// rule, used by the compiler (to stay inside them), the verifier (to check them), the runtime
+// loader and the simulator. Every number cites its source in docs/msccl-ir.md, "Limits".
 #pragma once
 
 #include <cstdint>
@@ -6,23 +8,30 @@
 #include <string>
 #include <string_view>
 
-namespace ccforge::verify {
+namespace ccforge {
 
 struct RuntimeProfile {
   std::string name;
-  int32_t maxStepsPerThreadBlock;
-  int32_t maxThreadBlocksPerRank;
-  int32_t maxSendThreadBlocksPerChannel = 32;
-  int32_t maxRecvThreadBlocksPerChannel = 32;
-  int32_t maxChannels = 32;       // MAXCHANNELS
-  int32_t maxCount = 71;          // MSCCL_MAX_COUNT - 1
-  int32_t maxFusedReduceSources = 16;
-  int32_t maxChildrenPerElement = 1024;  // the runtime's XML parser
-  int32_t maxAlgorithmFiles;
-  // Thread blocks of a rank spin on each other and must all be resident at once.
-  int32_t defaultMaxCoResidentThreadBlocks;
+  // Storage of the parsed program (msccl_struct.h): arrays sized at build time.
+  int32_t maxStepsPerThreadBlock;  // MSCCL_MAX_NUM_STEPS
+  int32_t maxThreadBlocksPerRank;  // MSCCL_MAX_NUM_THREAD_BLOCKS
+  int32_t maxPeersPerChannel;      // thread blocks with a send (and with a recv) peer per channel
+  int32_t maxChannels;             // MAXCHANNELS
+  int32_t maxCount;                // largest cnt (MSCCL_MAX_COUNT - 1)
+  int32_t maxFusedReduceSources;   // MSCCL_MAX_REDUCE_FUSION
+  int32_t maxDepId;                // dependentBid is an int8_t: a larger depid wraps
+  int32_t maxStoredOffset;         // srcoff/dstoff/deps are int16_t: larger values wrap
+  int32_t maxAlgorithmFiles;       // MSCCL_MAX_NUM_ALGOS
+  int32_t maxNameLength;           // algo name kept (0: unlimited, the name is ignored)
+  // The hand-written XML parser (msccl_parser.h / xml.h).
+  int32_t maxChildrenPerElement;   // MAX_SUBS (not checked: more overflow the node)
+  int32_t maxNodesPerLoad;         // MAX_NODES - 1: the 4096th stored node trips the check
+  int32_t maxAttributesPerElement; // MAX_ATTR_COUNT: later attributes are dropped
+  int32_t maxAttributeValueLength; // MAX_STR_LEN: a longer value overruns its buffer
+  // Thread blocks of a rank spin on each other and must all be resident at once (one per SM
+  // of an A100 for the executor's blocks; verify and compile take --max-tbs for other GPUs).
+  int32_t maxCoResidentThreadBlocks;
   bool requiresExecutorHeader;  // inplace, outofplace, minBytes, maxBytes
-  bool depidIsInt8;             // depid > 127 wraps
   bool checksChunkCounts;       // rejects i_chunks/o_chunks inconsistent with the collective
   bool acceptsLegacyCollNames;  // reduce_scatter, custom
 };
@@ -32,4 +41,4 @@ const RuntimeProfile& legacyProfile();
 // "msccl-executor" or "msccl-legacy".
 std::optional<RuntimeProfile> profileByName(std::string_view name);
 
-}  // namespace ccforge::verify
+}  // namespace ccforge

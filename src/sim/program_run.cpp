@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "sim/program_run.hpp"
 
 #include <algorithm>
@@ -106,7 +107,7 @@ class Execution {
   }
 
   int32_t transfersOf(const ir::Step& s) const {
-    if (!ir::receives(s.type) && !ir::sends(s.type)) return 0;
+    if (!receives(s.type) && !sends(s.type)) return 0;
     return (s.cnt + maxCount_ - 1) / maxCount_;
   }
 
@@ -198,7 +199,7 @@ class Execution {
         b.sub = 0;
       }
       if (b.sub < transfersOf(s)) {
-        const bool rx = ir::receives(s.type), tx = ir::sends(s.type);
+        const bool rx = receives(s.type), tx = sends(s.type);
         const double bytes = bytesOf(s, b.sub, b.iteration);
         if (b.awaitingTail) {
           if (!ready(b, g, b.conn.recv, false)) return;
@@ -259,7 +260,7 @@ class Execution {
     Block& b = blocks_[static_cast<size_t>(g)];
     const ir::Step& s = program(b).steps[static_cast<size_t>(b.step)];
     b.busy = false;
-    if (ir::receives(s.type)) {
+    if (receives(s.type)) {
       b.awaitingTail = true;  // advance() finishes once the incoming transfer is complete
     } else {
       arrive(b.conn.send, false);

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "sim/simulate.hpp"
 
 #include <map>
@@ -51,9 +52,9 @@ class Wiring {
     }
     for (const ir::Step& s : tb.steps) {
       const std::string step = who + " step " + std::to_string(s.s);
-      if (ir::sends(s.type) && tb.send < 0) fail(s.where, step + " sends, but the thread block has no send peer");
-      if (ir::receives(s.type) && tb.recv < 0) fail(s.where, step + " receives, but the thread block has no recv peer");
-      if ((ir::sends(s.type) || ir::receives(s.type)) && s.cnt < 1) fail(s.where, step + " moves cnt " + std::to_string(s.cnt) + " chunks");
+      if (sends(s.type) && tb.send < 0) fail(s.where, step + " sends, but the thread block has no send peer");
+      if (receives(s.type) && tb.recv < 0) fail(s.where, step + " receives, but the thread block has no recv peer");
+      if ((sends(s.type) || receives(s.type)) && s.cnt < 1) fail(s.where, step + " moves cnt " + std::to_string(s.cnt) + " chunks");
       if (s.depid >= static_cast<int32_t>(gpu.threadBlocks.size()))
         fail(s.where, step + " depends on tb " + std::to_string(s.depid) + ", which rank " + std::to_string(rank) + " does not have");
     }

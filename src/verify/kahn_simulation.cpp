@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/kahn_simulation.hpp"
 
 #include <fmt/format.h>
@@ -80,7 +81,7 @@ class Simulation {
         }
         depDone_[g] = true;
       }
-      const bool in = ir::receives(st.type), out = ir::sends(st.type);
+      const bool in = receives(st.type), out = sends(st.type);
       const int32_t units = in || out ? transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
       const int32_t inConn = in ? index_.recvConnection(g) : -1, outConn = out ? index_.sendConnection(g) : -1;
       while (unit_[g] < units) {

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/lint.hpp"
 
 #include <fmt/format.h>
@@ -152,7 +153,7 @@ class Linter {
   void threadBlockRules(int32_t rank) {
     const ir::Gpu& g = gpu(rank);
     const auto ntbs = static_cast<int32_t>(g.threadBlocks.size());
-    int32_t coResident = o_.maxCoResidentThreadBlocks.value_or(p_.defaultMaxCoResidentThreadBlocks);
+    int32_t coResident = o_.maxCoResidentThreadBlocks.value_or(p_.maxCoResidentThreadBlocks);
     if (ntbs > p_.maxThreadBlocksPerRank)
       f_.error(Check::Limits, "limits.tbs-per-rank", g.where,
                fmt::format("gpu {} has {} thread blocks; {} allows {}", rank, ntbs, p_.name, p_.maxThreadBlocksPerRank));
@@ -196,8 +197,8 @@ class Linter {
                    fmt::format("gpu {}: {} thread blocks {} on channel {}; the runtime allows {}", rank, n, what, chan,
                                limit));
     };
-    perChannel(sendersPerChannel, p_.maxSendThreadBlocksPerChannel, "send");
-    perChannel(receiversPerChannel, p_.maxRecvThreadBlocksPerChannel, "receive");
+    perChannel(sendersPerChannel, p_.maxPeersPerChannel, "send");
+    perChannel(receiversPerChannel, p_.maxPeersPerChannel, "receive");
   }
 
   void peerRules(int32_t rank, const ir::ThreadBlock& tb) {
@@ -234,15 +235,15 @@ class Linter {
           f_.error(Check::Limits, "limits.cnt", st.where,
                    fmt::format("{}: cnt={} exceeds {} (MSCCL_MAX_COUNT-1)", where, st.cnt, p_.maxCount));
       }
-      if (ir::sends(st.type) && tb.send < 0)
+      if (sends(st.type) && tb.send < 0)
         structural(Check::Limits, "limits.peer", st.where,
                    fmt::format("{}: '{}' sends, but the thread block has send=-1", where, ir::opTypeName(st.type)));
-      if (ir::receives(st.type) && tb.recv < 0)
+      if (receives(st.type) && tb.recv < 0)
         structural(Check::Limits, "limits.peer", st.where,
                    fmt::format("{}: '{}' receives, but the thread block has recv=-1", where, ir::opTypeName(st.type)));
       if (!isNop && st.cnt >= 1) {
-        if (ir::readsLocalSource(st.type)) boundsRule(rank, where, st, st.srcbuf, st.srcoff, "srcoff", "reads");
-        if (ir::writesLocalDestination(st.type)) boundsRule(rank, where, st, st.dstbuf, st.dstoff, "dstoff", "writes");
+        if (readsLocalSource(st.type)) boundsRule(rank, where, st, st.srcbuf, st.srcoff, "srcoff", "reads");
+        if (writesLocalDestination(st.type)) boundsRule(rank, where, st, st.dstbuf, st.dstoff, "dstoff", "writes");
       }
       dependencyRules(rank, g, tb, i);
       // nop rules (msccl-ir.md §1): nops carry dependencies for the next real step.
@@ -317,7 +318,7 @@ class Linter {
                  fmt::format("{}: depid={} names no thread block of gpu {}", where, st.depid, rank));
       return;
     }
-    if (p_.depidIsInt8 && st.depid > 127)
+    if (st.depid > p_.maxDepId)
       f_.error(Check::Limits, "limits.depid-int8", st.where,
                fmt::format("{}: depid={} is stored as int8 by {} and wraps to {}", where, st.depid, p_.name,
                            st.depid - 256));

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/postcondition.hpp"
 
 #include <fmt/format.h>
@@ -77,9 +78,9 @@ class Explainer {
 
  private:
   static char bufferOf(const ir::Step& st) {
-    return ir::bufferLetter(ir::writesLocalDestination(st.type) ? st.dstbuf : st.srcbuf);
+    return ir::bufferLetter(writesLocalDestination(st.type) ? st.dstbuf : st.srcbuf);
   }
-  static int32_t offsetOf(const ir::Step& st) { return ir::writesLocalDestination(st.type) ? st.dstoff : st.srcoff; }
+  static int32_t offsetOf(const ir::Step& st) { return writesLocalDestination(st.type) ? st.dstoff : st.srcoff; }
 
   // Where uninitialised data enters: `with` is always the local source operand of a reduction,
   // `from` the received data, the copied source, or (for 're') the destination reduced into.
@@ -93,11 +94,11 @@ class Explainer {
       evidence.push_back(fmt::format(
           "{} reduces with {}[{}] of rank {}, which nothing wrote (uninitialised){}", who, ir::bufferLetter(st.srcbuf),
           st.srcoff, at.rank,
-          ir::receives(st.type) ? "; the runtime reads the local operand at srcbuf/srcoff, where some compilers put "
+          receives(st.type) ? "; the runtime reads the local operand at srcbuf/srcoff, where some compilers put "
                                   "the sender's buffer"
                                 : ""));
     if (p.from != SymbolicExecution::kNeverWritten) return;
-    if (ir::receives(st.type))
+    if (receives(st.type))
       evidence.push_back(who + " receives data that the sender never wrote");
     else if (st.type == ir::OpType::Reduce)
       evidence.push_back(fmt::format("{} reduces into {}[{}], which nothing wrote", who, ir::bufferLetter(st.dstbuf),

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/program_index.hpp"
 
 #include <fmt/format.h>
@@ -90,11 +91,11 @@ ProgramIndex::ProgramIndex(const ir::Algorithm& algo, const std::vector<int32_t>
     for (size_t i = 0; i < block.steps.size(); ++i) {
       uint32_t s = tbFirstStep_[t] + static_cast<uint32_t>(i);
       ir::OpType type = block.steps[i].type;
-      if (ir::sends(type) && out) {
+      if (sends(type) && out) {
         sendPos_[s] = static_cast<uint32_t>(out->sendSteps.size());
         out->sendSteps.push_back(s);
       }
-      if (ir::receives(type) && in) {
+      if (receives(type) && in) {
         recvPos_[s] = static_cast<uint32_t>(in->recvSteps.size());
         in->recvSteps.push_back(s);
       }

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/races.hpp"
 
 #include <fmt/format.h>
@@ -20,8 +21,8 @@ struct Access {
 std::vector<Access> accessesOf(const ir::Step& st) {
   std::vector<Access> out;
   if (st.type == ir::OpType::Nop) return out;
-  if (ir::readsLocalSource(st.type)) out.push_back({st.srcbuf, st.srcoff, false});
-  if (ir::writesLocalDestination(st.type)) out.push_back({st.dstbuf, st.dstoff, true});
+  if (readsLocalSource(st.type)) out.push_back({st.srcbuf, st.srcoff, false});
+  if (writesLocalDestination(st.type)) out.push_back({st.dstbuf, st.dstoff, true});
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/step_graph.hpp"
 
 #include <deque>
@@ -43,10 +44,10 @@ void StepGraph::sort() {
     const ir::Step& st = index_.step(s);
     const int32_t tb = index_.tbOfStep(s);
     // A receive with no matching send, or a send whose slot is never freed, never runs.
-    if (ir::receives(st.type) &&
+    if (receives(st.type) &&
         index_.recvPosition(s) >= index_.connections()[index_.recvConnection(tb)].sendSteps.size())
       ++missing[s];
-    if (ir::sends(st.type) && backPressure_ > 0) {
+    if (sends(st.type) && backPressure_ > 0) {
       uint32_t k = index_.sendPosition(s);
       if (k >= backPressure_ && k - backPressure_ >= index_.connections()[index_.sendConnection(tb)].recvSteps.size())
         ++missing[s];
@@ -70,12 +71,12 @@ void StepGraph::sort() {
     if (index_.indexInTb(s) + 1 < index_.stepsOf(tb)) release(s + 1);
     for (uint32_t i = dependentsStart_[s]; i < dependentsStart_[s + 1]; ++i) release(dependents_[i]);
     const ir::Step& st = index_.step(s);
-    if (ir::sends(st.type)) {
+    if (sends(st.type)) {
       const Connection& c = index_.connections()[index_.sendConnection(tb)];
       uint32_t k = index_.sendPosition(s);
       if (k < c.recvSteps.size()) release(c.recvSteps[k]);
     }
-    if (ir::receives(st.type) && backPressure_ > 0) {
+    if (receives(st.type) && backPressure_ > 0) {
       const Connection& c = index_.connections()[index_.recvConnection(tb)];
       uint64_t k = uint64_t{index_.recvPosition(s)} + backPressure_;
       if (k < c.sendSteps.size()) release(c.sendSteps[k]);

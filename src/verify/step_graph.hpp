@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include "semantics/step_kinds.hpp"
 #include "ir/model.hpp"
 #include "verify/program_index.hpp"
 
@@ -58,12 +59,12 @@ void StepGraph::forEachPredecessor(uint32_t s, F&& f) const {
   uint32_t dep = dependencySource(s);
   if (dep != kNoStep && dep != kUnsatisfied) f(dep, true);
   const ir::Step& st = index_.step(s);
-  if (ir::receives(st.type)) {
+  if (receives(st.type)) {
     const Connection& c = index_.connections()[index_.recvConnection(tb)];
     uint32_t k = index_.recvPosition(s);
     if (k < c.sendSteps.size()) f(c.sendSteps[k], false);
   }
-  if (ir::sends(st.type) && backPressure_ > 0) {
+  if (sends(st.type) && backPressure_ > 0) {
     const Connection& c = index_.connections()[index_.sendConnection(tb)];
     uint32_t k = index_.sendPosition(s);
     if (k >= backPressure_ && k - backPressure_ < c.recvSteps.size()) f(c.recvSteps[k - backPressure_], true);

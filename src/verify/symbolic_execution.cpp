@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/symbolic_execution.hpp"
 
 namespace ccforge::verify {
@@ -50,7 +51,7 @@ void SymbolicExecution::execute(uint32_t s) {
 
   // What arrives: the chunks of the matching send, in FIFO order.
   std::vector<Cell> incoming;
-  if (ir::receives(st.type)) {
+  if (receives(st.type)) {
     const Connection& c = index_.connections()[index_.recvConnection(tb)];
     uint32_t sender = c.sendSteps[index_.recvPosition(s)];
     const std::vector<Cell>& stream = sent_[index_.recvConnection(tb)];
@@ -66,7 +67,7 @@ void SymbolicExecution::execute(uint32_t s) {
     Cell* c = at(rank, b, i);
     return c ? *c : Cell{ChunkValues::kUninitialized, kOutOfBounds};
   };
-  if (ir::readsLocalSource(st.type))
+  if (readsLocalSource(st.type))
     for (size_t j = 0; j < cnt; ++j) local[j] = read(st.srcbuf, st.srcoff + static_cast<int32_t>(j));
   for (size_t j = 0; j < cnt; ++j) {
     switch (st.type) {
@@ -92,10 +93,10 @@ void SymbolicExecution::execute(uint32_t s) {
       case OpType::Nop: break;
     }
   }
-  if (ir::writesLocalDestination(st.type))
+  if (writesLocalDestination(st.type))
     for (size_t j = 0; j < cnt; ++j)
       if (Cell* c = at(rank, st.dstbuf, st.dstoff + static_cast<int32_t>(j))) *c = result[j];
-  if (ir::sends(st.type)) {
+  if (sends(st.type)) {
     std::vector<Cell>& stream = sent_[index_.sendConnection(tb)];
     sentStart_[s] = static_cast<uint32_t>(stream.size());
     stream.insert(stream.end(), result.begin(), result.end());

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "viz/dot_views.hpp"
 
 #include <fmt/format.h>
@@ -56,7 +57,7 @@ DotModel chunkDagModel(const dsl::Program& program) {
   return m;
 }
 
-DotModel instructionDagModel(const dsl::Program& program, const TargetProfile& target) {
+DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& target) {
   Lowered lowered = lower(program, target);
   fuse(lowered);
   auto dag = std::make_shared<InstructionDag>(std::move(lowered.dag));
@@ -82,9 +83,9 @@ DotModel instructionDagModel(const dsl::Program& program, const TargetProfile& t
   m.label = [dag, instrOf](int32_t v) {
     const Instr& in = dag->instrs[static_cast<size_t>(instrOf[static_cast<size_t>(v)])];
     std::string s(ir::opTypeName(in.type));
-    const bool reads = ir::readsLocalSource(in.type);
+    const bool reads = readsLocalSource(in.type);
     if (reads) s += fmt::format(" {}", chunks(in.srcBuf, in.srcOff, in.cnt));
-    if (ir::writesLocalDestination(in.type) && !(reads && in.srcBuf == in.dstBuf && in.srcOff == in.dstOff))
+    if (writesLocalDestination(in.type) && !(reads && in.srcBuf == in.dstBuf && in.srcOff == in.dstOff))
       s += fmt::format(" -> {}", chunks(in.dstBuf, in.dstOff, in.cnt));
     if (in.recvPeer >= 0) s += fmt::format(" from r{}", in.recvPeer);
     if (in.sendPeer >= 0) s += fmt::format(" to r{}", in.sendPeer);
@@ -98,7 +99,7 @@ DotModel instructionDagModel(const dsl::Program& program, const TargetProfile& t
 DotModel threadBlockModel(const ir::Algorithm& algo) {
   DotModel m;
   m.title = algo.name + ": thread blocks";
-  std::map<std::tuple<int32_t, int32_t, int32_t>, std::vector<int32_t>> sends, recvs;  // (from, to, chan) -> steps
+  std::map<std::tuple<int32_t, int32_t, int32_t>, std::vector<int32_t>> sent, received;  // (from, to, chan) -> steps
   std::map<std::pair<int32_t, int32_t>, const ir::ThreadBlock*> tbs;                 // (rank, id)
   std::map<std::pair<int32_t, int32_t>, int32_t> firstNode;                           // (rank, id)
   std::vector<const ir::Step*> stepOf;
@@ -111,21 +112,21 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
         const auto v = static_cast<int32_t>(m.nodes.size());
         const bool local = st.type == OpType::Copy || st.type == OpType::Reduce;
         m.nodes.push_back(DotNode{g.id, tb.id, static_cast<int32_t>(s),
-                                  ir::readsLocalSource(st.type) || local ? ChunkRange{st.srcoff, st.srcoff + st.cnt}
+                                  readsLocalSource(st.type) || local ? ChunkRange{st.srcoff, st.srcoff + st.cnt}
                                                                          : ChunkRange{},
-                                  ir::writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
+                                  writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
                                       ? ChunkRange{st.dstoff, st.dstoff + st.cnt}
                                       : ChunkRange{},
                                   false});
         stepOf.push_back(&st);
         if (s > 0) m.edges.push_back(DotEdge{v - 1, v, DotEdgeKind::Order});
-        if (ir::sends(st.type)) sends[{g.id, tb.send, tb.chan}].push_back(v);
-        if (ir::receives(st.type)) recvs[{tb.recv, g.id, tb.chan}].push_back(v);
+        if (sends(st.type)) sent[{g.id, tb.send, tb.chan}].push_back(v);
+        if (receives(st.type)) received[{tb.recv, g.id, tb.chan}].push_back(v);
       }
     }
-  for (const auto& [conn, out] : sends) {
-    auto it = recvs.find(conn);
-    if (it == recvs.end()) continue;
+  for (const auto& [conn, out] : sent) {
+    auto it = received.find(conn);
+    if (it == received.end()) continue;
     for (size_t k = 0; k < out.size() && k < it->second.size(); ++k)
       m.edges.push_back(DotEdge{out[k], it->second[k], DotEdgeKind::Communication});
   }
@@ -140,9 +141,9 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
     const ir::Step& st = *stepOf[static_cast<size_t>(v)];
     std::string s = fmt::format("{}: {}", st.s, ir::opTypeName(st.type));
     if (st.type == OpType::Nop) return s;
-    const bool reads = ir::readsLocalSource(st.type);
+    const bool reads = readsLocalSource(st.type);
     if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
-    if (ir::writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
+    if (writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
       s += fmt::format(" -> {}", chunks(st.dstbuf, st.dstoff, st.cnt));
     return s;
   };

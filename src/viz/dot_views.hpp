@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "viz/dot_model.hpp"
-#include "codegen/target_profile.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "dsl/program.hpp"
 #include "ir/model.hpp"
 
@@ -20,7 +20,7 @@ namespace ccforge::viz {
 // Nodes: the program's operations, clustered by the rank they write; chunks in DSL terms.
 DotModel chunkDagModel(const dsl::Program& program);
 // Nodes: the instructions after fusion, clustered by rank; chunks in DSL terms.
-DotModel instructionDagModel(const dsl::Program& program, const codegen::TargetProfile& target);
+DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& target);
 // Nodes: the steps; chunks are the file's chunk offsets.
 DotModel threadBlockModel(const ir::Algorithm& algo);
 

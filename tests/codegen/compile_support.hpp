@@ -12,12 +12,12 @@
 
 namespace ccforge::testing {
 
-inline codegen::TargetProfile target(const std::string& name) { return *codegen::targetByName(name); }
+inline RuntimeProfile target(const std::string& name) { return *profileByName(name); }
 
 inline verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program,
                                          const std::string& profile) {
   verify::Options options;
-  options.profile = *verify::profileByName(profile);
+  options.profile = *profileByName(profile);
   options.collective = program.binding().verifyName();
   return verify::verifyAlgorithm(algo, program.name() + ".xml", options);
 }

@@ -1,6 +1,7 @@
 // Peephole fusion produces the instructions a hand-written ring would use.
 #include <catch2/catch.hpp>
 
+#include "semantics/step_kinds.hpp"
 #include "compile_support.hpp"
 
 using namespace ccforge;
@@ -55,7 +56,7 @@ TEST_CASE("out-of-place ring reduce-scatter forwards every partial sum without s
   for (const ir::Gpu& g : c.algorithm.gpus)
     for (const ir::ThreadBlock& tb : g.threadBlocks)
       for (const ir::Step& s : tb.steps)
-        if (ir::writesLocalDestination(s.type)) CHECK(s.dstbuf != Buffer::Input);  // inputs stay untouched
+        if (writesLocalDestination(s.type)) CHECK(s.dstbuf != Buffer::Input);  // inputs stay untouched
 }
 
 TEST_CASE("a receive and a send on different channels are not fused") {

@@ -20,7 +20,7 @@ struct Pair {
 
 verify::FileReport verifyTheirs(const ir::Algorithm& theirs, const std::string& file) {
   verify::Options options;
-  options.profile = verify::legacyProfile();  // msccl-tools writes the legacy header
+  options.profile = legacyProfile();  // msccl-tools writes the legacy header
   return verify::verifyAlgorithm(theirs, file, options);
 }
 

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "codegen/compiler.hpp"
-#include "codegen/target_profile.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "library.hpp"
 #include "test_support.hpp"
 
@@ -38,7 +38,7 @@ TEST_CASE("CPU: every library algorithm, compiled, matches the reference") {
       const std::vector<std::string> settings = settingsFor(entry, variant);
       const algorithms::Instance instance = algorithms::instantiate(entry.name, settings);
       codegen::CompileOptions options;
-      options.target = *codegen::targetByName(entry.defaultTarget);  // msccl-legacy for custom collectives
+      options.target = *profileByName(entry.defaultTarget);  // msccl-legacy for custom collectives
       const ir::Algorithm compiled = codegen::compile(instance.program, options).algorithm;
       INFO(entry.name << " " << compiled.name << " (" << settings.size() << " settings)");
       if (entry.name == "alltonext") {

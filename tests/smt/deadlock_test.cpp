@@ -98,7 +98,7 @@ TEST_CASE("the replay refuses events that are not enabled and states that are no
 TEST_CASE("the smallest deadlock-free slot count is proved from both sides") {
   // docs/verify.md: the sample ring allreduce for 4 A100s needs 2 slots.
   verify::Options legacy;
-  legacy.profile = verify::legacyProfile();
+  legacy.profile = legacyProfile();
   auto p = test::Program::read(fixture("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy);
   REQUIRE(p);
   smt::QueryRunner runner = z3Runner();

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "interleaving_oracle.hpp"
 
 #include <map>
@@ -112,7 +113,7 @@ class Search {
     auto read = [&](int32_t cell) { return cell == smt::kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)]; };
     const ir::Step& st = setting_.index().step(p.step);
     ChunkValues::Id incoming = ChunkValues::kUninitialized;
-    if (ir::receives(st.type)) {
+    if (receives(st.type)) {
       const uint32_t sender = graph_.senderOf(p.step);
       if (p.chunk < chunksOf(setting_.index().step(sender)))
         incoming = computed[firstSlot_.at(sender) + static_cast<size_t>(p.chunk)];

@@ -22,7 +22,7 @@ verify::Options FixtureExpectation::options(const std::filesystem::path& fixture
   while (in >> setting) {
     auto eq = setting.find('=');
     std::string key = setting.substr(0, eq), value = eq == std::string::npos ? "" : setting.substr(eq + 1);
-    if (key == "profile") o.profile = *verify::profileByName(value);
+    if (key == "profile") o.profile = *profileByName(value);
     else if (key == "slots") o.slots = std::stoi(value);
     else if (key == "max-tbs") o.maxCoResidentThreadBlocks = std::stoi(value);
     else if (key == "collective")

@@ -15,7 +15,7 @@ std::string sample(const std::string& name) { return std::string(CCFORGE_FIXTURE
 
 verify::Options legacy() {
   verify::Options o;
-  o.profile = verify::legacyProfile();
+  o.profile = legacyProfile();
   return o;
 }
 

@@ -76,7 +76,7 @@ TEST_CASE("depid above 127 wraps in the executor but not in the legacy runtime")
   auto r = verify::verifyAlgorithm(a, "chain", executor);
   CHECK(has(r, "limits.depid-int8"));
   verify::Options legacy;
-  legacy.profile = verify::legacyProfile();
+  legacy.profile = legacyProfile();
   a.minBytes.reset();
   a.maxBytes.reset();
   a.outofplace.reset();

@@ -30,7 +30,7 @@ struct TreeSynthesisOptions {
   std::vector<int32_t> rounds = {2, 4, 8, 16};
   int32_t maxChannels = 4;  // connections per GPU pair, fewer when the limits demand
   uint64_t simulatedBytes = uint64_t{1} << 30;
-  codegen::TargetProfile target = codegen::executorTarget();
+  RuntimeProfile target = executorProfile();
 };
 
 struct TreeSynthesis {

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/data_encoding.hpp"
 
 #include <fmt/format.h>
@@ -73,8 +74,8 @@ void DataEncoding::collectReads() {
     const ir::OpType type = setting_.index().step(s).type;
     for (int32_t j = 0; j < chunks(s); ++j) {
       const uint32_t slot = firstSlot_[s] + static_cast<uint32_t>(j);
-      if (ir::readsLocalSource(type)) sourceRead_[slot] = add(s, j, setting_.sourceCell(s, j));
-      if (ir::readsLocalDestination(type)) destinationRead_[slot] = add(s, j, setting_.destinationCell(s, j));
+      if (readsLocalSource(type)) sourceRead_[slot] = add(s, j, setting_.sourceCell(s, j));
+      if (readsLocalDestination(type)) destinationRead_[slot] = add(s, j, setting_.destinationCell(s, j));
     }
   }
 }
@@ -128,7 +129,7 @@ bool DataEncoding::computeDomains() {
             changed = true;
           }
         }
-        const Domain in = ir::receives(setting_.index().step(s).type) ? incomingDomain(s, j) : none;
+        const Domain in = receives(setting_.index().step(s).type) ? incomingDomain(s, j) : none;
         const Domain& src = sourceRead_[slot] >= 0 ? readDomains_[static_cast<size_t>(sourceRead_[slot])] : none;
         const Domain& dst =
             destinationRead_[slot] >= 0 ? readDomains_[static_cast<size_t>(destinationRead_[slot])] : none;
@@ -294,7 +295,7 @@ void DataEncoding::encodeValues() {
                                    : T.intConst(ChunkValues::kUninitialized);
       const Term destination = dst >= 0 ? readTerm(reads_[static_cast<size_t>(dst)], fmt::format("dst_{}_c{}", stepName(s), j))
                                         : T.intConst(ChunkValues::kUninitialized);
-      const Term incoming = ir::receives(type) ? incomingTerm(s, j) : T.intConst(ChunkValues::kUninitialized);
+      const Term incoming = receives(type) ? incomingTerm(s, j) : T.intConst(ChunkValues::kUninitialized);
       Term expr;
       switch (type) {
         case ir::OpType::Send:

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/data_replay.hpp"
 
 #include <fmt/format.h>
@@ -36,7 +37,7 @@ class Replay {
       const ir::Step& st = index_.step(s);
       if (schedule[i].action == "read") {
         ChunkValues::Id incoming = ChunkValues::kUninitialized;
-        if (ir::receives(st.type)) {
+        if (receives(st.type)) {
           const uint32_t sender = graph_.senderOf(s);
           if (j < chunksOf(index_.step(sender))) incoming = computed.at({sender, j});
         }

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/data_semantics.hpp"
 
 namespace ccforge::smt {
@@ -35,13 +36,13 @@ int32_t DataSetting::cell(int32_t rank, ir::Buffer buffer, int32_t i) const {
 
 int32_t DataSetting::sourceCell(uint32_t s, int32_t j) const {
   const ir::Step& st = index_.step(s);
-  if (!ir::readsLocalSource(st.type)) return kOutside;
+  if (!readsLocalSource(st.type)) return kOutside;
   return cell(index_.rankOf(index_.tbOfStep(s)), st.srcbuf, st.srcoff + j);
 }
 
 int32_t DataSetting::destinationCell(uint32_t s, int32_t j) const {
   const ir::Step& st = index_.step(s);
-  if (!ir::writesLocalDestination(st.type)) return kOutside;
+  if (!writesLocalDestination(st.type)) return kOutside;
   return cell(index_.rankOf(index_.tbOfStep(s)), st.dstbuf, st.dstoff + j);
 }
 

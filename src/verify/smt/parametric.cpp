@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/parametric.hpp"
 
 #include <fmt/format.h>
@@ -29,8 +30,8 @@ std::string unbalancedConnection(const verify::ProgramIndex& index, int32_t unit
     const ir::Step& st = index.step(s);
     const int32_t tb = index.tbOfStep(s);
     const int64_t units = static_cast<int64_t>(verify::transfersOf(st.cnt, 1)) * unitsPerTransfer;
-    if (ir::sends(st.type) && index.sendConnection(tb) >= 0) sent[static_cast<size_t>(index.sendConnection(tb))] += units;
-    if (ir::receives(st.type) && index.recvConnection(tb) >= 0)
+    if (sends(st.type) && index.sendConnection(tb) >= 0) sent[static_cast<size_t>(index.sendConnection(tb))] += units;
+    if (receives(st.type) && index.recvConnection(tb) >= 0)
       received[static_cast<size_t>(index.recvConnection(tb))] += units;
   }
   for (size_t c = 0; c < nconn; ++c)

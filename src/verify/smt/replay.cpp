@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/replay.hpp"
 
 #include <fmt/format.h>
@@ -54,7 +55,7 @@ class Replay {
   bool finished(int32_t g) const { return tile_[g] >= config_.tiles || index_.stepsOf(g) == 0; }
   const ir::Step& current(int32_t g) const { return index_.threadBlock(g).steps[static_cast<size_t>(pc_[g])]; }
   int32_t unitsOf(const ir::Step& st) const {
-    return ir::receives(st.type) || ir::sends(st.type)
+    return receives(st.type) || sends(st.type)
                ? verify::transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_
                : 0;
   }
@@ -69,11 +70,11 @@ class Replay {
       if (flag_[b.on] < b.flagNeeded) return b;
     }
     if (unitsOf(st) == 0) return std::nullopt;
-    if (ir::receives(st.type)) {
+    if (receives(st.type)) {
       const int32_t c = index_.recvConnection(g);
       if (c < 0 || produced_[c] <= consumed_[c]) return BlockedThreadBlock{g, tile_[g], pc_[g], WaitKind::Data, c, 0};
     }
-    if (ir::sends(st.type)) {
+    if (sends(st.type)) {
       const int32_t c = index_.sendConnection(g);
       if (c < 0 || produced_[c] - consumed_[c] >= capacity_)
         return BlockedThreadBlock{g, tile_[g], pc_[g], WaitKind::Slot, c, 0};
@@ -95,8 +96,8 @@ class Replay {
     const ir::Step& st = current(g);
     const int32_t units = unitsOf(st);
     if (units > 0) {
-      if (ir::receives(st.type)) ++consumed_[index_.recvConnection(g)];
-      if (ir::sends(st.type)) ++produced_[index_.sendConnection(g)];
+      if (receives(st.type)) ++consumed_[index_.recvConnection(g)];
+      if (sends(st.type)) ++produced_[index_.sendConnection(g)];
       ++moved_;
     }
     if (++unit_[g] < units) return {};

@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/sync_graph.hpp"
 
 #include <deque>
@@ -44,14 +45,14 @@ void SyncGraph::addEdges(uint32_t s, std::vector<SyncEdge>& into, bool& satisfia
     else
       into.push_back({source, s, true});
   }
-  if (ir::receives(st.type)) {
+  if (receives(st.type)) {
     const uint32_t sender = senderOf(s);
     if (sender == verify::kNoStep)
       satisfiable = false;
     else
       into.push_back({sender, s, false});
   }
-  if (ir::sends(st.type) && backPressure_ > 0) {
+  if (sends(st.type) && backPressure_ > 0) {
     const int32_t c = index_.sendConnection(tb);
     if (c < 0) {
       satisfiable = false;

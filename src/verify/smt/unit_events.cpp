@@ -1,3 +1,4 @@
+#include "semantics/step_kinds.hpp"
 #include "verify/smt/unit_events.hpp"
 
 #include <algorithm>
@@ -11,7 +12,7 @@ uint64_t countUnitEvents(const verify::ProgramIndex& index, ir::Protocol protoco
   uint64_t perTile = 0;
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
     const ir::Step& st = index.step(s);
-    const bool moves = ir::receives(st.type) || ir::sends(st.type);
+    const bool moves = receives(st.type) || sends(st.type);
     perTile += static_cast<uint64_t>(
         std::max(moves ? verify::transfersOf(st.cnt, config.maxAllowedCount) * unitsPerTransfer : 0, 1));
   }
@@ -41,7 +42,7 @@ void UnitEventGraph::build() {
     for (int32_t t = 0; t < config_.tiles && n > 0; ++t) {
       for (int32_t i = 0; i < n; ++i) {
         const ir::Step& st = steps[static_cast<size_t>(i)];
-        const bool in = ir::receives(st.type), out = ir::sends(st.type);
+        const bool in = receives(st.type), out = sends(st.type);
         const int32_t units =
             in || out ? verify::transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
         for (int32_t u = 0; u < std::max(units, 1); ++u) {
@@ -76,7 +77,7 @@ void UnitEventGraph::link() {
       uint32_t source = it == values.end() ? kMissing : publishers_[static_cast<size_t>(target)][static_cast<size_t>(it - values.begin())];
       preds_.push_back({source, WaitKind::Dependency, target});
     }
-    if (ev.units > 0 && ir::receives(st.type)) {
+    if (ev.units > 0 && receives(st.type)) {
       const int32_t c = index_.recvConnection(ev.tb);
       uint32_t source = kMissing;
       if (c >= 0) {
@@ -86,7 +87,7 @@ void UnitEventGraph::link() {
       }
       preds_.push_back({source, WaitKind::Data, c});
     }
-    if (ev.units > 0 && ir::sends(st.type)) {
+    if (ev.units > 0 && sends(st.type)) {
       const int32_t c = index_.sendConnection(ev.tb);
       if (c < 0) {
         preds_.push_back({kMissing, WaitKind::Slot, c});

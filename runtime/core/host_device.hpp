@@ -1,9 +1,0 @@
-// Marks functions of the interpreter core that run on the host (CPU backend) and on the GPU.
-// Only this header knows whether nvcc compiles the code.
-#pragma once
-
-#if defined(__CUDACC__)
-#define CCF_HD __host__ __device__ __forceinline__
-#else
-#define CCF_HD inline
-#endif

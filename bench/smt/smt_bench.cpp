@@ -17,7 +17,7 @@
 #include "ring_allreduce.hpp"
 #include "ir/names.hpp"
 #include "verify/kahn_simulation.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/smt/deadlock_check.hpp"
 #include "verify/smt/deadlock_encoding.hpp"
 #include "smt/query_runner.hpp"
@@ -48,10 +48,8 @@ std::string load() {
 
 int deadlock(int32_t ranks, int32_t channels, int32_t slots, ir::Protocol protocol) {
   const ir::Algorithm algo = bench::ringAllReduce(ranks, channels, protocol);
-  std::vector<int32_t> gpuOfRank(static_cast<size_t>(ranks));
-  for (int32_t r = 0; r < ranks; ++r) gpuOfRank[static_cast<size_t>(r)] = r;
-  const verify::ProgramIndex index(algo, gpuOfRank);
-  const verify::SimulationConfig config{1, 71, slots};
+  const LoadedProgram index = *loadProgram(algo).program;
+  const verify::SimulationConfig config{1, kMaxStepCount, slots};
 
   double w = wallSeconds();
   const verify::SimulationResult sim = verify::simulate(index, protocol, config);

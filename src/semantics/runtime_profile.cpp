@@ -53,6 +53,13 @@ const RuntimeProfile& legacyProfile() {
   return p;
 }
 
+SizeWindow sizeWindowOf(const ir::Algorithm& a) {
+  constexpr int64_t kLegacyDefaultMaxBytes = int64_t{128} << 20;  // microsoft/msccl's default maxBytes
+  if (!a.minBytes && !a.maxBytes) return {0, kLegacyDefaultMaxBytes};
+  const int64_t hi = a.maxBytes.value_or(0);
+  return {a.minBytes.value_or(0), hi == 0 ? std::nullopt : std::optional<int64_t>(hi)};
+}
+
 std::optional<RuntimeProfile> profileByName(std::string_view name) {
   if (name == executorProfile().name) return executorProfile();
   if (name == legacyProfile().name) return legacyProfile();

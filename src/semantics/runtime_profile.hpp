@@ -8,7 +8,20 @@
 #include <string>
 #include <string_view>
 
+#include "ir/model.hpp"
+
 namespace ccforge {
+
+// The sizes (total bytes of a call, nccl-tests' size) a file's header lets the runtime select
+// it for: minBytes..maxBytes inclusive, maxBytes=0 unbounded (msccl_lifecycle.cc,
+// mscclInternalSchedulerSelectAlgo). Files without a window (legacy headers) get the legacy
+// runtime's default of 0..128 MiB.
+struct SizeWindow {
+  int64_t minBytes = 0;
+  std::optional<int64_t> maxBytes;  // nullopt: unbounded
+  bool contains(int64_t bytes) const { return bytes >= minBytes && (!maxBytes || bytes <= *maxBytes); }
+};
+SizeWindow sizeWindowOf(const ir::Algorithm& algorithm);
 
 struct RuntimeProfile {
   std::string name;

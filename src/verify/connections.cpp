@@ -7,16 +7,16 @@
 namespace ccforge::verify {
 namespace {
 
-std::string tbName(const ProgramIndex& index, int32_t tb) {
+std::string tbName(const LoadedProgram& index, int32_t tb) {
   return fmt::format("rank {} tb {}", index.rankOf(tb), index.idOf(tb));
 }
 
-std::string stepRole(const ProgramIndex& index, uint32_t s) {
-  const ir::Step& st = index.step(s);
+std::string stepRole(const LoadedProgram& index, uint32_t s) {
+  const LoadedStep& st = index.step(s);
   return fmt::format("{} cnt={}", ir::opTypeName(st.type), st.cnt);
 }
 
-void ownership(const ProgramIndex& index, const Connection& c, Findings& findings) {
+void ownership(const LoadedProgram& index, const LoadedConnection& c, Findings& findings) {
   auto report = [&](int32_t first, const std::vector<int32_t>& extra, const char* verb) {
     for (int32_t tb : extra)
       findings.error(Check::Connections, "connections.ownership", index.threadBlock(tb).where,
@@ -29,7 +29,7 @@ void ownership(const ProgramIndex& index, const Connection& c, Findings& finding
   report(c.recvTb, c.extraRecvTbs, "receive");
 }
 
-void pairing(const ProgramIndex& index, const Connection& c, Findings& findings) {
+void pairing(const LoadedProgram& index, const LoadedConnection& c, Findings& findings) {
   if (c.sendTb < 0 || c.recvTb < 0) {
     bool sends = c.sendTb >= 0;
     const auto& steps = sends ? c.sendSteps : c.recvSteps;
@@ -43,7 +43,7 @@ void pairing(const ProgramIndex& index, const Connection& c, Findings& findings)
               : fmt::format("{} receives from rank {} on channel {}, but no thread block of rank {} sends to rank {} "
                             "on channel {}",
                             tbName(index, c.recvTb), c.sender, c.channel, c.sender, c.receiver, c.channel),
-        {index.ref(first, stepRole(index, first))});
+        {stepRef(index, first, stepRole(index, first))});
     return;
   }
   const size_t n = std::min(c.sendSteps.size(), c.recvSteps.size());
@@ -54,7 +54,7 @@ void pairing(const ProgramIndex& index, const Connection& c, Findings& findings)
                    fmt::format("transfer {} on connection {}: the sender's step has cnt={} but the receiver's has "
                                "cnt={}; both sides must split a step into the same transfers",
                                k, c.describe(), index.step(s).cnt, index.step(r).cnt),
-                   {index.ref(s, stepRole(index, s)), index.ref(r, stepRole(index, r))});
+                   {stepRef(index, s, stepRole(index, s)), stepRef(index, r, stepRole(index, r))});
   }
   if (c.sendSteps.size() != c.recvSteps.size()) {
     bool moreSends = c.sendSteps.size() > c.recvSteps.size();
@@ -64,16 +64,16 @@ void pairing(const ProgramIndex& index, const Connection& c, Findings& findings)
                                "connection's counters diverge (this or the next kernel hangs or reads garbage)",
                                tbName(index, c.sendTb), c.sendSteps.size(), c.describe(), tbName(index, c.recvTb),
                                c.recvSteps.size()),
-                   {index.ref(extra, std::string(moreSends ? "unmatched send: " : "unmatched receive: ") +
+                   {stepRef(index, extra, std::string(moreSends ? "unmatched send: " : "unmatched receive: ") +
                                          stepRole(index, extra))});
   }
 }
 
 }  // namespace
 
-bool checkConnections(const ProgramIndex& index, Findings& findings) {
+bool checkConnections(const LoadedProgram& index, Findings& findings) {
   bool sound = true;
-  for (const Connection& c : index.connections()) {
+  for (const LoadedConnection& c : index.connections()) {
     if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty()) {
       sound = false;
       ownership(index, c, findings);

@@ -3,12 +3,12 @@
 #pragma once
 
 #include "verify/findings.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::verify {
 
 // Returns false when a connection has several owners: the program then has no defined
 // execution and the semantic checks must not run.
-bool checkConnections(const ProgramIndex& index, Findings& findings);
+bool checkConnections(const LoadedProgram& index, Findings& findings);
 
 }  // namespace ccforge::verify

@@ -1,46 +1,22 @@
 #include "verify/deadlock.hpp"
 
+#include "semantics/runtime_profile.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
 #include "ir/names.hpp"
+#include "verify/wait_description.hpp"
 
 namespace ccforge::verify {
 namespace {
 
 constexpr int32_t kMaxSlotsSearched = 64;
-constexpr int64_t kLegacyMaxBytes = int64_t{128} << 20;  // msccl-legacy's default window
-
-int32_t maxAllowedCountFor(int64_t tile, double chunkBytes) {
-  if (chunkBytes <= 0) return 71;
-  double m = static_cast<double>(tile) / chunkBytes;
-  return m >= 71 ? 71 : std::max<int32_t>(1, static_cast<int32_t>(m));
-}
-
-std::string waitDescription(const ProgramIndex& index, const BlockedThreadBlock& b) {
-  switch (b.kind) {
-    case WaitKind::Dependency: {
-      int32_t steps = index.stepsOf(b.on);
-      return fmt::format("waits for tb {} to finish step {} of tile {} (hasdep flag)", index.idOf(b.on),
-                         b.flagNeeded % steps, b.flagNeeded / steps);
-    }
-    case WaitKind::Data:
-      return fmt::format("waits for data on connection {}", index.connections()[b.on].describe());
-    case WaitKind::Slot:
-      return fmt::format("waits for a free slot on connection {}", index.connections()[b.on].describe());
-  }
-  return "";
-}
-
-StepRef blockedRef(const ProgramIndex& index, const BlockedThreadBlock& b) {
-  uint32_t s = index.firstStep(b.tb) + static_cast<uint32_t>(b.step);
-  return index.ref(s, fmt::format("'{}' {}", ir::opTypeName(index.step(s).type), waitDescription(index, b)), b.tile);
-}
 
 // Whether every configuration completes with `slots` transfers in flight; the first failure.
-std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const ProgramIndex& index,
+std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const LoadedProgram& index,
                                                                            std::vector<SimulationConfig> configs,
                                                                            int32_t slots) {
   for (SimulationConfig& c : configs) {
@@ -53,37 +29,26 @@ std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const
 
 }  // namespace
 
-int64_t tileBytes(ir::Protocol protocol) {
-  switch (protocol) {
-    case ir::Protocol::Simple: return int64_t{2} << 20;
-    case ir::Protocol::LL: return int64_t{32} << 10;
-    case ir::Protocol::LL128: return 576000;
-  }
-  return int64_t{2} << 20;
-}
-
-int32_t defaultSlots(ir::Protocol protocol) { return protocol == ir::Protocol::Simple ? 2 : 8; }
-
-std::vector<SimulationConfig> reachableConfigurations(const ir::Algorithm& algo) {
+std::vector<SimulationConfig> reachableConfigurations(const LoadedProgram& program) {
+  const ir::Algorithm& algo = program.algorithm();
   const int64_t tile = tileBytes(algo.proto);
-  const double chunks = std::max(algo.nchunksperloop, 1);
-  const int64_t maxBytes = algo.maxBytes ? *algo.maxBytes : (algo.minBytes ? 0 : kLegacyMaxBytes);
-  const double minChunk = static_cast<double>(std::max<int64_t>(algo.minBytes.value_or(0), 0)) / chunks;
-  const double maxChunk = maxBytes <= 0 ? 1e30 : static_cast<double>(maxBytes) / chunks;
+  const int64_t chunks = std::max(algo.nchunksperloop, 1);
+  const SizeWindow window = sizeWindowOf(algo);
+  // Chunk bytes as the runtime rounds them (DIVUP(nBytes, nchunksperloop)).
+  const int64_t minChunk = (std::max<int64_t>(window.minBytes, 0) + chunks - 1) / chunks;
+  const int64_t maxChunk = window.maxBytes ? (*window.maxBytes + chunks - 1) / chunks : INT64_MAX;
 
   std::vector<SimulationConfig> candidates;
-  if (minChunk <= static_cast<double>(tile)) {
-    candidates.push_back({1, maxAllowedCountFor(tile, minChunk), 0});
-    candidates.push_back({1, maxAllowedCountFor(tile, std::min(maxChunk, static_cast<double>(tile))), 0});
+  if (minChunk <= tile) {
+    candidates.push_back({1, maxAllowedCount(minChunk, tile), 0});
+    candidates.push_back({1, maxAllowedCount(std::min(maxChunk, tile), tile), 0});
   }
   for (int32_t t = 2; t <= 3; ++t)
-    if (maxChunk > static_cast<double>(tile) * (t - 1)) candidates.push_back({t, 1, 0});
+    if (maxChunk > tile * (t - 1)) candidates.push_back({t, 1, 0});
 
   std::set<int32_t> counts;
-  for (const ir::Gpu& g : algo.gpus)
-    for (const ir::ThreadBlock& tb : g.threadBlocks)
-      for (const ir::Step& s : tb.steps)
-        if (s.cnt > 0) counts.insert(s.cnt);
+  for (const LoadedStep& s : program.steps())
+    if (s.cnt > 0) counts.insert(s.cnt);
   // Two configurations with the same tiles that split every cnt the same way behave the same.
   std::vector<SimulationConfig> out;
   std::set<std::pair<int32_t, std::vector<int32_t>>> seen;
@@ -95,7 +60,7 @@ std::vector<SimulationConfig> reachableConfigurations(const ir::Algorithm& algo)
   return out;
 }
 
-WaitCycle findWaitCycle(const ProgramIndex& index, const SimulationResult& result) {
+WaitCycle findWaitCycle(const LoadedProgram& index, const SimulationResult& result) {
   std::vector<const BlockedThreadBlock*> blockedOf(static_cast<size_t>(index.threadBlockCount()), nullptr);
   for (const BlockedThreadBlock& b : result.blocked) blockedOf[b.tb] = &b;
   WaitCycle out;
@@ -134,11 +99,11 @@ WaitCycle findWaitCycle(const ProgramIndex& index, const SimulationResult& resul
   return out;
 }
 
-DeadlockSummary checkDeadlock(const ProgramIndex& index, std::optional<int32_t> slotsOverride, Findings& findings) {
+DeadlockSummary checkDeadlock(const LoadedProgram& index, std::optional<int32_t> slotsOverride, Findings& findings) {
   const ir::Algorithm& algo = index.algorithm();
   DeadlockSummary summary;
-  summary.slotsChecked = slotsOverride.value_or(defaultSlots(algo.proto));
-  std::vector<SimulationConfig> configs = reachableConfigurations(algo);
+  summary.slotsChecked = slotsOverride.value_or(transfersInFlight(algo.proto));
+  std::vector<SimulationConfig> configs = reachableConfigurations(index);
   for (const SimulationConfig& c : configs)
     summary.configurations.push_back(fmt::format("tiles={} maxAllowedCount={}", c.tiles, c.maxAllowedCount));
 
@@ -147,7 +112,7 @@ DeadlockSummary checkDeadlock(const ProgramIndex& index, std::optional<int32_t> 
     const auto& [config, result] = *failure;
     WaitCycle cycle = findWaitCycle(index, result);
     std::vector<StepRef> steps;
-    for (const BlockedThreadBlock& b : cycle.chain) steps.push_back(blockedRef(index, b));
+    for (const BlockedThreadBlock& b : cycle.chain) steps.push_back(blockedStepRef(index, b, 0));
     std::vector<std::string> evidence{
         fmt::format("{} of {} thread blocks are blocked", result.blocked.size(), index.threadBlockCount())};
     if (!cycle.isCycle) evidence.push_back("the chain of waits ends because " + cycle.end);

@@ -8,18 +8,13 @@
 
 #include "verify/findings.hpp"
 #include "verify/kahn_simulation.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::verify {
 
-// Tile size in bytes of a protocol (msccl-ir.md §2).
-int64_t tileBytes(ir::Protocol protocol);
-// Transfers in flight per connection the runtime gives a protocol.
-int32_t defaultSlots(ir::Protocol protocol);
-
 // (tiles, maxAllowedCount) pairs reachable within the algorithm's size window that lead to
 // different transfer patterns; slots are left at 0 for the caller.
-std::vector<SimulationConfig> reachableConfigurations(const ir::Algorithm& algo);
+std::vector<SimulationConfig> reachableConfigurations(const LoadedProgram& program);
 
 // The wait-for chain from the first blocked tb: a cycle, or a chain ending at a tb that has
 // finished or at a connection with nobody on the other side.
@@ -28,8 +23,8 @@ struct WaitCycle {
   bool isCycle = false;
   std::string end;  // what the chain ends at when it is not a cycle
 };
-WaitCycle findWaitCycle(const ProgramIndex& index, const SimulationResult& result);
+WaitCycle findWaitCycle(const LoadedProgram& index, const SimulationResult& result);
 
-DeadlockSummary checkDeadlock(const ProgramIndex& index, std::optional<int32_t> slotsOverride, Findings& findings);
+DeadlockSummary checkDeadlock(const LoadedProgram& index, std::optional<int32_t> slotsOverride, Findings& findings);
 
 }  // namespace ccforge::verify

@@ -9,21 +9,21 @@
 #include "semantics/collective.hpp"
 #include "ir/model.hpp"
 #include "ir/reader.hpp"
+#include "semantics/loaded_program.hpp"
 #include "verify/findings.hpp"
 #include "verify/options.hpp"
 
 namespace ccforge::verify {
 
 struct LintResult {
-  // Ranks, thread blocks, peers, channels and dependency targets are in range and unique:
-  // the program can be indexed and simulated.
-  bool structureSound = false;
-  std::vector<int32_t> gpuOfRank;  // position in algo.gpus of <gpu id=r>
-  // Chunks each rank's steps may address, by ir::Buffer (input, output, scratch).
+  // Chunks each rank's steps may address, by ir::Buffer (input, output, scratch); empty when
+  // the program did not load.
   std::vector<std::array<int32_t, 3>> bufferLengths;
 };
 
-LintResult lint(const ir::Algorithm& algo, const std::vector<ir::RuntimeParserIssue>& parserIssues,
+// Reports the load's structural issues, then (when it loaded) the profile's limits on the
+// loaded form.
+LintResult lint(const LoadResult& load, const ir::Algorithm& algo, const std::vector<ir::RuntimeParserIssue>& parserIssues,
                 const std::optional<Collective>& collective, const Options& options, Findings& findings);
 
 }  // namespace ccforge::verify

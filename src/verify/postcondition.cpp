@@ -47,7 +47,7 @@ std::vector<std::string> valueDifferences(const ChunkValues& values, ChunkValues
 
 class Explainer {
  public:
-  Explainer(const ProgramIndex& index, const StepGraph& graph, const SymbolicExecution& exec, const ChunkValues& values)
+  Explainer(const LoadedProgram& index, const StepGraph& graph, const SymbolicExecution& exec, const ChunkValues& values)
       : index_(index), graph_(graph), exec_(exec), values_(values) {}
 
   // The steps that produced a cell, latest first in discovery, reported in execution order.
@@ -70,23 +70,23 @@ class Explainer {
     });
     for (uint32_t id : nodes) {
       const Provenance& p = exec_.provenance(id);
-      const ir::Step& st = index_.step(p.step);
-      steps.push_back(index_.ref(p.step, fmt::format("{} {}[{}..{}) -> {}", ir::opTypeName(st.type), bufferOf(st),
+      const LoadedStep& st = index_.step(p.step);
+      steps.push_back(stepRef(index_, p.step, fmt::format("{} {}[{}..{}) -> {}", ir::opTypeName(st.type), bufferOf(st),
                                                      offsetOf(st), offsetOf(st) + st.cnt, values_.describe(p.value))));
     }
   }
 
  private:
-  static char bufferOf(const ir::Step& st) {
+  static char bufferOf(const LoadedStep& st) {
     return ir::bufferLetter(writesLocalDestination(st.type) ? st.dstbuf : st.srcbuf);
   }
-  static int32_t offsetOf(const ir::Step& st) { return writesLocalDestination(st.type) ? st.dstoff : st.srcoff; }
+  static int32_t offsetOf(const LoadedStep& st) { return writesLocalDestination(st.type) ? st.dstoff : st.srcoff; }
 
   // Where uninitialised data enters: `with` is always the local source operand of a reduction,
   // `from` the received data, the copied source, or (for 're') the destination reduced into.
   void noteUninitialisedOperands(const Provenance& p, std::vector<std::string>& evidence) const {
-    const ir::Step& st = index_.step(p.step);
-    StepRef at = index_.ref(p.step);
+    const LoadedStep& st = index_.step(p.step);
+    StepRef at = stepRef(index_, p.step);
     std::string who = fmt::format("rank {} tb {} step {} ('{}')", at.rank, at.tb, at.step, ir::opTypeName(st.type));
     if (p.with == SymbolicExecution::kOutOfBounds || p.from == SymbolicExecution::kOutOfBounds)
       evidence.push_back(who + " reads outside its buffer (see the limits errors): unknown data");
@@ -108,7 +108,7 @@ class Explainer {
                                      st.srcoff));
   }
 
-  const ProgramIndex& index_;
+  const LoadedProgram& index_;
   const StepGraph& graph_;
   const SymbolicExecution& exec_;
   const ChunkValues& values_;
@@ -116,7 +116,7 @@ class Explainer {
 
 }  // namespace
 
-size_t checkPostcondition(const ProgramIndex& index, const StepGraph& graph, const Collective& collective,
+size_t checkPostcondition(const LoadedProgram& index, const StepGraph& graph, const Collective& collective,
                           CallForm form, const std::vector<RankLayout>& layouts, Findings& findings) {
   ChunkValues values;
   SymbolicExecution exec(index, layouts, collective, values);

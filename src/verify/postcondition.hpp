@@ -7,13 +7,13 @@
 
 #include "semantics/collective.hpp"
 #include "verify/findings.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/step_graph.hpp"
 
 namespace ccforge::verify {
 
 // Returns the number of wrong output chunks.
-size_t checkPostcondition(const ProgramIndex& index, const StepGraph& graph, const Collective& collective,
+size_t checkPostcondition(const LoadedProgram& index, const StepGraph& graph, const Collective& collective,
                           CallForm form, const std::vector<RankLayout>& layouts, Findings& findings);
 
 }  // namespace ccforge::verify

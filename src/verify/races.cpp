@@ -18,7 +18,7 @@ struct Access {
 };
 
 // The chunks a step touches under runtime semantics; `re` reads and writes its destination.
-std::vector<Access> accessesOf(const ir::Step& st) {
+std::vector<Access> accessesOf(const LoadedStep& st) {
   std::vector<Access> out;
   if (st.type == ir::OpType::Nop) return out;
   if (readsLocalSource(st.type)) out.push_back({st.srcbuf, st.srcoff, false});
@@ -33,7 +33,7 @@ struct LocationHistory {
 
 class RaceChecker {
  public:
-  RaceChecker(const ProgramIndex& index, const StepGraph& graph, CallForm form, const std::vector<RankLayout>& layouts,
+  RaceChecker(const LoadedProgram& index, const StepGraph& graph, CallForm form, const std::vector<RankLayout>& layouts,
               uint64_t& budget, Findings& findings)
       : index_(index), graph_(graph), form_(form), layouts_(layouts), budget_(budget), findings_(findings) {
     visited_[0].assign(index.stepCount(), 0);
@@ -60,12 +60,10 @@ class RaceChecker {
     for (uint32_t s : steps) {
       const int32_t t = index_.tbOfStep(s) - firstTb;
       int32_t* clock = &clocks_[static_cast<size_t>(t) * nTbs];
-      const ir::Step& st = index_.step(s);
-      if (st.depid >= 0) {
-        uint32_t source = index_.flaggedStepAtOrAfter(index_.globalTb(rank, st.depid), st.deps);
-        if (auto it = snapshots_.find(source); it != snapshots_.end())
+      const LoadedStep& st = index_.step(s);
+      for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w)
+        if (auto it = snapshots_.find(index_.publisherOf(*w)); it != snapshots_.end())
           for (int32_t u = 0; u < nTbs; ++u) clock[u] = std::max(clock[u], it->second[u]);
-      }
       for (const Access& a : accessesOf(st)) {
         const BufferView& view = layouts_[rank].view(a.buffer);
         for (int32_t j = 0; j < st.cnt && result_.complete; ++j)
@@ -73,7 +71,7 @@ class RaceChecker {
             visit(history[view.region][view.base + a.offset + j], s, a, j, clock, firstTb);
       }
       clock[t] = index_.indexInTb(s);
-      if (st.hasdep) snapshots_[s].assign(clock, clock + nTbs);
+      if (st.publishes) snapshots_[s].assign(clock, clock + nTbs);
     }
   }
 
@@ -142,7 +140,7 @@ class RaceChecker {
     const char* rule = earlierWrites ? (a.writes ? "race.write-write" : "race.write-read") : "race.read-write";
     const int32_t rank = index_.rankOf(index_.tbOfStep(later));
     auto role = [&](uint32_t s) {
-      const ir::Step& st = index_.step(s);
+      const LoadedStep& st = index_.step(s);
       std::string parts;
       for (const Access& x : accessesOf(st)) {
         if (!parts.empty()) parts += ", ";
@@ -151,7 +149,7 @@ class RaceChecker {
       }
       return fmt::format("'{}' {}", ir::opTypeName(st.type), parts);
     };
-    StepRef first = index_.ref(earlier, role(earlier)), second = index_.ref(later, role(later));
+    StepRef first = stepRef(index_, earlier, role(earlier)), second = stepRef(index_, later, role(later));
     findings_.error(Check::Races, rule, index_.step(later).where,
                     fmt::format("{}: rank {} {}[{}] is accessed by tb {} step {} and tb {} step {}, at least one a "
                                 "write, and no dependency, program order or FIFO order puts one before the other",
@@ -160,7 +158,7 @@ class RaceChecker {
                     {first, second});
   }
 
-  const ProgramIndex& index_;
+  const LoadedProgram& index_;
   const StepGraph& graph_;
   CallForm form_;
   const std::vector<RankLayout>& layouts_;
@@ -176,7 +174,7 @@ class RaceChecker {
 
 }  // namespace
 
-RaceResult checkRaces(const ProgramIndex& index, const StepGraph& graph, CallForm form,
+RaceResult checkRaces(const LoadedProgram& index, const StepGraph& graph, CallForm form,
                       const std::vector<RankLayout>& layouts, uint64_t& searchBudget, Findings& findings) {
   return RaceChecker(index, graph, form, layouts, searchBudget, findings).run();
 }

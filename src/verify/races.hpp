@@ -8,7 +8,7 @@
 
 #include "semantics/collective.hpp"
 #include "verify/findings.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/step_graph.hpp"
 
 namespace ccforge::verify {
@@ -19,7 +19,7 @@ struct RaceResult {
 };
 
 // `searchBudget` (node visits of the precise search) is shared by the call forms of one file.
-RaceResult checkRaces(const ProgramIndex& index, const StepGraph& graph, CallForm form,
+RaceResult checkRaces(const LoadedProgram& index, const StepGraph& graph, CallForm form,
                       const std::vector<RankLayout>& layouts, uint64_t& searchBudget, Findings& findings);
 
 }  // namespace ccforge::verify

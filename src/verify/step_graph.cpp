@@ -10,29 +10,25 @@ uint32_t backPressureDistance(ir::Protocol protocol, int32_t slots) {
   return protocol == ir::Protocol::Simple ? k + 1 : k;
 }
 
-StepGraph::StepGraph(const ProgramIndex& index, uint32_t backPressure) : index_(index), backPressure_(backPressure) {
+StepGraph::StepGraph(const LoadedProgram& index, uint32_t backPressure) : index_(index), backPressure_(backPressure) {
   const uint32_t n = index.stepCount();
   dependentsStart_.assign(n + 1, 0);
-  for (uint32_t s = 0; s < n; ++s) {
-    uint32_t dep = dependencySource(s);
-    if (dep != kNoStep && dep != kUnsatisfied) ++dependentsStart_[dep + 1];
-  }
+  for (uint32_t s = 0; s < n; ++s)
+    for (const FlagWait* w = index.waitsBegin(s); w != index.waitsEnd(s); ++w)
+      if (uint32_t publisher = index.publisherOf(*w); publisher != kNoStep) ++dependentsStart_[publisher + 1];
   for (uint32_t s = 0; s < n; ++s) dependentsStart_[s + 1] += dependentsStart_[s];
   dependents_.resize(dependentsStart_[n]);
   std::vector<uint32_t> fill(dependentsStart_.begin(), dependentsStart_.end() - 1);
-  for (uint32_t s = 0; s < n; ++s) {
-    uint32_t dep = dependencySource(s);
-    if (dep != kNoStep && dep != kUnsatisfied) dependents_[fill[dep]++] = s;
-  }
+  for (uint32_t s = 0; s < n; ++s)
+    for (const FlagWait* w = index.waitsBegin(s); w != index.waitsEnd(s); ++w)
+      if (uint32_t publisher = index.publisherOf(*w); publisher != kNoStep) dependents_[fill[publisher]++] = s;
   sort();
 }
 
-uint32_t StepGraph::dependencySource(uint32_t s) const {
-  const ir::Step& st = index_.step(s);
-  if (st.depid < 0) return kNoStep;
-  int32_t rank = index_.rankOf(index_.tbOfStep(s));
-  uint32_t source = index_.flaggedStepAtOrAfter(index_.globalTb(rank, st.depid), st.deps);
-  return source == kNoStep ? kUnsatisfied : source;
+bool StepGraph::waitsInVain(uint32_t s) const {
+  for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w)
+    if (index_.publisherOf(*w) == kNoStep) return true;
+  return false;
 }
 
 void StepGraph::sort() {
@@ -40,8 +36,8 @@ void StepGraph::sort() {
   std::vector<uint32_t> missing(n, 0);  // predecessors not yet placed
   for (uint32_t s = 0; s < n; ++s) {
     forEachPredecessor(s, [&](uint32_t, bool) { ++missing[s]; });
-    if (dependencySource(s) == kUnsatisfied) ++missing[s];
-    const ir::Step& st = index_.step(s);
+    if (waitsInVain(s)) ++missing[s];
+    const LoadedStep& st = index_.step(s);
     const int32_t tb = index_.tbOfStep(s);
     // A receive with no matching send, or a send whose slot is never freed, never runs.
     if (receives(st.type) &&
@@ -70,14 +66,14 @@ void StepGraph::sort() {
     const int32_t tb = index_.tbOfStep(s);
     if (index_.indexInTb(s) + 1 < index_.stepsOf(tb)) release(s + 1);
     for (uint32_t i = dependentsStart_[s]; i < dependentsStart_[s + 1]; ++i) release(dependents_[i]);
-    const ir::Step& st = index_.step(s);
+    const LoadedStep& st = index_.step(s);
     if (sends(st.type)) {
-      const Connection& c = index_.connections()[index_.sendConnection(tb)];
+      const LoadedConnection& c = index_.connections()[index_.sendConnection(tb)];
       uint32_t k = index_.sendPosition(s);
       if (k < c.recvSteps.size()) release(c.recvSteps[k]);
     }
     if (receives(st.type) && backPressure_ > 0) {
-      const Connection& c = index_.connections()[index_.recvConnection(tb)];
+      const LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
       uint64_t k = uint64_t{index_.recvPosition(s)} + backPressure_;
       if (k < c.sendSteps.size()) release(c.sendSteps[k]);
     }

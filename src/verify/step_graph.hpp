@@ -15,7 +15,7 @@
 
 #include "semantics/step_kinds.hpp"
 #include "ir/model.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::verify {
 
@@ -28,7 +28,7 @@ uint32_t backPressureDistance(ir::Protocol protocol, int32_t slots);
 class StepGraph {
  public:
   // backPressure = 0 leaves slot back-pressure out (unbounded FIFOs).
-  StepGraph(const ProgramIndex& index, uint32_t backPressure);
+  StepGraph(const LoadedProgram& index, uint32_t backPressure);
 
   template <typename F>  // f(uint32_t predecessor, bool strict)
   void forEachPredecessor(uint32_t s, F&& f) const;
@@ -41,12 +41,11 @@ class StepGraph {
   bool allRun() const { return order_.size() == index_.stepCount(); }
 
  private:
-  // The flagged step a step's dependency waits for; kNoStep: none; kUnsatisfied: never published.
-  static constexpr uint32_t kUnsatisfied = kNoStep - 1;
-  uint32_t dependencySource(uint32_t s) const;
+  // Whether some flag the step waits for is never published in its tile iteration.
+  bool waitsInVain(uint32_t s) const;
   void sort();
 
-  const ProgramIndex& index_;
+  const LoadedProgram& index_;
   uint32_t backPressure_;
   std::vector<uint32_t> dependentsStart_, dependents_;  // CSR: flagged step -> steps waiting on it
   std::vector<uint32_t> order_, position_;
@@ -56,16 +55,18 @@ template <typename F>
 void StepGraph::forEachPredecessor(uint32_t s, F&& f) const {
   const int32_t tb = index_.tbOfStep(s);
   if (index_.indexInTb(s) > 0) f(s - 1, true);
-  uint32_t dep = dependencySource(s);
-  if (dep != kNoStep && dep != kUnsatisfied) f(dep, true);
-  const ir::Step& st = index_.step(s);
+  for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
+    const uint32_t publisher = index_.publisherOf(*w);
+    if (publisher != kNoStep) f(publisher, true);
+  }
+  const LoadedStep& st = index_.step(s);
   if (receives(st.type)) {
-    const Connection& c = index_.connections()[index_.recvConnection(tb)];
+    const LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
     uint32_t k = index_.recvPosition(s);
     if (k < c.sendSteps.size()) f(c.sendSteps[k], false);
   }
   if (sends(st.type) && backPressure_ > 0) {
-    const Connection& c = index_.connections()[index_.sendConnection(tb)];
+    const LoadedConnection& c = index_.connections()[index_.sendConnection(tb)];
     uint32_t k = index_.sendPosition(s);
     if (k >= backPressure_ && k - backPressure_ < c.recvSteps.size()) f(c.recvSteps[k - backPressure_], true);
   }

@@ -5,7 +5,7 @@ namespace ccforge::verify {
 
 using ir::OpType;
 
-SymbolicExecution::SymbolicExecution(const ProgramIndex& index, const std::vector<RankLayout>& layouts,
+SymbolicExecution::SymbolicExecution(const LoadedProgram& index, const std::vector<RankLayout>& layouts,
                                      const Collective& collective, ChunkValues& values)
     : index_(index), layouts_(layouts), values_(values) {
   provenance_.resize(3);  // kInitialInput, kNeverWritten, kOutOfBounds
@@ -43,7 +43,7 @@ void SymbolicExecution::run(const StepGraph& graph) {
 }
 
 void SymbolicExecution::execute(uint32_t s) {
-  const ir::Step& st = index_.step(s);
+  const LoadedStep& st = index_.step(s);
   if (st.type == OpType::Nop) return;
   const int32_t tb = index_.tbOfStep(s);
   const int32_t rank = index_.rankOf(tb);
@@ -52,7 +52,7 @@ void SymbolicExecution::execute(uint32_t s) {
   // What arrives: the chunks of the matching send, in FIFO order.
   std::vector<Cell> incoming;
   if (receives(st.type)) {
-    const Connection& c = index_.connections()[index_.recvConnection(tb)];
+    const LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
     uint32_t sender = c.sendSteps[index_.recvPosition(s)];
     const std::vector<Cell>& stream = sent_[index_.recvConnection(tb)];
     incoming.resize(cnt, Cell{ChunkValues::kUninitialized, kNeverWritten});

@@ -9,7 +9,7 @@
 
 #include "semantics/chunk_value.hpp"
 #include "semantics/collective.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/step_graph.hpp"
 
 namespace ccforge::verify {
@@ -32,7 +32,7 @@ class SymbolicExecution {
   static constexpr uint32_t kNeverWritten = 1;  // provenance of uninitialised memory
   static constexpr uint32_t kOutOfBounds = 2;   // read outside its buffer (reported by the lint)
 
-  SymbolicExecution(const ProgramIndex& index, const std::vector<RankLayout>& layouts, const Collective& collective,
+  SymbolicExecution(const LoadedProgram& index, const std::vector<RankLayout>& layouts, const Collective& collective,
                     ChunkValues& values);
   void run(const StepGraph& graph);
 
@@ -45,7 +45,7 @@ class SymbolicExecution {
   uint32_t record(uint32_t step, uint32_t from, uint32_t with, ChunkValues::Id value);
   void execute(uint32_t s);
 
-  const ProgramIndex& index_;
+  const LoadedProgram& index_;
   const std::vector<RankLayout>& layouts_;
   ChunkValues& values_;
   std::vector<std::vector<std::vector<Cell>>> memory_;  // [rank][region][chunk]

@@ -14,7 +14,8 @@
 #include "verify/layouts.hpp"
 #include "verify/lint.hpp"
 #include "verify/postcondition.hpp"
-#include "verify/program_index.hpp"
+#include "semantics/loaded_program.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/races.hpp"
 #include "verify/selection.hpp"
 #include "verify/smt/engine.hpp"
@@ -50,18 +51,21 @@ class FileVerification {
     ResolvedCollective resolved = resolveCollective(algo_, options_.collective, findings_);
     report_.program = summarize(algo_, resolved.description);
     for (std::string& note : resolved.notes) report_.notes.push_back(std::move(note));
-    LintResult lint = verify::lint(algo_, parserIssues, resolved.collective, options_, findings_);
+    const LoadResult load = loadProgram(algo_);
+    LintResult lint = verify::lint(load, algo_, parserIssues, resolved.collective, options_, findings_);
     outcome(Check::Format, findings_.hasErrors(Check::Format) ? CheckStatus::Failed : CheckStatus::Passed);
     outcome(Check::Limits, findings_.hasErrors(Check::Limits) ? CheckStatus::Failed : CheckStatus::Passed);
-    if (!lint.structureSound) {
+    if (!load.program) {
       skip({Check::Connections, Check::Races, Check::Postcondition, Check::Deadlock},
            "the program's structure is broken (see the limits errors), so it has no defined execution");
     } else {
-      semanticChecks(lint, resolved);
+      semanticChecks(*load.program, lint, resolved);
     }
     findings_.moveInto(report_);
-    bool inconclusive = std::any_of(report_.checks.begin(), report_.checks.end(),
-                                    [](const CheckOutcome& c) { return c.status == CheckStatus::Inconclusive; });
+    // A check that did not run proves nothing: without errors, the file is not verified.
+    bool inconclusive = std::any_of(report_.checks.begin(), report_.checks.end(), [](const CheckOutcome& c) {
+      return c.status == CheckStatus::Inconclusive || c.status == CheckStatus::Skipped;
+    });
     bool disagreement = std::any_of(report_.violations.begin(), report_.violations.end(),
                                     [](const Violation& v) { return v.rule == smt::kDisagreementRule; });
     report_.verdict = disagreement              ? Verdict::InternalError
@@ -85,8 +89,7 @@ class FileVerification {
     return findings_.hasErrors(check) ? CheckStatus::Failed : CheckStatus::Passed;
   }
 
-  void semanticChecks(const LintResult& lint, const ResolvedCollective& resolved) {
-    ProgramIndex index(algo_, lint.gpuOfRank);
+  void semanticChecks(const LoadedProgram& index, const LintResult& lint, const ResolvedCollective& resolved) {
     bool connectionsSound = checkConnections(index, findings_);
     outcome(Check::Connections, statusOf(Check::Connections));
     if (!connectionsSound) {
@@ -102,8 +105,8 @@ class FileVerification {
   }
 
   // Returns the slot count checked.
-  int32_t deadlockCheck(const ProgramIndex& index, smt::SmtEngine* smt) {
-    const int32_t slots = options_.slots.value_or(defaultSlots(algo_.proto));
+  int32_t deadlockCheck(const LoadedProgram& index, smt::SmtEngine* smt) {
+    const int32_t slots = options_.slots.value_or(transfersInFlight(algo_.proto));
     std::optional<DeadlockSummary> summary;
     CheckStatus status = CheckStatus::Passed;
     std::string note;
@@ -129,7 +132,7 @@ class FileVerification {
     return slots;
   }
 
-  void dataChecks(const ProgramIndex& index, int32_t slots, const LintResult& lint, const ResolvedCollective& resolved,
+  void dataChecks(const LoadedProgram& index, int32_t slots, const LintResult& lint, const ResolvedCollective& resolved,
                   smt::SmtEngine* smt) {
     std::vector<CallForm> forms = callFormsOf(algo_);
     if (forms.empty()) {
@@ -176,7 +179,7 @@ class FileVerification {
     return *std::find_if(report_.checks.begin(), report_.checks.end(), [&](const CheckOutcome& c) { return c.check == check; });
   }
 
-  void racesCheck(const ProgramIndex& index, const StepGraph& graph, const std::vector<CallForm>& forms,
+  void racesCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
                   const LintResult& lint, const ResolvedCollective& resolved) {
     uint64_t budget = options_.raceSearchBudget;
     bool complete = true;
@@ -196,7 +199,7 @@ class FileVerification {
       outcome(Check::Races, statusOf(Check::Races), note);
   }
 
-  void postconditionCheck(const ProgramIndex& index, const StepGraph& graph, const std::vector<CallForm>& forms,
+  void postconditionCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
                           const LintResult& lint, const ResolvedCollective& resolved) {
     if (!resolved.collective) {
       outcome(Check::Postcondition, CheckStatus::Skipped,

@@ -82,7 +82,7 @@ void checkDeadlockWitness(const test::Program& p, const verify::Witness& w) {
   REQUIRE_FALSE(sim.completed);
   REQUIRE(w.blocked.size() == sim.blocked.size());
   for (size_t i = 0; i < sim.blocked.size(); ++i) {
-    const verify::StepRef at = p.index().ref(p.index().firstStep(sim.blocked[i].tb) + static_cast<uint32_t>(sim.blocked[i].step));
+    const verify::StepRef at = verify::stepRef(p.index(), p.index().firstStep(sim.blocked[i].tb) + static_cast<uint32_t>(sim.blocked[i].step));
     CHECK(w.blocked[i].rank == at.rank);
     CHECK(w.blocked[i].tb == at.tb);
     CHECK(w.blocked[i].step == at.step);
@@ -122,7 +122,7 @@ void checkFixture(const fs::path& path) {
   std::unique_ptr<test::Program> program = test::Program::read(path, options);
   std::optional<Truth> truth;
   if (program && simRaces != CheckStatus::Skipped)
-    truth = oracle(*program, options.slots.value_or(verify::defaultSlots(program->algorithm().proto)));
+    truth = oracle(*program, options.slots.value_or(transfersInFlight(program->algorithm().proto)));
   if (truth) {
     CHECK((smtRaces == CheckStatus::Failed) == truth->resultChanges);
     if (simPost != CheckStatus::Skipped) CHECK((smtPost == CheckStatus::Failed) == truth->someWrong);

@@ -19,11 +19,11 @@ fs::path fixture(const std::string& relative) { return fs::path(CCFORGE_FIXTURES
 
 // The simulation's step order as a schedule of atomic steps.
 std::vector<verify::ScheduleEvent> inOrder(const smt::DataSetting& setting, const verify::StepGraph& graph) {
-  const verify::ProgramIndex& index = setting.index();
+  const LoadedProgram& index = setting.index();
   std::vector<verify::ScheduleEvent> out;
   for (uint32_t s : graph.order()) {
-    const verify::StepRef r = index.ref(s);
-    const ir::Step& st = index.step(s);
+    const verify::StepRef r = verify::stepRef(index, s);
+    const LoadedStep& st = index.step(s);
     const int32_t n = st.type == ir::OpType::Nop ? 0 : st.cnt;
     out.push_back({r.rank, r.tb, r.step, 0, -1, "begin", -1});
     for (int32_t j = 0; j < n; ++j) out.push_back({r.rank, r.tb, r.step, 0, -1, "read", j});

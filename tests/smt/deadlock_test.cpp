@@ -46,7 +46,7 @@ TEST_CASE("encoding 1 decides deadlock as the simulation does, and every witness
   size_t deadlocks = 0, deadlockFree = 0;
   for (const auto& p : programs) {
     INFO(p->algorithm().name);
-    for (verify::SimulationConfig config : verify::reachableConfigurations(p->algorithm())) {
+    for (verify::SimulationConfig config : verify::reachableConfigurations(p->index())) {
       for (int32_t slots : {1, 2, 3}) {
         config.slots = slots;
         INFO(config.describe());

@@ -29,10 +29,10 @@ class Search {
 
  private:
   static constexpr ChunkValues::Id kNotYet = UINT32_MAX;
-  static int32_t chunksOf(const ir::Step& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
+  static int32_t chunksOf(const LoadedStep& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
 
   bool build() {
-    const verify::ProgramIndex& index = setting_.index();
+    const LoadedProgram& index = setting_.index();
     std::map<uint32_t, std::vector<size_t>> reads, writes;
     for (uint32_t s : graph_.order()) {
       const int32_t n = chunksOf(index.step(s));
@@ -111,7 +111,7 @@ class Search {
   ChunkValues::Id compute(const Point& p, const std::vector<ChunkValues::Id>& memory,
                           const std::vector<ChunkValues::Id>& computed) const {
     auto read = [&](int32_t cell) { return cell == smt::kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)]; };
-    const ir::Step& st = setting_.index().step(p.step);
+    const LoadedStep& st = setting_.index().step(p.step);
     ChunkValues::Id incoming = ChunkValues::kUninitialized;
     if (receives(st.type)) {
       const uint32_t sender = graph_.senderOf(p.step);

@@ -25,11 +25,12 @@ std::unique_ptr<Program> Program::of(ir::Algorithm algo, const verify::Options& 
 std::unique_ptr<Program> Program::index(std::unique_ptr<Program> p, const verify::Options& options) {
   verify::Findings findings("program", 0);
   verify::ResolvedCollective resolved = verify::resolveCollective(p->algo_, options.collective, findings);
-  verify::LintResult lint = verify::lint(p->algo_, {}, resolved.collective, options, findings);
-  if (!lint.structureSound) return nullptr;
+  LoadResult load = loadProgram(p->algo_);
+  verify::LintResult lint = verify::lint(load, p->algo_, {}, resolved.collective, options, findings);
+  if (!load.program) return nullptr;
   p->collective_ = resolved.collective;
   p->bufferLengths_ = lint.bufferLengths;
-  p->index_ = std::make_unique<verify::ProgramIndex>(p->algo_, lint.gpuOfRank);
+  p->index_ = std::make_unique<LoadedProgram>(std::move(*load.program));
   if (!verify::checkConnections(*p->index_, findings)) return nullptr;
   return p;
 }

@@ -10,7 +10,7 @@
 #include "semantics/collective.hpp"
 #include "ir/model.hpp"
 #include "verify/options.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::test {
 
@@ -21,7 +21,7 @@ class Program {
   static std::unique_ptr<Program> of(ir::Algorithm algo, const verify::Options& options = {});
 
   const ir::Algorithm& algorithm() const { return algo_; }
-  const verify::ProgramIndex& index() const { return *index_; }
+  const LoadedProgram& index() const { return *index_; }
   const std::optional<Collective>& collective() const { return collective_; }
   const std::vector<std::array<int32_t, 3>>& bufferLengths() const { return bufferLengths_; }
 
@@ -35,7 +35,7 @@ class Program {
   ir::Algorithm algo_;
   std::optional<Collective> collective_;
   std::vector<std::array<int32_t, 3>> bufferLengths_;
-  std::unique_ptr<verify::ProgramIndex> index_;
+  std::unique_ptr<LoadedProgram> index_;
 };
 
 // Every fixture of the corpus: tests/fixtures/verify/** and tests/fixtures/msccl-tools/**, sorted.

@@ -69,7 +69,8 @@ TEST_CASE("a directory is checked the way the runtime loads it") {
   CHECK(overlap[1].violations.back().message.find("sizes 1048576..2097152 bytes") != std::string::npos);
 }
 
-TEST_CASE("depid above 127 wraps in the executor but not in the legacy runtime") {
+// Both runtimes store dependentBid as int8_t (msccl_struct.h; microsoft/msccl src/include/msccl.h).
+TEST_CASE("depid above 127 wraps in the executor and in the legacy runtime") {
   ir::Algorithm a = chainOfCopies(130);
   verify::Options executor;
   executor.maxCoResidentThreadBlocks = 1024;
@@ -80,8 +81,10 @@ TEST_CASE("depid above 127 wraps in the executor but not in the legacy runtime")
   a.minBytes.reset();
   a.maxBytes.reset();
   a.outofplace.reset();
+  legacy.maxCoResidentThreadBlocks = 216;
   auto l = verify::verifyAlgorithm(a, "chain", legacy);
-  CHECK(l.verdict == Verdict::Verified);
+  CHECK(has(l, "limits.depid-int8"));
+  CHECK_FALSE(has(verify::verifyAlgorithm(chainOfCopies(128), "chain", executor), "limits.depid-int8"));
 }
 
 TEST_CASE("the executor's co-residency default is one block per A100 SM") {

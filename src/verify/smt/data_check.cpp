@@ -33,7 +33,7 @@ class DataChecker {
       : input_(input), runner_(runner), findings_(findings) {}
 
   SmtDataResult run() {
-    const verify::ProgramIndex& index = input_.index;
+    const LoadedProgram& index = input_.index;
     if (index.stepCount() > kMaxSteps) {
       const std::string why =
           fmt::format("SMT: the data encoding covers programs of up to {} steps; this one has {}", kMaxSteps,
@@ -58,7 +58,7 @@ class DataChecker {
   }
 
   void checkForm(CallForm form) {
-    const verify::ProgramIndex& index = input_.index;
+    const LoadedProgram& index = input_.index;
     std::vector<RankLayout> layouts = verify::rankLayouts(input_.collective, form, input_.bufferLengths);
     ChunkValues values;
     DataSetting setting(index, layouts, input_.collective, values);
@@ -130,22 +130,22 @@ class DataChecker {
 
   // The reads that saw a different write than in the reference interleaving: where the race is.
   std::vector<verify::StepRef> differingReads(const DataReplay& witness, const DataReplay& reference) const {
-    const verify::ProgramIndex& index = input_.index;
+    const LoadedProgram& index = input_.index;
     std::map<std::tuple<uint32_t, int32_t, bool>, uint32_t> before;
     for (const SeenWrite& r : reference.reads) before[{r.step, r.chunk, r.destination}] = r.writer;
     auto who = [&](uint32_t writer) {
-      if (writer == verify::kNoStep) return std::string("its initial value");
-      const verify::StepRef w = index.ref(writer);
+      if (writer == kNoStep) return std::string("its initial value");
+      const verify::StepRef w = verify::stepRef(index, writer);
       return fmt::format("the write of tb {} step {}", w.tb, w.step);
     };
     std::vector<verify::StepRef> out;
     for (const SeenWrite& r : witness.reads) {
       auto it = before.find({r.step, r.chunk, r.destination});
       if (it == before.end() || it->second == r.writer || out.size() >= kReadsShown) continue;
-      const ir::Step& st = index.step(r.step);
+      const LoadedStep& st = index.step(r.step);
       const char buffer = ir::bufferLetter(r.destination ? st.dstbuf : st.srcbuf);
       const int32_t offset = (r.destination ? st.dstoff : st.srcoff) + r.chunk;
-      out.push_back(index.ref(r.step,
+      out.push_back(verify::stepRef(index, r.step,
                               fmt::format("'{}' reads {}[{}]: {} here, {} in the other interleaving",
                                           ir::opTypeName(st.type), buffer, offset, who(r.writer), who(it->second)),
                               0));
@@ -155,7 +155,7 @@ class DataChecker {
 
   void report(const DataSetting& setting, const Question& q, CallForm form, DataWitness& w, const DataReplay& replay,
               const DataReplay& reference, const std::vector<std::optional<ChunkValues::Id>>& targets) {
-    const verify::ProgramIndex& index = input_.index;
+    const LoadedProgram& index = input_.index;
     ChunkValues& values = setting.values();
     std::vector<verify::StepRef> steps = differingReads(replay, reference);
     for (const auto& [k, value] : w.differing) {
@@ -166,8 +166,8 @@ class DataChecker {
                             values.describe(value), values.describe(*targets[k]))
               : fmt::format("rank {} output chunk {} holds {}, but the postcondition requires {}", o.rank, o.index,
                             values.describe(value), values.describe(*targets[k])));
-      if (replay.lastWriter[k] != verify::kNoStep && steps.size() < kReadsShown)
-        steps.push_back(index.ref(replay.lastWriter[k], fmt::format("writes rank {} output chunk {} last", o.rank, o.index), 0));
+      if (replay.lastWriter[k] != kNoStep && steps.size() < kReadsShown)
+        steps.push_back(verify::stepRef(index, replay.lastWriter[k], fmt::format("writes rank {} output chunk {} last", o.rank, o.index), 0));
     }
     const OutputChunk& first = setting.outputs()[w.differing.front().first];
     std::string message =

@@ -11,14 +11,14 @@
 
 #include "semantics/collective.hpp"
 #include "verify/findings.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 #include "smt/query_runner.hpp"
 
 namespace ccforge::smt {
 
 struct DataCheckInput {
-  const verify::ProgramIndex& index;
+  const LoadedProgram& index;
   const std::optional<Collective>& collective;
   const std::vector<CallForm>& forms;
   const std::vector<std::array<int32_t, 3>>& bufferLengths;

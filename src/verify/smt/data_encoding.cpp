@@ -20,7 +20,7 @@ DataEncoding::DataEncoding(const DataSetting& setting, const SyncGraph& graph,
                            std::string kind)
     : setting_(setting), graph_(graph), kind_(std::move(kind)) {
   query_.name = std::move(name);
-  const verify::ProgramIndex& index = setting.index();
+  const LoadedProgram& index = setting.index();
   uint32_t slots = 0;
   firstSlot_.resize(index.stepCount() + 1);
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
@@ -42,12 +42,12 @@ DataEncoding::DataEncoding(const DataSetting& setting, const SyncGraph& graph,
 }
 
 int32_t DataEncoding::chunks(uint32_t s) const {
-  const ir::Step& st = setting_.index().step(s);
+  const LoadedStep& st = setting_.index().step(s);
   return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0);
 }
 
 std::string DataEncoding::stepName(uint32_t s) const {
-  const verify::ProgramIndex& index = setting_.index();
+  const LoadedProgram& index = setting_.index();
   const int32_t tb = index.tbOfStep(s);
   return fmt::format("r{}_b{}_s{}", index.rankOf(tb), index.idOf(tb), index.indexInTb(s));
 }
@@ -103,7 +103,7 @@ DataEncoding::Domain DataEncoding::readDomain(const Read& r) const {
 
 DataEncoding::Domain DataEncoding::incomingDomain(uint32_t s, int32_t j) const {
   const uint32_t sender = graph_.senderOf(s);
-  if (sender == verify::kNoStep || !graph_.runs(sender) || j >= chunks(sender)) return {ChunkValues::kUninitialized};
+  if (sender == kNoStep || !graph_.runs(sender) || j >= chunks(sender)) return {ChunkValues::kUninitialized};
   return out_[firstSlot_[sender] + static_cast<uint32_t>(j)];
 }
 
@@ -201,7 +201,7 @@ void DataEncoding::encodePoints() {
 
 Term DataEncoding::incomingTerm(uint32_t s, int32_t j) {
   const uint32_t sender = graph_.senderOf(s);
-  if (sender == verify::kNoStep || !graph_.runs(sender) || j >= chunks(sender))
+  if (sender == kNoStep || !graph_.runs(sender) || j >= chunks(sender))
     return query_.terms.intConst(ChunkValues::kUninitialized);
   return value_[firstSlot_[sender] + static_cast<uint32_t>(j)];
 }
@@ -352,7 +352,7 @@ void DataEncoding::encodeGoal(const std::vector<std::optional<ChunkValues::Id>>&
 }
 
 DataWitness DataEncoding::witness(const std::vector<int64_t>& model) const {
-  const verify::ProgramIndex& index = setting_.index();
+  const LoadedProgram& index = setting_.index();
   DataWitness out;
   verify::Witness& w = out.witness;
   w.kind = kind_;

@@ -8,7 +8,7 @@
 namespace ccforge::smt {
 namespace {
 
-int32_t chunksOf(const ir::Step& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
+int32_t chunksOf(const LoadedStep& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
 
 struct Positions {
   size_t begin = SIZE_MAX, end = SIZE_MAX;
@@ -23,7 +23,7 @@ class Replay {
     DataReplay out;
     if (!(out.error = locate(schedule)).empty() || !(out.error = checkOrders()).empty()) return out;
     std::vector<ChunkValues::Id> memory(setting_.cellCount());
-    std::vector<uint32_t> writer(setting_.cellCount(), verify::kNoStep);
+    std::vector<uint32_t> writer(setting_.cellCount(), kNoStep);
     for (size_t c = 0; c < memory.size(); ++c) memory[c] = setting_.initial(static_cast<int32_t>(c));
     std::map<std::pair<uint32_t, int32_t>, ChunkValues::Id> computed;
     auto read = [&](int32_t cell) { return cell == kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)]; };
@@ -34,7 +34,7 @@ class Replay {
     for (size_t i = 0; i < schedule.size(); ++i) {
       const uint32_t s = steps_[i];
       const int32_t j = schedule[i].chunk;
-      const ir::Step& st = index_.step(s);
+      const LoadedStep& st = index_.step(s);
       if (schedule[i].action == "read") {
         ChunkValues::Id incoming = ChunkValues::kUninitialized;
         if (receives(st.type)) {
@@ -53,7 +53,7 @@ class Replay {
     }
     for (const OutputChunk& o : setting_.outputs()) {
       out.outputs.push_back(read(o.cell));
-      out.lastWriter.push_back(o.cell == kOutside ? verify::kNoStep : writer[static_cast<size_t>(o.cell)]);
+      out.lastWriter.push_back(o.cell == kOutside ? kNoStep : writer[static_cast<size_t>(o.cell)]);
     }
     out.ok = true;
     return out;
@@ -94,7 +94,7 @@ class Replay {
         complete = complete && p.read[j] != SIZE_MAX &&
                    (p.write[j] != SIZE_MAX || setting_.destinationCell(s, static_cast<int32_t>(j)) == kOutside);
       if (!complete) {
-        const verify::StepRef r = index_.ref(s);
+        const verify::StepRef r = verify::stepRef(index_, s);
         return fmt::format("rank {} tb {} step {} runs but the schedule lacks some of its events", r.rank, r.tb, r.step);
       }
     }
@@ -103,7 +103,7 @@ class Replay {
 
   std::string checkOrders() const {
     auto describe = [&](uint32_t s) {
-      const verify::StepRef r = index_.ref(s);
+      const verify::StepRef r = verify::stepRef(index_, s);
       return fmt::format("rank {} tb {} step {}", r.rank, r.tb, r.step);
     };
     for (const auto& [s, p] : positions_) {
@@ -132,7 +132,7 @@ class Replay {
 
   const DataSetting& setting_;
   const SyncGraph& graph_;
-  const verify::ProgramIndex& index_;
+  const LoadedProgram& index_;
   std::map<uint32_t, Positions> positions_;
   std::vector<uint32_t> steps_;
 };
@@ -145,7 +145,7 @@ DataReplay replayDataSchedule(const DataSetting& setting, const SyncGraph& graph
 }
 
 std::vector<verify::ScheduleEvent> atomicSchedule(const DataSetting& setting, const SyncGraph& graph) {
-  const verify::ProgramIndex& index = setting.index();
+  const LoadedProgram& index = setting.index();
   std::vector<verify::ScheduleEvent> out;
   for (uint32_t s : graph.order()) {
     const int32_t tb = index.tbOfStep(s), rank = index.rankOf(tb), id = index.idOf(tb), step = index.indexInTb(s);

@@ -18,7 +18,7 @@ struct SeenWrite {
   uint32_t step = 0;
   int32_t chunk = 0;
   bool destination = false;           // the destination operand of 're' (else the local source)
-  uint32_t writer = verify::kNoStep;  // kNoStep: the cell's initial value
+  uint32_t writer = kNoStep;  // kNoStep: the cell's initial value
 };
 
 struct DataReplay {

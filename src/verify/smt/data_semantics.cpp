@@ -3,7 +3,7 @@
 
 namespace ccforge::smt {
 
-DataSetting::DataSetting(const verify::ProgramIndex& index, const std::vector<RankLayout>& layouts,
+DataSetting::DataSetting(const LoadedProgram& index, const std::vector<RankLayout>& layouts,
                          const std::optional<Collective>& collective, ChunkValues& values)
     : index_(index), layouts_(layouts), values_(values) {
   int32_t next = 0;
@@ -35,13 +35,13 @@ int32_t DataSetting::cell(int32_t rank, ir::Buffer buffer, int32_t i) const {
 }
 
 int32_t DataSetting::sourceCell(uint32_t s, int32_t j) const {
-  const ir::Step& st = index_.step(s);
+  const LoadedStep& st = index_.step(s);
   if (!readsLocalSource(st.type)) return kOutside;
   return cell(index_.rankOf(index_.tbOfStep(s)), st.srcbuf, st.srcoff + j);
 }
 
 int32_t DataSetting::destinationCell(uint32_t s, int32_t j) const {
-  const ir::Step& st = index_.step(s);
+  const LoadedStep& st = index_.step(s);
   if (!writesLocalDestination(st.type)) return kOutside;
   return cell(index_.rankOf(index_.tbOfStep(s)), st.dstbuf, st.dstoff + j);
 }

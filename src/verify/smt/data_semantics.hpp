@@ -12,7 +12,7 @@
 
 #include "semantics/chunk_value.hpp"
 #include "semantics/collective.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::smt {
 
@@ -28,10 +28,10 @@ struct OutputChunk {
 class DataSetting {
  public:
   // Without a collective every input chunk (r, k) holds in(r, k) and nothing is expected.
-  DataSetting(const verify::ProgramIndex& index, const std::vector<RankLayout>& layouts,
+  DataSetting(const LoadedProgram& index, const std::vector<RankLayout>& layouts,
               const std::optional<Collective>& collective, ChunkValues& values);
 
-  const verify::ProgramIndex& index() const { return index_; }
+  const LoadedProgram& index() const { return index_; }
   ChunkValues& values() const { return values_; }
   int32_t cell(int32_t rank, ir::Buffer buffer, int32_t i) const;
   size_t cellCount() const { return initial_.size(); }
@@ -44,7 +44,7 @@ class DataSetting {
   ChunkValues::Id result(uint32_t s, ChunkValues::Id incoming, ChunkValues::Id source, ChunkValues::Id destination) const;
 
  private:
-  const verify::ProgramIndex& index_;
+  const LoadedProgram& index_;
   const std::vector<RankLayout>& layouts_;
   ChunkValues& values_;
   std::vector<std::vector<int32_t>> regionFirstCell_;  // [rank][region]

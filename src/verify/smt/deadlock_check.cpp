@@ -110,10 +110,10 @@ void searchMinimumSlots(SlotProbe& probe, int32_t checked, bool deadlocksAtCheck
 
 }  // namespace
 
-SmtDeadlockResult checkDeadlockSmt(const verify::ProgramIndex& index, int32_t slotsChecked, QueryRunner& runner,
+SmtDeadlockResult checkDeadlockSmt(const LoadedProgram& index, int32_t slotsChecked, QueryRunner& runner,
                                    DeadlockQueries& queries) {
   SmtDeadlockResult result;
-  std::vector<verify::SimulationConfig> configs = verify::reachableConfigurations(index.algorithm());
+  std::vector<verify::SimulationConfig> configs = verify::reachableConfigurations(index);
   bool unknown = false;
   std::string unknownReason;
   for (verify::SimulationConfig c : configs) {

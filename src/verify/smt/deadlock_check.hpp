@@ -27,7 +27,7 @@ struct SmtDeadlockResult {
   std::vector<std::string> internalErrors;  // solvers that disagree, witnesses that do not replay
 };
 
-SmtDeadlockResult checkDeadlockSmt(const verify::ProgramIndex& index, int32_t slotsChecked, QueryRunner& runner,
+SmtDeadlockResult checkDeadlockSmt(const LoadedProgram& index, int32_t slotsChecked, QueryRunner& runner,
                                    DeadlockQueries& queries);
 
 }  // namespace ccforge::smt

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "verify/smt/wait_description.hpp"
+#include "verify/wait_description.hpp"
 
 namespace ccforge::smt {
 
@@ -21,7 +21,7 @@ uint32_t DeadlockEncoding::groupEnd(uint32_t g) const {
 // Events that wait for nothing but their block's previous event run together with it: a group
 // starts at a block's first event and at every event with a predecessor.
 void DeadlockEncoding::encode() {
-  const verify::ProgramIndex& index = graph_.index();
+  const LoadedProgram& index = graph_.index();
   TermStore& T = query_.terms;
   groupOfEvent_.resize(graph_.size());
   for (int32_t tb = 0; tb < index.threadBlockCount(); ++tb) {
@@ -99,7 +99,7 @@ std::vector<uint32_t> DeadlockEncoding::reachableOrder(const std::vector<bool>& 
 }
 
 DeadlockWitness DeadlockEncoding::witness(const std::vector<int64_t>& model) const {
-  const verify::ProgramIndex& index = graph_.index();
+  const LoadedProgram& index = graph_.index();
   DeadlockWitness out;
   verify::Witness& w = out.witness;
   w.kind = "deadlock";
@@ -129,9 +129,8 @@ DeadlockWitness DeadlockEncoding::witness(const std::vector<int64_t>& model) con
     for (uint32_t p = 0; p < ev.predecessorCount; ++p) {
       const Predecessor& pred = graph_.predecessors(ev)[p];
       if (pred.event != kMissing && reached[groupOf(pred.event)]) continue;
-      verify::BlockedThreadBlock b{tb, ev.tile, ev.step, pred.kind, pred.on,
-                                   pred.kind == verify::WaitKind::Dependency ? ev.flagNeeded : 0};
-      w.blocked.push_back(blockedStepRef(index, b, ev.unit));
+      verify::BlockedThreadBlock b{tb, ev.tile, ev.step, pred.kind, pred.on, pred.flagNeeded};
+      w.blocked.push_back(verify::blockedStepRef(index, b, ev.unit));
       out.blocked.push_back(b);
       break;
     }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "verify/kahn_simulation.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 #include "verify/smt/deadlock_encoding.hpp"
 #include "smt/query_runner.hpp"
@@ -25,7 +25,7 @@ struct ConfigurationAnswer {
 
 class DeadlockQueries {
  public:
-  DeadlockQueries(const verify::ProgramIndex& index, QueryRunner& runner) : index_(index), runner_(runner) {}
+  DeadlockQueries(const LoadedProgram& index, QueryRunner& runner) : index_(index), runner_(runner) {}
 
   const ConfigurationAnswer& check(const verify::SimulationConfig& config);
   // Every configuration asked so far, by (tiles, maxAllowedCount, slots).
@@ -35,7 +35,7 @@ class DeadlockQueries {
   void record(const std::string& check, const QueryOutcome& outcome);
 
  private:
-  const verify::ProgramIndex& index_;
+  const LoadedProgram& index_;
   QueryRunner& runner_;
   std::map<std::tuple<int32_t, int32_t, int32_t>, ConfigurationAnswer> answers_;
   std::vector<verify::SmtQueryRecord> records_;

@@ -34,7 +34,7 @@ bool decided(const QueryOutcome& o) { return o.answer == Answer::Sat || o.answer
 
 }  // namespace
 
-SmtEngine::SmtEngine(const verify::ProgramIndex& index, const verify::Options& options, const std::string& source)
+SmtEngine::SmtEngine(const LoadedProgram& index, const verify::Options& options, const std::string& source)
     : index_(index),
       compare_(options.engine == verify::Engine::Both),
       runner_(runnerOf(options, source)),

@@ -11,7 +11,7 @@
 
 #include "verify/findings.hpp"
 #include "verify/options.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 #include "verify/smt/data_check.hpp"
 #include "verify/smt/deadlock_queries.hpp"
@@ -23,7 +23,7 @@ inline constexpr const char* kDisagreementRule = "engines.disagree";
 
 class SmtEngine {
  public:
-  SmtEngine(const verify::ProgramIndex& index, const verify::Options& options, const std::string& source);
+  SmtEngine(const LoadedProgram& index, const verify::Options& options, const std::string& source);
 
   // `simulation`: the simulation's result (--engine both) to compare with; nullptr for --engine smt,
   // whose outcome and violations then stand for the check.
@@ -43,7 +43,7 @@ class SmtEngine {
   void compareDeadlocks(verify::Findings& findings, const verify::DeadlockSummary& simulation,
                         const struct SmtDeadlockResult& smt);
 
-  const verify::ProgramIndex& index_;
+  const LoadedProgram& index_;
   bool compare_;
   QueryRunner runner_;
   DeadlockQueries queries_;

@@ -22,14 +22,14 @@ struct PeriodicGraph {
 };
 
 // Units per iteration each side of every connection moves; empty if they all balance.
-std::string unbalancedConnection(const verify::ProgramIndex& index, int32_t unitsPerTransfer,
+std::string unbalancedConnection(const LoadedProgram& index, int32_t unitsPerTransfer,
                                  std::vector<int64_t>& unitsPerIteration) {
   const size_t nconn = index.connections().size();
   std::vector<int64_t> sent(nconn, 0), received(nconn, 0);
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
-    const ir::Step& st = index.step(s);
+    const LoadedStep& st = index.step(s);
     const int32_t tb = index.tbOfStep(s);
-    const int64_t units = static_cast<int64_t>(verify::transfersOf(st.cnt, 1)) * unitsPerTransfer;
+    const int64_t units = static_cast<int64_t>(transfersOf(st.cnt, 1)) * unitsPerTransfer;
     if (sends(st.type) && index.sendConnection(tb) >= 0) sent[static_cast<size_t>(index.sendConnection(tb))] += units;
     if (receives(st.type) && index.recvConnection(tb) >= 0)
       received[static_cast<size_t>(index.recvConnection(tb))] += units;
@@ -42,7 +42,7 @@ std::string unbalancedConnection(const verify::ProgramIndex& index, int32_t unit
   return {};
 }
 
-PeriodicGraph periodicGraph(const verify::ProgramIndex& index, int32_t slots) {
+PeriodicGraph periodicGraph(const LoadedProgram& index, int32_t slots) {
   PeriodicGraph out;
   const int32_t unitsPerTransfer = index.algorithm().proto == ir::Protocol::Simple ? 2 : 1;
   std::vector<int64_t> units;
@@ -110,7 +110,7 @@ std::string checkCertificate(const PeriodicGraph& g, const std::vector<int64_t>&
 
 }  // namespace
 
-ParametricResult checkEveryTileCount(const verify::ProgramIndex& index, int32_t slots, QueryRunner& runner,
+ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, QueryRunner& runner,
                                      DeadlockQueries& queries) {
   ParametricResult result;
   PeriodicGraph g = periodicGraph(index, slots);

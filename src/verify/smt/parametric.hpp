@@ -32,7 +32,7 @@ struct ParametricResult {
   std::string internalError;  // a certificate that does not check, a witness that does not replay
 };
 
-ParametricResult checkEveryTileCount(const verify::ProgramIndex& index, int32_t slots, QueryRunner& runner,
+ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, QueryRunner& runner,
                                      DeadlockQueries& queries);
 
 }  // namespace ccforge::smt

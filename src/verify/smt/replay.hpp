@@ -1,5 +1,5 @@
-// Replays a deadlock witness's schedule through the runtime's blocking semantics (the rules
-// kahn_simulation executes, restated event by event): every event must be its block's next one
+// Replays a deadlock witness's schedule on the FIFO-unit machine (semantics/fifo_machine.hpp),
+// the same that decides deadlock in kahn_simulation: every event must be its block's next one
 // and enabled when it runs. Afterwards every unfinished block must be blocked, which is the
 // stuck state the witness claims; by the Kahn-network argument it is the state the simulation
 // ends in.
@@ -10,7 +10,7 @@
 
 #include "ir/model.hpp"
 #include "verify/kahn_simulation.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::smt {
@@ -22,7 +22,7 @@ struct UnitReplay {
   uint64_t unitsMoved = 0;
 };
 
-UnitReplay replayUnitSchedule(const verify::ProgramIndex& index, ir::Protocol protocol,
+UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol,
                               const verify::SimulationConfig& config, const std::vector<verify::ScheduleEvent>& schedule);
 
 }  // namespace ccforge::smt

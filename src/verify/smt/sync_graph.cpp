@@ -5,7 +5,7 @@
 
 namespace ccforge::smt {
 
-SyncGraph::SyncGraph(const verify::ProgramIndex& index, uint32_t backPressure)
+SyncGraph::SyncGraph(const LoadedProgram& index, uint32_t backPressure)
     : index_(index), backPressure_(backPressure) {
   const uint32_t n = index.stepCount();
   std::vector<std::vector<SyncEdge>> in(n);
@@ -36,18 +36,18 @@ SyncGraph::SyncGraph(const verify::ProgramIndex& index, uint32_t backPressure)
 
 void SyncGraph::addEdges(uint32_t s, std::vector<SyncEdge>& into, bool& satisfiable) const {
   const int32_t tb = index_.tbOfStep(s);
-  const ir::Step& st = index_.step(s);
+  const LoadedStep& st = index_.step(s);
   if (index_.indexInTb(s) > 0) into.push_back({s - 1, s, true});
-  if (st.depid >= 0) {
-    const uint32_t source = index_.flaggedStepAtOrAfter(index_.globalTb(index_.rankOf(tb), st.depid), st.deps);
-    if (source == verify::kNoStep)
+  for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
+    const uint32_t source = index_.publisherOf(*w);
+    if (source == kNoStep)
       satisfiable = false;
     else
       into.push_back({source, s, true});
   }
   if (receives(st.type)) {
     const uint32_t sender = senderOf(s);
-    if (sender == verify::kNoStep)
+    if (sender == kNoStep)
       satisfiable = false;
     else
       into.push_back({sender, s, false});
@@ -71,10 +71,10 @@ void SyncGraph::addEdges(uint32_t s, std::vector<SyncEdge>& into, bool& satisfia
 
 uint32_t SyncGraph::senderOf(uint32_t receiveStep) const {
   const int32_t c = index_.recvConnection(index_.tbOfStep(receiveStep));
-  if (c < 0) return verify::kNoStep;
+  if (c < 0) return kNoStep;
   const auto& sends = index_.connections()[static_cast<size_t>(c)].sendSteps;
   const uint32_t k = index_.recvPosition(receiveStep);
-  return k < sends.size() ? sends[k] : verify::kNoStep;
+  return k < sends.size() ? sends[k] : kNoStep;
 }
 
 // Reverse topological order: reach(x) = union over edges x->y of {y} + reach(y);

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::smt {
 
@@ -22,9 +22,9 @@ struct SyncEdge {
 class SyncGraph {
  public:
   // backPressure: W in transfers (0: unbounded FIFOs).
-  SyncGraph(const verify::ProgramIndex& index, uint32_t backPressure);
+  SyncGraph(const LoadedProgram& index, uint32_t backPressure);
 
-  const verify::ProgramIndex& index() const { return index_; }
+  const LoadedProgram& index() const { return index_; }
   bool runs(uint32_t s) const { return runs_[s]; }
   bool allRun() const { return order_.size() == index_.stepCount(); }
   // Running steps in an order consistent with every edge.
@@ -40,7 +40,7 @@ class SyncGraph {
   void addEdges(uint32_t s, std::vector<SyncEdge>& into, bool& satisfiable) const;
   void closure();
 
-  const verify::ProgramIndex& index_;
+  const LoadedProgram& index_;
   uint32_t backPressure_;
   std::vector<bool> runs_;
   std::vector<uint32_t> order_, position_;

@@ -7,23 +7,23 @@ namespace ccforge::smt {
 
 using verify::WaitKind;
 
-uint64_t countUnitEvents(const verify::ProgramIndex& index, ir::Protocol protocol, const verify::SimulationConfig& config) {
-  const int32_t unitsPerTransfer = protocol == ir::Protocol::Simple ? 2 : 1;
+uint64_t countUnitEvents(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config) {
+  const int32_t perTransfer = unitsPerTransfer(protocol);
   uint64_t perTile = 0;
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
-    const ir::Step& st = index.step(s);
+    const LoadedStep& st = index.step(s);
     const bool moves = receives(st.type) || sends(st.type);
     perTile += static_cast<uint64_t>(
-        std::max(moves ? verify::transfersOf(st.cnt, config.maxAllowedCount) * unitsPerTransfer : 0, 1));
+        std::max(moves ? transfersOf(st.cnt, config.maxAllowedCount) * perTransfer : 0, 1));
   }
   return perTile * static_cast<uint64_t>(std::max(config.tiles, 0));
 }
 
-UnitEventGraph::UnitEventGraph(const verify::ProgramIndex& index, ir::Protocol protocol,
+UnitEventGraph::UnitEventGraph(const LoadedProgram& index, ir::Protocol protocol,
                                const verify::SimulationConfig& config)
     : index_(index),
       config_(config),
-      unitsPerTransfer_(protocol == ir::Protocol::Simple ? 2 : 1),
+      unitsPerTransfer_(ccforge::unitsPerTransfer(protocol)),
       capacity_(static_cast<int64_t>(config.slots) * unitsPerTransfer_) {
   build();
   link();
@@ -37,24 +37,23 @@ void UnitEventGraph::build() {
   published_.assign(static_cast<size_t>(index_.threadBlockCount()), {});
   for (int32_t g = 0; g < index_.threadBlockCount(); ++g) {
     tbFirstEvent_.push_back(static_cast<uint32_t>(events_.size()));
-    const auto& steps = index_.threadBlock(g).steps;
-    const auto n = static_cast<int32_t>(steps.size());
+    const int32_t n = index_.stepsOf(g);
     for (int32_t t = 0; t < config_.tiles && n > 0; ++t) {
       for (int32_t i = 0; i < n; ++i) {
-        const ir::Step& st = steps[static_cast<size_t>(i)];
+        const LoadedStep& st = index_.step(index_.firstStep(g) + static_cast<uint32_t>(i));
         const bool in = receives(st.type), out = sends(st.type);
         const int32_t units =
-            in || out ? verify::transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
+            in || out ? transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
         for (int32_t u = 0; u < std::max(units, 1); ++u) {
           const auto e = static_cast<uint32_t>(events_.size());
-          events_.push_back(UnitEvent{g, t, i, u, units, 0, 0, 0});
+          events_.push_back(UnitEvent{g, t, i, u, units, 0, 0});
           if (units == 0) continue;
           if (in && index_.recvConnection(g) >= 0) receivedBy_[static_cast<size_t>(index_.recvConnection(g))].push_back(e);
           if (out && index_.sendConnection(g) >= 0) sentBy_[static_cast<size_t>(index_.sendConnection(g))].push_back(e);
         }
-        if (st.hasdep) {
+        if (st.publishes) {
           publishers_[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(events_.size() - 1));
-          published_[static_cast<size_t>(g)].push_back(static_cast<int64_t>(t) * n + i);
+          published_[static_cast<size_t>(g)].push_back(FifoMachine::flagValue(t, st.flagStep));
         }
       }
     }
@@ -67,15 +66,18 @@ void UnitEventGraph::link() {
   std::vector<size_t> sentSoFar(nconn, 0), receivedSoFar(nconn, 0);
   for (uint32_t e = 0; e < events_.size(); ++e) {
     UnitEvent& ev = events_[e];
-    const ir::Step& st = index_.threadBlock(ev.tb).steps[static_cast<size_t>(ev.step)];
+    const uint32_t s = index_.firstStep(ev.tb) + static_cast<uint32_t>(ev.step);
+    const LoadedStep& st = index_.step(s);
     ev.firstPredecessor = static_cast<uint32_t>(preds_.size());
-    if (ev.unit == 0 && st.depid >= 0) {
-      const int32_t target = index_.globalTb(index_.rankOf(ev.tb), st.depid);
-      ev.flagNeeded = static_cast<int64_t>(ev.tile) * index_.stepsOf(target) + st.deps;
-      const auto& values = published_[static_cast<size_t>(target)];
-      auto it = std::lower_bound(values.begin(), values.end(), ev.flagNeeded);
-      uint32_t source = it == values.end() ? kMissing : publishers_[static_cast<size_t>(target)][static_cast<size_t>(it - values.begin())];
-      preds_.push_back({source, WaitKind::Dependency, target});
+    if (ev.unit == 0) {
+      for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
+        const int64_t needed = FifoMachine::flagValue(ev.tile, w->step);
+        const auto& values = published_[static_cast<size_t>(w->tb)];
+        auto it = std::lower_bound(values.begin(), values.end(), needed);
+        uint32_t source =
+            it == values.end() ? kMissing : publishers_[static_cast<size_t>(w->tb)][static_cast<size_t>(it - values.begin())];
+        preds_.push_back({source, WaitKind::Dependency, w->tb, needed});
+      }
     }
     if (ev.units > 0 && receives(st.type)) {
       const int32_t c = index_.recvConnection(ev.tb);
@@ -85,18 +87,18 @@ void UnitEventGraph::link() {
         const auto& senders = sentBy_[static_cast<size_t>(c)];
         if (m < senders.size()) source = senders[m];
       }
-      preds_.push_back({source, WaitKind::Data, c});
+      preds_.push_back({source, WaitKind::Data, c, 0});
     }
     if (ev.units > 0 && sends(st.type)) {
       const int32_t c = index_.sendConnection(ev.tb);
       if (c < 0) {
-        preds_.push_back({kMissing, WaitKind::Slot, c});
+        preds_.push_back({kMissing, WaitKind::Slot, c, 0});
       } else {
         const auto m = static_cast<int64_t>(sentSoFar[static_cast<size_t>(c)]++);
         if (m >= capacity_) {
           const auto& receivers = receivedBy_[static_cast<size_t>(c)];
           const auto k = static_cast<size_t>(m - capacity_);
-          preds_.push_back({k < receivers.size() ? receivers[k] : kMissing, WaitKind::Slot, c});
+          preds_.push_back({k < receivers.size() ? receivers[k] : kMissing, WaitKind::Slot, c, 0});
         }
       }
     }

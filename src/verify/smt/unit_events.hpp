@@ -3,8 +3,9 @@
 // two per transfer, LL/LL128: one), or a whole step that moves no data. An event may run once
 // the previous event of its block ran and each of its predecessors ran:
 //   data: the unit it receives was sent;  slot: the unit `capacity` units before the one it
-//   sends was received;  flag: the first step at or after the one its dependency names published
-//   its flag (for the first event of a step with a dependency).
+//   sends was received;  flag: for each flag the step waits for (semantics/loaded_program.hpp),
+//   the first step of that thread block that published a large enough step number (for the
+//   first event of the step).
 // A predecessor that does not exist (a unit nobody sends, a flag nobody publishes) is missing:
 // the event can never run. This is the runtime's blocking semantics (msccl-ir.md §2), the same
 // that kahn_simulation executes, written out as a graph the encodings constrain.
@@ -15,7 +16,7 @@
 
 #include "ir/model.hpp"
 #include "verify/kahn_simulation.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 
 namespace ccforge::smt {
 
@@ -25,6 +26,7 @@ struct Predecessor {
   uint32_t event = kMissing;
   verify::WaitKind kind = verify::WaitKind::Data;
   int32_t on = -1;  // Data/Slot: connection; Dependency: global thread block
+  int64_t flagNeeded = 0;  // Dependency: the flag value waited for (FifoMachine::flagValue)
 };
 
 struct UnitEvent {
@@ -33,7 +35,6 @@ struct UnitEvent {
   int32_t step = 0;   // index in the thread block
   int32_t unit = 0;   // FIFO unit within the step (0 for a step that moves no data)
   int32_t units = 0;  // FIFO units of the step (0: it moves no data)
-  int64_t flagNeeded = 0;  // for a Dependency predecessor: the flag value waited for
   uint32_t firstPredecessor = 0, predecessorCount = 0;
 };
 
@@ -41,13 +42,13 @@ struct UnitEvent {
 inline constexpr uint64_t kMaxUnitEvents = 4'000'000;
 
 // How many events a configuration has, without building them.
-uint64_t countUnitEvents(const verify::ProgramIndex& index, ir::Protocol protocol, const verify::SimulationConfig& config);
+uint64_t countUnitEvents(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config);
 
 class UnitEventGraph {
  public:
-  UnitEventGraph(const verify::ProgramIndex& index, ir::Protocol protocol, const verify::SimulationConfig& config);
+  UnitEventGraph(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config);
 
-  const verify::ProgramIndex& index() const { return index_; }
+  const LoadedProgram& index() const { return index_; }
   const verify::SimulationConfig& config() const { return config_; }
   size_t size() const { return events_.size(); }
   const UnitEvent& event(uint32_t e) const { return events_[e]; }
@@ -62,7 +63,7 @@ class UnitEventGraph {
   void build();
   void link();
 
-  const verify::ProgramIndex& index_;
+  const LoadedProgram& index_;
   verify::SimulationConfig config_;
   int32_t unitsPerTransfer_;
   int64_t capacity_;

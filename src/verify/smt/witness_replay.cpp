@@ -76,7 +76,7 @@ verify::Witness readWitness(std::istream& in) {
   return w;
 }
 
-std::string replayWitness(const verify::ProgramIndex& index, const std::optional<Collective>& collective,
+std::string replayWitness(const LoadedProgram& index, const std::optional<Collective>& collective,
                           const std::vector<std::array<int32_t, 3>>& bufferLengths, const verify::Witness& w) {
   const ir::Protocol protocol = index.algorithm().proto;
   if (w.kind == "deadlock") {
@@ -85,7 +85,7 @@ std::string replayWitness(const verify::ProgramIndex& index, const std::optional
     if (!r.ok) return r.error;
     if (r.blocked.size() != w.blocked.size()) return "a different number of thread blocks ends blocked";
     for (size_t i = 0; i < r.blocked.size(); ++i) {
-      const verify::StepRef at = index.ref(index.firstStep(r.blocked[i].tb) + static_cast<uint32_t>(r.blocked[i].step));
+      const verify::StepRef at = verify::stepRef(index, index.firstStep(r.blocked[i].tb) + static_cast<uint32_t>(r.blocked[i].step));
       if (at.rank != w.blocked[i].rank || at.tb != w.blocked[i].tb || at.step != w.blocked[i].step ||
           r.blocked[i].tile != w.blocked[i].tile)
         return fmt::format("rank {} tb {} ends blocked elsewhere than the witness says", at.rank, at.tb);

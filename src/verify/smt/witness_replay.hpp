@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
-#include "verify/program_index.hpp"
+#include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::smt {
@@ -20,7 +20,7 @@ namespace ccforge::smt {
 verify::Witness readWitness(std::istream& in);
 
 // Empty when the witness replays to the failure it claims; otherwise what went wrong.
-std::string replayWitness(const verify::ProgramIndex& index, const std::optional<Collective>& collective,
+std::string replayWitness(const LoadedProgram& index, const std::optional<Collective>& collective,
                           const std::vector<std::array<int32_t, 3>>& bufferLengths, const verify::Witness& witness);
 
 }  // namespace ccforge::smt

@@ -1,0 +1,22 @@
+#include "semantics/fifo_machine.hpp"
+
+namespace ccforge {
+
+MachineConfig machineConfig(ir::Protocol protocol, int64_t tiles, int32_t maxAllowedCount, int32_t transfers) {
+  MachineConfig c;
+  c.tiles = tiles;
+  c.maxAllowedCount = maxAllowedCount;
+  c.unitsPerTransfer = unitsPerTransfer(protocol);
+  c.unitsInFlight = transfers > 0 ? transfers * c.unitsPerTransfer : unitsInFlight(protocol);
+  return c;
+}
+
+FifoMachine::FifoMachine(const LoadedProgram& program, const MachineConfig& config)
+    : p_(program),
+      c_(config),
+      cursor_(static_cast<size_t>(program.threadBlockCount())),
+      flag_(static_cast<size_t>(program.threadBlockCount()), -1),
+      produced_(program.connections().size(), 0),
+      consumed_(program.connections().size(), 0) {}
+
+}  // namespace ccforge

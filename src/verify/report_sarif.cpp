@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "verify/report_writers.hpp"
+#include "verify/rules.hpp"
 
 namespace ccforge::verify {
 namespace {
@@ -64,8 +65,15 @@ void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const
     }
   }
   ordered_json ruleList = ordered_json::array();
-  for (const auto& [id, check] : rules)
-    ruleList.push_back({{"id", id}, {"shortDescription", {{"text", "ccforge " + check + " check: " + id}}}});
+  for (const auto& [id, check] : rules) {
+    const RuleInfo* info = findRule(id);
+    const std::string summary = info ? std::string(info->summary) : "ccforge " + check + " check: " + id;
+    ruleList.push_back({{"id", id},
+                        {"shortDescription", {{"text", "ccforge " + check + " check: " + id}}},
+                        {"fullDescription", {{"text", summary}}},
+                        {"help", {{"text", summary + " See " + ruleHelpPath(id) + "."}}},
+                        {"properties", {{"helpPath", ruleHelpPath(id)}}}});
+  }
   ordered_json sarif{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},

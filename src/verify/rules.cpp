@@ -1,0 +1,72 @@
+#include "verify/rules.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace ccforge::verify {
+
+const std::vector<RuleInfo>& ruleCatalogue() {
+  static const std::vector<RuleInfo> rules = {
+      {"input.malformed", Check::Format, "The file cannot be read as MSCCL-IR (XML syntax, unknown or duplicate elements and attributes, values that are not numbers)."},
+      {"internal.error", Check::Format, "ccforge failed while checking the file (out of memory, or a bug)."},
+      {"format.runtime-parser", Check::Format, "Text that XML allows but the runtime's hand-written parser rejects or misreads."},
+      {"format.executor-header", Check::Format, "An <algo> attribute the msccl-executor requires is missing; communicator initialisation fails."},
+      {"format.coll-name", Check::Format, "The coll spelling is not accepted by the profile's runtime."},
+      {"format.name-length", Check::Format, "The algorithm name is longer than the runtime keeps."},
+      {"format.children", Check::Format, "More child elements than the runtime's parser stores."},
+      {"limits.channels", Check::Limits, "nchannels or a thread block's chan is outside the runtime's channels."},
+      {"limits.nchunksperloop", Check::Limits, "nchunksperloop is not positive."},
+      {"limits.ngpus", Check::Limits, "ngpus is not positive or differs from the number of <gpu> elements."},
+      {"limits.gpu-id", Check::Limits, "A <gpu> id is out of range, duplicated or missing."},
+      {"limits.chunk-counts", Check::Limits, "A rank's i_chunks/o_chunks/s_chunks are negative or inconsistent with the collective."},
+      {"limits.tb-id", Check::Limits, "Thread block ids of a rank are not dense and unique."},
+      {"limits.peer", Check::Limits, "A send/recv peer is out of range or the block's own rank, or a step communicates without a peer."},
+      {"limits.cnt", Check::Limits, "A step's cnt is below 1 or above MSCCL_MAX_COUNT - 1."},
+      {"limits.dependency", Check::Limits, "depid/deps are inconsistent or name no thread block or step."},
+      {"limits.depid-int8", Check::Limits, "depid does not fit the runtime's int8 field and wraps to another thread block."},
+      {"limits.hasdep", Check::Limits, "A dependency names a step that publishes no flag; it waits for a later one, or forever."},
+      {"limits.nop", Check::Limits, "A nop without a dependency, a trailing nop, or an instruction closing a run of nops without its own dependency (the parser rejects the file)."},
+      {"limits.step-numbering", Check::Limits, "Step s attributes are not 0, 1, 2, ... in file order."},
+      {"limits.steps-per-tb", Check::Limits, "A thread block has more steps than the runtime stores."},
+      {"limits.tbs-per-rank", Check::Limits, "A rank has more thread blocks than the runtime stores."},
+      {"limits.co-residency", Check::Limits, "A rank has more thread blocks than can be resident at once; blocks that wait on each other hang."},
+      {"limits.tbs-per-channel", Check::Limits, "More thread blocks send (or receive) on one channel than the runtime allows."},
+      {"limits.bounds", Check::Limits, "A step reads or writes chunks outside its buffer."},
+      {"limits.fused-reduce", Check::Limits, "A chain of re steps the parser fuses into one reduction computes something else than its steps say."},
+      {"limits.size-window", Check::Limits, "minBytes/maxBytes select no size."},
+      {"limits.call-form", Check::Limits, "The algorithm serves neither in-place nor out-of-place calls."},
+      {"limits.collective", Check::Limits, "The collective named by coll or --collective is unknown or does not fit the program."},
+      {"connections.ownership", Check::Connections, "Two thread blocks of a rank send (or receive) on one connection and corrupt its FIFO."},
+      {"connections.unmatched", Check::Connections, "A connection has a sender without a receiver or the reverse."},
+      {"connections.count", Check::Connections, "Per tile iteration the two sides of a connection move different numbers of transfers."},
+      {"connections.cnt", Check::Connections, "Paired send and receive steps move different cnt."},
+      {"race.write-write", Check::Races, "Two unordered writes to one chunk."},
+      {"race.write-read", Check::Races, "A write and an unordered later read of one chunk."},
+      {"race.read-write", Check::Races, "A read and an unordered later write of one chunk."},
+      {"race.changes-result", Check::Races, "An interleaving of a race changes an output (SMT engine)."},
+      {"postcondition.wrong-chunk", Check::Postcondition, "An output chunk does not hold what the collective requires."},
+      {"postcondition.interleaving", Check::Postcondition, "Some interleaving leaves an output chunk wrong (SMT engine)."},
+      {"deadlock.cycle", Check::Deadlock, "Thread blocks wait for each other in a cycle under the runtime's FIFO slots."},
+      {"deadlock.starvation", Check::Deadlock, "A thread block waits for something that never comes."},
+      {"deadlock.stuck-state", Check::Deadlock, "The SMT engine found a reachable state where no thread block can move."},
+      {"engines.disagree", Check::Deadlock, "The simulation and the SMT engine disagree, or an SMT witness does not replay."},
+      {"selection.ambiguous", Check::Selection, "Two files of a directory can be selected for the same call."},
+      {"selection.shadowed", Check::Selection, "A file of a directory is never selected because earlier files take all its calls."},
+      {"selection.too-many-files", Check::Selection, "The directory holds more algorithm files than the runtime loads."},
+  };
+  return rules;
+}
+
+const RuleInfo* findRule(std::string_view id) {
+  const auto& rules = ruleCatalogue();
+  auto it = std::find_if(rules.begin(), rules.end(), [&](const RuleInfo& r) { return r.id == id; });
+  return it == rules.end() ? nullptr : &*it;
+}
+
+std::string ruleHelpPath(std::string_view id) {
+  std::string anchor(id);
+  std::replace(anchor.begin(), anchor.end(), '.', '-');
+  return "docs/verify.md#rule-" + anchor;
+}
+
+}  // namespace ccforge::verify

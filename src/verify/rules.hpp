@@ -1,0 +1,26 @@
+// The catalogue of verification rules: every rule id a finding can carry, the check it belongs
+// to, and what it means. Reports take their SARIF rule metadata from here, and docs/verify.md has
+// a section per rule (its "Rule reference", anchored by the id); a test keeps the three in step
+// with the ids the sources emit.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "verify/report.hpp"
+
+namespace ccforge::verify {
+
+struct RuleInfo {
+  std::string_view id;
+  Check check;
+  std::string_view summary;  // one sentence: what a finding of this rule means
+};
+
+const std::vector<RuleInfo>& ruleCatalogue();
+// nullptr for an id not in the catalogue.
+const RuleInfo* findRule(std::string_view id);
+// Where docs/verify.md explains the rule (relative to the repository root).
+std::string ruleHelpPath(std::string_view id);
+
+}  // namespace ccforge::verify

@@ -17,7 +17,7 @@ LaunchPlan makeLaunchPlan(const Program& program, const CallShape& call, const E
   const int64_t chunk = call.count * sizeMultiplier(call.collective, call.ranks) / program.chunksPerLoop();
   const int64_t tileBytes = tuning.tileBytes ? tuning.tileBytes : program.protocolTileBytes();
   LaunchPlan plan;
-  plan.tiling = makeTiling(chunk, elem, tileBytes, program.lowLatency(), tuning.slots, program.maxTransferStepCount());
+  plan.tiling = makeTiling(chunk, elem, tileBytes, program.protocol(), tuning.slots, program.maxTransferStepCount());
   if (plan.tiling.tiles > kMaxTiles)
     throw std::invalid_argument("count " + std::to_string(call.count) + " needs " + std::to_string(plan.tiling.tiles) +
                                 " tile iterations, more than the runtime's " + std::to_string(kMaxTiles));

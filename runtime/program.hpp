@@ -1,6 +1,7 @@
-// A program the runtime can execute: an MSCCL-IR algorithm checked for what execution needs
-// (every access in bounds, one writer and one reader per FIFO, dependencies that name existing
-// steps) and flattened into the tables the interpreter core reads (runtime/core/program_tables.hpp).
+// A program the runtime can execute: an MSCCL-IR algorithm loaded as the MSCCL executor's parser
+// loads it (semantics/loaded_program.hpp: fused reduction chains, nop dependencies, flag step
+// numbers), checked for what execution needs (every access in bounds, one writer and one reader
+// per FIFO), and flattened into the tables the interpreter core reads (runtime/core/program_tables.hpp).
 // These checks always run; the semantic verification (races, postcondition, deadlock) is the
 // loader's job (runtime/loader.hpp) and can be disabled.
 #pragma once
@@ -44,7 +45,7 @@ class Program {
   int64_t protocolTileBytes() const;
   bool serves(CallForm form) const;
   // Size window in bytes, inclusive; maxBytes nullopt = unbounded (maxBytes="0" or absent).
-  int64_t minBytes() const { return algorithm_.minBytes.value_or(0); }
+  int64_t minBytes() const;
   std::optional<int64_t> maxBytes() const;
 
   const std::vector<TbTable>& tbs() const { return tbs_; }

@@ -16,6 +16,7 @@
 #include "semantics/host_device.hpp"
 #include "runtime/core/launch_state.hpp"
 #include "runtime/core/reduce_copy.hpp"
+#include "semantics/step_kinds.hpp"
 
 namespace ccforge::runtime {
 
@@ -52,26 +53,10 @@ CCF_HD bool blockOn(TbCursor& c, WaitKind kind, const uint64_t* word, uint64_t t
   return false;
 }
 
-CCF_HD bool stepReceives(StepKind k) {
-  return k == StepKind::Recv || k == StepKind::RecvCopySend || k == StepKind::RecvReduceSend ||
-         k == StepKind::RecvReduceCopy || k == StepKind::RecvReduceCopySend;
-}
-CCF_HD bool stepSends(StepKind k) {
-  return k == StepKind::Send || k == StepKind::RecvCopySend || k == StepKind::RecvReduceSend ||
-         k == StepKind::RecvReduceCopySend;
-}
-CCF_HD bool stepReducesLocal(StepKind k) {
-  return k == StepKind::RecvReduceSend || k == StepKind::RecvReduceCopy || k == StepKind::RecvReduceCopySend;
-}
-CCF_HD bool stepStoresLocal(StepKind k) {
-  return k == StepKind::Recv || k == StepKind::RecvCopySend || k == StepKind::RecvReduceCopy ||
-         k == StepKind::RecvReduceCopySend;
-}
-
 // cpy, re and nop: never block; run every transfer of the step at once.
 template <class B, class T, class Op>
 CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, const ExecStep& st, int64_t tile) {
-  if (st.kind == StepKind::Nop) return;
+  if (st.kind == ir::OpType::Nop) return;
   const Tiling& t = s.tiling;
   const int64_t e = t.elemBytes;
   for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
@@ -80,7 +65,7 @@ CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, cons
     unsigned char* dst = mem.buffers[st.dstBuffer] + t.transferStart(st.dstOffset, group, tile) * e;
     o.out[0] = dst;
     o.outputs = 1;
-    if (st.kind == StepKind::Copy) {
+    if (st.kind == ir::OpType::Copy) {
       o.in[0] = mem.buffers[st.srcBuffer] + t.transferStart(st.srcOffset, group, tile) * e;
       o.inputs = 1;
     } else {  // Reduce: dst = dst (op) every fused source
@@ -102,49 +87,49 @@ CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const Tb
                      TbCursor& c) {
   const Tiling& t = s.tiling;
   const int64_t e = t.elemBytes;
-  const bool receives = stepReceives(st.kind);
-  const bool sends = stepSends(st.kind);
+  const bool receiving = receives(st.kind);
+  const bool sending = sends(st.kind);
   const int64_t length = t.transferLength(st.count, c.transfer, c.tile);
   const int64_t begin = t.sliceBegin(length, c.slice);
   const int64_t elems = t.sliceEnd(length, c.slice) - begin;
-  const ConnectionMemory* rc = receives ? &s.connections[tb.recvConnection] : nullptr;
-  const ConnectionMemory* sc = sends ? &s.connections[tb.sendConnection] : nullptr;
+  const ConnectionMemory* rc = receiving ? &s.connections[tb.recvConnection] : nullptr;
+  const ConnectionMemory* sc = sending ? &s.connections[tb.sendConnection] : nullptr;
   const int64_t slots = t.slotsInFlight;
-  unsigned char* recvSlot = receives ? rc->fifo + static_cast<int64_t>(c.recvSeq % slots) * s.slotStrideBytes : nullptr;
-  unsigned char* sendSlot = sends ? sc->fifo + static_cast<int64_t>(c.sendSeq % slots) * s.slotStrideBytes : nullptr;
+  unsigned char* recvSlot = receiving ? rc->fifo + static_cast<int64_t>(c.recvSeq % slots) * s.slotStrideBytes : nullptr;
+  unsigned char* sendSlot = sending ? sc->fifo + static_cast<int64_t>(c.sendSeq % slots) * s.slotStrideBytes : nullptr;
 
-  if (receives) {
+  if (receiving) {
     const bool ready = t.lowLatency ? linesReady(b, reinterpret_cast<const uint64_t*>(recvSlot),
                                                  Tiling::linesFor(elems * e), static_cast<uint32_t>(c.recvSeq + 1))
                                     : b.pollAtLeast(rc->tail, c.recvSeq + 1);
     if (!ready) return blockOn(c, WaitKind::Data, rc->tail, c.recvSeq + 1);
   }
-  if (sends && c.sendSeq + 1 > static_cast<uint64_t>(slots)) {
+  if (sending && c.sendSeq + 1 > static_cast<uint64_t>(slots)) {
     const uint64_t freed = c.sendSeq + 1 - slots;  // the slice that used this slot must be consumed
     if (!b.pollAtLeast(sc->head, freed)) return blockOn(c, WaitKind::Slot, sc->head, freed);
   }
 
   Operands local;
-  if (stepReducesLocal(st.kind) || st.kind == StepKind::Send)
+  if (readsLocalSource(st.kind))
     local.in[local.inputs++] = mem.buffers[st.srcBuffer] + (t.transferStart(st.srcOffset, c.transfer, c.tile) + begin) * e;
-  if (stepStoresLocal(st.kind))
+  if (writesLocalDestination(st.kind))
     local.out[local.outputs++] = mem.buffers[st.dstBuffer] + (t.transferStart(st.dstOffset, c.transfer, c.tile) + begin) * e;
   if (t.lowLatency) {
-    reduceCopyLines<B, T, Op>(b, receives ? reinterpret_cast<const uint64_t*>(recvSlot) : nullptr, local,
-                              sends ? reinterpret_cast<uint64_t*>(sendSlot) : nullptr,
+    reduceCopyLines<B, T, Op>(b, receiving ? reinterpret_cast<const uint64_t*>(recvSlot) : nullptr, local,
+                              sending ? reinterpret_cast<uint64_t*>(sendSlot) : nullptr,
                               static_cast<uint32_t>(c.sendSeq + 1), elems);
   } else {
     Operands o;
-    if (receives) o.in[o.inputs++] = recvSlot;
+    if (receiving) o.in[o.inputs++] = recvSlot;
     for (int i = 0; i < local.inputs; ++i) o.in[o.inputs++] = local.in[i];
     for (int i = 0; i < local.outputs; ++i) o.out[o.outputs++] = local.out[i];
-    if (sends) o.out[o.outputs++] = sendSlot;
+    if (sending) o.out[o.outputs++] = sendSlot;
     reduceCopy<B, T, Op>(b, o, elems);
   }
 
   b.barrier();  // every thread is done with both slots
-  if (receives) b.releaseStore(rc->head, ++c.recvSeq);
-  if (sends) {
+  if (receiving) b.releaseStore(rc->head, ++c.recvSeq);
+  if (sending) {
     if (t.lowLatency) b.progressStore(sc->tail, ++c.sendSeq);  // lines carry their own flags
     else b.releaseStore(sc->tail, ++c.sendSeq);
   }
@@ -166,7 +151,7 @@ CCF_HD bool advance(B& b, const LaunchState& s, int32_t globalTb, TbCursor& c) {
         if (!b.pollAtLeast(flag, target)) return blockOn(c, WaitKind::Dependency, flag, target);
         c.dependencyMet = true;
       }
-      if (stepReceives(st.kind) || stepSends(st.kind)) {
+      if (receives(st.kind) || sends(st.kind)) {
         const int32_t transfers = t.transfersFor(st.count);
         while (c.transfer < transfers) {
           while (c.slice < t.slicesPerTransfer) {

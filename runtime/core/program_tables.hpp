@@ -5,16 +5,15 @@
 
 #include <cstdint>
 
-namespace ccforge::runtime {
+#include "ir/kinds.hpp"
 
-// Instruction kinds as the runtime executes them (msccl-ir.md §1 "Instruction types").
-enum class StepKind : uint8_t { Send, Recv, RecvCopySend, RecvReduceSend, RecvReduceCopy, RecvReduceCopySend, Copy, Reduce, Nop };
+namespace ccforge::runtime {
 
 // Buffers of one rank as the interpreter addresses them (ir::Buffer order).
 enum BufferIndex : uint8_t { kInputBuffer = 0, kOutputBuffer = 1, kScratchBuffer = 2 };
 
 struct ExecStep {
-  StepKind kind = StepKind::Nop;
+  ir::OpType kind = ir::OpType::Nop;  // what it does: semantics/step_kinds.hpp
   uint8_t srcBuffer = 0;
   uint8_t dstBuffer = 0;
   uint8_t publishes = 0;      // hasdep: publish the tb's flag after this step

@@ -7,11 +7,12 @@
 #include <cstdint>
 
 #include "semantics/host_device.hpp"
+#include "semantics/protocol.hpp"
 #include "runtime/core/packs.hpp"
 
 namespace ccforge::runtime {
 
-inline constexpr int kMaxReduceInputs = 17;  // dst + 16 fused `re` sources
+inline constexpr int kMaxReduceInputs = kMaxReduceFusion + 1;  // dst + the fused `re` sources
 
 struct Operands {
   const unsigned char* in[kMaxReduceInputs];

@@ -5,16 +5,10 @@
 #include <cstdint>
 
 #include "semantics/host_device.hpp"
+#include "semantics/protocol.hpp"
 
 namespace ccforge::runtime {
 
-inline constexpr int32_t kMaxAllowedCountLimit = 71;   // MSCCL_MAX_COUNT - 1
-inline constexpr int32_t kSimpleSlicesPerTransfer = 2; // each slice takes 2 of the 8 NCCL steps
-inline constexpr int32_t kSimpleSlicesInFlight = 4;    // so 2 transfers in flight
-inline constexpr int32_t kLowLatencySlotsInFlight = 8; // LL/LL128: 1 step per transfer, 8 in flight
-inline constexpr int64_t kSimpleTileBytes = int64_t{2} << 20;
-inline constexpr int64_t kLLTileBytes = int64_t{32} << 10;
-inline constexpr int64_t kLL128TileBytes = 576000;
 inline constexpr int32_t kPayloadBytesPerLine = 4;  // LL line: 4 bytes of data + 4 bytes of flag
 
 struct Tiling {
@@ -33,7 +27,7 @@ struct Tiling {
     const int64_t rest = chunkElems - tile * tileElems;
     return rest < tileElems ? rest : tileElems;
   }
-  CCF_HD int32_t transfersFor(int32_t count) const { return (count + maxAllowedCount - 1) / maxAllowedCount; }
+  CCF_HD int32_t transfersFor(int32_t count) const { return transfersOf(count, maxAllowedCount); }
   // Element offset (within a buffer) and length of transfer `group` of a step at chunk offset
   // `offset` with `count` chunks, in tile iteration `tile`. Consecutive chunks only share a
   // transfer when a chunk fits a tile more than once, so the range is always contiguous.
@@ -64,22 +58,20 @@ struct Tiling {
 // Builds the tiling of a call; `tileBytes` is the protocol's tile (or an override), `transfersOverride`
 // replaces the protocol's transfers in flight per connection (Simple 2, LL 8) when positive,
 // `maxStepCount` (the largest cnt of a sending or receiving step) bounds the FIFO slot size.
-inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileBytes, bool lowLatency,
-                         int32_t transfersOverride, int32_t maxStepCount = kMaxAllowedCountLimit) {
+inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileBytes, ir::Protocol protocol,
+                         int32_t transfersOverride, int32_t maxStepCount = kMaxStepCount) {
   Tiling t;
   t.chunkElems = chunkElems;
   t.elemBytes = elemBytes;
   t.tileElems = tileBytes / elemBytes;
   t.tiles = chunkElems <= 0 ? 0 : (chunkElems + t.tileElems - 1) / t.tileElems;
-  const int64_t fit = chunkElems <= 0 ? 1 : tileBytes / (chunkElems * elemBytes);
-  t.maxAllowedCount = static_cast<int32_t>(fit < 1 ? 1 : (fit > kMaxAllowedCountLimit ? kMaxAllowedCountLimit : fit));
-  t.lowLatency = lowLatency;
-  t.slicesPerTransfer = lowLatency ? 1 : kSimpleSlicesPerTransfer;
-  t.slotsInFlight = transfersOverride > 0 ? transfersOverride * t.slicesPerTransfer
-                                          : (lowLatency ? kLowLatencySlotsInFlight : kSimpleSlicesInFlight);
+  t.maxAllowedCount = maxAllowedCount(chunkElems * elemBytes, tileBytes);
+  t.lowLatency = protocol != ir::Protocol::Simple;
+  t.slicesPerTransfer = unitsPerTransfer(protocol);
+  t.slotsInFlight = transfersOverride > 0 ? transfersOverride * t.slicesPerTransfer : unitsInFlight(protocol);
   const int32_t chunksPerTransfer = maxStepCount < t.maxAllowedCount ? (maxStepCount < 1 ? 1 : maxStepCount) : t.maxAllowedCount;
   const int64_t maxTransfer = chunksPerTransfer * (chunkElems < t.tileElems ? chunkElems : t.tileElems);
-  if (lowLatency) {
+  if (t.lowLatency) {
     t.sliceSlotLines = Tiling::linesFor(maxTransfer * elemBytes);
   } else {
     t.sliceSlotElems = t.sliceEnd(maxTransfer, 0);  // the first slice is the larger one

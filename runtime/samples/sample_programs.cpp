@@ -1,5 +1,7 @@
 #include "runtime/samples/sample_programs.hpp"
 
+#include "semantics/protocol.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,9 +129,11 @@ ir::Algorithm allPairsAllReduce(int32_t n, const SampleOptions& o) {
     std::vector<std::pair<int32_t, int32_t>> received;
     for (int32_t s = 0; s < n - 1; ++s) received.emplace_back(n - 1 + s, 0);
     const auto last = b.nopsFor(received);
+    // A flag every few reductions ends the executor's fusion of the chain before it holds
+    // kMaxReduceFusion sources (semantics/loaded_program.hpp).
     for (int32_t s = 0; s < n - 1; ++s)
       b.add(OpType::Reduce, Buffer::Scratch, s * k, result, r * k, k, s == 0 ? last.first : -1, s == 0 ? last.second : -1,
-            s == n - 2);
+            s == n - 2 || (s + 1) % (kMaxReduceFusion - 1) == 0);
   }
   return a;
 }

@@ -70,7 +70,7 @@ TEST_CASE("every invalid corpus file has an expectation here") {
 
 TEST_CASE("CPU: the LL128 ring file runs at the protocol's own tile with several tile iterations") {
   const Program p = loadFile(corpusDir() + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml");
-  const int64_t chunk = kLL128TileBytes * 5 / 2 / 4;
+  const int64_t chunk = tileBytes(ir::Protocol::LL128) * 5 / 2 / 4;
   CallShape call = callFor(p, countForChunk(p, chunk), DataType::F32, ReduceOp::Sum);
   const Measurement m = runOnCpu(p, call);
   INFO(m.check.describe());

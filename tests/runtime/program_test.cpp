@@ -55,18 +55,18 @@ TEST_CASE("the loader rejects accesses outside a buffer, naming rank, tb, step a
 TEST_CASE("the loader rejects what would corrupt FIFOs or wait on nothing") {
   const std::string send = step(0, "s", "i", 0, "o", 0, 1);
   CHECK_THROWS_WITH(compile(file(tb(0, 1, -1, send) + tb(1, 1, -1, send))),
-                    Catch::Contains("rank 0 tb 1 and tb 0 both send to rank 1 on channel 0"));
+                    Catch::Contains("rank 0 tb 1 and tb 0 both send on connection 0->1 ch 0"));
   CHECK_NOTHROW(compile(file(tb(0, 1, -1, send) + tb(1, 1, -1, send, 1))));  // another channel is another FIFO
   CHECK_THROWS_WITH(compile(file(tb(0, -1, 1, step(0, "r", "i", 0, "o", 0, 1)) + tb(1, -1, 1, step(0, "r", "i", 0, "o", 1, 1)))),
-                    Catch::Contains("both receive from rank 1"));
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, send))), Catch::Contains("'s' sends but the tb has send=\"-1\""));
-  CHECK_THROWS_WITH(compile(file(tb(0, 0, -1, send))), Catch::Contains("send names its own rank"));
+                    Catch::Contains("both receive on connection 1->0 ch 0"));
+  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, send))), Catch::Contains("'s' sends, but the thread block has send=-1"));
+  CHECK_THROWS_WITH(compile(file(tb(0, 0, -1, send))), Catch::Contains("send=0 is the block's own rank"));
   CHECK_THROWS_WITH(compile(file(tb(0, 2, -1, send))), Catch::Contains("send=2 is not a rank"));
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1, 3, 0)))), Catch::Contains("depid 3 names no tb"));
+  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1, 3, 0)))), Catch::Contains("depid=3 names no thread block of gpu 0"));
   CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1, 0, 1)))),
-                    Catch::Contains("deps 1 names no step of tb 0 (it has 1)"));
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 0)))), Catch::Contains("cnt must be at least 1"));
-  CHECK_THROWS_WITH(compile(file(tb(1, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1)))), Catch::Contains("tb id 1 is not in 0..0"));
+                    Catch::Contains("deps=1 but tb 0 has 1 steps"));
+  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 0)))), Catch::Contains("cnt=0 must be at least 1"));
+  CHECK_THROWS_WITH(compile(file(tb(1, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1)))), Catch::Contains("tb id=1 is outside 0..0"));
 }
 
 TEST_CASE("collectives without a definition in the file are unsupported, not unsafe") {
@@ -79,30 +79,36 @@ TEST_CASE("collectives without a definition in the file are unsupported, not uns
   }
 }
 
-TEST_CASE("consecutive re steps with the same destination and source buffer fuse, keeping the last cnt") {
-  const std::string chain = step(0, "re", "s", 0, "o", 0, 1, -1, -1, 1) + step(1, "re", "s", 1, "o", 0, 1) +
-                            step(2, "re", "s", 2, "o", 0, 1, -1, -1, 0) +
+// msccl_parser.cc: a chain continues while the destination and the source buffer stay the same
+// and the step has no dependency; it ends after a step with hasdep=1.
+TEST_CASE("consecutive re steps fuse as the executor's parser fuses them, keeping the last cnt") {
+  const std::string chain = step(0, "re", "s", 0, "o", 0, 1, -1, -1, 1) +  // hasdep: ends its chain at once
+                            step(1, "re", "s", 1, "o", 0, 1) +
+                            step(2, "re", "s", 2, "o", 0, 1, -1, -1, 0) +  // continues step 1
                             step(3, "re", "s", 3, "o", 0, 1, 0, 0) +  // has its own dependency: starts a new step
                             step(4, "re", "i", 0, "o", 0, 1) +        // other source buffer: new step
                             step(5, "re", "i", 1, "o", 1, 1);         // other destination: new step
   const Program p = compile(file(tb(0, -1, -1, chain), "allreduce", 4));
   const auto& steps = p.steps();
-  REQUIRE(p.tbs()[0].stepCount == 4);
-  CHECK(steps[0].reduceSourceCount == 3);
-  CHECK(steps[0].flagStep == 2);      // the flag says "step 2 done" after the fused step
-  CHECK(steps[0].publishes == 1);     // step 0 had hasdep
-  CHECK(p.originalStep(0) == 0);
-  CHECK(p.reduceSourceOffsets()[steps[0].firstReduceSource + 2] == 2);
-  CHECK(steps[1].reduceSourceCount == 1);
-  CHECK(steps[1].dependencyTb == 0);
-  CHECK(p.originalStep(1) == 3);
-  CHECK(p.originalStep(2) == 4);
-  CHECK(p.originalStep(3) == 5);
+  REQUIRE(p.tbs()[0].stepCount == 5);
+  CHECK(steps[0].reduceSourceCount == 1);
+  CHECK(steps[0].publishes == 1);
+  CHECK(steps[0].flagStep == 0);
+  CHECK(steps[1].reduceSourceCount == 2);
+  CHECK(steps[1].flagStep == 2);  // the flag of a fused step says "its last member done"
+  CHECK(steps[1].publishes == 0);
+  CHECK(p.originalStep(1) == 1);
+  CHECK(p.reduceSourceOffsets()[steps[1].firstReduceSource + 1] == 2);
+  CHECK(steps[2].reduceSourceCount == 1);
+  CHECK(steps[2].dependencyTb == 0);
+  CHECK(p.originalStep(2) == 3);
+  CHECK(p.originalStep(3) == 4);
+  CHECK(p.originalStep(4) == 5);
 }
 
 TEST_CASE("a fused re chain is bounds-checked with its last cnt, and holds at most 16 sources") {
   CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "re", "s", 0, "o", 0, 1) + step(1, "re", "s", 1, "o", 0, 2)), "allreduce", 2)),
-                    Catch::Contains("fused source chunks [1, 3) are outside the scratch buffer"));
+                    Catch::Contains("step 1 (re): source chunks [1, 3) are outside the scratch buffer"));
   std::string chain;
   for (int s = 0; s < 17; ++s) chain += step(s, "re", "s", s, "o", 0, 1);
   const Program p = compile(file(tb(0, -1, -1, chain), "allreduce", 17));

@@ -65,13 +65,4 @@ std::optional<double> CostModel::perChannelGBps(topo::LinkClass c) const {
   return std::nullopt;
 }
 
-double CostModel::tileBytes() const {
-  switch (protocol_) {
-    case ir::Protocol::Simple: return 2.0 * 1024 * 1024;
-    case ir::Protocol::LL: return 32.0 * 1024;
-    case ir::Protocol::LL128: return 576000.0;
-  }
-  return 2.0 * 1024 * 1024;
-}
-
 }  // namespace ccforge::sim

@@ -1,5 +1,5 @@
-// NCCL's cost constants (msccl-ir.md §3) and the protocol parameters of the MSCCL runtime
-// (§2): what one transfer of a given protocol costs on a given kind of link.
+// NCCL's cost constants (msccl-ir.md §3): what one transfer of a given protocol costs on a given
+// kind of link. The protocol's own parameters (tile, slots) are the runtime's: semantics/protocol.hpp.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +28,6 @@ class CostModel {
   double efficiency() const;
   // The most one thread block (one connection) moves, in GB/s of payload; nullopt: no cap.
   std::optional<double> perChannelGBps(topo::LinkClass c) const;
-  // Transfers in flight per connection (NCCL_STEPS = 8 slots; Simple uses 4 per transfer).
-  int32_t slots() const { return protocol_ == ir::Protocol::Simple ? 2 : 8; }
-  // Bytes of every chunk one tile iteration touches.
-  double tileBytes() const;
 
  private:
   ir::Protocol protocol_;

@@ -1,7 +1,9 @@
-// One simulated call of an MSCCL-IR program on a topology (msccl-ir.md §2): every thread
-// block runs its steps in order once per tile iteration; sends wait for a free FIFO slot,
-// receives for the data, steps with a dependency for the flag of the step they name.
-// Transfers move as fluids over their routes (FluidNetwork).
+// One simulated call of a loaded MSCCL-IR program on a topology: the FIFO-unit machine
+// (semantics/fifo_machine.hpp) decides what each thread block may do next, exactly as for the
+// verifier; this driver adds time. A unit that sends is a fluid transfer over its connection's
+// route (FluidNetwork); its first byte reaches the receiver one route latency after it starts
+// and its last byte one latency after it ends. A forwarding unit (rcs, rrs, rrcs) starts once the
+// first byte of its incoming unit is there and finishes once the last byte is (cut-through).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/model.hpp"
+#include "semantics/loaded_program.hpp"
 #include "sim/cost_model.hpp"
 #include "topology/routes.hpp"
 
@@ -27,20 +29,6 @@ class SimulationLimit : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A connection (sender rank, receiver rank, channel) and how its transfers travel.
-struct Connection {
-  int32_t sender = 0;
-  int32_t receiver = 0;
-  int32_t channel = 0;
-  topo::Route route;
-};
-
-// Per thread block, indexes into the connection list (-1 when the block has no peer).
-struct BlockConnections {
-  int32_t send = -1;
-  int32_t recv = -1;
-};
-
 struct RunResult {
   double timeUs = 0;
   int64_t iterations = 0;
@@ -49,19 +37,18 @@ struct RunResult {
 
 class ProgramRun {
  public:
-  // `blocks[rank][tb]`; the program must already be checked for consistency (simulate.cpp).
-  ProgramRun(const ir::Algorithm& algorithm, const topo::Topology& topology, const CostModel& model,
-             std::vector<Connection> connections, std::vector<std::vector<BlockConnections>> blocks);
+  // `routes[c]` is the route of program.connections()[c].
+  ProgramRun(const LoadedProgram& program, const topo::Topology& topology, const CostModel& model,
+             std::vector<topo::Route> routes);
 
   // One call moving `bytes` (nccl-tests' size). Throws SimulationViolation or SimulationLimit.
   RunResult run(double bytes, uint64_t eventLimit) const;
 
  private:
-  const ir::Algorithm& algorithm_;
+  const LoadedProgram& program_;
   const topo::Topology& topology_;
   CostModel model_;
-  std::vector<Connection> connections_;
-  std::vector<std::vector<BlockConnections>> blocks_;
+  std::vector<topo::Route> routes_;
 };
 
 }  // namespace ccforge::sim

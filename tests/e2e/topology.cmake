@@ -60,10 +60,10 @@ ccforge_cli_test("simulate default sizes run from 1 KiB to 1 GiB" 0
   --has " 1 KiB " --has " 512 MiB " --has " 1 GiB "
   -- simulate ${CCFORGE_IR}/allreduce_ring_a100_n4_ch1_i1_LL128.xml a100-1)
 ccforge_cli_test("simulate reports a deadlock" 10
-  --has "deadlock: no thread block can move" --has "rank 0 tb 0 step 0 \\(tile iteration 0\\): waits for data from rank 1"
+  --has "deadlock: no thread block can move" --has "rank 0 tb 0 step 0 \\(tile iteration 0\\): waits for data on connection 1->0 ch 0"
   -- simulate ${CCFORGE_E2E_DATA}/simulate_deadlock.xml dgx1 --sizes 1MB)
 ccforge_cli_test("simulate: an unmapped rank pair is an error" 2
-  --has "allgather_ring_simple_oop_n4.xml:6:5: connection rank 3 -> rank 0 \\(gpu3 -> gpu0\\) has no route in topology line4"
+  --has "allgather_ring_simple_oop_n4.xml:63:5: connection rank 3 -> rank 0 \\(gpu3 -> gpu0\\) has no route in topology line4"
   -- simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml ${CCFORGE_E2E_DATA}/topo_line4.json)
 ccforge_cli_test("simulate: more ranks than GPUs" 2
   --has "the algorithm has 8 ranks but topology line4 has only 4 GPUs"

@@ -2,6 +2,8 @@
 // time = base latency + bytes / rate + route latency, rates shared max-min fairly.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "program_text.hpp"
 #include "ir/input_error.hpp"
 #include "ir/reader.hpp"
@@ -79,7 +81,7 @@ TEST_CASE("a dependency delays a step until the flagged step is done") {
 TEST_CASE("a program that waits on itself is reported as a deadlock, never a hang") {
   std::string p = programText("Simple", 1, {{{1, 1, 0, {{"r"}, {"s"}}}}, {{0, 0, 0, {{"r"}, {"s"}}}}});
   CHECK_THROWS_WITH(timeOf(p, kPair, 1 << 20), Catch::Contains("deadlock") && Catch::Contains("rank 0 tb 0 step 0") &&
-                                                   Catch::Contains("waits for data from rank 1"));
+                                                   Catch::Contains("waits for data on connection 1->0 ch 0"));
 }
 
 TEST_CASE("paired steps with different cnt are a violation") {
@@ -102,7 +104,7 @@ TEST_CASE("programs that do not fit the topology are input errors") {
 
 TEST_CASE("two blocks on one side of a connection are a violation") {
   std::string p = programText("Simple", 1, {{{1, -1, 0, {{"s"}}}, {1, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}, {"r"}}}}});
-  CHECK_THROWS_WITH(timeOf(p, kPair, 1024), Catch::Contains("two thread blocks of rank 0 send on connection 0 -> 1 channel 0"));
+  CHECK_THROWS_WITH(timeOf(p, kPair, 1024), Catch::Contains("two thread blocks of rank 0 send on connection 0->1 ch 0"));
 }
 
 TEST_CASE("the event limit stops a long simulation") {
@@ -119,4 +121,27 @@ TEST_CASE("busbw uses nccl-tests' factors") {
   CHECK(busBandwidthFactor(ir::CollectiveKind::AllGather, 8) == Approx(0.875));
   CHECK(busBandwidthFactor(ir::CollectiveKind::AllToAll, 4) == Approx(0.75));
   CHECK(busBandwidthFactor(ir::CollectiveKind::Broadcast, 8) == 1);
+}
+
+// Ranks are <gpu id>s, wherever the elements stand (msccl_parser.cc finds a rank's program by
+// id); issue 11 found `simulate` indexing them by position.
+TEST_CASE("gpu elements out of id order simulate as in order") {
+  ir::Algorithm a = ir::readAlgorithmFile(std::string(CCFORGE_FIXTURES) + "/msccl-tools/valid/allgather_ring_simple_oop_n4.xml").algorithm;
+  const topo::Topology t = topo::loadTopology("dgx1");
+  SimulationOptions o;
+  o.sizes = {1 << 20, 64 << 20};
+  const SimulationReport inOrder = simulate(a, "a.xml", t, o);
+  std::reverse(a.gpus.begin(), a.gpus.end());
+  const SimulationReport reversed = simulate(a, "a.xml", t, o);
+  for (size_t i = 0; i < o.sizes.size(); ++i) CHECK(reversed.results[i].timeUs == inOrder.results[i].timeUs);
+}
+
+// simulate reads the same loaded form as verify and the runtime: what has no execution is refused.
+TEST_CASE("a structurally broken program is refused with its location, not simulated") {
+  const std::string noGpus =
+      "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"2\" coll=\"allreduce\" inplace=\"0\" "
+      "outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\">\n</algo>\n";
+  CHECK_THROWS_WITH(timeOf(noGpus, kPair, 1024), Catch::Contains("p.xml:1:1") && Catch::Contains("ngpus=2 but the file has 0 <gpu> elements"));
+  const std::string badDependency = programText("Simple", 1, {{{1, -1, 0, {{"s", 1, 5, 0}}}}, {{-1, 0, 0, {{"r"}}}}});
+  CHECK_THROWS_AS(timeOf(badDependency, kPair, 1024), InputError);
 }

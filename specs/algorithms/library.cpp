@@ -1,5 +1,7 @@
 #include "library.hpp"
 
+#include "semantics/protocol.hpp"
+
 #include <charconv>
 #include <stdexcept>
 
@@ -9,8 +11,8 @@ namespace ccforge::algorithms {
 namespace {
 
 Parameter ranks(int64_t def = 8) { return {"ranks", def, "number of ranks (GPUs)", 2}; }
-Parameter instances() { return {"instances", 1, "replicas of the whole program, each on its own channels", 1, 32}; }
-Parameter channels() { return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, 32}; }
+Parameter instances() { return {"instances", 1, "replicas of the whole program, each on its own channels", 1, kMaxChannels}; }
+Parameter channels() { return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, kMaxChannels}; }
 Parameter nodes() { return {"nodes", 2, "number of nodes", 1}; }
 Parameter gpus() { return {"gpus", 4, "GPUs per node", 1}; }
 Parameter inplace() { return {"inplace", 1, "1: in-place call (output aliases input), 0: out-of-place", 0, 1}; }

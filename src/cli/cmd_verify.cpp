@@ -120,7 +120,9 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}))
       ->capture_default_str();
   cmd->add_option("--max-tbs", args->maxTbs,
-                  "thread blocks per rank that can be resident at once (default: 108 executor, 216 legacy)")
+                  fmt::format("thread blocks per rank that can be resident at once (default: {} {}, {} {})",
+                              executorProfile().maxCoResidentThreadBlocks, executorProfile().name,
+                              legacyProfile().maxCoResidentThreadBlocks, legacyProfile().name))
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--slots", args->slots,
                   "transfers in flight per connection for the deadlock check (default: Simple 2, LL/LL128 8)")

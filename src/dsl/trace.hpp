@@ -8,10 +8,9 @@
 #include <source_location>
 
 #include "ir/model.hpp"
+#include "semantics/protocol.hpp"  // kMaxChannels
 
 namespace ccforge::dsl {
-
-inline constexpr int32_t kMaxChannels = 32;  // MAXCHANNELS of every MSCCL runtime
 
 // Scheduling directives of one operation; -1 leaves the choice to the compiler.
 // For a local operation (same rank) sendtb names its thread block (recvtb if sendtb is -1).

@@ -40,6 +40,5 @@ enum class OpType : uint8_t {
   Reduce,              // re
   Nop,                 // nop
 };
-inline constexpr int kOpTypeCount = 9;
 
 }  // namespace ccforge::ir

@@ -20,21 +20,22 @@ struct StepKind {
   bool reduces;            // applies the reduction operator
 };
 
-// Indexed by ir::OpType.
-inline constexpr StepKind kStepKinds[ir::kOpTypeCount] = {
-    //  recv   send   src    rdDst  wrDst  reduce
-    {false, true, true, false, false, false},  // s
-    {true, false, false, false, true, false},  // r
-    {true, true, false, false, true, false},   // rcs
-    {true, true, true, false, false, true},    // rrs
-    {true, false, true, false, true, true},    // rrc
-    {true, true, true, false, true, true},     // rrcs
-    {false, false, true, false, true, false},  // cpy
-    {false, false, true, true, true, true},    // re
-    {false, false, false, false, false, false},  // nop
-};
-
-CCF_HD constexpr const StepKind& stepKind(ir::OpType t) { return kStepKinds[static_cast<int>(t)]; }
+// A switch rather than a table, so that device code can evaluate it.
+CCF_HD constexpr StepKind stepKind(ir::OpType t) {
+  //                                     recv   send   src    rdDst  wrDst  reduce
+  switch (t) {
+    case ir::OpType::Send: return {false, true, true, false, false, false};
+    case ir::OpType::Recv: return {true, false, false, false, true, false};
+    case ir::OpType::RecvCopySend: return {true, true, false, false, true, false};
+    case ir::OpType::RecvReduceSend: return {true, true, true, false, false, true};
+    case ir::OpType::RecvReduceCopy: return {true, false, true, false, true, true};
+    case ir::OpType::RecvReduceCopySend: return {true, true, true, false, true, true};
+    case ir::OpType::Copy: return {false, false, true, false, true, false};
+    case ir::OpType::Reduce: return {false, false, true, true, true, true};
+    case ir::OpType::Nop: break;
+  }
+  return {false, false, false, false, false, false};
+}
 CCF_HD constexpr bool receives(ir::OpType t) { return stepKind(t).receives; }
 CCF_HD constexpr bool sends(ir::OpType t) { return stepKind(t).sends; }
 CCF_HD constexpr bool readsLocalSource(ir::OpType t) { return stepKind(t).readsSource; }

@@ -115,7 +115,7 @@ void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Lay
 // itself at a root) and round, holding the sums of every channel's share, and another one
 // whenever a block would pass the target's steps per thread block (a reduction may need a
 // dependency nop: two steps each). Shares of one round arrive together; a block per channel as
-// well would spend thread blocks that more channels or rounds need (108 co-resident ones).
+// well would spend thread blocks that more channels or rounds need (the profile's co-resident ones).
 class ReductionBlocks {
  public:
   ReductionBlocks(int32_t firstLabel, int32_t maxSteps) : next_(firstLabel), maxSteps_(maxSteps) {}

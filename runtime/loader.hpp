@@ -1,8 +1,8 @@
-// Loading programs: read an MSCCL-IR file, check what execution needs (Program::compile), and
-// verify its semantics (races, postcondition, deadlock) through a Verifier. The runtime library
-// does not depend on the verifier: the caller (the CLI) passes one; nullptr skips verification
-// (`ccforge run --no-verify`). A verifier must not fail a file only because it lacks attributes a
-// particular MSCCL executor requires (outofplace, minBytes, maxBytes): this runtime runs such files.
+// Loading programs: read an MSCCL-IR file, check what execution needs (Program::compile), and,
+// when the caller passes a Verifier, verify it. The runtime library does not depend on the
+// verifier; nullptr skips verification. `ccforge run` verifies files before it loads them, as
+// `ccforge verify` does (src/driver/run_verification.hpp), and passes none: the hook serves
+// programs that embed the runtime with a verifier of their own.
 #pragma once
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 // `ccforge compile NAME [key=value ...]`: compiles a library algorithm to MSCCL-IR and, unless
-// --no-verify, runs `ccforge verify` on the result before writing it: a file that fails is not
-// written (docs/compiler.md).
+// --no-verify, runs `ccforge verify` on the result before writing it (the driver's
+// compile-then-verify): a file that fails is not written (docs/compiler.md).
 #include <fmt/format.h>
 
 #include <fstream>
@@ -10,13 +10,12 @@
 #include "cli/exit_codes.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
-#include "codegen/compiler.hpp"
+#include "driver/compile_and_verify.hpp"
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"
 #include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
-#include "verify/verifier.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -30,17 +29,6 @@ struct CompileArguments {
   std::optional<int32_t> maxTbs;
   bool noVerify = false;
 };
-
-// The one place where compiled programs are verified.
-verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program, const std::string& source,
-                                  const std::string& profile, std::optional<int32_t> maxTbs) {
-  verify::Options options;
-  options.profile = *profileByName(profile);
-  options.maxCoResidentThreadBlocks = maxTbs;
-  // The file's coll attribute alone names neither the root of a rooted collective nor alltonext.
-  options.collective = program.binding().verifyName();
-  return verify::verifyAlgorithm(algo, source, options);
-}
 
 int runCompile(const CompileArguments& args) {
   std::optional<ir::Protocol> protocol;
@@ -56,32 +44,33 @@ int runCompile(const CompileArguments& args) {
     return kExitViolation;
   }
   const std::string profile = args.profile.empty() ? instance->entry->defaultTarget : args.profile;
-  codegen::CompileOptions options;
-  options.target = *profileByName(profile);
-  if (args.maxTbs) options.target.maxCoResidentThreadBlocks = *args.maxTbs;
+  const driver::Target target{*profileByName(profile), args.maxTbs};
   std::string title = args.algorithm;
   for (const std::string& s : args.settings) title += " " + s;
+  const std::string source = args.output.empty() ? "<stdout>" : args.output;
 
-  codegen::Compiled compiled;
+  driver::CompiledAndVerified result;
   try {
-    compiled = codegen::compile(instance->program, options);
+    if (args.noVerify)
+      result.compiled = driver::compileFor(instance->program, target);
+    else
+      result = driver::compileAndVerify(instance->program, target, source);
   } catch (const codegen::CompileError& e) {
     std::cerr << "ccforge compile: " << title << ": " << e.what() << "\n";
     return kExitViolation;
   }
-  const std::string source = args.output.empty() ? "<stdout>" : args.output;
   std::string verdict = "not verified (--no-verify)";
   if (!args.noVerify) {
-    verify::FileReport report = verifyCompiled(compiled.algorithm, instance->program, source, profile, args.maxTbs);
-    const int code = exitCodeOf(report.verdict);
+    const int code = exitCodeOf(result.report.verdict);
     if (code != kExitVerified) {
       std::cerr << "ccforge compile: " << title << ": the compiled program does not verify; nothing was written\n";
-      verify::writeText(std::cerr, {report}, verify::RunInfo{profile, code});
+      verify::writeText(std::cerr, {result.report}, verify::RunInfo{profile, code});
       return code;
     }
     verdict = "verified for " + profile;
   }
 
+  const codegen::Compiled& compiled = result.compiled;
   const std::string xml = ir::toXml(compiled.algorithm);
   if (args.output.empty()) {
     std::cout << xml;

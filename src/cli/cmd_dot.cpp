@@ -4,21 +4,22 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
+#include "driver/compile_and_verify.hpp"
 #include "viz/dot_render.hpp"
 #include "viz/dot_views.hpp"
+#include "viz/finding_highlights.hpp"
 #include "library.hpp"
 #include "ir/input_error.hpp"
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
-#include "verify/verifier.hpp"
+#include "verify/report_reader.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -55,69 +56,6 @@ viz::StepId parseStep(const std::string& text) {
   return id;
 }
 
-std::vector<viz::HighlightGroup> groupsOf(const std::vector<verify::Violation>& violations) {
-  std::vector<viz::HighlightGroup> groups;
-  for (const verify::Violation& v : violations) {
-    if (v.severity != verify::Severity::Error || v.steps.empty()) continue;
-    viz::HighlightGroup g;
-    g.cycle = v.rule.starts_with("deadlock");
-    for (const verify::StepRef& s : v.steps) g.steps.push_back({s.rank, s.tb, s.step});
-    groups.push_back(std::move(g));
-  }
-  return groups;
-}
-
-viz::StepId stepOf(const nlohmann::json& s) {
-  return {s.at("rank").get<int32_t>(), s.at("tb").get<int32_t>(), s.at("step").get<int32_t>()};
-}
-
-// The violations of a `ccforge verify --format json` report (docs/verify-json.md).
-std::vector<viz::HighlightGroup> groupsOfVerifyReport(const nlohmann::json& report) {
-  std::vector<viz::HighlightGroup> groups;
-  for (const auto& file : report.at("files"))
-    for (const auto& v : file.at("violations")) {
-      if (v.at("severity") != "error" || v.at("steps").empty()) continue;
-      viz::HighlightGroup g;
-      g.cycle = v.at("rule").get<std::string>().starts_with("deadlock");
-      for (const auto& s : v.at("steps")) g.steps.push_back(stepOf(s));
-      groups.push_back(std::move(g));
-    }
-  return groups;
-}
-
-// An SMT witness file (`verify --witness-dir`, docs/smt.md): the schedule's steps joined in the
-// order they run, and each step a deadlocked block waits at marked on its own.
-std::vector<viz::HighlightGroup> groupsOfWitness(const nlohmann::json& witness) {
-  viz::HighlightGroup path;
-  for (const auto& event : witness.at("schedule")) {
-    const viz::StepId step = stepOf(event);
-    const bool repeat = !path.steps.empty() && path.steps.back().rank == step.rank &&
-                        path.steps.back().tb == step.tb && path.steps.back().step == step.step;
-    if (!repeat) path.steps.push_back(step);
-  }
-  std::vector<viz::HighlightGroup> groups{std::move(path)};
-  if (witness.contains("blocked"))
-    for (const auto& s : witness.at("blocked")) groups.push_back({{stepOf(s)}, false});
-  return groups;
-}
-
-std::vector<viz::HighlightGroup> groupsOfReport(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, {}, "cannot read the report");
-  nlohmann::json report;
-  try {
-    report = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, {}, std::string("not a JSON report: ") + e.what());
-  }
-  try {
-    if (report.contains("witness")) return groupsOfWitness(report.at("witness"));
-    return groupsOfVerifyReport(report);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, {}, std::string("neither a ccforge verify report nor an SMT witness: ") + e.what());
-  }
-}
-
 int runDot(const DotArguments& args) {
   std::optional<viz::DotFormat> format = viz::DotFormat::Dot;
   if (!args.output.empty() && !(format = viz::formatForPath(args.output)))
@@ -130,10 +68,11 @@ int runDot(const DotArguments& args) {
 
   std::optional<algorithms::Instance> instance;
   ir::Algorithm algo;
-  std::string profile = args.profile.empty() ? "msccl-executor" : args.profile;
+  std::string profile = args.profile;
   if (file) {
     if (!args.settings.empty()) throw UsageError("parameters are for library algorithms, not for files");
     algo = ir::readAlgorithmFile(args.input).algorithm;
+    if (profile.empty()) profile = profileForHeader(algo).name;  // as `verify` without --profile
   } else {
     std::optional<ir::Protocol> protocol;
     if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
@@ -157,15 +96,13 @@ int runDot(const DotArguments& args) {
   }
 
   std::vector<viz::HighlightGroup> groups;
-  if (!args.highlightReport.empty()) groups = groupsOfReport(args.highlightReport);
+  if (!args.highlightReport.empty()) groups = viz::highlightsOf(verify::readReportFile(args.highlightReport));
   if (args.verify) {
-    verify::Options options;
-    options.profile = *profileByName(profile);
-    if (instance) options.collective = instance->program.binding().verifyName();
-    const verify::FileReport report = verify::verifyAlgorithm(algo, args.input, options);
+    const verify::FileReport report = driver::verifyCompiled(
+        algo, instance ? instance->program.binding().verifyName() : std::nullopt, {target, std::nullopt}, args.input);
     std::cerr << "ccforge dot: verify: " << verify::verdictName(report.verdict) << " (" << report.errorCount()
-              << " errors)\n";
-    auto more = groupsOf(report.violations);
+              << " errors; " << profile << " profile)\n";
+    auto more = viz::highlightsOf(report.violations);
     groups.insert(groups.end(), more.begin(), more.end());
   }
   if (!groups.empty() && args.view != "threadblocks")
@@ -226,7 +163,8 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of a library algorithm")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
-  cmd->add_option("--profile", args->profile, "runtime a library algorithm is compiled and verified for")
+  cmd->add_option("--profile", args->profile,
+                  "runtime a library algorithm is compiled and verified for (a file: --verify's; default from its header)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--rank", args->rank, "only this rank (and the ends of edges leaving it)");
   cmd->add_option("--chunk", args->chunk, "only steps touching this chunk (DSL chunks for the DAG views)");

@@ -1,8 +1,9 @@
-// `ccforge run FILE.xml...`: verifies MSCCL-IR programs at load, executes them on random data
-// with the runtime (CPU or CUDA), checks every output element against the collective's
-// definition and reports time, algbw and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong
-// result / deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable
-// input, 6 internal error. docs/runtime.md describes it.
+// `ccforge run FILE.xml...`: verifies MSCCL-IR programs at load (refusing what `ccforge verify`
+// rejects, driver/run_verification.hpp), executes them on random data with the runtime (CPU or
+// CUDA), checks every output element against the collective's definition and reports time, algbw
+// and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong result /
+// deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable input,
+// 6 internal error. docs/runtime.md describes it.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -10,12 +11,15 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/verdict_exit_code.hpp"
+#include "driver/run_verification.hpp"
 #include "runtime/execution_error.hpp"
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
 #include "ir/names.hpp"
-#include "verify/verifier.hpp"
+#include "ir/reader.hpp"
+#include "verify/report_writers.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -32,6 +36,7 @@ struct RunOptions {
   int iterations = 5;
   int warmup = 1;
   double timeoutSeconds = 30;
+  std::string profile;  // empty: each file's header decides
   bool noVerify = false;
   bool inPlace = false;
   bool fallback = false;
@@ -71,44 +76,19 @@ std::string describeProgram(const Program& p) {
          std::string(ir::protocolName(p.protocol())) + ", nchunksperloop " + std::to_string(p.chunksPerLoop()) + ", " + forms + ")";
 }
 
-// Verification at load: the semantic checks of `ccforge verify` (connections, races, postcondition,
-// deadlock) decide; its format and limit rules describe particular MSCCL executors (e.g. the
-// attributes msccl-executor requires) and do not stop this runtime.
-bool blocksExecution(verify::Check c) {
-  return c == verify::Check::Connections || c == verify::Check::Races || c == verify::Check::Postcondition ||
-         c == verify::Check::Deadlock;
-}
-
-Verifier semanticVerifier(const RunOptions& o) {
-  verify::Options base;
-  if (o.slots > 0) base.slots = o.slots;
-  const int32_t root = o.root;
-  return [base, root](const ir::Algorithm& algorithm, const std::string& source) {
-    verify::Options options = base;
-    const std::optional<CollectiveType> type = collectiveTypeOf(algorithm.coll);
-    if (type && isRooted(*type)) options.collective = std::string(collectiveTypeName(*type)) + ":" + std::to_string(root);
-    const verify::FileReport r = verify::verifyAlgorithm(algorithm, source, options);
-    VerificationOutcome outcome;
-    outcome.passed = true;
-    for (const verify::Violation& v : r.violations) {
-      if (v.severity != verify::Severity::Error || !blocksExecution(v.check)) continue;
-      outcome.passed = false;
-      outcome.report += "  [" + v.rule + "] " + v.file;
-      if (v.where.known()) outcome.report += ":" + std::to_string(v.where.line) + ":" + std::to_string(v.where.column);
-      outcome.report += ": " + v.message + "\n";
-    }
-    if (r.verdict == verify::Verdict::InternalError || r.verdict == verify::Verdict::Malformed) {
-      outcome.passed = false;
-      outcome.report += "  " + r.error + "\n";
-    }
-    if (!outcome.passed) return outcome;
-    for (const verify::CheckOutcome& c : r.checks) {
-      if (!blocksExecution(c.check)) continue;
-      if (!outcome.report.empty()) outcome.report += ", ";
-      outcome.report += std::string(verify::checkName(c.check)) + " " + std::string(verify::checkStatusName(c.status));
-    }
-    return outcome;
-  };
+// One line for the log: the verdict, the profile and how it was chosen, and every check's status.
+std::string verificationLine(const std::string& file, const driver::RunVerification& v, bool profileGiven) {
+  std::string line = file + ": " + std::string(verify::verdictName(v.report.verdict)) + " (" + v.report.profile +
+                     (profileGiven ? " profile" : " profile, from the header") + "): ";
+  for (size_t i = 0; i < v.report.checks.size(); ++i) {
+    const verify::CheckOutcome& c = v.report.checks[i];
+    if (i > 0) line += ", ";
+    line += std::string(verify::checkName(c.check)) + " " + std::string(verify::checkStatusName(c.status));
+    if (c.status != verify::CheckStatus::Passed && !c.note.empty()) line += " (" + c.note + ")";
+  }
+  if (v.decision == driver::LoadDecision::RunUnproven)
+    line += "; it runs anyway, and every output element is checked against the reference";
+  return line;
 }
 
 int execute(const RunOptions& o) {
@@ -120,16 +100,32 @@ int execute(const RunOptions& o) {
   if (o.iterations < 0 || o.warmup < 0) throw UsageError("--iters and --warmup must not be negative");
   if (!(o.timeoutSeconds > 0)) throw UsageError("--timeout must be positive");
 
-  const Verifier verifier = semanticVerifier(o);
-  LoadOptions load;
-  load.verifier = o.noVerify ? nullptr : &verifier;
-  ProgramSet programs;
+  driver::RunVerificationOptions verification;
+  if (!o.profile.empty()) verification.profile = profileByName(o.profile);
+  if (o.slots > 0) verification.slots = o.slots;
+  verification.root = o.root;
+  std::vector<ir::ReadResult> reads;
   std::vector<std::string> verified;
+  std::vector<verify::FileReport> refused;
   for (const std::string& file : o.files) {
-    std::string report;
-    programs.add(loadProgram(file, load, &report));
-    if (!o.noVerify) verified.push_back(file + ": " + report);
+    reads.push_back(ir::readAlgorithmFile(file));
+    if (o.noVerify) continue;
+    driver::RunVerification v = driver::verifyForRun(reads.back(), file, verification);
+    if (v.decision == driver::LoadDecision::Refuse)
+      refused.push_back(std::move(v.report));
+    else
+      verified.push_back(verificationLine(file, v, verification.profile.has_value()));
   }
+  if (!refused.empty()) {
+    const int code = exitCodeOf(verify::combinedVerdict(refused));
+    for (const verify::FileReport& r : refused)
+      std::cerr << "ccforge run: " << r.file
+                << ": verification at load failed: ccforge verify rejects it (--no-verify runs it anyway)\n";
+    verify::writeText(std::cerr, refused, verify::RunInfo{verify::commonProfile(refused), code});
+    return code;
+  }
+  ProgramSet programs;
+  for (size_t i = 0; i < reads.size(); ++i) programs.add(loadProgram(std::move(reads[i].algorithm), o.files[i], LoadOptions{}));
   const Program& first = programs.programs().front();
   for (const Program& p : programs.programs())
     if (p.collective() != first.collective())
@@ -213,9 +209,6 @@ int runCommand(const RunOptions& o) {
   } catch (const InputError& e) {
     std::cerr << "ccforge run: " << e.what() << "\n";
     return kExitMalformedInput;
-  } catch (const VerificationFailed& e) {
-    std::cerr << "ccforge run: " << e.what() << "\n";
-    return kExitViolation;
   } catch (const ExecutionFailed& e) {
     std::cout << "result: " << e.what() << "\n";
     return e.kind() == ExecutionFailed::Kind::Deadlock ? kExitViolation : kExitInconclusive;
@@ -247,7 +240,10 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--warmup", options->warmup, "untimed iterations before the timed ones")->capture_default_str();
   run->add_option("--timeout", options->timeoutSeconds, "watchdog limit in seconds (a launch on the CPU, a wait on the GPU)")
       ->capture_default_str();
-  run->add_flag("--no-verify", options->noVerify, "skip the semantic verification at load (races, postcondition, deadlock)");
+  run->add_option("--profile", options->profile,
+                  "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+  run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");
   run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)");

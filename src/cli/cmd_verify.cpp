@@ -17,7 +17,7 @@ namespace {
 
 struct VerifyArguments {
   std::vector<std::string> paths;
-  std::string profile = "msccl-executor";
+  std::string profile;  // empty: each file's header decides
   std::optional<int32_t> maxTbs;
   std::optional<int32_t> slots;
   std::optional<std::string> collective;
@@ -66,7 +66,8 @@ bool prepareDirectory(const std::string& option, const std::string& dir) {
 
 int runVerify(const VerifyArguments& args) {
   verify::Options options;
-  options.profile = *profileByName(args.profile);
+  options.profileFromHeader = args.profile.empty();
+  if (!options.profileFromHeader) options.profile = *profileByName(args.profile);
   options.maxCoResidentThreadBlocks = args.maxTbs;
   options.slots = args.slots;
   options.collective = args.collective;
@@ -83,7 +84,9 @@ int runVerify(const VerifyArguments& args) {
   }
   if (!args.witnessDir.empty() && !prepareDirectory("--witness-dir", args.witnessDir)) return kExitUsage;
   std::vector<verify::FileReport> reports = verify::verifyPaths(args.paths, options);
-  verify::RunInfo run{options.profile.name, exitCodeOf(verify::combinedVerdict(reports))};
+  std::string profile = options.profileFromHeader ? verify::commonProfile(reports) : options.profile.name;
+  if (profile.empty()) profile = "none";  // no file could be read
+  verify::RunInfo run{profile, exitCodeOf(verify::combinedVerdict(reports))};
 
   std::ofstream file;
   if (!args.output.empty()) {
@@ -116,9 +119,10 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
                                                "postcondition and deadlock freedom (exit 0 verified, 10 violation, "
                                                "5 inconclusive, 2 unreadable input, 1 usage, 6 internal error)");
   cmd->add_option("paths", args->paths, "MSCCL-IR files (.xml, .xml.gz) or algorithm directories")->required();
-  cmd->add_option("--profile", args->profile, "runtime whose limits apply")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}))
-      ->capture_default_str();
+  cmd->add_option("--profile", args->profile,
+                  "runtime whose limits apply (default: the one each file's header is written for: msccl-executor "
+                  "for an executor header, msccl-legacy for a legacy one)")
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--max-tbs", args->maxTbs,
                   fmt::format("thread blocks per rank that can be resident at once (default: {} {}, {} {})",
                               executorProfile().maxCoResidentThreadBlocks, executorProfile().name,

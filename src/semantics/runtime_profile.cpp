@@ -66,4 +66,8 @@ std::optional<RuntimeProfile> profileByName(std::string_view name) {
   return std::nullopt;
 }
 
+const RuntimeProfile& profileForHeader(const ir::Algorithm& algorithm) {
+  return algorithm.headerStyle() == ir::HeaderStyle::Executor ? executorProfile() : legacyProfile();
+}
+
 }  // namespace ccforge

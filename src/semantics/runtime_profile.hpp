@@ -53,5 +53,10 @@ const RuntimeProfile& executorProfile();
 const RuntimeProfile& legacyProfile();
 // "msccl-executor" or "msccl-legacy".
 std::optional<RuntimeProfile> profileByName(std::string_view name);
+// The runtime a file's header is written for; `verify` and `run` check against it when no
+// --profile is given. An executor header (outofplace, minBytes or maxBytes present: a file that
+// lacks some of them is meant for msccl-executor and is told which are missing) -> msccl-executor;
+// a legacy header (inplace only, as msccl-tools and ncclize write it) -> msccl-legacy.
+const RuntimeProfile& profileForHeader(const ir::Algorithm& algorithm);
 
 }  // namespace ccforge

@@ -32,6 +32,10 @@ struct SmtOptions {
 
 struct Options {
   RuntimeProfile profile = executorProfile();
+  // Check each file against the profile its header is written for (profileForHeader) instead of
+  // `profile`: `verify` and `run` without --profile. A directory's selection is checked against
+  // msccl-executor when any of its files has an executor header, else msccl-legacy.
+  bool profileFromHeader = false;
   std::optional<int32_t> maxCoResidentThreadBlocks;  // --max-tbs; default from the profile
   std::optional<int32_t> slots;                      // --slots: transfers in flight per connection
   // --collective: "NAME", "NAME:ROOT" or a path to a collective spec (JSON). Supplies the

@@ -62,4 +62,14 @@ Verdict combinedVerdict(const std::vector<FileReport>& reports) {
   return worst;
 }
 
+std::string commonProfile(const std::vector<FileReport>& reports) {
+  std::string common;
+  for (const FileReport& r : reports) {
+    if (r.profile.empty() || r.profile == common) continue;
+    if (!common.empty()) return "mixed";
+    common = r.profile;
+  }
+  return common;
+}
+
 }  // namespace ccforge::verify

@@ -127,6 +127,7 @@ struct FileReport {
   std::string file;
   Verdict verdict = Verdict::Verified;
   std::string error;  // Malformed / InternalError: the message, located
+  std::string profile;  // the runtime profile it was checked against; empty when it was not read
   std::optional<ProgramSummary> program;
   std::vector<CheckOutcome> checks;
   std::vector<Violation> violations;  // errors and warnings
@@ -141,5 +142,9 @@ struct FileReport {
 // The verdict of several files: the most severe, in the order
 // InternalError > Malformed > Violation > Inconclusive > Verified.
 Verdict combinedVerdict(const std::vector<FileReport>& reports);
+
+// The profile the reports were checked against: its name, "mixed" when they differ (profiles
+// taken from the files' headers), empty when no file was read.
+std::string commonProfile(const std::vector<FileReport>& reports);
 
 }  // namespace ccforge::verify

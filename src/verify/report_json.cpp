@@ -91,6 +91,7 @@ ordered_json fileJson(const FileReport& r) {
   j["file"] = r.file;
   j["verdict"] = verdictName(r.verdict);
   j["error"] = r.error.empty() ? ordered_json() : ordered_json(r.error);
+  j["profile"] = r.profile.empty() ? ordered_json() : ordered_json(r.profile);
   if (r.program) {
     const ProgramSummary& p = *r.program;
     j["program"] = {{"name", p.name},       {"collective", p.collective},       {"protocol", p.protocol},

@@ -45,6 +45,7 @@ class FileVerification {
   FileVerification(const ir::Algorithm& algo, const std::string& source, const Options& options)
       : algo_(algo), options_(options), findings_(source, options.maxReportedPerRule) {
     report_.file = source;
+    report_.profile = options.profile.name;
   }
 
   FileReport run(const std::vector<ir::RuntimeParserIssue>& parserIssues) {
@@ -240,19 +241,37 @@ FileReport failure(const std::string& file, Verdict verdict, std::string message
   return r;
 }
 
+FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& source, const Options& options,
+                               const std::vector<ir::RuntimeParserIssue>& parserIssues) {
+  FileReport r;
+  try {
+    return FileVerification(algo, source, options).run(parserIssues);
+  } catch (const InputError& e) {
+    r = failure(source, Verdict::Malformed, e.what());
+  } catch (const std::bad_alloc&) {
+    r = failure(source, Verdict::InternalError, source + ": out of memory while checking");
+  } catch (const std::exception& e) {
+    r = failure(source, Verdict::InternalError, source + ": internal error: " + e.what());
+  }
+  r.profile = options.profile.name;
+  return r;
+}
+
 }  // namespace
 
 FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source, const Options& options,
                            const std::vector<ir::RuntimeParserIssue>& parserIssues) {
-  try {
-    return FileVerification(algo, source, options).run(parserIssues);
-  } catch (const InputError& e) {
-    return failure(source, Verdict::Malformed, e.what());
-  } catch (const std::bad_alloc&) {
-    return failure(source, Verdict::InternalError, source + ": out of memory while checking");
-  } catch (const std::exception& e) {
-    return failure(source, Verdict::InternalError, source + ": internal error: " + e.what());
-  }
+  if (!options.profileFromHeader) return checkAgainstProfile(algo, source, options, parserIssues);
+  Options fromHeader = options;
+  fromHeader.profileFromHeader = false;
+  fromHeader.profile = profileForHeader(algo);
+  FileReport r = checkAgainstProfile(algo, source, fromHeader, parserIssues);
+  r.notes.insert(r.notes.begin(),
+                 fmt::format("profile {} from the header ({}); --profile chooses another", fromHeader.profile.name,
+                             algo.headerStyle() == ir::HeaderStyle::Executor
+                                 ? "an executor header: outofplace, minBytes, maxBytes"
+                                 : "a legacy header: no outofplace, minBytes or maxBytes"));
+  return r;
 }
 
 namespace {
@@ -277,6 +296,13 @@ ReadFile readAndVerify(const std::string& path, const Options& options) {
   f.report = verifyAlgorithm(f.read->algorithm, path, options, f.read->runtimeParserIssues);
   f.read->algorithm.gpus = {};  // the directory's selection check needs only the header
   return f;
+}
+
+// A directory is loaded by one runtime: msccl-executor when any of its files is written for it.
+const RuntimeProfile& directoryProfile(const std::vector<ReadFile>& files) {
+  for (const ReadFile& f : files)
+    if (f.read && profileForHeader(f.read->algorithm).name == executorProfile().name) return executorProfile();
+  return legacyProfile();
 }
 
 }  // namespace
@@ -318,7 +344,7 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
     std::vector<LoadedAlgorithm> selection;
     for (ReadFile& f : loaded)
       selection.push_back({f.read && f.report.program ? &f.read->algorithm : nullptr, &f.report});
-    checkSelection(selection, options.profile);
+    checkSelection(selection, options.profileFromHeader ? directoryProfile(loaded) : options.profile);
     for (ReadFile& f : loaded) reports.push_back(std::move(f.report));
   }
   return reports;

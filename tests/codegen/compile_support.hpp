@@ -1,4 +1,5 @@
-// Test support: compiling library algorithms and verifying the result with ccforge_verify.
+// Test support: compiling library algorithms and verifying the result through the driver's
+// compile-then-verify, as `ccforge compile` does.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -6,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/compiler.hpp"
+#include "driver/compile_and_verify.hpp"
 #include "library.hpp"
-#include "verify/verifier.hpp"
 
 namespace ccforge::testing {
 
@@ -16,10 +16,8 @@ inline RuntimeProfile target(const std::string& name) { return *profileByName(na
 
 inline verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program,
                                          const std::string& profile) {
-  verify::Options options;
-  options.profile = *profileByName(profile);
-  options.collective = program.binding().verifyName();
-  return verify::verifyAlgorithm(algo, program.name() + ".xml", options);
+  return driver::verifyCompiled(algo, program.binding().verifyName(), {target(profile), std::nullopt},
+                                program.name() + ".xml");
 }
 
 // Every error the verifier reports, one per line, for failure messages.
@@ -34,13 +32,13 @@ inline codegen::Compiled compileVerified(const std::string& name, const std::vec
                                          std::optional<ir::Protocol> protocol = std::nullopt,
                                          const std::string& profile = "msccl-executor") {
   algorithms::Instance inst = algorithms::instantiate(name, settings, protocol);
-  codegen::Compiled compiled = codegen::compile(inst.program, {target(profile)});
-  const verify::FileReport report = verifyCompiled(compiled.algorithm, inst.program, profile);
-  INFO(describeViolations(report));
-  CHECK(report.verdict == verify::Verdict::Verified);
-  CHECK(report.errorCount() == 0);
-  CHECK(report.warningCount() == 0);
-  return compiled;
+  driver::CompiledAndVerified result =
+      driver::compileAndVerify(inst.program, {target(profile), std::nullopt}, inst.program.name() + ".xml");
+  INFO(describeViolations(result.report));
+  CHECK(result.report.verdict == verify::Verdict::Verified);
+  CHECK(result.report.errorCount() == 0);
+  CHECK(result.report.warningCount() == 0);
+  return std::move(result.compiled);
 }
 
 }  // namespace ccforge::testing

@@ -11,6 +11,7 @@
 
 #include "viz/dot_render.hpp"
 #include "viz/dot_views.hpp"
+#include "viz/finding_highlights.hpp"
 #include "compile_support.hpp"
 
 using namespace ccforge;
@@ -137,6 +138,37 @@ TEST_CASE("highlights: a deadlock cycle's steps turn red and are joined in a cyc
   const Parsed p = parse(viz::toDot(m, DotFilter{}));
   CHECK(p.redNodes.size() == 4);
   CHECK(p.redEdges == 4);
+}
+
+TEST_CASE("highlights of findings: errors with steps, deadlocks closed, and a witness's steps once each, then where blocks wait") {
+  verify::Violation cycle;
+  cycle.rule = "deadlock.cycle";
+  cycle.steps = {verify::StepRef{0, 0, 1, 0, {}, ""}, verify::StepRef{1, 0, 1, 0, {}, ""}};
+  verify::Violation race = cycle;
+  race.rule = "race.write-read";
+  verify::Violation warning = cycle;
+  warning.severity = verify::Severity::Warning;
+  verify::Violation stepless;
+  stepless.rule = "limits.channels";
+  const std::vector<viz::HighlightGroup> groups = viz::highlightsOf({cycle, warning, stepless, race});
+  REQUIRE(groups.size() == 2);
+  CHECK(groups[0].cycle);
+  CHECK_FALSE(groups[1].cycle);
+  CHECK(groups[1].steps.size() == 2);
+  CHECK(groups[1].steps[1].rank == 1);
+
+  verify::Witness w;
+  w.schedule = {{0, 0, 0, 0, 0, "", -1}, {0, 0, 0, 1, 0, "", -1}, {1, 0, 0, 0, 0, "", -1}, {0, 0, 0, 2, 0, "", -1}};
+  w.blocked = {verify::StepRef{0, 1, 2, 0, {}, ""}, verify::StepRef{1, 1, 0, 0, {}, ""}};
+  const std::vector<viz::HighlightGroup> schedule = viz::highlightsOf(w);
+  REQUIRE(schedule.size() == 3);
+  REQUIRE(schedule[0].steps.size() == 3);  // rank 0's step 0 twice in a row counts once; later again
+  CHECK(schedule[0].steps[1].rank == 1);
+  CHECK(schedule[0].steps[2].rank == 0);
+  CHECK_FALSE(schedule[0].cycle);
+  CHECK(schedule[1].steps.size() == 1);
+  CHECK(schedule[1].steps[0].tb == 1);
+  CHECK(schedule[2].steps[0].rank == 1);
 }
 
 TEST_CASE("chunk DAG: one node per DSL operation, dependencies point forward") {

@@ -6,6 +6,7 @@
 
 #include "compile_support.hpp"
 #include "ir/reader.hpp"
+#include "verify/verifier.hpp"
 
 using namespace ccforge;
 

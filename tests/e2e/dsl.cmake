@@ -80,6 +80,9 @@ dsl_shell_test("dot: highlights the deadlock cycle of a verify report" 0
 ccforge_cli_test("dot: --verify runs the verifier and highlights what it finds" 0
   --has "verify: violation" --has "fillcolor=red"
   -- dot ${FIXTURES}/msccl-tools/invalid/rrc_srcoff_probe_allreduce_n2.xml --verify --profile msccl-legacy)
+ccforge_cli_test("dot: --verify on a file takes the profile from its header, as verify does" 0
+  --has "verify: violation \\([0-9]+ errors. msccl-legacy profile\\)" --has "fillcolor=red"
+  -- dot ${FIXTURES}/msccl-tools/invalid/rrc_srcoff_probe_allreduce_n2.xml --verify)
 ccforge_cli_test("dot: too many nodes is refused with a way to narrow the view" 1
   --has "over the cap of 2000" --has "--rank, --chunk or --around"
   -- dot two-step-alltoall nodes=8 gpus=8)

@@ -3,15 +3,26 @@ set(RUN_RING ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
 set(RUN_OWN ${PROJECT_SOURCE_DIR}/tests/runtime/fixtures)
 
 ccforge_cli_test("run: a valid ring allreduce is verified, runs and matches the reference" 0
-  --has "verification at load: .*deadlock passed, races passed, postcondition passed"
+  --has "verification at load: .*: verified \\(msccl-legacy profile, from the header\\): format passed, limits passed, connections passed, deadlock passed, races passed, postcondition passed"
   --has "path: interpreter" --has "check: all 16384 constrained output elements match" --has "busbw [0-9.]+ GB/s"
   -- run ${RUN_RING} --count 4096 --iters 3)
 ccforge_cli_test("run: integer types are checked exactly" 0
   --has "match the reference exactly"
   -- run ${SAMPLES}/valid/allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml --count 6000 --dtype i64 --op prod --iters 0)
-ccforge_cli_test("run: a file rejected only for an executor limit runs" 0
-  --has "verification at load: .*postcondition passed" --has "check: all"
+# `run` refuses what `verify` rejects, limits included, with verify's findings and exit code.
+ccforge_cli_test("run: a file verify rejects only for a runtime limit is refused with verify's findings" 10
+  --has "allreduce_ring_a100_n8_ch8_i5_nchannels40.xml: verification at load failed: ccforge verify rejects it"
+  --has "error\\[limits.channels\\] .*nchannels=40 is outside 1..32" --has "verdict: VIOLATION" --lacks "check: "
   -- run ${SAMPLES}/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml --count 4000 --iters 0)
+ccforge_cli_test("run: --no-verify runs a file verify rejects" 0
+  --has "verification at load: skipped \\(--no-verify\\)" --has "check: all"
+  -- run ${SAMPLES}/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml --count 4000 --iters 0 --no-verify)
+ccforge_cli_test("run: --profile overrides the header's profile" 10
+  --has "missing attribute 'outofplace' on <algo>: msccl-executor requires it"
+  -- run ${RUN_RING} --count 4096 --iters 0 --profile msccl-executor)
+ccforge_cli_test("run: what the runtime's own parser refuses is refused" 10
+  --has "error\\[format.runtime-parser\\]"
+  -- run ${FIXTURES}/verify/format/xml_declaration.xml --count 64 --iters 0)
 ccforge_cli_test("run: outside the programs, --fallback runs the reference and says why" 0
   --has "path: reference fallback" --has "count 7 is not a multiple of nchunksperloop 4" --has "check: all"
   -- run ${RUN_RING} --count 7 --fallback --iters 1)

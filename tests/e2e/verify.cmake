@@ -9,7 +9,25 @@ ccforge_cli_test("verify: a violation exits 10 with a located message" 10
   -- verify ${VF}/races/write_read_unordered.xml)
 ccforge_cli_test("verify: legacy files under the executor profile name the missing attributes" 10
   --has "missing attribute 'outofplace' on <algo>: msccl-executor requires it"
+  -- verify --profile msccl-executor ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+# Without --profile, each file is checked against the runtime its header is written for, and the
+# report says which (docs/verify.md, "Options").
+ccforge_cli_test("verify: without --profile a legacy header means msccl-legacy, and the report says so" 0
+  --has "note: profile msccl-legacy from the header \\(a legacy header" --has "verdict: VERIFIED"
   -- verify ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+ccforge_cli_test("verify: without --profile files of both header styles are each checked against their own" 0
+  --has "note: profile msccl-executor from the header \\(an executor header"
+  --has "note: profile msccl-legacy from the header" --has "2 of 2 files verified \\(mixed profile\\)"
+  -- verify ${VF}/good/allreduce_pairs_n2.xml ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+ccforge_cli_test("verify: the JSON report names each file's profile" 0
+  --has "\"profile\": \"msccl-legacy\"" --lacks "msccl-executor"
+  -- verify --format json ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+set(VERIFY_OUT ${CMAKE_CURRENT_BINARY_DIR}/verify-out)
+file(MAKE_DIRECTORY ${VERIFY_OUT})
+add_test(NAME "cli: verify: an incomplete executor header is checked against msccl-executor, which names what is missing"
+  COMMAND ${CCFORGE_EXPECT} 10 --has "missing attribute 'maxBytes' on <algo>: msccl-executor requires it"
+          --has "profile msccl-executor from the header"
+  -- sh -c "sed 's/ maxBytes=\"0\"//' ${VF}/good/allreduce_pairs_n2.xml > ${VERIFY_OUT}/no_max_bytes.xml && $<TARGET_FILE:ccforge> verify ${VERIFY_OUT}/no_max_bytes.xml")
 ccforge_cli_test("verify: legacy files under the legacy profile" 0
   --has "6 of 6 files verified"
   -- verify --profile msccl-legacy ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml

@@ -5,20 +5,20 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
-#include "cli/exit_codes.hpp"
-#include "cli/synth_arguments.hpp"
 #include "ir/input_error.hpp"
 #include "topology/families.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/trees/arborescence_packing.hpp"
 #include "synth/trees/tree_evaluation.hpp"
+#include "synth/trees/tree_report.hpp"
+#include "synth/trees/tree_run.hpp"
 #include "synth/trees/tree_synthesis.hpp"
 
 using namespace ccforge;
 using namespace ccforge::synth::trees;
 using topo::Rational;
-using cli::runTreeSynthesis;
 
 namespace {
 
@@ -167,26 +167,53 @@ TEST_CASE("trees: bad requests are refused with a message") {
   CHECK_THROWS_AS(synthesizeTrees(twoBoxes(), CollectiveType::AllGather, {.timeoutSeconds = 0}), SynthesisLimit);
 }
 
-TEST_CASE("trees: runTreeSynthesis writes a verified file and maps bad requests to exit codes") {
+TEST_CASE("trees: a run on one box packs only, writes the verified file and reports it in text and JSON") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_trees_test";
   std::filesystem::remove_all(dir);
-  cli::SynthArguments args;
-  args.topology = "a100-1";
-  args.collective = "allgather";
-  args.method = "trees";
-  args.outputDir = dir.string();
-  args.format = "json";
-  CHECK(runTreeSynthesis(args) == kExitVerified);
-  CHECK(std::filesystem::exists(dir / "trees-allgather-a100-1.xml"));
-  args.composition = "hierarchical";
-  CHECK(runTreeSynthesis(args) == kExitUsage);  // one box
-  args.composition = "auto";
-  args.collective = "alltoall";
-  CHECK(runTreeSynthesis(args) == kExitUsage);
-  args.collective = "allgatherx";
-  CHECK(runTreeSynthesis(args) == kExitUsage);
-  args.collective = "allgather";
-  args.topology = "no-such-topology";
-  CHECK(runTreeSynthesis(args) == kExitMalformedInput);
+  const topo::Topology t = topo::loadTopology("a100-1");
+  const TreeRun run = runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string()});
+  CHECK(run.failures.empty());
+  REQUIRE(run.outcomes.size() == 1);
+  const TreeOutcome& o = run.outcomes.front();
+  CHECK(o.composition == Composition::Packing);
+  CHECK(o.file == (dir / "trees-allgather-a100-1.xml").string());
+  CHECK(std::filesystem::exists(o.file));
+  CHECK(o.evaluation.report.verdict == verify::Verdict::Verified);
+  CHECK(o.evaluation.report.file == o.file);
+  // One box of 8 A100s: every GPU receives the other 7 chunks over its 300 GB/s: algbw 8 * 300 / 7.
+  CHECK(o.synthesis.boundAlgbwGBps == Rational(2400, 7));
+  const auto json = nlohmann::json::parse(treeRunJson("a100-1", "allgather", run.outcomes));
+  CHECK(json.at("best") == "trees");
+  CHECK(json.at("bound_algbw_GBps_exact") == "2400/7");
+  CHECK(json.at("frontier").size() == 1);
+  CHECK(json.at("frontier").at(0).at("verdict") == "verified");
+  CHECK(json.at("frontier").at(0).at("file") == o.file);
+  const std::string text = treeRunText("a100-1", "allgather", run.outcomes);
+  CHECK_THAT(text, Catch::Contains("ccforge synth a100-1 allgather: tree packing, 8 GPUs"));
+  CHECK_THAT(text, Catch::Contains(o.file + ": verified"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("trees: a run tries hierarchical composition as well on several boxes, only it when asked") {
+  const topo::Topology t = twoBoxes();
+  CHECK(compositionsOf({}, t) == std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
+  CHECK(compositionsOf({}, ring(4)) == std::vector<Composition>{Composition::Packing});
+  CHECK(compositionsOf({.composition = Composition::Hierarchical}, t) == std::vector<Composition>{Composition::Hierarchical});
+  const TreeRun run = runTreeSynthesis(t, CollectiveType::ReduceScatter, {});
+  REQUIRE(run.outcomes.size() == 2);
+  CHECK(run.outcomes[1].composition == Composition::Hierarchical);
+  for (const TreeOutcome& o : run.outcomes) {
+    CHECK(o.file.empty());
+    CHECK(o.evaluation.report.verdict == verify::Verdict::Verified);
+  }
+}
+
+TEST_CASE("trees: a run past its time limit reports the composition as failed, not the request") {
+  const TreeRun run = runTreeSynthesis(twoBoxes(), CollectiveType::AllGather, {.timeoutSeconds = 0});
+  CHECK(run.outcomes.empty());
+  REQUIRE(run.failures.size() == 2);
+  for (const TreeFailure& f : run.failures) CHECK(f.kind == TreeFailure::Kind::TimeLimit);
+  CHECK_THROWS_AS(runTreeSynthesis(ring(4), CollectiveType::AllGather, {.composition = Composition::Hierarchical}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(runTreeSynthesis(ring(4), CollectiveType::AllToAll, {}), std::invalid_argument);
 }

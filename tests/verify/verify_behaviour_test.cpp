@@ -1,6 +1,7 @@
 // Directories, programmatic limits, report formats and determinism.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -67,6 +68,37 @@ TEST_CASE("a directory is checked the way the runtime loads it") {
   REQUIRE(overlap.size() == 2);
   CHECK(has(overlap[1], "selection.ambiguous"));
   CHECK(overlap[1].violations.back().message.find("sizes 1048576..2097152 bytes") != std::string::npos);
+}
+
+TEST_CASE("without a profile, each file is checked against its header's and a directory against its runtime's") {
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / "ccforge_profile_from_header";
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  const std::string legacy = std::string(CCFORGE_FIXTURES) + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml";
+  for (int i = 0; i < 5; ++i) std::filesystem::copy_file(legacy, d / ("legacy" + std::to_string(i) + ".xml"));
+  verify::Options fromHeader;
+  fromHeader.profileFromHeader = true;
+  // Five legacy files: msccl-legacy loads at most 4 from a directory.
+  auto five = verify::verifyPaths({d.string()}, fromHeader);
+  REQUIRE(five.size() == 5);
+  CHECK(five[0].profile == "msccl-legacy");
+  CHECK(has(five[4], "selection.too-many-files"));
+  CHECK_FALSE(has(five[4], "format.executor-header"));
+  // One executor file among them: the directory is msccl-executor's (1024 files), each legacy file
+  // is still checked as a legacy file.
+  std::filesystem::copy_file(std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml", d / "z_executor.xml");
+  auto six = verify::verifyPaths({d.string()}, fromHeader);
+  REQUIRE(six.size() == 6);
+  CHECK(six[5].profile == "msccl-executor");
+  CHECK(six[0].profile == "msccl-legacy");
+  for (const auto& r : six) CHECK_FALSE(has(r, "selection.too-many-files"));
+  CHECK(verify::commonProfile(six) == "mixed");
+  CHECK(verify::commonProfile(five) == "msccl-legacy");
+  // An explicit profile is kept for every file.
+  auto executor = verify::verifyPaths({d.string()}, verify::Options{});
+  CHECK(executor[0].profile == "msccl-executor");
+  CHECK(has(executor[0], "format.executor-header"));
+  std::filesystem::remove_all(d);
 }
 
 // Both runtimes store dependentBid as int8_t (msccl_struct.h; microsoft/msccl src/include/msccl.h).

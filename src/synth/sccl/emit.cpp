@@ -3,12 +3,11 @@
 #include <functional>
 
 #include "codegen/compile_error.hpp"
-#include "codegen/compiler.hpp"
+#include "driver/compile_and_verify.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/writer.hpp"
 #include "synth/sccl/allreduce_lowering.hpp"
 #include "synth/sccl/lowering.hpp"
-#include "verify/verifier.hpp"
 
 namespace ccforge::synth::sccl {
 namespace {
@@ -16,12 +15,9 @@ namespace {
 Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::string& source) {
   Emitted out;
   try {
-    dsl::Program program = lower();
-    codegen::Compiled compiled = codegen::compile(program);
-    verify::Options options;
-    options.collective = program.binding().verifyName();
-    out.report = verify::verifyAlgorithm(compiled.algorithm, source, options);
-    out.xml = ir::toXml(compiled.algorithm);
+    driver::CompiledAndVerified result = driver::compileAndVerify(lower(), driver::Target{}, source);
+    out.report = std::move(result.report);
+    out.xml = ir::toXml(result.compiled.algorithm);
   } catch (const codegen::CompileError& e) {
     out.error = e.what();
   } catch (const dsl::DslError& e) {

@@ -1,0 +1,83 @@
+#include "synth/trees/tree_report.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace ccforge::synth::trees {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json point(const TreeOutcome& o) {
+  const TreeSynthesis& s = o.synthesis;
+  ordered_json p;
+  p["method"] = std::string(compositionName(o.composition));
+  p["chunks"] = s.piecesPerRoot;
+  p["steps"] = s.depth;
+  p["rounds"] = s.busiestPairPieces;
+  p["file"] = o.file.empty() ? ordered_json(nullptr) : ordered_json(o.file);
+  p["verdict"] = verify::verdictName(o.evaluation.report.verdict);
+  p["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
+  p["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
+  p["trees_algbw_GBps_exact"] = topo::toString(s.packedAlgbwGBps);
+  p["fraction_of_bound"] = o.fractionOfBound();
+  p["pipeline_rounds"] = s.rounds;
+  p["distinct_trees"] = s.distinctTrees;
+  p["channels"] = s.channels;
+  p["thread_blocks"] = s.compiled.stats.threadBlocks;
+  p["max_flows"] = s.maxFlows;
+  p["seconds"] = o.seconds;
+  return p;
+}
+
+}  // namespace
+
+std::string treeRunText(const std::string& topology, const std::string& collective,
+                        const std::vector<TreeOutcome>& outcomes) {
+  std::string out;
+  for (const TreeOutcome& o : outcomes) {
+    const TreeSynthesis& s = o.synthesis;
+    out += fmt::format(
+        "ccforge synth {} {}: {}, {} GPUs\n"
+        "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
+        "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
+        "  {}: {}\n"
+        "  synthesized, compiled, verified and simulated in {:.2f} s\n",
+        topology, collective, o.composition == Composition::Packing ? "tree packing" : "hierarchical composition",
+        s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
+        s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
+        o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
+        o.file.empty() ? std::string("(not written: no -o)") : o.file, verify::verdictName(o.evaluation.report.verdict),
+        o.seconds);
+  }
+  return out;
+}
+
+std::string treeRunJson(const std::string& topology, const std::string& collective,
+                        const std::vector<TreeOutcome>& outcomes) {
+  ordered_json j;
+  j["method"] = "trees";
+  j["topology"] = topology;
+  j["collective"] = collective;
+  j["ranks"] = outcomes.front().synthesis.ranks;
+  j["bound_algbw_GBps"] = topo::toDouble(outcomes.front().synthesis.boundAlgbwGBps);
+  j["bound_algbw_GBps_exact"] = topo::toString(outcomes.front().synthesis.boundAlgbwGBps);
+  j["simulated_bytes"] = kEvaluationBytes;
+  const TreeOutcome* best = &outcomes.front();
+  j["frontier"] = ordered_json::array();
+  j["instances"] = ordered_json::array();
+  for (const TreeOutcome& o : outcomes) {
+    if (o.evaluation.simulatedAlgbwGBps > best->evaluation.simulatedAlgbwGBps) best = &o;
+    j["frontier"].push_back(point(o));
+    ordered_json instance = point(o);
+    instance["result"] = "packed";
+    j["instances"].push_back(instance);
+  }
+  j["simulated_algbw_GBps"] = best->evaluation.simulatedAlgbwGBps;
+  j["fraction_of_bound"] = best->fractionOfBound();
+  j["best"] = std::string(compositionName(best->composition));
+  return j.dump(2) + "\n";
+}
+
+}  // namespace ccforge::synth::trees

@@ -1,0 +1,58 @@
+// A tree-synthesis run, what `ccforge synth --method trees` does (docs/synth-trees.md): each
+// requested composition synthesized and compiled (tree_synthesis.hpp), written to a directory
+// when one is given, verified and simulated on the topology at 1 GiB (tree_evaluation.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "semantics/collective.hpp"
+#include "synth/trees/tree_evaluation.hpp"
+#include "synth/trees/tree_synthesis.hpp"
+#include "topology/topology.hpp"
+
+namespace ccforge::synth::trees {
+
+struct TreeRunOptions {
+  // nullopt: tree packing, and on machines of several boxes hierarchical composition as well.
+  std::optional<Composition> composition = std::nullopt;
+  ir::Protocol protocol = ir::Protocol::Simple;
+  double timeoutSeconds = 600;  // each composition's synthesis
+  std::string outputDirectory = {};  // one <algorithm name>.xml per composition; empty: nothing written
+};
+
+// The compositions a run tries.
+std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology);
+
+struct TreeOutcome {
+  Composition composition = Composition::Packing;
+  TreeSynthesis synthesis;
+  TreeEvaluation evaluation;
+  std::string file;  // where it was written; empty without an output directory
+  double seconds = 0;
+  // Simulated algbw as a fraction of the cut bound.
+  double fractionOfBound() const;
+};
+
+// A composition that produced no program; the others still run.
+struct TreeFailure {
+  enum class Kind : uint8_t {
+    NoSchedule,  // no schedule fits the runtime's limits (a codegen::CompileError)
+    TimeLimit,   // the synthesis ran past its time limit (inconclusive)
+  };
+  Composition composition = Composition::Packing;
+  Kind kind = Kind::NoSchedule;
+  std::string message;
+};
+
+struct TreeRun {
+  std::vector<TreeOutcome> outcomes;  // in the order of compositionsOf
+  std::vector<TreeFailure> failures;
+};
+
+// Throws what synthesizeTrees throws for a request it refuses (std::invalid_argument, InputError)
+// and std::runtime_error when a file cannot be written.
+TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options);
+
+}  // namespace ccforge::synth::trees

@@ -24,7 +24,8 @@ const RuntimeProfile& executorProfile() {
                                 .maxCoResidentThreadBlocks = 108,
                                 .requiresExecutorHeader = true,
                                 .checksChunkCounts = false,
-                                .acceptsLegacyCollNames = false};
+                                .acceptsLegacyCollNames = false,
+                                .selectors = {Selector::Internal, Selector::External}};
   return p;
 }
 
@@ -49,7 +50,8 @@ const RuntimeProfile& legacyProfile() {
                                 .maxCoResidentThreadBlocks = 216,
                                 .requiresExecutorHeader = false,
                                 .checksChunkCounts = true,
-                                .acceptsLegacyCollNames = true};
+                                .acceptsLegacyCollNames = true,
+                                .selectors = {Selector::Legacy}};
   return p;
 }
 

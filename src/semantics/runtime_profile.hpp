@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/model.hpp"
+#include "semantics/selection.hpp"
 
 namespace ccforge {
 
@@ -47,6 +49,9 @@ struct RuntimeProfile {
   bool requiresExecutorHeader;  // inplace, outofplace, minBytes, maxBytes
   bool checksChunkCounts;       // rejects i_chunks/o_chunks inconsistent with the collective
   bool acceptsLegacyCollNames;  // reduce_scatter, custom
+  // Who picks a file of an algorithm directory for a call: the executor with its internal
+  // scheduler or with the msccl-scheduler plugin; the legacy runtime from MSCCL_XML_FILES.
+  std::vector<Selector> selectors;
 };
 
 const RuntimeProfile& executorProfile();

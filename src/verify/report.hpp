@@ -123,6 +123,28 @@ struct SmtSummary {
   std::vector<Witness> witnesses;
 };
 
+// Calls of one form and element size whose count is every power of two from countMin to
+// countMax; bytes are the selectors' size (count * typeSize * sizeMultiplier).
+struct CallRange {
+  std::string callForm;  // "in-place", "out-of-place"
+  int32_t typeSize = 0;
+  uint64_t countMin = 0;
+  uint64_t countMax = 0;
+  uint64_t bytesMin = 0;
+  uint64_t bytesMax = 0;
+};
+
+// What one selector does with a file of a directory, over the calls verify considers
+// (docs/verify.md "Directories").
+struct SelectorUse {
+  std::string selector;  // "internal", "external", "legacy"
+  std::string order;     // where the selector looks at the file ("path order, 2 of 5", ...)
+  std::vector<CallRange> accepts;  // calls whose tests the file passes
+  // Calls the file runs: with a fixed order, those it is the first to accept; in readdir order,
+  // those no other file accepts (the rest of `accepts` may go to another file).
+  std::vector<CallRange> selected;
+};
+
 struct FileReport {
   std::string file;
   Verdict verdict = Verdict::Verified;
@@ -133,6 +155,7 @@ struct FileReport {
   std::vector<Violation> violations;  // errors and warnings
   std::optional<DeadlockSummary> deadlock;
   std::optional<SmtSummary> smt;  // --engine smt|both
+  std::vector<SelectorUse> selection;  // files of a directory: one entry per selector of the profile
   std::vector<std::string> notes;
 
   size_t errorCount() const;

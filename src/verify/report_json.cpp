@@ -86,6 +86,14 @@ ordered_json smtJson(const SmtSummary& smt) {
   return j;
 }
 
+ordered_json callRangesJson(const std::vector<CallRange>& ranges) {
+  ordered_json j = ordered_json::array();
+  for (const CallRange& r : ranges)
+    j.push_back({{"call_form", r.callForm}, {"type_size", r.typeSize}, {"count_min", r.countMin},
+                 {"count_max", r.countMax}, {"bytes_min", r.bytesMin}, {"bytes_max", r.bytesMax}});
+  return j;
+}
+
 ordered_json fileJson(const FileReport& r) {
   ordered_json j;
   j["file"] = r.file;
@@ -114,6 +122,10 @@ ordered_json fileJson(const FileReport& r) {
     j["deadlock"] = nullptr;
   }
   j["smt"] = r.smt ? smtJson(*r.smt) : ordered_json();
+  j["selection"] = ordered_json::array();
+  for (const SelectorUse& u : r.selection)
+    j["selection"].push_back({{"selector", u.selector}, {"order", u.order}, {"accepts", callRangesJson(u.accepts)},
+                              {"selected", callRangesJson(u.selected)}});
   j["notes"] = r.notes;
   return j;
 }

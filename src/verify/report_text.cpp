@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "verify/report_writers.hpp"
+#include "verify/selection.hpp"
 
 namespace ccforge::verify {
 namespace {
@@ -110,6 +111,11 @@ void writeFile(std::ostream& out, const FileReport& r) {
       out << "no count up to 64 is deadlock-free (a dependency cycle, not a buffering problem)\n";
   }
   if (r.smt) writeSmt(out, *r.smt);
+  for (const SelectorUse& u : r.selection) {
+    std::string accepts = describeCalls(u.accepts), selected = describeCalls(u.selected);
+    out << fmt::format("  selection {} ({}): ", u.selector, u.order)
+        << (accepts == selected ? "accepts and runs " + accepts : "accepts " + accepts + "; runs " + selected) << "\n";
+  }
   for (const Violation& v : r.violations) {
     out << fmt::format("{}[{}] {}: {}\n", v.severity == Severity::Error ? "error" : "warning", v.rule,
                        location(v.file, v.where), v.message);

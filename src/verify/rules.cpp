@@ -50,8 +50,14 @@ const std::vector<RuleInfo>& ruleCatalogue() {
       {"deadlock.starvation", Check::Deadlock, "A thread block waits for something that never comes."},
       {"deadlock.stuck-state", Check::Deadlock, "The SMT engine found a reachable state where no thread block can move."},
       {"engines.disagree", Check::Deadlock, "The simulation and the SMT engine disagree, or an SMT witness does not replay."},
-      {"selection.ambiguous", Check::Selection, "Two files of a directory can be selected for the same call."},
-      {"selection.shadowed", Check::Selection, "A file of a directory is never selected because earlier files take all its calls."},
+      {"selection.ambiguous", Check::Selection,
+       "Two files of a directory both accept some call under one of the profile's selectors (the call then depends on file order)."},
+      {"selection.shadowed", Check::Selection,
+       "Under a selector with a fixed file order, earlier files take every call a file accepts: it is never selected."},
+      {"selection.dead", Check::Selection,
+       "No call of the sizes users make (power-of-two counts) passes a file's selection tests under a selector."},
+      {"selection.stray-file", Check::Selection,
+       "A directory entry that is not an algorithm file, which the runtime nevertheless reads as one."},
       {"selection.too-many-files", Check::Selection, "The directory holds more algorithm files than the runtime loads."},
   };
   return rules;

@@ -1,12 +1,14 @@
-// The runtime's algorithm selection over a directory (msccl-ir.md §2 "Selection and fallback"):
-// for each call, the first file in path order whose collective, rank count, call form and size
-// window match is used. A later file whose window overlaps an earlier one is (partly) shadowed.
+// The checks of an algorithm directory as a whole: for each selector of the profile
+// (semantics/selection.hpp), which of the calls users make each file accepts and runs, and the
+// findings when two files compete for a call, a file is never selected, or an entry of the
+// directory is not an algorithm file at all (docs/verify.md "Directories").
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "ir/model.hpp"
-#include "semantics/runtime_profile.hpp"
+#include "verify/options.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::verify {
@@ -16,7 +18,15 @@ struct LoadedAlgorithm {
   FileReport* report;
 };
 
-// `files` are in the order the runtime loads them (sorted by path).
-void checkSelection(const std::vector<LoadedAlgorithm>& files, const RuntimeProfile& profile);
+// `files` are the directory's algorithm files in path order (the executor's order).
+void checkSelection(const std::vector<LoadedAlgorithm>& files, const Options& options);
+
+// The report of a directory entry that is not an algorithm file; `why` says what it is, and
+// `laterEntries` how many entries follow it in path order.
+FileReport strayFileReport(const std::string& path, const std::string& why, size_t laterEntries,
+                           const Options& options);
+
+// "out-of-place 1 MiB..256 GiB with 1/2/4/8-byte types; in-place ..." (text reports, messages).
+std::string describeCalls(const std::vector<CallRange>& calls);
 
 }  // namespace ccforge::verify

@@ -11,6 +11,7 @@
 #include "verify/collective_resolution.hpp"
 #include "verify/connections.hpp"
 #include "verify/deadlock.hpp"
+#include "verify/directory.hpp"
 #include "verify/layouts.hpp"
 #include "verify/lint.hpp"
 #include "verify/postcondition.hpp"
@@ -319,33 +320,34 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
       reports.push_back(verifyFile(path, options));
       continue;
     }
-    std::vector<std::string> files;
-    fs::directory_iterator it(path, ec), end;
+    const std::vector<DirectoryEntry> entries = listAlgorithmDirectory(path, ec);
     if (ec) {
       reports.push_back(failure(path, Verdict::Malformed, path + ": cannot read directory: " + ec.message()));
       continue;
     }
-    for (; it != end; it.increment(ec)) {
-      if (ec) break;
-      if (it->path().extension() == ".xml" && it->is_regular_file(ec)) files.push_back(it->path().string());
-    }
-    if (ec) {
-      reports.push_back(failure(path, Verdict::Malformed, path + ": cannot read directory: " + ec.message()));
+    if (entries.empty()) {
+      reports.push_back(failure(path, Verdict::Malformed, path + ": directory holds no algorithm files (regular files or symbolic links)"));
       continue;
     }
-    if (files.empty()) {
-      reports.push_back(failure(path, Verdict::Malformed, path + ": directory holds no .xml algorithm files"));
-      continue;
-    }
-    std::sort(files.begin(), files.end());
     std::vector<ReadFile> loaded;
-    loaded.reserve(files.size());
-    for (const std::string& f : files) loaded.push_back(readAndVerify(f, options));
+    loaded.reserve(entries.size());
+    for (const DirectoryEntry& e : entries)
+      if (!e.stray) loaded.push_back(readAndVerify(e.path, options));
+    Options directoryOptions = options;
+    if (options.profileFromHeader) directoryOptions.profile = directoryProfile(loaded);
+    std::vector<FileReport> stray;
+    std::vector<bool> isStray;
+    for (size_t k = 0; k < entries.size(); ++k) {
+      isStray.push_back(entries[k].stray.has_value());
+      if (entries[k].stray)
+        stray.push_back(strayFileReport(entries[k].path, *entries[k].stray, entries.size() - k - 1, directoryOptions));
+    }
     std::vector<LoadedAlgorithm> selection;
     for (ReadFile& f : loaded)
       selection.push_back({f.read && f.report.program ? &f.read->algorithm : nullptr, &f.report});
-    checkSelection(selection, options.profileFromHeader ? directoryProfile(loaded) : options.profile);
-    for (ReadFile& f : loaded) reports.push_back(std::move(f.report));
+    checkSelection(selection, directoryOptions);
+    size_t nextLoaded = 0, nextStray = 0;
+    for (bool s : isStray) reports.push_back(s ? std::move(stray[nextStray++]) : std::move(loaded[nextLoaded++].report));
   }
   return reports;
 }

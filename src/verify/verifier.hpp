@@ -19,8 +19,9 @@ FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source,
 // Reads and checks one file; unreadable or malformed input becomes a Malformed report.
 FileReport verifyFile(const std::filesystem::path& path, const Options& options);
 
-// Checks files and directories. A directory is checked the way the runtime loads it: its *.xml
-// files in path order, each on its own, then together for ambiguous selection windows.
+// Checks files and directories. A directory is checked the way the runtimes load it: every
+// regular file and symbolic link in path order, each on its own, then together for selection
+// (verify/selection.hpp); an entry that is not an algorithm file is reported as stray.
 // A failing file never stops the others from being checked.
 std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const Options& options);
 

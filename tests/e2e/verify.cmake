@@ -51,6 +51,13 @@ ccforge_cli_test("verify: no arguments is a usage error" 1
 ccforge_cli_test("verify: a directory is checked for ambiguous selection" 10
   --has "error\\[selection.shadowed\\]" --has "1 of 2 files verified"
   -- verify ${FIXTURES}/verify-dirs/shadowed)
+ccforge_cli_test("verify: a directory reports dead and stray files and what each selector runs" 10
+  --has "error\\[selection.dead\\] .*b_chunks48.xml:1:1: .*nchunksperloop=48 divides count for no power-of-two count"
+  --has "selection internal \\(path order, 1 of 2\\): accepts and runs in-place from count 2 to 256 GiB"
+  -- verify ${FIXTURES}/verify-dirs/dead_48_chunks)
+ccforge_cli_test("verify: a stray file in a directory" 10
+  --has "error\\[selection.stray-file\\] .*README.md: not an algorithm file"
+  -- verify ${FIXTURES}/verify-dirs/stray_file)
 ccforge_cli_test("verify: JSON report" 10
   --has "\"verdict\": \"violation\"" --has "\"rule\": \"deadlock.cycle\"" --has "\"exit_code\": 10"
   -- verify --format json ${VF}/deadlock/receive_before_send.xml)

@@ -130,7 +130,7 @@ TEST_CASE("missing files, empty and unreadable directories are reported, not fat
   fs::create_directories(d.path / "empty");
   auto empty = verify::verifyPaths({(d.path / "empty").string()}, {});
   REQUIRE(empty.size() == 1);
-  CHECK_THAT(empty[0].error, Catch::Contains("holds no .xml"));
+  CHECK_THAT(empty[0].error, Catch::Contains("holds no algorithm files"));
 
   fs::create_directories(d.path / "locked");
   d.write("locked/a.xml", good());

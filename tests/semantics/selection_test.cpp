@@ -1,0 +1,147 @@
+// The selection model (semantics/selection.hpp) against the selectors' sources, with values worked
+// out by hand from the cited lines:
+//   internal  msccl-executor msccl_lifecycle.cc:330-335  (count*m) % n == 0, minBytes <= bytes <= maxBytes (0: unbounded)
+//   external  msccl-scheduler scheduler.cc:212-215       count % n == 0, same window
+//   legacy    microsoft/msccl tuning.cc:364-366, all_to_all.cc:85-88, argcheck.cc:47-52, topo.cc:790-820
+//             (int) total % n == 0, minBytes <= bytes < maxBytes (absent: 128 MiB)
+#include <catch2/catch.hpp>
+
+#include "semantics/selection.hpp"
+
+using namespace ccforge;
+using ir::CollectiveKind;
+
+namespace {
+
+ir::Algorithm header(CollectiveKind coll, const char* collName, int32_t ranks, int32_t chunks,
+                     std::optional<int64_t> minBytes = 0, std::optional<int64_t> maxBytes = 0) {
+  ir::Algorithm a;
+  a.coll = coll;
+  a.collName = collName;
+  a.ngpus = ranks;
+  a.nchunksperloop = chunks;
+  a.inplace = false;
+  a.outofplace = true;
+  a.minBytes = minBytes;
+  a.maxBytes = maxBytes;
+  return a;
+}
+
+SelectionCall call(CollectiveKind coll, int32_t ranks, uint64_t count, int32_t typeSize = 4,
+                   CallForm form = CallForm::OutOfPlace) {
+  return SelectionCall{coll, ranks, form, typeSize, count};
+}
+
+bool anyConsideredCall(Selector s, const ir::Algorithm& a) {
+  for (const SelectionCall& c : consideredCalls(s, a.coll, a.ngpus))
+    if (accepts(s, a, c)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("selection: the internal scheduler scales the count by the rank count, the external one does not") {
+  // 8-rank allgather, 16 chunks per loop (synth's dgx1 c2-s2-r3): count 2 gives 2*8 = 16.
+  const ir::Algorithm a = header(CollectiveKind::AllGather, "allgather", 8, 16);
+  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllGather, 8, 2)));
+  CHECK(rejection(Selector::External, a, call(CollectiveKind::AllGather, 8, 2)) == Rejection::Divisibility);
+  CHECK(rejection(Selector::External, a, call(CollectiveKind::AllGather, 8, 8)) == Rejection::Divisibility);
+  CHECK(accepts(Selector::External, a, call(CollectiveKind::AllGather, 8, 16)));
+  // nBytes = count * typesize * ranks: 16 * 4 * 8.
+  CHECK(callBytes(call(CollectiveKind::AllGather, 8, 16)) == 512);
+  CHECK(callBytes(call(CollectiveKind::AllReduce, 8, 16)) == 64);
+}
+
+TEST_CASE("selection: 48 chunks per loop divide no power-of-two count under any selector") {
+  const ir::Algorithm dgx1 = header(CollectiveKind::AllGather, "allgather", 8, 48);
+  CHECK_FALSE(anyConsideredCall(Selector::Internal, dgx1));
+  CHECK_FALSE(anyConsideredCall(Selector::External, dgx1));
+  // 3-rank allgather with 3 chunks per loop: count*3 % 3 == 0 always, count % 3 never.
+  const ir::Algorithm ring3 = header(CollectiveKind::AllGather, "allgather", 3, 3);
+  CHECK(anyConsideredCall(Selector::Internal, ring3));
+  CHECK_FALSE(anyConsideredCall(Selector::External, ring3));
+}
+
+TEST_CASE("selection: the executor's window is inclusive, maxBytes=0 unbounded, compared unsigned") {
+  const ir::Algorithm a = header(CollectiveKind::AllReduce, "allreduce", 2, 2, 1024, 1 << 20);
+  CHECK(rejection(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 128)) == Rejection::Window);  // 512 B
+  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 256)));                        // 1 KiB
+  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 1 << 18)));                    // 1 MiB
+  CHECK(rejection(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 1 << 19)) == Rejection::Window);
+  const ir::Algorithm unbounded = header(CollectiveKind::AllReduce, "allreduce", 2, 2, 0, 0);
+  CHECK(accepts(Selector::External, unbounded, call(CollectiveKind::AllReduce, 2, uint64_t{1} << 36)));
+  // size_t >= int64_t: a negative minBytes converts to a huge bound that no size reaches.
+  const ir::Algorithm negative = header(CollectiveKind::AllReduce, "allreduce", 2, 2, -1, 0);
+  CHECK_FALSE(anyConsideredCall(Selector::Internal, negative));
+}
+
+TEST_CASE("selection: the legacy window excludes maxBytes, defaults to 128 MiB and reads maxBytes=0 literally") {
+  const ir::Algorithm a = header(CollectiveKind::AllReduce, "allreduce", 2, 2, 0, 1 << 20);
+  CHECK(accepts(Selector::Legacy, a, call(CollectiveKind::AllReduce, 2, 1 << 17)));                        // 512 KiB
+  CHECK(rejection(Selector::Legacy, a, call(CollectiveKind::AllReduce, 2, 1 << 18)) == Rejection::Window);  // 1 MiB
+  const ir::Algorithm absent = header(CollectiveKind::AllReduce, "allreduce", 2, 2, std::nullopt, std::nullopt);
+  CHECK(accepts(Selector::Legacy, absent, call(CollectiveKind::AllReduce, 2, 1 << 24)));  // 64 MiB
+  CHECK(rejection(Selector::Legacy, absent, call(CollectiveKind::AllReduce, 2, 1 << 25)) == Rejection::Window);
+  CHECK_FALSE(anyConsideredCall(Selector::Legacy, header(CollectiveKind::AllReduce, "allreduce", 2, 2, 0, 0)));
+  // minBytes > maxBytes: the file does not load.
+  CHECK(rejection(Selector::Legacy, header(CollectiveKind::AllReduce, "allreduce", 2, 2, 1 << 20, 0),
+                  call(CollectiveKind::AllReduce, 2, 1)) == Rejection::NotLoaded);
+}
+
+TEST_CASE("selection: the legacy runtime divides allgather and broadcast sizes in bytes, in an int") {
+  // argcheck.cc turns allgather counts into bytes before tuning.cc multiplies by the ranks:
+  // 1 element of 4 bytes on 2 ranks is 8, which 8 chunks divide; the executor tests 1*2.
+  const ir::Algorithm ag = header(CollectiveKind::AllGather, "allgather", 2, 8, 0, 1 << 20);
+  CHECK(accepts(Selector::Legacy, ag, call(CollectiveKind::AllGather, 2, 1)));
+  CHECK(rejection(Selector::Internal, ag, call(CollectiveKind::AllGather, 2, 1)) == Rejection::Divisibility);
+  const ir::Algorithm bc = header(CollectiveKind::Broadcast, "broadcast", 2, 8, 0, 1 << 20);
+  CHECK(accepts(Selector::Legacy, bc, call(CollectiveKind::Broadcast, 2, 2)));  // 2 * 4 bytes
+  // allreduce count 2^32: the int total wraps to 0, which 3 divides.
+  const ir::Algorithm big = header(CollectiveKind::AllReduce, "allreduce", 2, 3, 0, int64_t{1} << 34);
+  CHECK(accepts(Selector::Legacy, big, call(CollectiveKind::AllReduce, 2, uint64_t{1} << 32, 1)));
+  CHECK(rejection(Selector::Internal, big, call(CollectiveKind::AllReduce, 2, uint64_t{1} << 32, 1)) ==
+        Rejection::Divisibility);
+}
+
+TEST_CASE("selection: the call forms each selector sees") {
+  // Legacy: one `inplace` flag; alltoall refuses in-place calls and ignores the flag.
+  ir::Algorithm a2a = header(CollectiveKind::AllToAll, "alltoall", 4, 4, 0, 1 << 20);
+  a2a.inplace = true;
+  a2a.outofplace = false;
+  CHECK(accepts(Selector::Legacy, a2a, call(CollectiveKind::AllToAll, 4, 1)));
+  for (const SelectionCall& c : consideredCalls(Selector::Legacy, CollectiveKind::AllToAll, 4))
+    CHECK(c.form == CallForm::OutOfPlace);
+  CHECK(rejection(Selector::Internal, a2a, call(CollectiveKind::AllToAll, 4, 1)) == Rejection::CallForm);
+  // The executor never calls send or recv in place.
+  for (const SelectionCall& c : consideredCalls(Selector::Internal, CollectiveKind::Send, 2))
+    CHECK(c.form == CallForm::OutOfPlace);
+}
+
+TEST_CASE("selection: calls that never reach a selector, and headers it does not load") {
+  CHECK(consideredCalls(Selector::Internal, CollectiveKind::Gather, 4).empty());
+  CHECK(consideredCalls(Selector::External, CollectiveKind::AllToAllV, 4).empty());
+  CHECK(consideredCalls(Selector::Legacy, CollectiveKind::AllReduce, 1).empty());  // one rank runs NCCL's ring
+  CHECK_FALSE(consideredCalls(Selector::Internal, CollectiveKind::AllReduce, 1).empty());
+  CHECK(rejection(Selector::Internal, header(CollectiveKind::ReduceScatter, "reduce_scatter", 2, 2),
+                  call(CollectiveKind::ReduceScatter, 2, 1)) == Rejection::NotLoaded);
+  CHECK(rejection(Selector::Legacy, header(CollectiveKind::ReduceScatter, "reducescatter", 2, 2, 0, 1 << 20),
+                  call(CollectiveKind::ReduceScatter, 2, 1)) == Rejection::NotLoaded);
+}
+
+TEST_CASE("selection: the considered calls are power-of-two counts up to 256 GiB for 1-, 2-, 4- and 8-byte types") {
+  const auto calls = consideredCalls(Selector::Internal, CollectiveKind::AllGather, 8);
+  uint64_t largest1 = 0, largest8 = 0;
+  size_t inPlace = 0;
+  for (const SelectionCall& c : calls) {
+    CHECK((c.count & (c.count - 1)) == 0);
+    CHECK(callBytes(c) <= uint64_t{1} << 38);
+    if (c.typeSize == 1) largest1 = std::max(largest1, c.count);
+    if (c.typeSize == 8) largest8 = std::max(largest8, c.count);
+    inPlace += c.form == CallForm::InPlace;
+  }
+  CHECK(largest1 == uint64_t{1} << 35);  // 2^35 * 1 * 8 = 2^38
+  CHECK(largest8 == uint64_t{1} << 32);
+  // Per form: counts 2^0..2^35, 2^34, 2^33, 2^32 for the four sizes: 36+35+34+33 calls.
+  CHECK(inPlace == 138);
+  CHECK(calls.size() == 276);
+}

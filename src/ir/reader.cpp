@@ -63,10 +63,14 @@ struct ExpatDeleter {
 // Builds the model from expat's events. Elements may only nest algo > gpu > tb > step.
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)), parser_(XML_ParserCreate("UTF-8")) {
+  Reader(std::string source, std::optional<RuntimeLexicalLimits> lexicalLimits)
+      : source_(std::move(source)), parser_(XML_ParserCreate("UTF-8")), lexicalScan_(lexicalLimits) {
     XML_SetUserData(parser_.get(), this);
     XML_SetElementHandler(parser_.get(), &Reader::onStart, &Reader::onEnd);
     XML_SetCharacterDataHandler(parser_.get(), &Reader::onText);
+    XML_SetCommentHandler(parser_.get(), &Reader::onComment);
+    // Without a handler of their own, the spaces before and after the root element come here.
+    XML_SetDefaultHandlerExpand(parser_.get(), &Reader::onOutsideRoot);
     XML_SetXmlDeclHandler(parser_.get(), &Reader::onDeclaration);
     XML_SetProcessingInstructionHandler(parser_.get(), &Reader::onInstruction);
     XML_SetStartCdataSectionHandler(parser_.get(), &Reader::onCdata);
@@ -77,6 +81,8 @@ class Reader {
   void feed(const char* data, size_t size, bool last) {
     if (size > 0 && std::memchr(data, '\0', size))
       throw InputError(source_, location(), "binary data (NUL byte): not an MSCCL-IR XML file");
+    if (!fedAny_ && size > 0) lexicalScan_.documentStart({data, size});
+    fedAny_ = fedAny_ || size > 0;
     if (XML_Parse(parser_.get(), data, static_cast<int>(size), last) == XML_STATUS_ERROR) {
       if (stop_) throw InputError(source_, stop_->where, stop_->message);
       XML_Error code = XML_GetErrorCode(parser_.get());
@@ -88,6 +94,7 @@ class Reader {
 
   ReadResult finish() {
     if (!sawAlgo_) throw InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
+    result_.runtimeParserIssues = lexicalScan_.take();
     return std::move(result_);
   }
 
@@ -115,9 +122,9 @@ class Reader {
     }
   }
 
-  // The raw text of the current start tag, for the runtime's lexical rules and for attribute
-  // positions (expat reports only where a tag starts).
-  std::string_view rawTag() const {
+  // The raw text of the current event (a tag, a run of text), for the runtime's lexical rules
+  // and for attribute positions (expat reports only where a tag starts).
+  std::string_view rawEvent() const {
     int offset = 0, size = 0;
     const char* buffer = XML_GetInputContext(parser_.get(), &offset, &size);
     int count = XML_GetCurrentByteCount(parser_.get());
@@ -126,7 +133,7 @@ class Reader {
   }
   TextLocation attributeLocation(std::string_view attribute) const {
     TextLocation at = location();
-    std::string_view tag = rawTag();
+    std::string_view tag = rawEvent();
     for (size_t pos = tag.find(attribute); pos != std::string_view::npos; pos = tag.find(attribute, pos + 1)) {
       bool starts = pos > 0 && (tag[pos - 1] == ' ' || tag[pos - 1] == '\t' || tag[pos - 1] == '\n');
       size_t after = pos + attribute.size();
@@ -142,19 +149,30 @@ class Reader {
     guarded(user, [&](Reader& r) { r.start(name, attributes); });
   }
   static void onEnd(void* user, const XML_Char*) {
-    guarded(user, [](Reader& r) { --r.depth_; });
+    guarded(user, [](Reader& r) {
+      r.lexicalScan_.endTag(r.rawEvent(), r.location());
+      --r.depth_;
+    });
   }
   static void onText(void* user, const XML_Char* text, int length) {
     guarded(user, [&](Reader& r) {
       std::string_view t(text, static_cast<size_t>(length));
       if (t.find_first_not_of(" \t\r\n") != std::string_view::npos)
         r.stop(r.location(), std::string("unexpected text in <") + kElements[r.depth_ - 1].data() + ">");
+      r.lexicalScan_.textBetweenTags(r.rawEvent(), r.location());
     });
   }
-  static void onDeclaration(void* user, const XML_Char*, const XML_Char*, int) {
-    guarded(user, [](Reader& r) {
-      r.result_.runtimeParserIssues.push_back({r.location(), "XML declaration: the runtime's parser fails on it"});
+  static void onOutsideRoot(void* user, const XML_Char* text, int length) {
+    guarded(user, [&](Reader& r) {
+      std::string_view t(text, static_cast<size_t>(length));
+      if (!t.starts_with('<')) r.lexicalScan_.textBetweenTags(t, r.location());
     });
+  }
+  static void onComment(void* user, const XML_Char* data) {
+    guarded(user, [&](Reader& r) { r.lexicalScan_.comment(data, r.location()); });
+  }
+  static void onDeclaration(void* user, const XML_Char*, const XML_Char*, int) {
+    guarded(user, [](Reader& r) { r.lexicalScan_.declaration(r.location()); });
   }
   static void onInstruction(void* user, const XML_Char*, const XML_Char*) {
     guarded(user, [](Reader& r) { r.stop(r.location(), "processing instruction is not allowed in MSCCL-IR"); });
@@ -178,8 +196,7 @@ class Reader {
       stop(where, "unexpected element <" + std::string(name) + "> in " + parent + ", expected <" +
                       std::string(expected) + "> (the runtime would silently skip it)");
     }
-    for (const RuntimeParserIssue& issue : checkTagForRuntimeParser(rawTag(), where))
-      if (result_.runtimeParserIssues.size() < kMaxRuntimeParserIssues) result_.runtimeParserIssues.push_back(issue);
+    lexicalScan_.startTag(rawEvent(), where);
     Algorithm& a = result_.algorithm;
     switch (depth_) {
       case 0:
@@ -205,7 +222,6 @@ class Reader {
 
   // Far beyond every runtime limit; keeps a hostile file from growing the model without bound.
   static constexpr size_t kMaxChildren = 1 << 20;
-  static constexpr size_t kMaxRuntimeParserIssues = 20;
   [[noreturn]] void tooMany(TextLocation where, const char* what) {
     stop(where, std::string("more than ") + std::to_string(kMaxChildren) + " " + what + " elements in one parent");
   }
@@ -322,15 +338,18 @@ class Reader {
   std::string source_;
   std::unique_ptr<XML_ParserStruct, ExpatDeleter> parser_;
   ReadResult result_;
+  RuntimeLexicalScan lexicalScan_;
   std::optional<Stop> stop_;
   size_t depth_ = 0;
   bool sawAlgo_ = false;
+  bool fedAny_ = false;
 };
 
 }  // namespace
 
-ReadResult readAlgorithm(const std::string& text, const std::string& sourceName) {
-  Reader reader(sourceName);
+ReadResult readAlgorithm(const std::string& text, const std::string& sourceName,
+                         std::optional<RuntimeLexicalLimits> lexicalLimits) {
+  Reader reader(sourceName, lexicalLimits);
   constexpr size_t kPiece = 1 << 20;  // expat takes an int length
   for (size_t at = 0; at < text.size(); at += kPiece)
     reader.feed(text.data() + at, std::min(kPiece, text.size() - at), false);
@@ -338,9 +357,10 @@ ReadResult readAlgorithm(const std::string& text, const std::string& sourceName)
   return reader.finish();
 }
 
-ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes) {
+ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes,
+                             std::optional<RuntimeLexicalLimits> lexicalLimits) {
   InputStream in(path, maxBytes);
-  Reader reader(path.string());
+  Reader reader(path.string(), lexicalLimits);
   std::vector<char> block(1 << 20);
   for (;;) {
     size_t got = in.read(block.data(), block.size());

@@ -4,29 +4,29 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "ir/model.hpp"
 #include "ir/load_file.hpp"
+#include "ir/model.hpp"
+#include "ir/runtime_lexical_scan.hpp"
 
 namespace ccforge::ir {
 
-// Text that XML allows and we can read, but that the runtime's hand-written parser does not
-// accept (msccl-ir.md §1 "Lexical rules"). Reported by `verify` as violations, not read errors.
-struct RuntimeParserIssue {
-  TextLocation where;
-  std::string message;
-};
-
 struct ReadResult {
   Algorithm algorithm;
+  // Text that XML allows and we can read, but that the runtime's hand-written parser does not
+  // accept (runtime_lexical_scan.hpp). Reported by `verify` as violations, not read errors.
   std::vector<RuntimeParserIssue> runtimeParserIssues;
 };
 
 // Throws InputError on malformed input. Files are streamed: memory stays proportional to the
-// program, not to the text.
-ReadResult readAlgorithm(const std::string& text, const std::string& sourceName);
-ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes = kDefaultMaxInputBytes);
+// program, not to the text. `lexicalLimits` are the runtime's lexer buffers to check the text
+// against (from the runtime profile); without them only the rules that hold for any size are.
+ReadResult readAlgorithm(const std::string& text, const std::string& sourceName,
+                         std::optional<RuntimeLexicalLimits> lexicalLimits = std::nullopt);
+ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes = kDefaultMaxInputBytes,
+                             std::optional<RuntimeLexicalLimits> lexicalLimits = std::nullopt);
 
 }  // namespace ccforge::ir

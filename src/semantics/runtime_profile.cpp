@@ -1,8 +1,20 @@
 #include "semantics/runtime_profile.hpp"
 
+#include <limits>
+
 #include "semantics/protocol.hpp"
 
 namespace ccforge {
+namespace {
+
+// Both runtimes build the same lexer (msccl_parser.h; microsoft/msccl src/graph/xml.h): values and
+// names go into MAX_STR_LEN + 1 = 256-byte buffers. A value keeps MAX_STR_LEN bytes plus its
+// terminator; a name token errors when its 254th byte (index MAX_STR_LEN - 1) is reached, so a
+// name with the character that ends it must fit in 254: at most 253 bytes.
+constexpr ir::RuntimeLexicalLimits kLexicalLimits{.maxAttributeSlots = 16, .maxValueBytes = 255, .maxTokenBytes = 253};
+constexpr int64_t kA100MemoryBytes = int64_t{80} << 30;
+
+}  // namespace
 
 // Azure/msccl-executor-nccl (NCCL 2.23 base), built with its default MSCCL_MAX_NUM_STEPS.
 const RuntimeProfile& executorProfile() {
@@ -17,11 +29,12 @@ const RuntimeProfile& executorProfile() {
                                 .maxStoredOffset = 32767,
                                 .maxAlgorithmFiles = 1024,
                                 .maxNameLength = 0,
+                                .maxTileIterations = kMaxTileIterations,
                                 .maxChildrenPerElement = 1024,
                                 .maxNodesPerLoad = 4095,
-                                .maxAttributesPerElement = 16,
-                                .maxAttributeValueLength = 255,
+                                .lexical = kLexicalLimits,
                                 .maxCoResidentThreadBlocks = 108,
+                                .deviceMemoryBytes = kA100MemoryBytes,
                                 .requiresExecutorHeader = true,
                                 .checksChunkCounts = false,
                                 .acceptsLegacyCollNames = false,
@@ -43,11 +56,12 @@ const RuntimeProfile& legacyProfile() {
                                 .maxStoredOffset = 32767,
                                 .maxAlgorithmFiles = 4,
                                 .maxNameLength = 63,
+                                .maxTileIterations = kMaxTileIterations,
                                 .maxChildrenPerElement = 1024,
                                 .maxNodesPerLoad = 4095,
-                                .maxAttributesPerElement = 16,
-                                .maxAttributeValueLength = 255,
+                                .lexical = kLexicalLimits,
                                 .maxCoResidentThreadBlocks = 216,
+                                .deviceMemoryBytes = kA100MemoryBytes,
                                 .requiresExecutorHeader = false,
                                 .checksChunkCounts = true,
                                 .acceptsLegacyCollNames = true,
@@ -60,6 +74,13 @@ SizeWindow sizeWindowOf(const ir::Algorithm& a) {
   if (!a.minBytes && !a.maxBytes) return {0, kLegacyDefaultMaxBytes};
   const int64_t hi = a.maxBytes.value_or(0);
   return {a.minBytes.value_or(0), hi == 0 ? std::nullopt : std::optional<int64_t>(hi)};
+}
+
+std::optional<int64_t> largestFlagSafeBytes(ir::Protocol proto, int32_t nchunksperloop, const RuntimeProfile& profile) {
+  const int64_t chunk = profile.maxTileIterations * tileBytes(proto);
+  if (nchunksperloop < 1 || nchunksperloop > (std::numeric_limits<int64_t>::max() - nchunksperloop) / chunk)
+    return std::nullopt;
+  return nchunksperloop * chunk;
 }
 
 std::optional<RuntimeProfile> profileByName(std::string_view name) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/model.hpp"
+#include "ir/runtime_lexical_scan.hpp"
 #include "semantics/selection.hpp"
 
 namespace ccforge {
@@ -35,17 +36,22 @@ struct RuntimeProfile {
   int32_t maxCount;                // largest cnt (MSCCL_MAX_COUNT - 1)
   int32_t maxFusedReduceSources;   // MSCCL_MAX_REDUCE_FUSION
   int32_t maxDepId;                // dependentBid is an int8_t: a larger depid wraps
-  int32_t maxStoredOffset;         // srcoff/dstoff/deps are int16_t: larger values wrap
+  int32_t maxStoredOffset;         // srcOffset/dstOffset (and reductionSrcOffsets) are int16_t: larger values wrap
   int32_t maxAlgorithmFiles;       // MSCCL_MAX_NUM_ALGOS
   int32_t maxNameLength;           // algo name kept (0: unlimited, the name is ignored)
+  // Tile iterations one call may run: the flag of iteration MSCCL_MAX_ITER spills into the work
+  // index, and every wait on it spins forever (msccl_kernel.cu COMPUTE_FLAG).
+  int64_t maxTileIterations;
   // The hand-written XML parser (msccl_parser.h / xml.h).
   int32_t maxChildrenPerElement;   // MAX_SUBS (not checked: more overflow the node)
-  int32_t maxNodesPerLoad;         // MAX_NODES - 1: the 4096th stored node trips the check
-  int32_t maxAttributesPerElement; // MAX_ATTR_COUNT: later attributes are dropped
-  int32_t maxAttributeValueLength; // MAX_STR_LEN: a longer value overruns its buffer
+  int32_t maxNodesPerLoad;         // MAX_NODES - 1: checked before every node read, so the MAX_NODES-th fails
+  ir::RuntimeLexicalLimits lexical;  // MAX_ATTR_COUNT, MAX_STR_LEN
   // Thread blocks of a rank spin on each other and must all be resident at once (one per SM
   // of an A100 for the executor's blocks; verify and compile take --max-tbs for other GPUs).
   int32_t maxCoResidentThreadBlocks;
+  // Memory of that GPU (an A100 with 80 GiB): no call's buffers are larger, so an unbounded size
+  // window is judged by the calls that fit it.
+  int64_t deviceMemoryBytes;
   bool requiresExecutorHeader;  // inplace, outofplace, minBytes, maxBytes
   bool checksChunkCounts;       // rejects i_chunks/o_chunks inconsistent with the collective
   bool acceptsLegacyCollNames;  // reduce_scatter, custom
@@ -53,6 +59,11 @@ struct RuntimeProfile {
   // scheduler or with the msccl-scheduler plugin; the legacy runtime from MSCCL_XML_FILES.
   std::vector<Selector> selectors;
 };
+
+// The largest maxBytes with which every call of a program with dependencies stays within
+// profile.maxTileIterations tile iterations: nchunksperloop * maxTileIterations * tile bytes
+// (docs/msccl-ir.md, "Tile iterations and dependency flags"). nullopt when no int64 size exceeds it.
+std::optional<int64_t> largestFlagSafeBytes(ir::Protocol proto, int32_t nchunksperloop, const RuntimeProfile& profile);
 
 const RuntimeProfile& executorProfile();
 const RuntimeProfile& legacyProfile();

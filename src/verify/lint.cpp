@@ -6,6 +6,8 @@
 
 #include "ir/names.hpp"
 #include "semantics/step_kinds.hpp"
+#include "verify/parser_limits.hpp"
+#include "verify/tile_iterations.hpp"
 
 namespace ccforge::verify {
 namespace {
@@ -26,9 +28,8 @@ class Linter {
   LintResult run(const LoadResult& load, const std::vector<ir::RuntimeParserIssue>& parserIssues) {
     for (const auto& issue : parserIssues) f_.error(Check::Format, "format.runtime-parser", issue.where, issue.message);
     headerRules();
-    if (a_.ngpus > p_.maxChildrenPerElement || a_.gpus.size() > static_cast<size_t>(p_.maxChildrenPerElement))
-      f_.error(Check::Format, "format.children", a_.where,
-               fmt::format("more than {} <gpu> elements: the runtime's parser stops there", p_.maxChildrenPerElement));
+    checkParserStorage(a_, p_, f_);
+    checkTileIterations(a_, p_, f_);
     for (const LoadIssue& issue : load.issues) f_.error(Check::Limits, issue.rule, issue.where, issue.message);
     if (!load.program) return std::move(r_);
     const LoadedProgram& program = *load.program;
@@ -128,14 +129,19 @@ class Linter {
       const ir::ThreadBlock& tb = program.threadBlock(t);
       if (tb.chan < 0 || tb.chan >= a_.nchannels || tb.chan >= p_.maxChannels)
         f_.error(Check::Limits, "limits.channels", tb.where,
-                 fmt::format("gpu {} tb {}: chan={} is outside 0..{} (nchannels={}, MAXCHANNELS={})", rank, tb.id,
-                             tb.chan, std::min(a_.nchannels, p_.maxChannels) - 1, a_.nchannels, p_.maxChannels));
+                 fmt::format("gpu {} tb {}: chan={} is outside 0..{} (nchannels={}, MAXCHANNELS={}){}", rank, tb.id,
+                             tb.chan, std::min(a_.nchannels, p_.maxChannels) - 1, a_.nchannels, p_.maxChannels,
+                             tb.chan == p_.maxChannels ? "; the runtime's parser lets chan=MAXCHANNELS through (it "
+                                                         "rejects only chan > MAXCHANNELS) and then indexes one past "
+                                                         "its channel array"
+                                                       : ""));
       if (tb.send >= 0) ++sendersPerChannel[tb.chan];
       if (tb.recv >= 0) ++receiversPerChannel[tb.chan];
       if (static_cast<int64_t>(tb.steps.size()) > p_.maxStepsPerThreadBlock)
         f_.error(Check::Limits, "limits.steps-per-tb", tb.where,
-                 fmt::format("gpu {} tb {} has {} steps; {} allows {} per thread block", rank, tb.id, tb.steps.size(),
-                             p_.name, p_.maxStepsPerThreadBlock));
+                 fmt::format("gpu {} tb {} has {} steps; {} allows {} per thread block (its parser bounds only each "
+                             "step's s, and more steps overrun its step array)",
+                             rank, tb.id, tb.steps.size(), p_.name, p_.maxStepsPerThreadBlock));
       stepRules(program, rank, t);
     }
     auto perChannel = [&](const std::map<int32_t, int32_t>& counts, const char* what) {

@@ -286,7 +286,7 @@ struct ReadFile {
 ReadFile readAndVerify(const std::string& path, const Options& options) {
   ReadFile f{path, std::nullopt, {}};
   try {
-    f.read = ir::readAlgorithmFile(path, options.maxInputBytes);
+    f.read = ir::readAlgorithmFile(path, options.maxInputBytes, options.profile.lexical);
   } catch (const InputError& e) {
     f.report = failure(path, Verdict::Malformed, e.what());
     return f;

@@ -5,6 +5,7 @@
 
 #include "ir/input_error.hpp"
 #include "ir/reader.hpp"
+#include "semantics/runtime_profile.hpp"
 
 using namespace ccforge;
 using namespace ccforge::ir;
@@ -137,13 +138,100 @@ TEST_CASE("text the runtime's own parser would misread is reported, not refused"
   CHECK_THAT(b.runtimeParserIssues[0].message, Catch::Contains("line break inside a tag"));
 }
 
+namespace {
+
+std::vector<RuntimeParserIssue> issuesOf(const std::string& text) {
+  return readAlgorithm(text, "t.xml", executorProfile().lexical).runtimeParserIssues;
+}
+
+}  // namespace
+
+TEST_CASE("what the runtime's lexer fails on between tags is reported where it is") {
+  const std::string good = program(kGoodStep);
+  CHECK(issuesOf(good).empty());
+  CHECK(issuesOf("\n \r\n" + good + "\n  \n").empty());  // spaces and line breaks are skipped
+
+  auto bom = issuesOf("\xEF\xBB\xBF" + good);
+  REQUIRE(bom.size() == 1);
+  CHECK_THAT(bom[0].message, Catch::Contains("byte-order mark"));
+  CHECK(bom[0].where.line == 1);
+
+  std::string tabs = good;
+  tabs.replace(tabs.find("  <gpu"), 2, "\t");
+  tabs.replace(tabs.find("    <tb"), 4, "\t\t");
+  auto tab = issuesOf(tabs);
+  REQUIRE(tab.size() == 1);  // the first one of the file
+  CHECK_THAT(tab[0].message, Catch::Contains("a tab between tags"));
+  CHECK(tab[0].where.line == 2);
+  CHECK(tab[0].where.column == 1);
+  CHECK(issuesOf("\t" + good).size() == 1);  // before the root element
+  CHECK(issuesOf(good + "\t\n").size() == 1);  // after it
+
+  std::string reference = good;
+  reference.replace(reference.find("\n  <gpu"), 1, "&#10;");
+  auto ref = issuesOf(reference);
+  REQUIRE(ref.size() == 1);
+  CHECK_THAT(ref[0].message, Catch::Contains("character or entity reference between tags"));
+
+  std::string endTag = good;
+  endTag.replace(endTag.find("</tb>"), 5, "</tb\n>");
+  auto end = issuesOf(endTag);
+  REQUIRE(end.size() == 1);
+  CHECK_THAT(end[0].message, Catch::Contains("whitespace before '>' in the end tag"));
+  CHECK(end[0].where.line == 5);
+  CHECK(end[0].where.column == 9);
+}
+
+TEST_CASE("a comment's first word is read as an element name") {
+  const std::string good = program(kGoodStep);
+  CHECK(issuesOf("<!-- a=b -->\n" + good).empty());
+  CHECK(issuesOf("<!--a/b=c-->\n" + good).empty());  // '/' ends the word
+  auto equals = issuesOf("<!--a=b -->\n" + good);
+  REQUIRE(equals.size() == 1);
+  CHECK_THAT(equals[0].message, Catch::Contains("contains '='"));
+  // "!--" and the word must fit 253 bytes; without a space the word runs on into the closing "--".
+  CHECK(issuesOf("<!--" + std::string(250, 'w') + " -->\n" + good).empty());
+  CHECK(issuesOf("<!--" + std::string(251, 'w') + " -->\n" + good).size() == 1);
+  CHECK(issuesOf("<!--" + std::string(248, 'w') + "-->\n" + good).empty());
+  CHECK(issuesOf("<!--" + std::string(249, 'w') + "-->\n" + good).size() == 1);
+  // Without the runtime's buffer sizes only the size-independent rules apply.
+  CHECK(readAlgorithm("<!--" + std::string(300, 'w') + "-->\n" + good, "t.xml").runtimeParserIssues.empty());
+}
+
+TEST_CASE("attribute slots and value lengths follow the runtime's lexer") {
+  // Every space in a tag opens an attribute slot: 16 are kept, later ones dropped.
+  std::string sixteen = program(kGoodStep);
+  sixteen.replace(sixteen.find("<step "), 6, "<step" + std::string(7, ' '));
+  CHECK(issuesOf(sixteen).empty());
+  std::string seventeen = program(kGoodStep);
+  seventeen.replace(seventeen.find("<step "), 6, "<step" + std::string(8, ' '));
+  auto dropped = issuesOf(seventeen);
+  REQUIRE(dropped.size() == 1);
+  CHECK_THAT(dropped[0].message, Catch::Contains("attribute 'hasdep' is in attribute slot 17"));
+  CHECK(dropped[0].where.line == 4);
+  CHECK(dropped[0].where.column == 7 + 5 + 8 + std::string(kGoodStep).find("hasdep"));
+  // Empty slots at the end of a tag drop nothing.
+  std::string trailing = program(kGoodStep + std::string(20, ' '));
+  CHECK(issuesOf(trailing).empty());
+
+  std::string name = program(kGoodStep);
+  name.replace(name.find("name=\"t\""), 8, "name=\"" + std::string(255, 'n') + "\"");
+  CHECK(issuesOf(name).empty());
+  name.replace(name.find("name=\""), 6, "name=\"n");
+  auto overrun = issuesOf(name);
+  REQUIRE(overrun.size() == 1);
+  CHECK_THAT(overrun[0].message, Catch::Contains("attribute 'name' has a 256-byte value"));
+  CHECK(overrun[0].where.column == 7);
+  CHECK(readAlgorithm(name, "t.xml").runtimeParserIssues.empty());
+}
+
 TEST_CASE("every msccl-tools sample reads") {
   namespace fs = std::filesystem;
   int files = 0;
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(CCFORGE_FIXTURES) / "msccl-tools")) {
     if (entry.path().extension() != ".xml") continue;
     INFO(entry.path());
-    auto r = readAlgorithmFile(entry.path());
+    auto r = readAlgorithmFile(entry.path(), kDefaultMaxInputBytes, executorProfile().lexical);
     CHECK(r.algorithm.stepCount() > 0);
     CHECK(r.runtimeParserIssues.empty());
     ++files;

@@ -36,6 +36,7 @@ FixtureExpectation readExpectation(const std::filesystem::path& fixture) {
   std::ifstream in(fixture);
   std::string line;
   std::getline(in, line);
+  if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);     // a byte-order mark precedes everything
   if (line.starts_with("<?xml")) std::getline(in, line);  // a declaration must come first
   if (line != "<!-- ccforge-expect") throw std::runtime_error(fixture.string() + ": no ccforge-expect comment");
   FixtureExpectation e;

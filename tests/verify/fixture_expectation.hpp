@@ -1,5 +1,5 @@
-// The expected outcome a fixture states about itself in a leading comment (after the XML
-// declaration, if it has one):
+// The expected outcome a fixture states about itself in a leading comment (after the byte-order
+// mark and the XML declaration, if it has them):
 //   <!-- ccforge-expect
 //   verdict: violation            (verified | violation | inconclusive)
 //   rules: race.write-read,...    (each must be reported)

@@ -11,6 +11,8 @@
 #include "codegen/fusion.hpp"
 #include "codegen/lower.hpp"
 #include "codegen/threadblocks.hpp"
+#include "semantics/parser_nodes.hpp"
+#include "semantics/step_kinds.hpp"
 
 namespace ccforge::codegen {
 namespace {
@@ -103,6 +105,43 @@ void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& sc
   }
 }
 
+// Out of place, buffer i is the caller's send buffer, which NCCL declares const (every entry point
+// takes `const void* sendbuff`). A DSL program may still reduce into its input on the way, as
+// msccl-tools programs do, as long as fusion forwards the sum without storing it (rrs).
+void requireConstInput(const dsl::Program& program, const InstructionDag& dag) {
+  if (program.binding().form != CallForm::OutOfPlace) return;
+  for (const Instr& in : dag.instrs) {
+    if (in.removed || !writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input) continue;
+    throw CompileError("rank " + std::to_string(in.rank) + ": " + describeTraceOp(program, in.traceOp) +
+                       " stores into the input buffer, which in an out-of-place call is the caller's const send "
+                       "buffer; keep the value in scratch or output (a copy to scratch followed by the reduction "
+                       "there compiles to one rrc), or bind the program to in-place calls");
+  }
+}
+
+// The runtime's parser stores a rank's share of the file in a fixed node array; a larger share
+// fails to load on that rank. Steps per rank are the program's instructions (plus nops), which
+// scheduling cannot shrink: the program must move fewer pieces.
+void requireParserNodes(const ir::Algorithm& algorithm, const RuntimeProfile& target) {
+  const std::vector<int64_t> nodes = parserNodesPerRank(algorithm);
+  const auto worst = std::max_element(nodes.begin(), nodes.end());
+  if (worst == nodes.end() || *worst <= target.maxNodesPerLoad) return;
+  const auto rank = static_cast<int32_t>(worst - nodes.begin());
+  size_t tbs = 0, steps = 0;
+  for (const ir::Gpu& g : algorithm.gpus)
+    if (g.id == rank)
+      for (const ir::ThreadBlock& tb : g.threadBlocks) {
+        ++tbs;
+        steps += tb.steps.size();
+      }
+  throw CompileError("rank " + std::to_string(rank) + " needs " + std::to_string(*worst) +
+                     " XML nodes when it loads the file (1 algo, " + std::to_string(algorithm.gpus.size()) + " gpu, " +
+                     std::to_string(tbs) + " tb and " + std::to_string(steps) + " step elements); " +
+                     target.name + "'s parser stores at most " + std::to_string(target.maxNodesPerLoad) +
+                     " per rank (MAX_NODES). Move fewer pieces per rank: fewer instances, parallelize factors or "
+                     "pipeline rounds, or larger chunks");
+}
+
 std::vector<std::string> notesOf(const dsl::Program& program, const InstructionDag& dag, const Scheduled& s,
                                  const RuntimeProfile& target) {
   std::vector<std::string> notes;
@@ -135,6 +174,7 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
   Lowered lowered = lower(program, target);
   const FusionStats fusion = fuse(lowered);
   InstructionDag& dag = lowered.dag;
+  requireConstInput(program, dag);
   computeDepths(dag);
 
   Compiled out;
@@ -142,12 +182,14 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
   const Scheduled s = scheduleWithinLimits(program, lowered, dag, target, st.attempts);
   requireResidentThreadBlocks(program, s.schedule, target);
   out.algorithm = emitAlgorithm(program, lowered, s.schedule, target);
+  requireParserNodes(out.algorithm, target);
   out.notes = notesOf(program, dag, s, target);
 
   st.traceOps = static_cast<int64_t>(program.trace().size());
   st.rcs = fusion.rcs;
   st.rrcs = fusion.rrcs;
   st.rrs = fusion.rrs;
+  st.fusedCopies = fusion.copies;
   for (const Instr& in : dag.instrs) st.instructions += in.removed ? 0 : 1;
   st.stepCap = s.cap;
   st.threadBlocks = static_cast<int64_t>(s.schedule.tbs.size());

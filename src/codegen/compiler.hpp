@@ -3,6 +3,8 @@
 //   channel assignment -> thread-block assignment -> cross-tb dependencies -> emission.
 // When a thread block would exceed the runtime's steps limit, the automatic parts of the
 // schedule are redone with fewer instructions per thread block; directives are never changed.
+// A rank whose share of the file exceeds the XML nodes the runtime's parser stores per load
+// (semantics/parser_nodes.hpp) is an error: no schedule of the same instructions is smaller.
 // Output is deterministic: the same program gives byte-identical IR.
 #pragma once
 
@@ -24,6 +26,7 @@ struct CompileStats {
   int64_t traceOps = 0;
   int64_t instructions = 0;  // after fusion
   int64_t rcs = 0, rrcs = 0, rrs = 0;
+  int64_t fusedCopies = 0;  // local copies an rrc absorbed (it reads their source)
   int64_t threadBlocks = 0;
   int64_t steps = 0;
   int64_t nops = 0;

@@ -12,6 +12,26 @@ bool inOutput(const Instr& r, const OutputRange& out) {
   return r.dstBuf == out.buffer && r.dstOff < out.base + out.length && out.base < r.dstOff + r.cnt;
 }
 
+bool directivesAgree(const Instr& a, const Instr& b) {
+  return compatible(a.channelDirective, b.channelDirective) && compatible(a.tbLabel, b.tbLabel);
+}
+
+// The local copy that produced exactly rrc r's local operand, if r can read the copy's source
+// instead: r is the only reader of what the copy wrote and nothing else is ordered after the
+// copy (no later write of its source, which r would now read).
+int32_t fusableCopy(const Lowered& lowered, int32_t rid) {
+  const InstructionDag& dag = lowered.dag;
+  const Instr& r = dag.instrs[static_cast<size_t>(rid)];
+  for (int32_t cid : dag.preds(rid)) {
+    const Instr& c = dag.instrs[static_cast<size_t>(cid)];
+    if (c.type != ir::OpType::Copy || c.removed || c.dstBuf != r.srcBuf || c.dstOff != r.srcOff || c.cnt != r.cnt)
+      continue;
+    if (lowered.uses[static_cast<size_t>(cid)].soleReader != rid || dag.succs(cid).size() != 1) continue;
+    if (directivesAgree(c, r)) return cid;
+  }
+  return -1;
+}
+
 // The plain send on r's rank that forwards exactly what r received, if fusing it is allowed.
 int32_t fusableSend(const InstructionDag& dag, int32_t rid) {
   const Instr& r = dag.instrs[static_cast<size_t>(rid)];
@@ -20,23 +40,61 @@ int32_t fusableSend(const InstructionDag& dag, int32_t rid) {
     if (s.type != ir::OpType::Send || s.removed || s.srcBuf != r.dstBuf || s.srcOff != r.dstOff || s.cnt != r.cnt)
       continue;
     if (dag.preds(sid).size() != 1) continue;
-    if (!compatible(r.channelDirective, s.channelDirective) || !compatible(r.tbLabel, s.tbLabel)) continue;
-    return sid;
+    if (directivesAgree(r, s)) return sid;
   }
   return -1;
 }
 
-}  // namespace
-
-FusionStats fuse(Lowered& lowered) {
-  InstructionDag& dag = lowered.dag;
+// Moves the edges of every absorbed instruction (into[v] >= 0) to the one that absorbed it.
+void redirectEdges(InstructionDag& dag, const std::vector<int32_t>& into) {
+  auto rep = [&](int32_t v) { return into[static_cast<size_t>(v)] >= 0 ? into[static_cast<size_t>(v)] : v; };
+  std::vector<Edge> edges;
+  edges.reserve(dag.edges.size());
+  for (const Edge& e : dag.edges) {
+    const int32_t a = rep(e.from), b = rep(e.to);
+    if (a != b) edges.push_back(Edge{a, b, e.kind});
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+    return x.to != y.to ? x.to < y.to : x.from != y.from ? x.from < y.from : x.kind < y.kind;
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+                return x.to == y.to && x.from == y.from;
+              }),
+              edges.end());
+  dag.edges = std::move(edges);
   dag.buildAdjacency();
-  FusionStats stats;
+}
+
+void fuseCopies(Lowered& lowered, FusionStats& stats) {
+  InstructionDag& dag = lowered.dag;
+  std::vector<int32_t> into(dag.instrs.size(), -1);  // fused copy -> the rrc that absorbed it
+  for (size_t i = 0; i < dag.instrs.size(); ++i) {
+    Instr& r = dag.instrs[i];
+    if (r.type != ir::OpType::RecvReduceCopy) continue;
+    const auto rid = static_cast<int32_t>(i);
+    const int32_t cid = fusableCopy(lowered, rid);
+    if (cid < 0) continue;
+    Instr& c = dag.instrs[static_cast<size_t>(cid)];
+    r.srcBuf = c.srcBuf;
+    r.srcOff = c.srcOff;
+    r.channelDirective = merged(r.channelDirective, c.channelDirective);
+    r.tbLabel = merged(r.tbLabel, c.tbLabel);
+    for (int32_t p : dag.preds(cid))
+      if (lowered.uses[static_cast<size_t>(p)].soleReader == cid) lowered.uses[static_cast<size_t>(p)].soleReader = rid;
+    c.removed = true;
+    into[static_cast<size_t>(cid)] = rid;
+    ++stats.copies;
+  }
+  redirectEdges(dag, into);
+}
+
+void fuseSends(Lowered& lowered, FusionStats& stats) {
+  InstructionDag& dag = lowered.dag;
   std::vector<int32_t> into(dag.instrs.size(), -1);  // fused send -> the receive that absorbed it
   for (size_t i = 0; i < dag.instrs.size(); ++i) {
     const auto rid = static_cast<int32_t>(i);
     Instr& r = dag.instrs[i];
-    if (r.type != ir::OpType::Recv && r.type != ir::OpType::RecvReduceCopy) continue;
+    if (r.removed || (r.type != ir::OpType::Recv && r.type != ir::OpType::RecvReduceCopy)) continue;
     const int32_t sid = fusableSend(dag, rid);
     if (sid < 0) continue;
     Instr& s = dag.instrs[static_cast<size_t>(sid)];
@@ -58,23 +116,16 @@ FusionStats fuse(Lowered& lowered) {
     s.removed = true;
     into[static_cast<size_t>(sid)] = rid;
   }
+  redirectEdges(dag, into);
+}
 
-  auto rep = [&](int32_t v) { return into[static_cast<size_t>(v)] >= 0 ? into[static_cast<size_t>(v)] : v; };
-  std::vector<Edge> edges;
-  edges.reserve(dag.edges.size());
-  for (const Edge& e : dag.edges) {
-    const int32_t a = rep(e.from), b = rep(e.to);
-    if (a != b) edges.push_back(Edge{a, b, e.kind});
-  }
-  std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
-    return x.to != y.to ? x.to < y.to : x.from != y.from ? x.from < y.from : x.kind < y.kind;
-  });
-  edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
-                return x.to == y.to && x.from == y.from;
-              }),
-              edges.end());
-  dag.edges = std::move(edges);
-  dag.buildAdjacency();
+}  // namespace
+
+FusionStats fuse(Lowered& lowered) {
+  lowered.dag.buildAdjacency();
+  FusionStats stats;
+  fuseCopies(lowered, stats);
+  fuseSends(lowered, stats);
   return stats;
 }
 

@@ -1,4 +1,4 @@
-// Check 2: one sending and one receiving thread block per connection, and per connection the
+// Check 3: one sending and one receiving thread block per connection, and per connection the
 // sends and receives pair up in FIFO order with equal cnt.
 #pragma once
 

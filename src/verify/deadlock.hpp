@@ -1,4 +1,4 @@
-// Check 5: deadlock freedom under the FIFO slot limits, for every tile-iteration count
+// Check 6: deadlock freedom under the FIFO slot limits, for every tile-iteration count
 // (1, 2, 3) and both count-splitting regimes the file's size window can reach; a deadlock is
 // reported as the cycle of waits. Also finds the smallest deadlock-free slot count.
 #pragma once

@@ -1,4 +1,4 @@
-// Check 4: the output a program computes under the runtime's semantics, compared with the
+// Check 5: the output a program computes under the runtime's semantics, compared with the
 // collective's postcondition. A wrong chunk is reported with what it holds, what it should
 // hold, and the chain of steps that produced it.
 #pragma once

@@ -1,4 +1,4 @@
-// Check 3: two accesses to the same chunk of one rank, at least one a write, by steps that
+// Check 4: two accesses to the same chunk of one rank, at least one a write, by steps that
 // happens-before (step_graph.hpp) does not order. Checked per tile iteration: different tile
 // iterations touch disjoint elements of every chunk.
 #pragma once

@@ -8,6 +8,7 @@ std::string_view checkName(Check c) {
   switch (c) {
     case Check::Format: return "format";
     case Check::Limits: return "limits";
+    case Check::Buffers: return "buffers";
     case Check::Connections: return "connections";
     case Check::Races: return "races";
     case Check::Postcondition: return "postcondition";

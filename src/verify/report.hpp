@@ -12,7 +12,7 @@
 
 namespace ccforge::verify {
 
-enum class Check : uint8_t { Format, Limits, Connections, Races, Postcondition, Deadlock, Selection };
+enum class Check : uint8_t { Format, Limits, Buffers, Connections, Races, Postcondition, Deadlock, Selection };
 std::string_view checkName(Check c);
 
 enum class Severity : uint8_t { Error, Warning };

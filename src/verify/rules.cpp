@@ -39,6 +39,7 @@ const std::vector<RuleInfo>& ruleCatalogue() {
       {"limits.size-window", Check::Limits, "minBytes/maxBytes select no size."},
       {"limits.call-form", Check::Limits, "The algorithm serves neither in-place nor out-of-place calls."},
       {"limits.collective", Check::Limits, "The collective named by coll or --collective is unknown or does not fit the program."},
+      {"buffers.sendbuf-written", Check::Buffers, "A program that serves out-of-place calls writes buffer i, which is then the caller's const send buffer."},
       {"connections.ownership", Check::Connections, "Two thread blocks of a rank send (or receive) on one connection and corrupt its FIFO."},
       {"connections.unmatched", Check::Connections, "A connection has a sender without a receiver or the reverse."},
       {"connections.count", Check::Connections, "Per tile iteration the two sides of a connection move different numbers of transfers."},

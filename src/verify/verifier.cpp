@@ -19,6 +19,7 @@
 #include "verify/step_ref.hpp"
 #include "verify/races.hpp"
 #include "verify/selection.hpp"
+#include "verify/send_buffer.hpp"
 #include "verify/smt/engine.hpp"
 #include "verify/step_graph.hpp"
 
@@ -58,9 +59,11 @@ class FileVerification {
     outcome(Check::Format, findings_.hasErrors(Check::Format) ? CheckStatus::Failed : CheckStatus::Passed);
     outcome(Check::Limits, findings_.hasErrors(Check::Limits) ? CheckStatus::Failed : CheckStatus::Passed);
     if (!load.program) {
-      skip({Check::Connections, Check::Races, Check::Postcondition, Check::Deadlock},
+      skip({Check::Buffers, Check::Connections, Check::Races, Check::Postcondition, Check::Deadlock},
            "the program's structure is broken (see the limits errors), so it has no defined execution");
     } else {
+      checkSendBuffer(*load.program, findings_);
+      outcome(Check::Buffers, statusOf(Check::Buffers));
       semanticChecks(*load.program, lint, resolved);
     }
     findings_.moveInto(report_);

@@ -84,3 +84,46 @@ TEST_CASE("a chunk received once and sent to two ranks fuses with one of the sen
   CHECK(countType(c.algorithm, OpType::Recv) == 2);
   CHECK(countType(c.algorithm, OpType::Send) == 2);
 }
+
+namespace {
+
+// Reduce-scatter on 2 ranks, out of place: rank i sums chunk i in scratch, starting from a copy of
+// its own input, and copies the sum to its output. With `secondReader` the copy is also read by
+// another copy, so the rrc cannot take its place.
+dsl::Program sumInScratch(bool secondReader) {
+  dsl::Program p("scratch", {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1,
+                             .form = CallForm::OutOfPlace});
+  for (int32_t i = 0; i < 2; ++i) {
+    const dsl::ChunkRef own = p.chunk(i, Buffer::Input, i).copy(i, Buffer::Scratch, 0);
+    if (secondReader) own.copy(i, Buffer::Scratch, 1);
+    own.reduce(p.chunk(1 - i, Buffer::Input, i)).copy(i, Buffer::Output, 0);
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a local copy whose only reader is a receive-reduce becomes that rrc's local operand") {
+  // y = copy(x); y += recv  ->  rrc y = x + recv: the input is read, never written, and one
+  // step is saved per rank.
+  const dsl::Program p = sumInScratch(false);
+  const codegen::Compiled c = codegen::compile(p);
+  CHECK(c.stats.fusedCopies == 2);
+  CHECK(countType(c.algorithm, OpType::RecvReduceCopy) == 2);
+  CHECK(countType(c.algorithm, OpType::Copy) == 2);  // the sums to the outputs
+  for (const ir::Gpu& g : c.algorithm.gpus)
+    for (const ir::ThreadBlock& tb : g.threadBlocks)
+      for (const ir::Step& s : tb.steps)
+        if (s.type == OpType::RecvReduceCopy) {
+          CHECK((s.srcbuf == Buffer::Input && s.srcoff == g.id));
+          CHECK((s.dstbuf == Buffer::Scratch && s.dstoff == 0));
+        }
+  CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
+
+  // A second reader of the copy keeps it.
+  const dsl::Program q = sumInScratch(true);
+  const codegen::Compiled kept = codegen::compile(q);
+  CHECK(kept.stats.fusedCopies == 0);
+  CHECK(countType(kept.algorithm, OpType::Copy) == 6);
+  CHECK(testing::verifyCompiled(kept.algorithm, q, "msccl-executor").verdict == verify::Verdict::Verified);
+}

@@ -126,3 +126,34 @@ TEST_CASE("pinned transfers that must overfill a connection are emitted with a n
   CHECK(d.algorithm.nchannels > 1);
   CHECK(testing::verifyCompiled(d.algorithm, free, "msccl-executor").verdict == verify::Verdict::Verified);
 }
+
+TEST_CASE("an out-of-place program that stores into its input is refused, naming the DSL call") {
+  // Rank i reduces the other rank's chunk i into its own input, then copies it out: out of place
+  // the input is the caller's const sendbuff.
+  dsl::Program p("sendbuf", {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1,
+                             .form = CallForm::OutOfPlace});
+  for (int32_t i = 0; i < 2; ++i)
+    p.chunk(i, Buffer::Input, i).reduce(p.chunk(1 - i, Buffer::Input, i)).copy(i, Buffer::Output, 0);
+  CHECK_THROWS_WITH(codegen::compile(p), Catch::Contains("rank 0: reduce at") && Catch::Contains("limits_test.cpp") &&
+                                             Catch::Contains("stores into the input buffer") &&
+                                             Catch::Contains("const send buffer"));
+}
+
+TEST_CASE("a rank's share of the file must fit the XML nodes the runtime's parser stores per load") {
+  // Nodes a rank's load stores: 1 algo + every gpu + its tbs + their steps (msccl_parser.cc).
+  const dsl::Program p = ring(8, false);
+  const codegen::Compiled c = codegen::compile(p);
+  int64_t most = 0;
+  for (const ir::Gpu& g : c.algorithm.gpus) {
+    int64_t nodes = 1 + 8 + static_cast<int64_t>(g.threadBlocks.size());
+    for (const ir::ThreadBlock& tb : g.threadBlocks) nodes += static_cast<int64_t>(tb.steps.size());
+    most = std::max(most, nodes);
+  }
+  RuntimeProfile target = executorProfile();
+  target.maxNodesPerLoad = static_cast<int32_t>(most);  // exactly on the limit: compiles
+  CHECK(codegen::compile(p, {target}).algorithm.sameAs(c.algorithm));
+  target.maxNodesPerLoad = static_cast<int32_t>(most - 1);  // one past it
+  CHECK_THROWS_WITH(codegen::compile(p, {target}),
+                    Catch::Contains("needs " + std::to_string(most) + " XML nodes") &&
+                        Catch::Contains("stores at most " + std::to_string(most - 1) + " per rank (MAX_NODES)"));
+}

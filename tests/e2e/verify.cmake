@@ -7,6 +7,11 @@ ccforge_cli_test("verify: a correct program exits 0" 0
 ccforge_cli_test("verify: a violation exits 10 with a located message" 10
   --has "error\\[race.write-read\\] .*write_read_unordered.xml:[0-9]+:[0-9]+: out-of-place: rank 0 s\\[0\\]"
   -- verify ${VF}/races/write_read_unordered.xml)
+ccforge_cli_test("verify: an out-of-place program that writes the caller's send buffer exits 10" 10
+  --has "buffers +failed"
+  --has "error.buffers.sendbuf-written. .*sendbuf_written_out_of_place.xml:13:7: rank 0 tb 0 step 1: 'rrc' writes i.0[.][.]1[)]"
+  --has "2 steps of the file write i"
+  -- verify ${VF}/buffers/sendbuf_written_out_of_place.xml)
 ccforge_cli_test("verify: legacy files under the executor profile name the missing attributes" 10
   --has "missing attribute 'outofplace' on <algo>: msccl-executor requires it"
   -- verify --profile msccl-executor ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)

@@ -169,6 +169,7 @@ void checkDirectory(const std::string& dir) {
 
 }  // namespace
 
+TEST_CASE("SMT agrees with the simulation: send buffer fixtures") { checkDirectory("buffers"); }
 TEST_CASE("SMT agrees with the simulation: connection fixtures") { checkDirectory("connections"); }
 TEST_CASE("SMT agrees with the simulation: custom collective fixtures") { checkDirectory("custom"); }
 TEST_CASE("SMT agrees with the simulation: deadlock fixtures") { checkDirectory("deadlock"); }
@@ -184,7 +185,7 @@ TEST_CASE("SMT agrees with the simulation: msccl-tools samples") {
 TEST_CASE("the corpus is all covered") {
   size_t covered = 0;
   for (const fs::path& p : test::corpus())
-    for (const char* dir : {"connections", "custom", "deadlock", "format", "good", "limits", "postcondition", "races",
+    for (const char* dir : {"buffers", "connections", "custom", "deadlock", "format", "good", "limits", "postcondition", "races",
                             "valid", "invalid"})
       covered += p.parent_path().filename() == dir;
   CHECK(covered == test::corpus().size());

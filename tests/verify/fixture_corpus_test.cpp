@@ -76,6 +76,7 @@ void checkFixturesIn(std::initializer_list<std::string_view> folders) {
 TEST_CASE("the fixture corpus is there") { CHECK(fixtures().size() >= 55); }
 
 TEST_CASE("format and limits fixtures") { checkFixturesIn({"format", "limits"}); }
+TEST_CASE("send buffer fixtures: out of place, i is the caller's const sendbuff") { checkFixturesIn({"buffers"}); }
 TEST_CASE("connection fixtures") { checkFixturesIn({"connections"}); }
 TEST_CASE("race fixtures") { checkFixturesIn({"races"}); }
 TEST_CASE("postcondition fixtures") { checkFixturesIn({"postcondition"}); }

@@ -1,7 +1,8 @@
 #include "synth/sccl/allreduce_lowering.hpp"
 
-#include <algorithm>
 #include <stdexcept>
+
+#include "synth/sccl/reduction_lowering.hpp"
 
 namespace ccforge::synth::sccl {
 namespace {
@@ -26,16 +27,8 @@ dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& r
                                        .form = CallForm::OutOfPlace,
                                        .root = 0};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
-  std::vector<Send> backwards = reduceScatterSchedule.sends;
-  std::stable_sort(backwards.begin(), backwards.end(), [](const Send& a, const Send& b) { return a.step > b.step; });
-  for (const Send& s : backwards) {
-    const int32_t index = indexOf(reduceScatter, s.chunk);
-    program.chunk(s.from, Buffer::Input, index).reduce(program.chunk(s.to, Buffer::Input, index));
-  }
-  for (size_t c = 0; c < allGather.demands.size(); ++c) {
-    const int32_t index = indexOf(allGather, static_cast<int32_t>(c)), origin = allGather.demands[c].origin;
-    program.chunk(origin, Buffer::Input, index).copy(origin, Buffer::Output, index);
-  }
+  const auto sameIndex = [&](int32_t chunk) { return indexOf(reduceScatter, chunk); };
+  lowerReductionPhase(program, reduceScatter, reduceScatterSchedule, sameIndex, sameIndex);
   for (const Send& s : allGatherSchedule.sends) {
     const int32_t index = indexOf(allGather, s.chunk);
     program.chunk(s.from, Buffer::Output, index).copy(s.to, Buffer::Output, index);

@@ -1,8 +1,9 @@
 // An allreduce schedule (docs/synth.md) as one MSCCLang DSL program bound to allreduce with
 // chunk factor ranks * C: piece p of origin o is index o * C + p of every rank's buffer. Phase 1
-// runs the reducescatter schedule backwards with reductions, leaving piece (o, p) fully reduced
-// in rank o's input; phase 2 copies it there to the output, then along the allgather schedule
-// to every rank's output at the same index.
+// runs the reducescatter schedule backwards with reductions in scratch (reduction_lowering.hpp),
+// leaving piece (o, p) fully reduced in rank o's output and every input untouched (the program
+// serves out-of-place calls); phase 2 copies it along the allgather schedule to every rank's
+// output at the same index.
 #pragma once
 
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "synth/sccl/reduction_lowering.hpp"
+
 namespace ccforge::synth::sccl {
 namespace {
 
@@ -80,14 +82,10 @@ void lowerBackwardCopies(dsl::Program& program, const Problem& p, const Layout& 
 }
 
 void lowerReductions(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
-  std::vector<Send> backwards = schedule.sends;
-  std::stable_sort(backwards.begin(), backwards.end(), [](const Send& a, const Send& b) { return a.step > b.step; });
-  for (const Send& s : backwards) {
-    const int32_t index = layout.inputIndex(p.demands[static_cast<size_t>(s.chunk)]);
-    program.chunk(s.from, Buffer::Input, index).reduce(program.chunk(s.to, Buffer::Input, index));
-  }
-  for (const ChunkDemand& d : p.demands)
-    program.chunk(d.source, Buffer::Input, layout.inputIndex(d)).copy(d.source, Buffer::Output, layout.outputIndex(d));
+  auto demand = [&](int32_t chunk) -> const ChunkDemand& { return p.demands[static_cast<size_t>(chunk)]; };
+  lowerReductionPhase(
+      program, p, schedule, [&](int32_t chunk) { return layout.inputIndex(demand(chunk)); },
+      [&](int32_t chunk) { return layout.outputIndex(demand(chunk)); });
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // A schedule as an MSCCLang DSL program. Non-combining collectives copy each chunk along its
 // tree in step order (a rank keeps a chunk in its output buffer if it wants it, else in scratch).
-// Combining collectives run the dual's schedule backwards: step s of the dual becomes step
-// S + 1 - s, a send a -> b becomes b's partial sum reduced into a's, and the rank the dual chunk
-// started on finally copies the full sum to its output. Scatter runs its dual gather's schedule
-// backwards the same way, with copies.
+// Combining collectives run the dual's schedule backwards, reducing partial sums in scratch, and
+// the rank the dual chunk started on copies the full sum to its output (reduction_lowering.hpp);
+// the input buffers, the callers' const send buffers, are only read. Scatter runs its dual gather's
+// schedule backwards the same way, with copies.
 #pragma once
 
 #include <string>

@@ -136,14 +136,13 @@ class ReductionBlocks {
   int32_t maxSteps_;
 };
 
-// target[at..] += the scratch slots, summed pairwise (a tree of reductions instead of a chain).
-void sumInto(dsl::Program& p, int32_t rank, Buffer target, int32_t at, int32_t count, const std::vector<int32_t>& slots,
-             const dsl::Directives& where) {
+// slots[0] = the sum of the scratch slots, summed pairwise (a tree of reductions, not a chain).
+void sumSlots(dsl::Program& p, int32_t rank, int32_t count, const std::vector<int32_t>& slots,
+              const dsl::Directives& where) {
   for (size_t stride = 1; stride < slots.size(); stride *= 2)
     for (size_t k = 0; k + stride < slots.size(); k += 2 * stride)
       p.chunk(rank, Buffer::Scratch, slots[k], count)
           .reduce(p.chunk(rank, Buffer::Scratch, slots[k + stride], count), where);
-  p.chunk(rank, target, at, count).reduce(p.chunk(rank, Buffer::Scratch, slots[0], count), where);
 }
 
 // The edges of one level, (tree, edge) pairs, in the order their contributions are sent: by
@@ -176,13 +175,15 @@ std::map<int32_t, int32_t> heights(const Arborescence& tree) {
   return levels;
 }
 
-// Reduction along in-trees into the input buffer, deepest level first, pipelined like
-// broadcast: round j of an edge whose child is at depth d is issued in slot j + depth - d.
-// Each child's contribution is received into a scratch slot of its own (contributions arrive
-// in parallel); a parent then sums its slots of one round into its input on a thread block that
-// does only the reductions feeding one outgoing transfer (its destination and round), so that a
-// reduction waiting for a late contribution holds up neither a connection nor the reductions of
-// other transfers.
+// Reduction along in-trees, deepest level first, pipelined like broadcast: round j of an edge
+// whose child is at depth d is issued in slot j + depth - d. Each child's contribution is
+// received into a scratch slot of its own (contributions arrive in parallel); a parent then sums
+// its slots of one round and its own input on a thread block that does only the reductions
+// feeding one outgoing transfer (its destination and round), so that a reduction waiting for a
+// late contribution holds up neither a connection nor the reductions of other transfers. A
+// parent below the root keeps that partial sum in its first slot and sends it from there: only
+// roots write their buffers (the input in place, the output with `rootsIntoOutput`), so an
+// out-of-place program never writes an input, the callers' const send buffer.
 // The compiler orders a thread block's sends by dependency depth, then by the length of what
 // follows them; a sum's slots are therefore ordered by the height of the subtree they come from,
 // tallest first: pairwise sums give the first slots the longest path to the end, so what crosses
@@ -209,6 +210,8 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
     height.push_back(heights(*t.tree));
   }
   std::map<int32_t, int32_t> scratch;  // rank -> next free scratch chunk
+  // (tree, rank, round, offset of the channel's share) -> the scratch slot holding its partial sum
+  std::map<std::tuple<size_t, int32_t, int32_t, int32_t>, int32_t> partialSums;
   ReductionBlocks blocks(connections.firstLocalLabel(), maxSteps);
   for (int32_t slot = 0; slot < layout.rounds + depth - 1; ++slot)
     for (int32_t d = depth; d >= 1; --d) {
@@ -222,7 +225,11 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
         const int32_t index = layout.index(t, round);
         for (const Connection& c : connections.parts(child, parent, t.count)) {
           int32_t& free = scratch[parent];
-          p.chunk(child, Buffer::Input, index + c.offset, c.count).copy(parent, Buffer::Scratch, free, c.directives);
+          const auto partial = partialSums.find({tree, child, round, c.offset});
+          const dsl::ChunkRef contribution = partial == partialSums.end()
+                                                 ? p.chunk(child, Buffer::Input, index + c.offset, c.count)
+                                                 : p.chunk(child, Buffer::Scratch, partial->second, c.count);
+          contribution.copy(parent, Buffer::Scratch, free, c.directives);
           received[{tree, parent, c.offset}].push_back({free, c.count, height[tree][child]});
           free += c.count;
         }
@@ -239,12 +246,17 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
         const bool intoOutput = rootsIntoOutput && parent == t.tree->root;
         const auto steps = static_cast<int32_t>(slots.size()) + (intoOutput ? 1 : 0);
         const dsl::Directives where = blocks.take(parent, up[tree].at(parent), round, steps);
-        int32_t at = index;
-        if (intoOutput) {
-          at -= parent * layout.perRoot();
-          p.chunk(parent, Buffer::Input, index, count).copy(parent, Buffer::Output, at, where);
+        const dsl::ChunkRef own = p.chunk(parent, Buffer::Input, index, count);
+        const dsl::ChunkRef total =
+            intoOutput ? own.copy(parent, Buffer::Output, index - parent * layout.perRoot(), where) : own;
+        sumSlots(p, parent, count, slots, where);
+        const dsl::ChunkRef sum = p.chunk(parent, Buffer::Scratch, slots.front(), count);
+        if (parent == t.tree->root) {
+          total.reduce(sum, where);
+        } else {
+          sum.reduce(own, where);
+          partialSums[{tree, parent, round, offset}] = slots.front();
         }
-        sumInto(p, parent, intoOutput ? Buffer::Output : Buffer::Input, at, count, slots, where);
       }
     }
 }

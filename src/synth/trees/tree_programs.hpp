@@ -3,7 +3,8 @@
 //                  from the root, level by level (a piece moves on as soon as it arrives:
 //                  the runtime pipelines tiles and the compiler fuses receive-and-forward);
 //   reducescatter  trees packed on the reversed links are in-trees: pieces are reduced from
-//                  the leaves up and the root copies the sum to its output;
+//                  the leaves up, partial sums in scratch, into the root's output (inputs
+//                  are only read: the program serves out-of-place calls);
 //   allreduce      reducescatter's trees, then allgather's trees, in place.
 // The pieces of every GPU pair are spread over `channels` connections (one thread block each
 // end, never shared between sending and receiving), so that a pair is not held to one

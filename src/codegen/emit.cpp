@@ -80,6 +80,7 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
     algo.maxBytes = 0;
   }
   int32_t channels = 1;
+  bool waitsOnFlags = false;
   std::vector<bool> waitedFor(schedule.tbs.size(), false);  // indexed by thread block, all ranks
   std::vector<int32_t> idOf(schedule.tbs.size(), -1);
   for (int32_t r = 0; r < program.ranks(); ++r) {
@@ -129,6 +130,7 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
         step.s = static_cast<int32_t>(out.steps.size());
         if (st.depTb >= 0) {
           step.depid = idOf[static_cast<size_t>(st.depTb)];
+          waitsOnFlags = true;
           step.deps = st.depStep;
         }
         out.steps.push_back(step);
@@ -138,6 +140,10 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
     algo.gpus.push_back(std::move(gpu));
   }
   algo.nchannels = channels;
+  // Past MSCCL_MAX_ITER tile iterations every dependency wait spins forever: the window stops
+  // where they would start (docs/msccl-ir.md, "Tile iterations and dependency flags").
+  if (target.requiresExecutorHeader && waitsOnFlags)
+    algo.maxBytes = largestFlagSafeBytes(algo.proto, algo.nchunksperloop, target).value_or(0);
   return algo;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ir/names.hpp"
+#include "semantics/parser_nodes.hpp"
 #include "semantics/step_kinds.hpp"
 
 namespace ccforge::verify {
@@ -23,29 +24,20 @@ void childrenRule(size_t children, int32_t max, ir::TextLocation where, const st
 }
 
 // The parser checks `maxIndex == MAX_NODES` before it reads each node, stored or not: once the
-// MAX_NODES-th node is stored, the next read (if only of an end tag) fails the load. A rank's
-// load stores the <algo>, every <gpu> and that rank's own <tb> and <step> elements.
+// MAX_NODES-th node is stored, the next read (if only of an end tag) fails the load
+// (semantics/parser_nodes.hpp counts what a rank's load stores).
 void nodeRule(const ir::Algorithm& algo, const RuntimeProfile& profile, Findings& findings) {
-  struct Stored {
-    size_t threadBlocks = 0, steps = 0;
-    ir::TextLocation where;
-  };
-  std::map<int32_t, Stored> byRank;
+  const std::vector<int64_t> nodes = parserNodesPerRank(algo);
   for (const ir::Gpu& g : algo.gpus) {
-    Stored& s = byRank[g.id];
-    if (!s.where.known()) s.where = g.where;
-    s.threadBlocks += g.threadBlocks.size();
-    for (const ir::ThreadBlock& tb : g.threadBlocks) s.steps += tb.steps.size();
-  }
-  for (const auto& [rank, s] : byRank) {
-    const size_t nodes = 1 + algo.gpus.size() + s.threadBlocks + s.steps;
-    if (nodes <= static_cast<size_t>(profile.maxNodesPerLoad)) continue;
-    findings.error(Check::Limits, "limits.parser-nodes", s.where,
+    if (g.id < 0 || g.id >= algo.ngpus || nodes[static_cast<size_t>(g.id)] <= profile.maxNodesPerLoad) continue;
+    int64_t steps = 0;
+    for (const ir::ThreadBlock& tb : g.threadBlocks) steps += static_cast<int64_t>(tb.steps.size());
+    findings.error(Check::Limits, "limits.parser-nodes", g.where,
                    fmt::format("gpu {}: loading this file on rank {} stores {} XML nodes (1 <algo>, {} <gpu>, {} <tb>, "
                                "{} <step>); {}'s parser holds {} (MAX_NODES = {}, checked before every node it reads) "
                                "and the load fails",
-                               rank, rank, nodes, algo.gpus.size(), s.threadBlocks, s.steps, profile.name,
-                               profile.maxNodesPerLoad, profile.maxNodesPerLoad + 1));
+                               g.id, g.id, nodes[static_cast<size_t>(g.id)], algo.gpus.size(), g.threadBlocks.size(),
+                               steps, profile.name, profile.maxNodesPerLoad, profile.maxNodesPerLoad + 1));
   }
 }
 

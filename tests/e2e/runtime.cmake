@@ -3,7 +3,7 @@ set(RUN_RING ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
 set(RUN_OWN ${PROJECT_SOURCE_DIR}/tests/runtime/fixtures)
 
 ccforge_cli_test("run: a valid ring allreduce is verified, runs and matches the reference" 0
-  --has "verification at load: .*: verified \\(msccl-legacy profile, from the header\\): format passed, limits passed, connections passed, deadlock passed, races passed, postcondition passed"
+  --has "verification at load: .*: verified \\(msccl-legacy profile, from the header\\): format passed, limits passed, buffers passed, connections passed, deadlock passed, races passed, postcondition passed"
   --has "path: interpreter" --has "check: all 16384 constrained output elements match" --has "busbw [0-9.]+ GB/s"
   -- run ${RUN_RING} --count 4096 --iters 3)
 ccforge_cli_test("run: integer types are checked exactly" 0

@@ -19,6 +19,7 @@
 //     than a race, a wrong chunk or a deadlock; a malformed or internal-error verdict is a failure.
 // Seeds are fixed; a failure prints the seed, the mutations, the report and the program. Replay one:
 //   CCFORGE_PROPERTY_SEED=<seed> build/tests/property/property_tests "replay one seed"
+// and search longer with CCFORGE_PROPERTY_PROGRAMS=<programs per block> (1000 by default).
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -43,7 +44,11 @@ using namespace ccforge::property;
 
 namespace {
 
-constexpr int kProgramsPerBlock = 1000;
+// Programs per block of seeds; CCFORGE_PROPERTY_PROGRAMS raises it for a longer search.
+int programsPerBlock() {
+  const char* n = std::getenv("CCFORGE_PROPERTY_PROGRAMS");
+  return n ? std::max(1, std::atoi(n)) : 1000;
+}
 // Every tenth program is also decided by the SMT engine (--engine both): the engines must agree and
 // each wrong result or deadlock must come with a witness schedule that replays.
 constexpr uint64_t kSmtEvery = 10;
@@ -191,6 +196,7 @@ class ProgramCheck {
     f.insert(std::string(ir::protocolName(a.proto)));
     f.insert(std::to_string(a.ngpus) + " ranks");
     f.insert(std::string(collectiveTypeName(generated_.collective)));
+    for (const verify::Violation& v : report_.violations) f.insert("warning " + v.rule);
     for (const std::string& x : f) ++tally_.verifiedWith[x];
   }
 
@@ -400,10 +406,10 @@ void checkShares(const Tally& t) {
 
 }  // namespace
 
-TEST_CASE("differential: seeds 1000000..") { checkShares(checkSeeds(1'000'000, kProgramsPerBlock)); }
-TEST_CASE("differential: seeds 2000000..") { checkShares(checkSeeds(2'000'000, kProgramsPerBlock)); }
-TEST_CASE("differential: seeds 3000000..") { checkShares(checkSeeds(3'000'000, kProgramsPerBlock)); }
-TEST_CASE("differential: seeds 4000000..") { checkShares(checkSeeds(4'000'000, kProgramsPerBlock)); }
+TEST_CASE("differential: seeds 1000000..") { checkShares(checkSeeds(1'000'000, programsPerBlock())); }
+TEST_CASE("differential: seeds 2000000..") { checkShares(checkSeeds(2'000'000, programsPerBlock())); }
+TEST_CASE("differential: seeds 3000000..") { checkShares(checkSeeds(3'000'000, programsPerBlock())); }
+TEST_CASE("differential: seeds 4000000..") { checkShares(checkSeeds(4'000'000, programsPerBlock())); }
 
 TEST_CASE("replay one seed", "[.]") {
   const char* seed = std::getenv("CCFORGE_PROPERTY_SEED");

@@ -178,6 +178,7 @@ TEST_CASE("SMT agrees with the simulation: correct programs") { checkDirectory("
 TEST_CASE("SMT agrees with the simulation: limits fixtures") { checkDirectory("limits"); }
 TEST_CASE("SMT agrees with the simulation: postcondition fixtures") { checkDirectory("postcondition"); }
 TEST_CASE("SMT agrees with the simulation: race fixtures") { checkDirectory("races"); }
+TEST_CASE("SMT agrees with the simulation: fixtures from engine disagreements") { checkDirectory("differential"); }
 TEST_CASE("SMT agrees with the simulation: msccl-tools samples") {
   checkDirectory("valid");
   checkDirectory("invalid");
@@ -185,8 +186,8 @@ TEST_CASE("SMT agrees with the simulation: msccl-tools samples") {
 TEST_CASE("the corpus is all covered") {
   size_t covered = 0;
   for (const fs::path& p : test::corpus())
-    for (const char* dir : {"buffers", "connections", "custom", "deadlock", "format", "good", "limits", "postcondition", "races",
-                            "valid", "invalid"})
+    for (const char* dir : {"buffers", "connections", "custom", "deadlock", "differential", "format", "good", "limits",
+                            "postcondition", "races", "valid", "invalid"})
       covered += p.parent_path().filename() == dir;
   CHECK(covered == test::corpus().size());
 }

@@ -83,3 +83,5 @@ TEST_CASE("postcondition fixtures") { checkFixturesIn({"postcondition"}); }
 TEST_CASE("deadlock fixtures") { checkFixturesIn({"deadlock"}); }
 TEST_CASE("custom collective fixtures") { checkFixturesIn({"custom"}); }
 TEST_CASE("correct twins of every error class verify clean") { checkFixturesIn({"good"}); }
+// Programs on which engines disagreed (found by tests/property): each now gets one verdict everywhere.
+TEST_CASE("fixtures from engine disagreements") { checkFixturesIn({"differential"}); }

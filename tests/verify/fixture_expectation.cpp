@@ -25,6 +25,7 @@ verify::Options FixtureExpectation::options(const std::filesystem::path& fixture
     if (key == "profile") o.profile = *profileByName(value);
     else if (key == "slots") o.slots = std::stoi(value);
     else if (key == "max-tbs") o.maxCoResidentThreadBlocks = std::stoi(value);
+    else if (key == "engine") o.engine = value == "both" ? verify::Engine::Both : value == "smt" ? verify::Engine::Smt : verify::Engine::Sim;
     else if (key == "collective")
       o.collective = value.ends_with(".json") ? (fixture.parent_path() / value).string() : value;
     else throw std::runtime_error("unknown fixture argument " + setting);

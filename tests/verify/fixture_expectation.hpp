@@ -4,7 +4,7 @@
 //   verdict: violation            (verified | violation | inconclusive)
 //   rules: race.write-read,...    (each must be reported)
 //   absent: postcondition.wrong-chunk
-//   args: profile=msccl-legacy slots=1 max-tbs=2 collective=NAME|SPEC   (the CLI options;
+//   args: profile=msccl-legacy slots=1 max-tbs=2 collective=NAME|SPEC engine=sim|smt|both   (the CLI options;
 //         no "--": XML comments may not contain it)
 //   message: REGEX                (some violation's message matches)
 //   evidence: REGEX               (some violation's evidence line matches)

@@ -48,6 +48,11 @@ UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol,
   }
   out.unitsMoved = m.unitsMoved();
   for (int32_t g = 0; g < index.threadBlockCount(); ++g) {
+    // The schedule lists unit moves: flag waits the block can pass it passes, as the simulation
+    // does, before what it waits for is judged.
+    while (m.next(g).need == Need::Nothing && m.cursor(g).tile < m.config().tiles &&
+           m.cursor(g).wait < index.step(index.firstStep(g) + static_cast<uint32_t>(m.cursor(g).step)).waitCount)
+      m.take(g);
     const FifoMachine::Requirement need = m.next(g);
     if (need.need == Need::Finished) continue;
     if (need.need == Need::Nothing) {

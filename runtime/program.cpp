@@ -22,7 +22,7 @@ class ProgramCompiler {
   void run() {
     checkHeader();
     const Collective collective = Collective::standard(p_.collective_, a_.ngpus, a_.nchunksperloop);
-    const LoadResult load = loadProgram(a_);
+    const LoadResult load = ccforge::loadProgram(a_);
     if (!load.program) reject(load.issues.front().where, load.issues.front().message);
     const LoadedProgram& program = *load.program;
     for (const LoadedConnection& c : program.connections()) {

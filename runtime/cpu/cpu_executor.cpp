@@ -17,17 +17,6 @@ namespace {
 
 constexpr size_t kWordStride = 8;  // one sync word per cache line
 
-struct AlignedBytes {
-  explicit AlignedBytes(size_t n) : size(n), data(static_cast<unsigned char*>(::operator new(n ? n : 1, std::align_val_t{64}))) {
-    std::memset(data, 0, size);
-  }
-  ~AlignedBytes() { ::operator delete(data, std::align_val_t{64}); }
-  AlignedBytes(const AlignedBytes&) = delete;
-  AlignedBytes& operator=(const AlignedBytes&) = delete;
-  size_t size;
-  unsigned char* data;
-};
-
 std::string formatSeconds(std::chrono::milliseconds t) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g s", static_cast<double>(t.count()) / 1000);
@@ -37,6 +26,18 @@ std::string formatSeconds(std::chrono::milliseconds t) {
 }  // namespace
 
 struct CpuExecutor::State {
+  // Zeroed memory aligned to cache lines (sync words, FIFOs and scratch).
+  struct AlignedBytes {
+    explicit AlignedBytes(size_t n) : size(n), data(static_cast<unsigned char*>(::operator new(n ? n : 1, std::align_val_t{64}))) {
+      std::memset(data, 0, size);
+    }
+    ~AlignedBytes() { ::operator delete(data, std::align_val_t{64}); }
+    AlignedBytes(const AlignedBytes&) = delete;
+    AlignedBytes& operator=(const AlignedBytes&) = delete;
+    size_t size;
+    unsigned char* data;
+  };
+
   State(const Program& p, const LaunchPlan& plan, int workers)
       : tbs(static_cast<int32_t>(p.tbs().size())),
         connections(static_cast<int32_t>(p.connections().size())),

@@ -12,9 +12,9 @@
 namespace ccforge::smt {
 namespace {
 
-class Translation {
+class Cvc5Translation {
  public:
-  Translation(cvc5::Solver& solver, const TermStore& terms)
+  Cvc5Translation(cvc5::Solver& solver, const TermStore& terms)
       : solver_(solver), terms_(terms), done_(terms.size()) {}
 
   cvc5::Term operator()(Term t) {
@@ -85,7 +85,7 @@ class Cvc5Solver final : public Solver {
       solver.setOption("tlimit-per", std::to_string(limits.timeoutMs));
       if (limits.rlimit > 0) solver.setOption("rlimit-per", std::to_string(limits.rlimit));
       solver.setLogic(query.logic);
-      Translation translate(solver, query.terms);
+      Cvc5Translation translate(solver, query.terms);
       for (Term t : query.assertions) solver.assertFormula(translate(t));
       cvc5::Result result = solver.checkSat();
       if (result.isSat()) {

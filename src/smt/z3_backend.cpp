@@ -11,9 +11,9 @@
 namespace ccforge::smt {
 namespace {
 
-class Translation {
+class Z3Translation {
  public:
-  Translation(z3::context& ctx, const TermStore& terms) : ctx_(ctx), terms_(terms), done_(terms.size()) {}
+  Z3Translation(z3::context& ctx, const TermStore& terms) : ctx_(ctx), terms_(terms), done_(terms.size()) {}
 
   z3::expr operator()(Term t) {
     if (done_[t.id]) return *done_[t.id];
@@ -106,7 +106,7 @@ class Z3Solver final : public Solver {
       params.set("timeout", limits.timeoutMs);
       if (limits.rlimit > 0) params.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(limits.rlimit, UINT32_MAX)));
       solver.set(params);
-      Translation translate(ctx, query.terms);
+      Z3Translation translate(ctx, query.terms);
       for (Term t : query.assertions) solver.add(translate(t));
       switch (solver.check()) {
         case z3::sat: {

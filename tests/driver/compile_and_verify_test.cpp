@@ -8,14 +8,12 @@
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
 #include "library.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 
 namespace {
 
-bool hasRule(const verify::FileReport& r, const std::string& rule) {
-  return std::any_of(r.violations.begin(), r.violations.end(), [&](const verify::Violation& v) { return v.rule == rule; });
-}
 
 }  // namespace
 
@@ -41,7 +39,7 @@ TEST_CASE("driver: the co-residency override bounds the compiler and the verifie
   CHECK(seven.compiled.stats.threadBlocks == 8 * 7);
   const verify::FileReport six = driver::verifyCompiled(seven.compiled.algorithm, std::nullopt, {executorProfile(), 6}, "a2a.xml");
   CHECK(six.verdict == verify::Verdict::Violation);
-  CHECK(hasRule(six, "limits.co-residency"));
+  CHECK(test::hasRule(six, "limits.co-residency"));
 }
 
 TEST_CASE("driver: the postcondition checked is the program's collective, with its root") {
@@ -51,5 +49,5 @@ TEST_CASE("driver: the postcondition checked is the program's collective, with i
   // The file's coll attribute does not carry the root: checked for root 0, the program is wrong.
   const verify::FileReport root0 = driver::verifyCompiled(result.compiled.algorithm, std::nullopt, {}, "bcast.xml");
   CHECK(root0.verdict == verify::Verdict::Violation);
-  CHECK(hasRule(root0, "postcondition.wrong-chunk"));
+  CHECK(test::hasRule(root0, "postcondition.wrong-chunk"));
 }

@@ -8,6 +8,7 @@
 
 #include "driver/run_verification.hpp"
 #include "ir/reader.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 using driver::LoadDecision;
@@ -23,9 +24,6 @@ driver::RunVerification check(const std::string& relative, const driver::RunVeri
   return driver::verifyForRun(ir::readAlgorithmFile(path), path, options);
 }
 
-bool hasRule(const verify::FileReport& r, const std::string& rule) {
-  return std::any_of(r.violations.begin(), r.violations.end(), [&](const verify::Violation& v) { return v.rule == rule; });
-}
 
 }  // namespace
 
@@ -43,20 +41,20 @@ TEST_CASE("run policy: an explicit profile overrides the header") {
       check("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml", {.profile = executorProfile()});
   CHECK(v.decision == LoadDecision::Refuse);
   CHECK(v.report.profile == "msccl-executor");
-  CHECK(hasRule(v.report, "format.executor-header"));
+  CHECK(test::hasRule(v.report, "format.executor-header"));
 }
 
 TEST_CASE("run policy: a file verify rejects only for a runtime limit is refused") {
   const driver::RunVerification v = check("msccl-tools/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml");
   CHECK(v.decision == LoadDecision::Refuse);
   CHECK(v.report.verdict == verify::Verdict::Violation);
-  CHECK(hasRule(v.report, "limits.channels"));
+  CHECK(test::hasRule(v.report, "limits.channels"));
 }
 
 TEST_CASE("run policy: what the runtime's own parser refuses is refused") {
   const driver::RunVerification v = check("verify/format/xml_declaration.xml");
   CHECK(v.decision == LoadDecision::Refuse);
-  CHECK(hasRule(v.report, "format.runtime-parser"));
+  CHECK(test::hasRule(v.report, "format.runtime-parser"));
 }
 
 TEST_CASE("run policy: a file verify cannot decide runs unproven") {
@@ -72,11 +70,11 @@ TEST_CASE("run policy: a rooted collective is checked for the call's root") {
   CHECK(check("verify/good/ordered_through_other_rank.xml", {.root = 0}).decision == LoadDecision::Run);
   const driver::RunVerification v = check("verify/good/ordered_through_other_rank.xml", {.root = 1});
   CHECK(v.decision == LoadDecision::Refuse);
-  CHECK(hasRule(v.report, "postcondition.wrong-chunk"));
+  CHECK(test::hasRule(v.report, "postcondition.wrong-chunk"));
 }
 
 TEST_CASE("run policy: --slots reaches the deadlock check") {
   const driver::RunVerification v = check("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml", {.slots = 1});
   CHECK(v.decision == LoadDecision::Refuse);
-  CHECK(hasRule(v.report, "deadlock.cycle"));
+  CHECK(test::hasRule(v.report, "deadlock.cycle"));
 }

@@ -6,17 +6,13 @@
 
 #include "ir/input_error.hpp"
 #include "ir/load_file.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ccforge;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ccforge_load_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 void writeGzip(const fs::path& p, const std::string& content) {
   gzFile f = gzopen(p.c_str(), "wb");
@@ -27,7 +23,7 @@ void writeGzip(const fs::path& p, const std::string& content) {
 }  // namespace
 
 TEST_CASE("gzip input is inflated transparently") {
-  TempDir dir;
+  test::TempDir dir("load");
   writeGzip(dir.path / "a.xml.gz", "<algo/>");
   CHECK(loadFile(dir.path / "a.xml.gz") == "<algo/>");
   std::ofstream(dir.path / "plain.xml") << "<algo/>";
@@ -35,7 +31,7 @@ TEST_CASE("gzip input is inflated transparently") {
 }
 
 TEST_CASE("a gzip bomb stops at the size cap") {
-  TempDir dir;
+  test::TempDir dir("load");
   writeGzip(dir.path / "bomb.gz", std::string(8 << 20, 'a'));
   CHECK(fs::file_size(dir.path / "bomb.gz") < 100000);
   CHECK_THROWS_WITH(loadFile(dir.path / "bomb.gz", 1 << 20), Catch::Contains("larger than 1 MiB once inflated"));
@@ -43,7 +39,7 @@ TEST_CASE("a gzip bomb stops at the size cap") {
 }
 
 TEST_CASE("truncated gzip, missing files and directories are input errors") {
-  TempDir dir;
+  test::TempDir dir("load");
   writeGzip(dir.path / "t.gz", std::string(100000, 'x') + "<algo/>");
   std::string bytes;
   {

@@ -9,13 +9,13 @@
 #include "verify/smt/data_replay.hpp"
 #include "verify/step_graph.hpp"
 #include "verify/symbolic_execution.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fixture(const std::string& relative) { return fs::path(CCFORGE_FIXTURES) / relative; }
 
 // The simulation's step order as a schedule of atomic steps.
 std::vector<verify::ScheduleEvent> inOrder(const smt::DataSetting& setting, const verify::StepGraph& graph) {
@@ -86,7 +86,7 @@ TEST_CASE("races that change the result are told from races that do not") {
                         {"verify/races/unordered_without_round_trip.xml", true}};
   for (const Case& c : cases) {
     INFO(c.file);
-    auto p = test::Program::read(fixture(c.file));
+    auto p = test::Program::read(test::fixture(c.file));
     REQUIRE(p);
     bool oracleChanges = false;
     for (CallForm form : verify::callFormsOf(p->algorithm())) {
@@ -111,7 +111,7 @@ TEST_CASE("races that change the result are told from races that do not") {
 }
 
 TEST_CASE("the data replay refuses schedules the synchronisation forbids") {
-  auto p = test::Program::read(fixture("verify/good/write_read_ordered_by_dependency.xml"));
+  auto p = test::Program::read(test::fixture("verify/good/write_read_ordered_by_dependency.xml"));
   REQUIRE(p);
   std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), CallForm::OutOfPlace, p->bufferLengths());
   ChunkValues values;

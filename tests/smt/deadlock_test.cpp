@@ -7,13 +7,13 @@
 #include "verify/smt/deadlock_check.hpp"
 #include "verify/smt/deadlock_encoding.hpp"
 #include "verify/smt/replay.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fixture(const std::string& relative) { return fs::path(CCFORGE_FIXTURES) / relative; }
 
 smt::QueryRunner z3Runner() { return smt::QueryRunner(smt::RunSettings{}); }
 
@@ -99,7 +99,7 @@ TEST_CASE("the smallest deadlock-free slot count is proved from both sides") {
   // docs/verify.md: the sample ring allreduce for 4 A100s needs 2 slots.
   verify::Options legacy;
   legacy.profile = legacyProfile();
-  auto p = test::Program::read(fixture("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy);
+  auto p = test::Program::read(test::fixture("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy);
   REQUIRE(p);
   smt::QueryRunner runner = z3Runner();
   smt::DeadlockQueries queries(p->index(), runner);
@@ -137,7 +137,7 @@ TEST_CASE("every tile count: a periodic schedule proves it, or the smallest dead
     CHECK(r.counterexampleTiles == 1);
   }
   SECTION("an unbalanced connection deadlocks once its surplus fills the slots") {
-    auto p = test::Program::read(fixture("verify/connections/count_mismatch.xml"));
+    auto p = test::Program::read(test::fixture("verify/connections/count_mismatch.xml"));
     REQUIRE(p);
     const smt::ParametricResult r = parametric(*p, 2);
     CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);

@@ -11,6 +11,7 @@
 
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ccforge;
 namespace fs = std::filesystem;
@@ -20,19 +21,6 @@ namespace {
 const char* const kFixtures[] = {"verify/deadlock/allreduce_pairs_one_slot.xml", "verify/races/write_read_unordered.xml",
                                  "verify/good/allreduce_pairs_n2.xml", "verify/connections/count_mismatch.xml"};
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag)
-      : path_(fs::temp_directory_path() / ("ccforge-smt-" + tag + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::string firstLine(const std::string& command) {
   FILE* p = ::popen(command.c_str(), "r");
@@ -68,14 +56,14 @@ std::map<std::string, std::string> dumpedFiles(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("dumped queries are accepted by the z3 and cvc5 tools, which answer as the API did") {
-  TempDir dir("dump");
+  test::TempDir dir("smt-dump");
   size_t checked = 0;
   for (const char* f : {kFixtures[0], kFixtures[1]}) {
-    const verify::FileReport r = verify::verifyFile(fs::path(CCFORGE_FIXTURES) / f, dumping(dir.path()));
+    const verify::FileReport r = verify::verifyFile(fs::path(CCFORGE_FIXTURES) / f, dumping(dir.path));
     REQUIRE(r.smt);
     std::map<std::string, std::string> answers;
     for (const verify::SmtQueryRecord& q : r.smt->queries) answers[q.query] = q.answer;
-    for (const auto& e : fs::directory_iterator(dir.path())) {
+    for (const auto& e : fs::directory_iterator(dir.path)) {
       const std::string header = firstLine("head -n 1 '" + e.path().string() + "'");
       const std::string name = header.substr(std::string("; ccforge query: ").size());
       if (!answers.count(name)) continue;  // another fixture's query
@@ -88,21 +76,21 @@ TEST_CASE("dumped queries are accepted by the z3 and cvc5 tools, which answer as
       ++checked;
     }
     CHECK(answers.empty());  // every query of the file was dumped
-    fs::remove_all(dir.path());
-    fs::create_directories(dir.path());
+    fs::remove_all(dir.path);
+    fs::create_directories(dir.path);
   }
   CHECK(checked >= 15);
 }
 
 TEST_CASE("the same input gives byte-identical dumps and reports") {
-  TempDir first("first"), second("second");
+  test::TempDir first("smt-first"), second("smt-second");
   std::vector<verify::FileReport> a, b;
   for (const char* f : kFixtures) {
-    a.push_back(verify::verifyFile(fs::path(CCFORGE_FIXTURES) / f, dumping(first.path())));
-    b.push_back(verify::verifyFile(fs::path(CCFORGE_FIXTURES) / f, dumping(second.path())));
+    a.push_back(verify::verifyFile(fs::path(CCFORGE_FIXTURES) / f, dumping(first.path)));
+    b.push_back(verify::verifyFile(fs::path(CCFORGE_FIXTURES) / f, dumping(second.path)));
   }
-  CHECK(dumpedFiles(first.path()) == dumpedFiles(second.path()));
-  CHECK(dumpedFiles(first.path()).size() >= 20);
+  CHECK(dumpedFiles(first.path) == dumpedFiles(second.path));
+  CHECK(dumpedFiles(first.path).size() >= 20);
   std::ostringstream ja, jb, ta, tb;
   verify::writeJson(ja, a, {"msccl-executor", 10});
   verify::writeJson(jb, b, {"msccl-executor", 10});

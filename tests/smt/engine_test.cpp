@@ -5,29 +5,13 @@
 #include "verify/smt/engine.hpp"
 #include "smt/solver.hpp"
 #include "verify/verifier.hpp"
+#include "support/verify_support.hpp"
+#include "fixed_solver.hpp"
 
 using namespace ccforge;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path fixture(const std::string& relative) { return fs::path(CCFORGE_FIXTURES) / "verify" / relative; }
-
-// A backend that gives the same answer to every query (a model of zeros when sat).
-class FixedSolver final : public smt::Solver {
- public:
-  FixedSolver(smt::SolverKind kind, smt::Answer answer) : kind_(kind), answer_(answer) {}
-  smt::SolverKind kind() const override { return kind_; }
-  smt::SolverResult check(const smt::Query& q, const smt::Limits&) const override {
-    smt::SolverResult r{kind_, answer_, answer_ == smt::Answer::Unknown ? "timeout: no answer within 1 ms" : "", 0, {}};
-    if (answer_ == smt::Answer::Sat) r.model.assign(q.wanted.size(), 0);
-    return r;
-  }
-
- private:
-  smt::SolverKind kind_;
-  smt::Answer answer_;
-};
 
 verify::Options withBackends(verify::Engine engine, std::vector<std::shared_ptr<const smt::Solver>> backends) {
   verify::Options o;
@@ -45,19 +29,19 @@ bool reports(const verify::FileReport& r, const std::string& rule, const std::st
 }  // namespace
 
 TEST_CASE("two solvers that disagree make the file an internal error that shows both answers") {
-  auto z3Sat = std::make_shared<FixedSolver>(smt::SolverKind::Z3, smt::Answer::Sat);
-  auto cvc5Unsat = std::make_shared<FixedSolver>(smt::SolverKind::Cvc5, smt::Answer::Unsat);
+  auto z3Sat = std::make_shared<test::FixedSolver>(smt::SolverKind::Z3, smt::Answer::Sat);
+  auto cvc5Unsat = std::make_shared<test::FixedSolver>(smt::SolverKind::Cvc5, smt::Answer::Unsat);
   const verify::FileReport r =
-      verify::verifyFile(fixture("good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {z3Sat, cvc5Unsat}));
+      verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {z3Sat, cvc5Unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(r, smt::kDisagreementRule, "the solvers disagree: z3 sat, cvc5 unsat"));
   CHECK(r.error.ends_with("the engines disagree or an SMT witness does not replay (see engines.disagree)"));
 }
 
 TEST_CASE("an SMT answer that contradicts the simulation is a disagreement (--engine both)") {
-  auto unsat = std::make_shared<FixedSolver>(smt::SolverKind::Z3, smt::Answer::Unsat);
+  auto unsat = std::make_shared<test::FixedSolver>(smt::SolverKind::Z3, smt::Answer::Unsat);
   const verify::FileReport r =
-      verify::verifyFile(fixture("deadlock/receive_before_send.xml"), withBackends(verify::Engine::Both, {unsat}));
+      verify::verifyFile(test::fixture("verify/deadlock/receive_before_send.xml"), withBackends(verify::Engine::Both, {unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(r, smt::kDisagreementRule,
                 "tiles=1 maxAllowedCount=71 slots=2: the simulation deadlocks, but the solvers say deadlock-free (unsat)"));
@@ -65,8 +49,8 @@ TEST_CASE("an SMT answer that contradicts the simulation is a disagreement (--en
 }
 
 TEST_CASE("a sat answer whose witness does not replay is an internal error, not a violation") {
-  auto sat = std::make_shared<FixedSolver>(smt::SolverKind::Z3, smt::Answer::Sat);
-  const verify::FileReport r = verify::verifyFile(fixture("good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {sat}));
+  auto sat = std::make_shared<test::FixedSolver>(smt::SolverKind::Z3, smt::Answer::Sat);
+  const verify::FileReport r = verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {sat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(r, smt::kDisagreementRule, "the witness does not replay"));
   CHECK_FALSE(std::any_of(r.violations.begin(), r.violations.end(),
@@ -74,10 +58,10 @@ TEST_CASE("a sat answer whose witness does not replay is an internal error, not 
 }
 
 TEST_CASE("a solver without an answer leaves the checks inconclusive with its reason") {
-  auto unknown = std::make_shared<FixedSolver>(smt::SolverKind::Cvc5, smt::Answer::Unknown);
+  auto unknown = std::make_shared<test::FixedSolver>(smt::SolverKind::Cvc5, smt::Answer::Unknown);
   for (const char* file : {"good/allreduce_pairs_n2.xml", "deadlock/receive_before_send.xml", "races/write_read_unordered.xml"}) {
     INFO(file);
-    const verify::FileReport r = verify::verifyFile(fixture(file), withBackends(verify::Engine::Smt, {unknown}));
+    const verify::FileReport r = verify::verifyFile(test::fixture(std::string("verify/") + file), withBackends(verify::Engine::Smt, {unknown}));
     CHECK(r.verdict == verify::Verdict::Inconclusive);
     CHECK(r.errorCount() == 0);
     REQUIRE(r.smt);
@@ -105,7 +89,7 @@ TEST_CASE("a real solver out of resources is inconclusive, with the reason") {
   o.engine = verify::Engine::Smt;
   o.smt.solvers = verify::SmtSolvers::Both;
   o.smt.rlimit = 1;
-  const verify::FileReport r = verify::verifyFile(fixture("deadlock/allreduce_pairs_one_slot.xml"), o);
+  const verify::FileReport r = verify::verifyFile(test::fixture("verify/deadlock/allreduce_pairs_one_slot.xml"), o);
   CHECK(r.verdict == verify::Verdict::Inconclusive);
   auto deadlock = std::find_if(r.checks.begin(), r.checks.end(),
                                [](const verify::CheckOutcome& c) { return c.check == verify::Check::Deadlock; });

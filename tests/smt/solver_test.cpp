@@ -3,6 +3,7 @@
 
 #include "smt/query_runner.hpp"
 #include "smt/solver.hpp"
+#include "fixed_solver.hpp"
 
 using namespace ccforge::smt;
 
@@ -23,21 +24,6 @@ Query pigeons(int n) {
     for (int j = i + 1; j <= n; ++j) q.require(q.terms.notTerm(q.terms.eq(x[i], x[j])));
   return q;
 }
-
-class FixedSolver final : public Solver {
- public:
-  FixedSolver(SolverKind kind, Answer answer) : kind_(kind), answer_(answer) {}
-  SolverKind kind() const override { return kind_; }
-  SolverResult check(const Query& q, const Limits&) const override {
-    SolverResult r{kind_, answer_, answer_ == Answer::Unknown ? "timeout: made up" : "", 0, {}};
-    if (answer_ == Answer::Sat) r.model.assign(q.wanted.size(), 0);
-    return r;
-  }
-
- private:
-  SolverKind kind_;
-  Answer answer_;
-};
 
 }  // namespace
 
@@ -92,7 +78,7 @@ TEST_CASE("cross-checking: an answer counts only when every solver gives it") {
   q.wanted = {};
   auto run = [&](Answer first, Answer second) {
     QueryRunner runner(RunSettings{},
-                       {std::make_shared<FixedSolver>(SolverKind::Z3, first), std::make_shared<FixedSolver>(SolverKind::Cvc5, second)});
+                       {std::make_shared<ccforge::test::FixedSolver>(SolverKind::Z3, first), std::make_shared<ccforge::test::FixedSolver>(SolverKind::Cvc5, second)});
     return runner.run(q);
   };
   QueryOutcome agree = run(Answer::Unsat, Answer::Unsat);
@@ -105,7 +91,7 @@ TEST_CASE("cross-checking: an answer counts only when every solver gives it") {
   QueryOutcome partial = run(Answer::Unsat, Answer::Unknown);
   CHECK(partial.answer == Answer::Unknown);
   CHECK_FALSE(partial.disagreement);
-  CHECK(partial.reason == "z3 unsat, cvc5 unknown (timeout: made up)");
+  CHECK(partial.reason == "z3 unsat, cvc5 unknown (timeout: no answer within 1 ms)");
   CHECK(run(Answer::Sat, Answer::Error).answer == Answer::Error);
   // The real solvers agree on a real query.
   QueryRunner both(RunSettings{{SolverKind::Z3, SolverKind::Cvc5}, Limits{}, std::nullopt, ""});

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "verify/verifier.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 using verify::Verdict;
@@ -13,11 +14,6 @@ namespace {
 
 std::string sample(const std::string& name) { return std::string(CCFORGE_FIXTURES) + "/msccl-tools/" + name; }
 
-verify::Options legacy() {
-  verify::Options o;
-  o.profile = legacyProfile();
-  return o;
-}
 
 std::vector<std::string> rules(const verify::FileReport& r) {
   std::vector<std::string> out;
@@ -36,7 +32,7 @@ TEST_CASE("valid msccl-tools samples are correct under the runtime they were wri
         "valid/alltoall_two_step_2nodes_x4gpus.xml", "valid/allgather_ring_simple_oop_n4.xml",
         "valid/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "valid/sccl_allgather_dgx1_pareto_s2_r3_c2.xml"}) {
     INFO(name);
-    auto r = verify::verifyFile(sample(name), legacy());
+    auto r = verify::verifyFile(sample(name), test::legacyOptions());
     CHECK(r.verdict == Verdict::Verified);
     CHECK(rules(r).empty());
   }
@@ -55,11 +51,11 @@ TEST_CASE("only the newer-header sample is accepted as is by the current executo
 }
 
 TEST_CASE("the LL128 ring is deadlock-free with the runtime's slots but deadlocks with one") {
-  auto r = verify::verifyFile(sample("valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy());
+  auto r = verify::verifyFile(sample("valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), test::legacyOptions());
   REQUIRE(r.deadlock.has_value());
   CHECK(r.deadlock->slotsChecked == 8);
   CHECK(r.deadlock->minimumSlots == 2);
-  verify::Options one = legacy();
+  verify::Options one = test::legacyOptions();
   one.slots = 1;
   auto d = verify::verifyFile(sample("valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), one);
   CHECK(d.verdict == Verdict::Violation);
@@ -67,7 +63,7 @@ TEST_CASE("the LL128 ring is deadlock-free with the runtime's slots but deadlock
 }
 
 TEST_CASE("the rrc probe computes a wrong result under runtime semantics") {
-  auto r = verify::verifyFile(sample("invalid/rrc_srcoff_probe_allreduce_n2.xml"), legacy());
+  auto r = verify::verifyFile(sample("invalid/rrc_srcoff_probe_allreduce_n2.xml"), test::legacyOptions());
   CHECK(r.verdict == Verdict::Violation);
   auto found = rules(r);
   CHECK(std::count(found.begin(), found.end(), "postcondition.wrong-chunk") == 1);
@@ -79,7 +75,7 @@ TEST_CASE("the rrc probe computes a wrong result under runtime semantics") {
 }
 
 TEST_CASE("the 40-channel ring is semantically correct but breaks MAXCHANNELS") {
-  auto r = verify::verifyFile(sample("invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml"), legacy());
+  auto r = verify::verifyFile(sample("invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml"), test::legacyOptions());
   CHECK(r.verdict == Verdict::Violation);
   CHECK(rules(r) == std::vector<std::string>{"limits.channels"});
   for (const auto& c : r.checks)

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "verify/verifier.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace ccforge;
 using verify::Verdict;
@@ -17,19 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ccforge_robust_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path / "locked", fs::perms::owner_all, ec);
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& name, const std::string& content) const {
-    std::ofstream(path / name, std::ios::binary) << content;
-    return path / name;
-  }
-};
 
 std::string good() {
   std::ifstream in(std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml");
@@ -45,7 +33,7 @@ verify::FileReport check(const fs::path& p, uint64_t maxBytes = kDefaultMaxInput
 }  // namespace
 
 TEST_CASE("truncated files are malformed at a location") {
-  TempDir d;
+  test::TempDir d("robust");
   std::string text = good();
   for (size_t cut : {size_t{1}, text.size() / 3, text.size() / 2, text.size() - 3}) {
     auto r = check(d.write("cut.xml", text.substr(0, cut)));
@@ -56,7 +44,7 @@ TEST_CASE("truncated files are malformed at a location") {
 }
 
 TEST_CASE("random binary data is malformed, never a crash") {
-  TempDir d;
+  test::TempDir d("robust");
   std::mt19937 rng(42);
   for (int i = 0; i < 50; ++i) {
     std::string junk(1 + rng() % 4096, '\0');
@@ -75,7 +63,7 @@ TEST_CASE("random binary data is malformed, never a crash") {
 }
 
 TEST_CASE("huge, negative and overflowing numbers are rejected or reported") {
-  TempDir d;
+  test::TempDir d("robust");
   auto replace = [](std::string s, const std::string& from, const std::string& to) {
     s.replace(s.find(from), from.size(), to);
     return s;
@@ -98,7 +86,7 @@ TEST_CASE("huge, negative and overflowing numbers are rejected or reported") {
 }
 
 TEST_CASE("deep nesting is malformed without exhausting the stack") {
-  TempDir d;
+  test::TempDir d("robust");
   std::string deep = "<algo>";
   for (int i = 0; i < 1000000; ++i) deep += "<a>";
   auto r = check(d.write("deep.xml", deep));
@@ -106,7 +94,7 @@ TEST_CASE("deep nesting is malformed without exhausting the stack") {
 }
 
 TEST_CASE("a gzip bomb stops at the inflated-size cap") {
-  TempDir d;
+  test::TempDir d("robust");
   fs::path bomb = d.path / "bomb.xml.gz";
   gzFile f = gzopen(bomb.c_str(), "wb9");
   std::string block(1 << 20, ' ');
@@ -118,7 +106,7 @@ TEST_CASE("a gzip bomb stops at the inflated-size cap") {
 }
 
 TEST_CASE("gzip-compressed programs are verified like plain ones") {
-  TempDir d;
+  test::TempDir d("robust");
   fs::path gz = d.path / "good.xml.gz";
   gzFile f = gzopen(gz.c_str(), "wb");
   std::string text = good();
@@ -128,7 +116,7 @@ TEST_CASE("gzip-compressed programs are verified like plain ones") {
 }
 
 TEST_CASE("missing files, empty and unreadable directories are reported, not fatal") {
-  TempDir d;
+  test::TempDir d("robust");
   CHECK(verify::verifyPaths({(d.path / "missing.xml").string()}, {})[0].verdict == Verdict::Malformed);
   fs::create_directories(d.path / "empty");
   auto empty = verify::verifyPaths({(d.path / "empty").string()}, {});

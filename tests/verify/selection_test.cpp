@@ -25,6 +25,8 @@
 
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
+#include "support/temp_dir.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 using verify::Verdict;
@@ -32,7 +34,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string dir(const std::string& name) { return std::string(CCFORGE_FIXTURES) + "/verify-dirs/" + name; }
 
 const verify::Violation* find(const verify::FileReport& r, const std::string& rule) {
   for (const verify::Violation& v : r.violations)
@@ -49,20 +50,7 @@ const verify::SelectorUse& use(const verify::FileReport& r, const std::string& s
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-verify::Options legacy() {
-  verify::Options o;
-  o.profile = legacyProfile();
-  return o;
-}
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("ccforge_selection_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 std::string slurp(const std::string& file) {
   std::ifstream in(file);
@@ -72,14 +60,14 @@ std::string slurp(const std::string& file) {
 }  // namespace
 
 TEST_CASE("a file whose window lies inside an earlier one is not shadowed when it serves other counts") {
-  auto r = verify::verifyPaths({dir("served_counts_differ")}, {});
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {});
   REQUIRE(r.size() == 2);
   CHECK(r[0].verdict == Verdict::Verified);
   CHECK(find(r[1], "selection.shadowed") == nullptr);
   const verify::Violation* ambiguous = find(r[1], "selection.ambiguous");
   REQUIRE(ambiguous);
   CHECK(contains(ambiguous->message, "from count 8 to 1 MiB"));
-  CHECK(contains(ambiguous->message, "path order gives them to " + dir("served_counts_differ") + "/a_chunks8.xml"));
+  CHECK(contains(ambiguous->message, "path order gives them to " + test::fixture(std::string("verify-dirs/") + "served_counts_differ").string() + "/a_chunks8.xml"));
   // Under path order b runs counts 2 and 4 (8 chunks per loop refuse them), for every element size.
   const verify::SelectorUse& internal = use(r[1], "internal");
   REQUIRE(internal.selected.size() == 4);
@@ -91,7 +79,7 @@ TEST_CASE("a file whose window lies inside an earlier one is not shadowed when i
 }
 
 TEST_CASE("a file with 48 chunks per loop is dead, not shadowed") {
-  auto r = verify::verifyPaths({dir("dead_48_chunks")}, {});
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "dead_48_chunks").string()}, {});
   REQUIRE(r.size() == 2);
   CHECK(r[0].verdict == Verdict::Verified);
   CHECK(r[1].verdict == Verdict::Violation);
@@ -106,7 +94,7 @@ TEST_CASE("a file with 48 chunks per loop is dead, not shadowed") {
 }
 
 TEST_CASE("a file only the internal scheduler can pick is dead under the plugin") {
-  auto r = verify::verifyPaths({dir("internal_only")}, {});
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "internal_only").string()}, {});
   REQUIRE(r.size() == 1);
   const verify::Violation* dead = find(r[0], "selection.dead");
   REQUIRE(dead);
@@ -123,7 +111,7 @@ TEST_CASE("a file only the internal scheduler can pick is dead under the plugin"
 }
 
 TEST_CASE("a file only the plugin can pick is shadowed, and ambiguous only under readdir order") {
-  auto r = verify::verifyPaths({dir("shadowed")}, {});
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "shadowed").string()}, {});
   REQUIRE(r.size() == 2);
   CHECK(r[0].verdict == Verdict::Verified);
   const verify::Violation* shadowed = find(r[1], "selection.shadowed");
@@ -142,9 +130,9 @@ TEST_CASE("a file only the plugin can pick is shadowed, and ambiguous only under
 }
 
 TEST_CASE("a file that is not an algorithm is a stray file the executor still reads") {
-  auto r = verify::verifyPaths({dir("stray_file")}, {});
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "stray_file").string()}, {});
   REQUIRE(r.size() == 2);  // path order: README.md before a_pairs.xml
-  CHECK(r[0].file == dir("stray_file") + "/README.md");
+  CHECK(r[0].file == test::fixture(std::string("verify-dirs/") + "stray_file").string() + "/README.md");
   CHECK(r[0].verdict == Verdict::Violation);
   const verify::Violation* stray = find(r[0], "selection.stray-file");
   REQUIRE(stray);
@@ -153,15 +141,15 @@ TEST_CASE("a file that is not an algorithm is a stray file the executor still re
   CHECK(contains(stray->message, "never loads the 1 entry after it"));
   CHECK(r[1].verdict == Verdict::Verified);
   // The legacy runtime reads only what MSCCL_XML_FILES names and skips what it cannot parse.
-  auto l = verify::verifyPaths({dir("stray_file")}, legacy());
+  auto l = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "stray_file").string()}, test::legacyOptions());
   REQUIRE(l.size() == 2);
   REQUIRE(find(l[0], "selection.stray-file"));
   CHECK(find(l[0], "selection.stray-file")->severity == verify::Severity::Warning);
 }
 
 TEST_CASE("stray entries: empty, gzip, dangling and directory links (sub-directories are skipped)") {
-  TempDir d;
-  const std::string good = slurp(dir("stray_file") + "/a_pairs.xml");
+  test::TempDir d("selection");
+  const std::string good = slurp(test::fixture(std::string("verify-dirs/") + "stray_file").string() + "/a_pairs.xml");
   std::ofstream(d.path / "a.xml") << good;
   std::ofstream(d.path / ".hidden");  // empty
   gzFile gz = gzopen((d.path / "b.xml.gz").c_str(), "wb");
@@ -198,7 +186,7 @@ TEST_CASE("stray entries: empty, gzip, dangling and directory links (sub-directo
 
 TEST_CASE("the legacy runtime selects in list order with its own window and keeps 4 algorithms per communicator") {
   // a_upto_2m loads ([0, 2 MiB)); b_from_1m's minBytes > maxBytes=0: the legacy runtime skips it.
-  auto r = verify::verifyPaths({dir("overlapping_windows")}, legacy());
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "overlapping_windows").string()}, test::legacyOptions());
   REQUIRE(r.size() == 2);
   REQUIRE(r[0].selection.size() == 1);
   CHECK(r[0].selection[0].selector == "legacy");
@@ -209,11 +197,11 @@ TEST_CASE("the legacy runtime selects in list order with its own window and keep
   CHECK(contains(dead->message, "refuses the window minBytes=1048576 maxBytes=0"));
 
   // Five 2-rank files and one 3-rank file: the fifth 2-rank file is ignored, the 3-rank one loads.
-  TempDir d;
-  std::string text = slurp(dir("disjoint_windows") + "/a_small.xml");
+  test::TempDir d("selection");
+  std::string text = slurp(test::fixture(std::string("verify-dirs/") + "disjoint_windows").string() + "/a_small.xml");
   for (const char* name : {"f1.xml", "f2.xml", "f3.xml", "f4.xml", "f5.xml"}) std::ofstream(d.path / name) << text;
-  std::ofstream(d.path / "g_three_ranks.xml") << slurp(dir("internal_only") + "/allgather_ring3.xml");
-  auto l = verify::verifyPaths({d.path.string()}, legacy());
+  std::ofstream(d.path / "g_three_ranks.xml") << slurp(test::fixture(std::string("verify-dirs/") + "internal_only").string() + "/allgather_ring3.xml");
+  auto l = verify::verifyPaths({d.path.string()}, test::legacyOptions());
   REQUIRE(l.size() == 6);
   for (size_t k = 0; k < 4; ++k) CHECK(find(l[k], "selection.too-many-files") == nullptr);
   REQUIRE(find(l[4], "selection.too-many-files"));
@@ -226,8 +214,8 @@ TEST_CASE("the legacy runtime selects in list order with its own window and keep
 TEST_CASE("the JSON report lists what each selector does with each file, deterministically") {
   verify::RunInfo run{"msccl-executor", 10};
   std::ostringstream a, b;
-  verify::writeJson(a, verify::verifyPaths({dir("served_counts_differ")}, {}), run);
-  verify::writeJson(b, verify::verifyPaths({dir("served_counts_differ")}, {}), run);
+  verify::writeJson(a, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
+  verify::writeJson(b, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
   CHECK(a.str() == b.str());
   auto j = nlohmann::json::parse(a.str());
   auto& selection = j["files"][1]["selection"];
@@ -245,11 +233,11 @@ TEST_CASE("the JSON report lists what each selector does with each file, determi
   CHECK(selection[0]["accepts"][0]["bytes_max"] == 1 << 20);
   // A single file is not part of a directory: no selection entries.
   std::ostringstream single;
-  verify::writeJson(single, verify::verifyPaths({dir("served_counts_differ") + "/a_chunks8.xml"}, {}), run);
+  verify::writeJson(single, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string() + "/a_chunks8.xml"}, {}), run);
   CHECK(nlohmann::json::parse(single.str())["files"][0]["selection"].empty());
 
   std::ostringstream text;
-  verify::writeText(text, verify::verifyPaths({dir("served_counts_differ")}, {}), run);
+  verify::writeText(text, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
   CHECK(contains(text.str(), "  selection internal (path order, 2 of 2): accepts in-place from count 2 to 1 MiB with "
                              "1/2/4/8-byte types; runs in-place from count 2 to count 4 with 1/2/4/8-byte types\n"));
 }

@@ -8,13 +8,13 @@
 #include "ir/reader.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
+#include "support/verify_support.hpp"
 
 using namespace ccforge;
 using verify::Verdict;
 
 namespace {
 
-std::string dir(const std::string& name) { return std::string(CCFORGE_FIXTURES) + "/verify-dirs/" + name; }
 
 bool has(const verify::FileReport& r, const std::string& rule) {
   return std::any_of(r.violations.begin(), r.violations.end(), [&](const auto& v) { return v.rule == rule; });
@@ -54,17 +54,17 @@ ir::Algorithm chainOfCopies(int n) {
 
 // More cases, with both selectors and the legacy runtime, in selection_test.cpp.
 TEST_CASE("a directory is checked the way the runtime loads it") {
-  auto shadowed = verify::verifyPaths({dir("shadowed")}, verify::Options{});
+  auto shadowed = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "shadowed").string()}, verify::Options{});
   REQUIRE(shadowed.size() == 2);
   CHECK(shadowed[0].verdict == Verdict::Verified);
   CHECK(shadowed[1].verdict == Verdict::Violation);
   CHECK(has(shadowed[1], "selection.shadowed"));
 
-  auto disjoint = verify::verifyPaths({dir("disjoint_windows")}, verify::Options{});
+  auto disjoint = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "disjoint_windows").string()}, verify::Options{});
   REQUIRE(disjoint.size() == 2);
   CHECK(verify::combinedVerdict(disjoint) == Verdict::Verified);
 
-  auto overlap = verify::verifyPaths({dir("overlapping_windows")}, verify::Options{});
+  auto overlap = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "overlapping_windows").string()}, verify::Options{});
   REQUIRE(overlap.size() == 2);
   CHECK(has(overlap[1], "selection.ambiguous"));
   CHECK(overlap[1].violations.back().message.find("from 1 MiB to 2 MiB") != std::string::npos);
@@ -127,7 +127,7 @@ TEST_CASE("the executor's co-residency default is one block per A100 SM") {
 
 TEST_CASE("a failing file never stops the others") {
   std::string good = std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml";
-  auto reports = verify::verifyPaths({"/nonexistent/x.xml", good, dir("shadowed")}, verify::Options{});
+  auto reports = verify::verifyPaths({"/nonexistent/x.xml", good, test::fixture(std::string("verify-dirs/") + "shadowed").string()}, verify::Options{});
   REQUIRE(reports.size() == 4);
   CHECK(reports[0].verdict == Verdict::Malformed);
   CHECK(reports[0].error.find("no such file") != std::string::npos);

@@ -44,7 +44,8 @@ using namespace ccforge::property;
 
 namespace {
 
-// Programs per block of seeds; CCFORGE_PROPERTY_PROGRAMS raises it for a longer search.
+// Programs per block of seeds; CCFORGE_PROPERTY_PROGRAMS sets it (a longer search, or a shorter
+// one for the sanitizer pass of scripts/test).
 int programsPerBlock() {
   const char* n = std::getenv("CCFORGE_PROPERTY_PROGRAMS");
   return n ? std::max(1, std::atoi(n)) : 1000;

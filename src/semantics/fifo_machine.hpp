@@ -79,23 +79,44 @@ class FifoMachine {
     if (c.tile >= c_.tiles || p_.stepsOf(tb) == 0) return {Need::Finished};
     const uint32_t s = p_.firstStep(tb) + static_cast<uint32_t>(c.step);
     const LoadedStep& st = p_.step(s);
-    if (c.wait < st.waitCount) {
-      const FlagWait& w = p_.waitsBegin(s)[c.wait];
-      const int64_t needed = flagValue(c.tile, w.step);
-      if (flag_[w.tb] < needed) return {Need::Flag, w.tb, needed};
-      return {};
-    }
-    if (c.unit < unitsOf(st)) {
-      if (receives(st.type)) {
-        const int32_t in = p_.recvConnection(tb);
-        if (produced_[in] <= consumed_[in]) return {Need::Data, in};
-      }
-      if (sends(st.type)) {
-        const int32_t out = p_.sendConnection(tb);
-        if (produced_[out] - consumed_[out] >= static_cast<uint64_t>(c_.unitsInFlight)) return {Need::Slot, out};
-      }
-    }
+    if (c.wait < st.waitCount) return waitBlocker(c, p_.waitsBegin(s)[c.wait]);
+    if (c.unit < unitsOf(st)) return unitBlocker(tb, st);
     return {};
+  }
+
+  // Every move thread block `tb` can make now, atomically (the untimed drivers' fast path; the
+  // same moves as repeated next() and take()): passes waits, completes local steps, moves units.
+  // Calls observer.unitMoved(recvConnection, sendConnection) after each unit (-1 for a side the
+  // step lacks) and observer.published(tb) after each flag. Returns what stops it.
+  template <class Observer>
+  Requirement runUntilBlocked(int32_t tb, Observer& observer) {
+    TbCursor& c = cursor_[tb];
+    const int32_t nsteps = p_.stepsOf(tb);
+    if (c.busy) return {Need::Busy};
+    if (nsteps == 0) return {Need::Finished};
+    while (c.tile < c_.tiles) {
+      const uint32_t s = p_.firstStep(tb) + static_cast<uint32_t>(c.step);
+      const LoadedStep& st = p_.step(s);
+      for (; c.wait < st.waitCount; ++c.wait)
+        if (Requirement r = waitBlocker(c, p_.waitsBegin(s)[c.wait]); r.need != Need::Nothing) return r;
+      const int32_t units = unitsOf(st);
+      if (c.unit < units) {
+        const int32_t in = receives(st.type) ? p_.recvConnection(tb) : -1;
+        const int32_t out = sends(st.type) ? p_.sendConnection(tb) : -1;
+        while (c.unit < units) {
+          if (Requirement r = unitBlocker(tb, st); r.need != Need::Nothing) return r;
+          if (out >= 0) ++produced_[out];
+          if (in >= 0) ++consumed_[in];
+          ++c.unit;
+          ++moved_;
+          observer.unitMoved(in, out);
+        }
+      }
+      const bool publishes = st.publishes;
+      completeStep(tb, st);
+      if (publishes) observer.published(tb);
+    }
+    return {Need::Finished};
   }
 
   // The move next(tb) allowed: passes one flag wait, or completes a step that moves no (more)
@@ -132,6 +153,23 @@ class FifoMachine {
 
  private:
   static constexpr int64_t kFlagStride = int64_t{1} << 32;
+
+  Requirement waitBlocker(const TbCursor& c, const FlagWait& w) const {
+    const int64_t needed = flagValue(c.tile, w.step);
+    if (flag_[w.tb] < needed) return {Need::Flag, w.tb, needed};
+    return {};
+  }
+  Requirement unitBlocker(int32_t tb, const LoadedStep& st) const {
+    if (receives(st.type)) {
+      const int32_t in = p_.recvConnection(tb);
+      if (produced_[in] <= consumed_[in]) return {Need::Data, in};
+    }
+    if (sends(st.type)) {
+      const int32_t out = p_.sendConnection(tb);
+      if (produced_[out] - consumed_[out] >= static_cast<uint64_t>(c_.unitsInFlight)) return {Need::Slot, out};
+    }
+    return {};
+  }
 
   void completeStep(int32_t tb, const LoadedStep& st) {
     TbCursor& c = cursor_[tb];

@@ -58,35 +58,33 @@ class KahnDriver {
     }
   }
 
+  // The machine runs the block as far as it can; each move may enable another block.
   void advance(int32_t g) {
-    while (true) {
-      const FifoMachine::Requirement need = m_.next(g);
-      switch (need.need) {
-        case Need::Finished:
-        case Need::Busy: return;
-        case Need::Flag: flagWaiters_[need.on].push_back(g); return;
-        case Need::Data: dataWaiter_[need.on] = g; return;
-        case Need::Slot: slotWaiter_[need.on] = g; return;
-        case Need::Nothing: break;
-      }
-      const int64_t flag = m_.flag(g);
-      const LoadedStep& st = p_.step(p_.firstStep(g) + static_cast<uint32_t>(m_.cursor(g).step));
-      if (m_.start(g)) {
-        m_.finish(g);
-        // A unit moved: the receiver on the outgoing connection may have data, the sender on the
-        // incoming one a free slot.
-        if (sends(st.type)) enqueue(std::exchange(dataWaiter_[p_.sendConnection(g)], -1));
-        if (receives(st.type)) enqueue(std::exchange(slotWaiter_[p_.recvConnection(g)], -1));
-      }
-      if (m_.flag(g) != flag) publish(g);
+    const FifoMachine::Requirement need = m_.runUntilBlocked(g, *this);
+    switch (need.need) {
+      case Need::Flag: flagWaiters_[need.on].push_back(g); break;
+      case Need::Data: dataWaiter_[need.on] = g; break;
+      case Need::Slot: slotWaiter_[need.on] = g; break;
+      default: break;
     }
   }
 
+ public:
+  // A unit moved: the receiver on the outgoing connection may have data, the sender on the
+  // incoming one a free slot.
+  void unitMoved(int32_t in, int32_t out) {
+    if (out >= 0) enqueue(std::exchange(dataWaiter_[out], -1));
+    if (in >= 0) enqueue(std::exchange(slotWaiter_[in], -1));
+  }
+  void published(int32_t g) { publish(g); }
+
+ private:
   void publish(int32_t g) {
     std::vector<int32_t>& waiters = flagWaiters_[g];
     size_t kept = 0;
     for (int32_t w : waiters) {
-      if (m_.next(w).need != Need::Flag || m_.next(w).on != g)
+      const FifoMachine::Requirement need = m_.next(w);
+      if (need.need != Need::Flag || need.on != g)
         enqueue(w);
       else
         waiters[kept++] = w;

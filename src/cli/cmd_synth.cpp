@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -16,7 +16,7 @@
 #include "ir/names.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/sccl/cost.hpp"
-#include "synth/sccl/emit.hpp"
+#include "synth/sccl/frontier_files.hpp"
 #include "synth/sccl/search.hpp"
 #include "verify/report_writers.hpp"
 
@@ -53,14 +53,7 @@ Request parseRequest(const std::string& text) {
 
 std::string triple(int32_t c, int32_t s, int32_t r) { return fmt::format("({},{},{})", c, s, r); }
 
-// One frontier point after lowering, compiling and verifying.
-struct Point {
-  InstanceResult instance;
-  topo::Rational roundsPerChunk;
-  std::string file;  // where it was written; empty without -o
-  synth::sccl::Emitted emitted;
-  std::optional<synth::sccl::SizeWindow> window;
-};
+using synth::sccl::FrontierPoint;
 
 synth::sccl::SearchResult search(synth::sccl::Synthesizer& synth, const SynthArguments& a) {
   const int modes = (a.steps || a.rounds || a.chunks ? 1 : 0) + a.pareto + a.leastSteps + a.bandwidthOptimal;
@@ -80,13 +73,12 @@ synth::sccl::SearchResult search(synth::sccl::Synthesizer& synth, const SynthArg
   return out;
 }
 
-std::string fileName(const SynthArguments& a, const std::string& topology, const InstanceResult& r) {
-  std::string base = std::filesystem::path(topology).stem().string();
+// Files are <topology>-<collective>-c<C>-s<S>-r<R>.xml, a root spelled -ROOT.
+std::string filePrefix(const SynthArguments& a) {
   std::string coll = a.collective;
   for (char& ch : coll)
     if (ch == ':') ch = '-';
-  return (std::filesystem::path(a.outputDir) / fmt::format("{}-{}-c{}-s{}-r{}.xml", base, coll, r.chunks, r.steps, r.rounds))
-      .string();
+  return std::filesystem::path(a.topology).stem().string() + "-" + coll;
 }
 
 std::string bytes(double b) {
@@ -95,7 +87,7 @@ std::string bytes(double b) {
   return fmt::format("{:.0f} B", b);
 }
 
-std::string windowText(const std::optional<synth::sccl::SizeWindow>& w) {
+std::string windowText(const std::optional<synth::deploy::SizeRange>& w) {
   if (!w) return "never the cheapest";
   if (!w->high) return w->low == 0 ? "cheapest at every size" : "cheapest for M >= " + bytes(w->low);
   if (w->low == 0) return "cheapest for M < " + bytes(*w->high);
@@ -116,17 +108,18 @@ Counts count(const std::vector<InstanceResult>& history) {
 }
 
 std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth, const synth::sccl::SearchResult& result,
-                 const std::vector<Point>& points, const synth::sccl::CostModel& cost) {
+                 const std::vector<FrontierPoint>& points, const synth::sccl::CostModel& cost) {
   std::string out = fmt::format("synth {} {}: {} GPUs; bounds: steps >= {}, rounds per chunk >= {}; solver {}\n",
                                 a.topology, a.collective, synth.ranks(), synth.bound().stepsLowerBound,
                                 topo::toString(synth.bound().roundsPerChunkLowerBound), a.solver);
   out += fmt::format("cost T = S*alpha + (R/C)*m*beta, m = M/{:.0f}, alpha {} us, beta {:.6g} us/byte\n",
                      cost.bytesPerChunkUnit, cost.alphaUs, cost.betaUsPerByte);
   if (points.empty()) out += "no schedule found\n";
-  for (const Point& p : points) {
+  for (const FrontierPoint& p : points) {
     out += fmt::format("(C,S,R) = {}  R/C {}  {}  {}\n", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
-                       topo::toString(p.roundsPerChunk), windowText(p.window),
-                       p.file.empty() ? std::string("verified") : "verified, written to " + p.file);
+                       topo::toString(p.roundsPerChunk), windowText(p.cheapest),
+                       (p.emitted.verified() ? "verified" : "not verified") +
+                           synth::deploy::outcomeText(p.deployment, p.file, !a.outputDir.empty()));
   }
   const Counts c = count(synth.history());
   out += fmt::format("instances: {} (sat {}, unsat {}, unknown {}, pruned {}), solver time {:.2f} s\n",
@@ -136,7 +129,7 @@ std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
 }
 
 std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth, const synth::sccl::SearchResult& result,
-                 const std::vector<Point>& points) {
+                 const std::vector<FrontierPoint>& points) {
   ordered_json j;
   j["topology"] = a.topology;
   j["collective"] = std::string(collectiveTypeName(synth.collective()));
@@ -145,14 +138,20 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   j["bound"] = {{"steps", synth.bound().stepsLowerBound},
                 {"rounds_per_chunk", topo::toString(synth.bound().roundsPerChunkLowerBound)}};
   ordered_json frontier = ordered_json::array();
-  for (const Point& p : points) {
+  for (const FrontierPoint& p : points) {
     ordered_json e{{"chunks", p.instance.chunks}, {"steps", p.instance.steps}, {"rounds", p.instance.rounds},
                    {"rounds_per_chunk", topo::toString(p.roundsPerChunk)}};
     e["file"] = p.file.empty() ? ordered_json(nullptr) : ordered_json(p.file);
     e["verified"] = p.emitted.verified();
-    if (p.window) {
-      e["cheapest_from_bytes"] = p.window->low;
-      e["cheapest_below_bytes"] = p.window->high ? ordered_json(*p.window->high) : ordered_json(nullptr);
+    if (p.cheapest) {
+      e["cheapest_from_bytes"] = p.cheapest->low;
+      e["cheapest_below_bytes"] = p.cheapest->high ? ordered_json(*p.cheapest->high) : ordered_json(nullptr);
+    }
+    if (const auto& w = p.deployment.window) {
+      e["min_bytes"] = w->minBytes;
+      e["max_bytes"] = w->maxBytes ? ordered_json(*w->maxBytes) : ordered_json(nullptr);
+    } else {
+      e["not_written"] = p.deployment.notWritten;
     }
     frontier.push_back(e);
   }
@@ -170,9 +169,9 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   return j.dump(2) + "\n";
 }
 
-int exitCode(const synth::sccl::SearchResult& result, const std::vector<Point>& points,
+int exitCode(const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points,
              const synth::sccl::Synthesizer& synth) {
-  for (const Point& p : points)
+  for (const FrontierPoint& p : points)
     if (!p.emitted.verified()) return kExitInternalError;
   if (!result.complete) return kExitInconclusive;
   if (points.empty()) return synth.history().empty() ? kExitInconclusive : kExitViolation;
@@ -195,39 +194,22 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   synth::sccl::Synthesizer synth(topology, request.collective, request.root, options);
   const synth::sccl::SearchResult result = search(synth, a);
 
-  if (!a.outputDir.empty()) std::filesystem::create_directories(a.outputDir);
   const synth::sccl::CostModel cost = synth::sccl::costModel(topology, request.collective);
-  std::vector<Point> points;
-  std::vector<synth::sccl::CostPoint> costPoints;
-  for (const InstanceResult& r : result.frontier) {
-    Point p;
-    p.instance = r;
-    const auto [num, den] = synth::sccl::roundsPerChunk(request.collective, synth.ranks(), r.chunks, r.rounds);
-    p.roundsPerChunk = topo::Rational(num, den);
-    const std::string name = fmt::format("sccl-{}-{}-c{}-s{}-r{}", a.collective, topology.name, r.chunks, r.steps, r.rounds);
-    const std::string path = a.outputDir.empty() ? std::string() : fileName(a, a.topology, r);
-    const std::string source = path.empty() ? name + ".xml" : path;
-    using synth::sccl::emitVerifiedAllReduce;
-    p.emitted = r.allgatherPhase
-                    ? emitVerifiedAllReduce(synth.problem(r.chunks, CollectiveType::ReduceScatter), *r.schedule,
-                                            synth.problem(r.chunks, CollectiveType::AllGather), *r.allgatherPhase, name,
-                                            *protocol, source)
-                    : synth::sccl::emitVerified(synth.problem(r.chunks), *r.schedule, name, *protocol, source);
-    if (!p.emitted.verified()) {
-      std::cerr << "ccforge synth: internal error: " << triple(r.chunks, r.steps, r.rounds) << " does not "
-                << (p.emitted.error.empty() ? "verify" : "compile: " + p.emitted.error) << "\n";
-      if (p.emitted.error.empty()) verify::writeText(std::cerr, {p.emitted.report}, verify::RunInfo{"msccl-executor", 6});
-    } else if (!path.empty()) {
-      std::ofstream file(path, std::ios::binary);
-      file << p.emitted.xml;
-      if (!file.flush()) throw std::invalid_argument("cannot write " + path);
-      p.file = path;
-    }
-    costPoints.push_back({r.steps, p.roundsPerChunk});
-    points.push_back(std::move(p));
+  const std::vector<FrontierPoint> points = synth::sccl::frontierFiles(
+      synth, result.frontier, cost,
+      {.protocol = *protocol,
+       .outputDirectory = a.outputDir,
+       .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
+       .filePrefix = filePrefix(a)});
+  for (const FrontierPoint& p : points) {
+    if (p.emitted.verified()) continue;
+    const InstanceResult& r = p.instance;
+    std::cerr << "ccforge synth: internal error: " << triple(r.chunks, r.steps, r.rounds) << " does not "
+              << (p.emitted.error.empty() ? "verify" : "compile: " + p.emitted.error) << "\n";
+    if (p.emitted.error.empty()) verify::writeText(std::cerr, {p.emitted.report}, verify::RunInfo{"msccl-executor", 6});
   }
-  const auto windows = synth::sccl::sizeWindows(cost, costPoints);
-  for (size_t i = 0; i < points.size(); ++i) points[i].window = windows[i];
+  if (!a.outputDir.empty() && std::none_of(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }))
+    std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected\n";
   std::cout << (a.format == "json" ? json(a, synth, result, points) : text(a, synth, result, points, cost)) << std::flush;
   return exitCode(result, points, synth);
 }
@@ -269,7 +251,9 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
       ->capture_default_str();
-  cmd->add_option("-o,--output-dir", args->outputDir, "write one .xml per frontier point into this directory");
+  cmd->add_option("-o,--output-dir", args->outputDir,
+                  "write the frontier points the runtime can select into this directory, each with the window of "
+                  "sizes where it is predicted the fastest");
   addTextOrJsonFormat(cmd, args->format);
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
       ->check(CLI::Range(0.001, 1e6))

@@ -2,6 +2,7 @@
 // machines also hierarchical composition, for allgather, reducescatter and allreduce
 // (docs/synth-trees.md). The run (synth/trees/tree_run.hpp) verifies and simulates every
 // emitted file; this command maps the request and the outcome to text, JSON and an exit code.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -73,8 +74,11 @@ int synthesize(const SynthArguments& args) {
   if (run.outcomes.empty()) return failed;
   int code = kExitVerified;
   for (const synth::trees::TreeOutcome& o : run.outcomes) code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
+  if (!args.outputDir.empty() &&
+      std::none_of(run.outcomes.begin(), run.outcomes.end(), [](const auto& o) { return !o.file.empty(); }))
+    std::cerr << "ccforge synth: no file written to " << args.outputDir << ": no program found can be selected\n";
   std::cout << (args.format == "json" ? synth::trees::treeRunJson(args.topology, args.collective, run.outcomes)
-                                      : synth::trees::treeRunText(args.topology, args.collective, run.outcomes))
+                                      : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))
             << std::flush;
   return code;
 }

@@ -22,7 +22,7 @@ struct SynthArguments {
   // Tree method only: packing ("trees"), "hierarchical" or "auto" (both on multi-box machines).
   std::string composition = "auto";
   std::string protocol = "Simple";
-  std::string outputDir;          // -o DIR: one .xml per frontier point
+  std::string outputDir;          // -o DIR: the points the runtime can select, with size windows
   std::string format = "text";    // text | json
   double timeoutSeconds = 600;    // whole search
   double instanceTimeoutSeconds = 60;  // each solver call

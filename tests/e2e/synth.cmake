@@ -2,9 +2,12 @@
 # (targets.md) and the exact bounds (docs/bounds.md).
 set(SYNTH_OUT ${CMAKE_CURRENT_BINARY_DIR}/synth_out)
 
-ccforge_cli_test("synth dgx1 allgather pareto: SCCL's frontier, written and verified" 0
-  --has "\\(C,S,R\\) = \\(2,2,3\\) +R/C 3/2 .*verified, written to"
-  --has "\\(C,S,R\\) = \\(6,3,7\\) +R/C 7/6 .*verified"
+# (6,3,7) has nchunksperloop 8 x 6 = 48, which divides no power-of-two count: it is not written,
+# and (2,2,3) serves every size up to the bound of its tile iterations (16 chunks x 65,536
+# iterations x 2 MiB tiles = 2^41 bytes, docs/msccl-ir.md).
+ccforge_cli_test("synth dgx1 allgather pareto: SCCL's frontier, the deployable point written" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\) +R/C 3/2 .*verified, written to [^ ]*dgx1-allgather-c2-s2-r3.xml for 0..2199023255552 bytes"
+  --has "\\(C,S,R\\) = \\(6,3,7\\) +R/C 7/6 .*verified, not written: nchunksperloop=48 divides count\\*8 for no power-of-two count. it serves only counts that are multiples of 6 \\(under the internal scheduler\\)"
   --has "ccforge synth: \\(3,2,4\\) unsat" --has "ccforge synth: \\(6,2,7\\) unsat"
   --lacks "\\(C,S,R\\) = \\(1,2,2\\)" --lacks "incomplete"
   -- synth dgx1 allgather --pareto -o ${SYNTH_OUT}/ag)
@@ -13,7 +16,8 @@ ccforge_cli_test("synth dgx1 reducescatter pareto: same frontier" 0
   -- synth dgx1 reducescatter)
 ccforge_cli_test("synth json has the documented shape" 0
   --has "\"frontier\": " --has "\"chunks\": 1," --has "\"steps\": 1," --has "\"rounds\": 1,"
-  --has "\"file\": null" --has "\"instances\": " --has "\"result\": \"sat\"" --has "\"seconds\": "
+  --has "\"file\": null" --has "\"min_bytes\": 0," --has "\"max_bytes\": "
+  --has "\"instances\": " --has "\"result\": \"sat\"" --has "\"seconds\": "
   -- synth ${CCFORGE_E2E_DATA}/synth_fc4.json allgather --format json)
 ccforge_cli_test("synth one instance, cvc5" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\)" -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 --solver cvc5)
@@ -36,7 +40,7 @@ ccforge_cli_test("synth root out of range is a usage error" 1
 ccforge_cli_test("synth dgx1 allreduce pareto: the allgather frontier doubled, verified" 0
   --has "bounds: steps >= 4, rounds per chunk >= 7/3"
   --has "\\(C,S,R\\) = \\(2,4,6\\) +R/C 3 .*verified, written to"
-  --has "\\(C,S,R\\) = \\(6,6,14\\) +R/C 7/3 .*verified"
+  --has "\\(C,S,R\\) = \\(6,6,14\\) +R/C 7/3 .*verified, not written: nchunksperloop=48"
   --has "ccforge synth: \\(3,4,8\\) unsat" --lacks "incomplete"
   -- synth dgx1 allreduce --pareto -o ${SYNTH_OUT}/ar)
 ccforge_cli_test("synth dgx1 allreduce single instance (2,4,6)" 0

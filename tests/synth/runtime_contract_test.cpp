@@ -13,6 +13,7 @@
 
 #include "codegen/compiler.hpp"
 #include "ir/reader.hpp"
+#include "ir/writer.hpp"
 #include "library.hpp"
 #include "synth/sccl/emit.hpp"
 #include "synth/sccl/search.hpp"
@@ -66,7 +67,7 @@ void checkLoadsAsDeclared(const ir::Algorithm& a, const verify::FileReport& repo
 void checkEmitted(const synth::sccl::Emitted& e) {
   INFO(e.error);
   REQUIRE(e.error.empty());
-  checkLoadsAsDeclared(ir::readAlgorithm(e.xml, "synth.xml").algorithm, e.report);
+  checkLoadsAsDeclared(ir::readAlgorithm(ir::toXml(e.algorithm), "synth.xml").algorithm, e.report);
 }
 
 }  // namespace

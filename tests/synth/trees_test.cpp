@@ -188,9 +188,13 @@ TEST_CASE("trees: a run on one box packs only, writes the verified file and repo
   CHECK(json.at("frontier").size() == 1);
   CHECK(json.at("frontier").at(0).at("verdict") == "verified");
   CHECK(json.at("frontier").at(0).at("file") == o.file);
-  const std::string text = treeRunText("a100-1", "allgather", run.outcomes);
+  // The only file: every size from 0 up to the compiler's tile-iteration bound.
+  CHECK(json.at("frontier").at(0).at("min_bytes") == 0);
+  CHECK(json.at("frontier").at(0).at("max_bytes") == *o.synthesis.compiled.algorithm.maxBytes);
+  CHECK(*o.synthesis.compiled.algorithm.maxBytes > 0);
+  const std::string text = treeRunText("a100-1", "allgather", run.outcomes, true);
   CHECK_THAT(text, Catch::Contains("ccforge synth a100-1 allgather: tree packing, 8 GPUs"));
-  CHECK_THAT(text, Catch::Contains(o.file + ": verified"));
+  CHECK_THAT(text, Catch::Contains("verified, written to " + o.file + " for 0.."));
   std::filesystem::remove_all(dir);
 }
 

@@ -13,37 +13,17 @@ CostModel costModel(const topo::Topology& topology, CollectiveType collective) {
   return m;
 }
 
-double costUs(const CostModel& model, const CostPoint& point, double bytes) {
-  return point.steps * model.alphaUs +
-         topo::toDouble(point.roundsPerChunk) * (bytes / model.bytesPerChunkUnit) * model.betaUsPerByte;
+double costUs(const CostModel& model, const CostPoint& point, double bytes) { return costCurve(model, point).at(bytes); }
+
+deploy::CostCurve costCurve(const CostModel& model, const CostPoint& point) {
+  return deploy::CostCurve::affine(point.steps * model.alphaUs,
+                                   topo::toDouble(point.roundsPerChunk) * model.betaUsPerByte / model.bytesPerChunkUnit);
 }
 
-std::vector<std::optional<SizeWindow>> sizeWindows(const CostModel& model, const std::vector<CostPoint>& points) {
-  std::vector<std::optional<SizeWindow>> out;
-  const double perByte = model.betaUsPerByte / model.bytesPerChunkUnit;
-  for (size_t i = 0; i < points.size(); ++i) {
-    SizeWindow w;
-    bool empty = false;
-    const double si = points[i].steps, ri = topo::toDouble(points[i].roundsPerChunk);
-    for (size_t j = 0; j < points.size() && !empty; ++j) {
-      if (j == i) continue;
-      const double sj = points[j].steps, rj = topo::toDouble(points[j].roundsPerChunk);
-      // T_i(M) <= T_j(M)  <=>  (ri - rj) * perByte * M <= (sj - si) * alpha
-      const double slope = (ri - rj) * perByte, room = (sj - si) * model.alphaUs;
-      if (slope == 0) {
-        if (room < 0 || (room == 0 && j < i)) empty = true;  // ties go to the earlier point
-      } else if (slope > 0) {
-        const double limit = room / slope;
-        if (limit <= 0) empty = true;
-        w.high = w.high ? std::min(*w.high, limit) : limit;
-      } else {
-        w.low = std::max(w.low, room / slope);
-      }
-    }
-    if (!empty && w.high && *w.high <= w.low) empty = true;
-    out.push_back(empty ? std::nullopt : std::optional<SizeWindow>(w));
-  }
-  return out;
+std::vector<std::optional<deploy::SizeRange>> sizeWindows(const CostModel& model, const std::vector<CostPoint>& points) {
+  std::vector<deploy::CostCurve> curves;
+  for (const CostPoint& p : points) curves.push_back(costCurve(model, p));
+  return deploy::fastestRanges(curves, std::vector<std::optional<double>>(points.size()));
 }
 
 }  // namespace ccforge::synth::sccl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
+#include "synth/deploy/cost_envelope.hpp"
 #include "topology/rational.hpp"
 #include "topology/topology.hpp"
 
@@ -27,13 +28,12 @@ struct CostPoint {
 
 // Time in µs of a point for M bytes.
 double costUs(const CostModel& model, const CostPoint& point, double bytes);
+// The same as a curve of time against M.
+deploy::CostCurve costCurve(const CostModel& model, const CostPoint& point);
 
 // Per point: [low, high) in bytes of M where no other point is cheaper (high nullopt: no upper
-// end); nullopt when no such size exists.
-struct SizeWindow {
-  double low = 0;
-  std::optional<double> high;
-};
-std::vector<std::optional<SizeWindow>> sizeWindows(const CostModel& model, const std::vector<CostPoint>& points);
+// end; where two cost the same the one with the lower R/C takes the size, and of two equal
+// points the earlier); nullopt when no such size exists.
+std::vector<std::optional<deploy::SizeRange>> sizeWindows(const CostModel& model, const std::vector<CostPoint>& points);
 
 }  // namespace ccforge::synth::sccl

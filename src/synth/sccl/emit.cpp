@@ -5,7 +5,6 @@
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
 #include "dsl/dsl_error.hpp"
-#include "ir/writer.hpp"
 #include "synth/sccl/allreduce_lowering.hpp"
 #include "synth/sccl/lowering.hpp"
 
@@ -17,7 +16,7 @@ Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::
   try {
     driver::CompiledAndVerified result = driver::compileAndVerify(lower(), driver::Target{}, source);
     out.report = std::move(result.report);
-    out.xml = ir::toXml(result.compiled.algorithm);
+    out.algorithm = std::move(result.compiled.algorithm);
   } catch (const codegen::CompileError& e) {
     out.error = e.what();
   } catch (const dsl::DslError& e) {

@@ -12,7 +12,7 @@
 namespace ccforge::synth::sccl {
 
 struct Emitted {
-  std::string xml;             // empty when compilation failed
+  ir::Algorithm algorithm;     // the compiled program; meaningless when compilation failed
   verify::FileReport report;   // the verifier's report on the compiled program
   std::string error;           // compilation failure, if any
   bool verified() const { return error.empty() && report.verdict == verify::Verdict::Verified; }

@@ -5,13 +5,26 @@
 
 namespace ccforge::synth::trees {
 
+std::vector<uint64_t> comparisonSizes() {
+  std::vector<uint64_t> sizes;
+  for (uint64_t b = uint64_t{1} << 10; b <= kEvaluationBytes; b *= 4) sizes.push_back(b);
+  return sizes;
+}
+
 TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
-                               CollectiveType collective, uint64_t bytes) {
+                               CollectiveType collective, bool withCostCurve) {
   TreeEvaluation out;
   out.report = driver::verifyCompiled(algorithm, std::string(collectiveTypeName(collective)), driver::Target{}, source);
-  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = {bytes}});
-  out.simulatedAlgbwGBps = simulated.results.at(0).algbwGBps;
-  out.simulatedTimeUs = simulated.results.at(0).timeUs;
+  const std::vector<uint64_t> sizes = withCostCurve ? comparisonSizes() : std::vector<uint64_t>{kEvaluationBytes};
+  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = sizes});
+  std::vector<std::pair<double, double>> samples;
+  for (const sim::SizeResult& r : simulated.results) {
+    samples.emplace_back(static_cast<double>(r.bytes), r.timeUs);
+    if (r.bytes != kEvaluationBytes) continue;
+    out.simulatedAlgbwGBps = r.algbwGBps;
+    out.simulatedTimeUs = r.timeUs;
+  }
+  if (withCostCurve) out.simulatedCost = deploy::CostCurve(std::move(samples));
   return out;
 }
 

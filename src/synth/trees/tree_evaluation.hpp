@@ -1,27 +1,34 @@
 // Judging an emitted program by the tools that did not make it: the verifier (every check)
-// and the simulator (algbw at one size on the topology).
+// and the simulator (algbw at 1 GiB on the topology, and on request its time over a range of
+// sizes).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "semantics/collective.hpp"
 #include "ir/model.hpp"
 #include "topology/topology.hpp"
+#include "synth/deploy/cost_envelope.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::synth::trees {
 
 inline constexpr uint64_t kEvaluationBytes = uint64_t{1} << 30;
+// Where programs are compared against each other: 1 KiB to 1 GiB by factors of 4.
+std::vector<uint64_t> comparisonSizes();
 
 struct TreeEvaluation {
   verify::FileReport report;
-  double simulatedAlgbwGBps = 0;
+  double simulatedAlgbwGBps = 0;  // at kEvaluationBytes
   double simulatedTimeUs = 0;
+  std::optional<deploy::CostCurve> simulatedCost;  // over comparisonSizes(), when asked for
 };
 
 // Throws what sim::simulate throws when the program cannot run on the topology.
 TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
-                               CollectiveType collective, uint64_t bytes = kEvaluationBytes);
+                               CollectiveType collective, bool withCostCurve = false);
 
 }  // namespace ccforge::synth::trees

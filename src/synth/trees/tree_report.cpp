@@ -17,6 +17,12 @@ ordered_json point(const TreeOutcome& o) {
   p["steps"] = s.depth;
   p["rounds"] = s.busiestPairPieces;
   p["file"] = o.file.empty() ? ordered_json(nullptr) : ordered_json(o.file);
+  if (const auto& w = o.deployment.window) {
+    p["min_bytes"] = w->minBytes;
+    p["max_bytes"] = w->maxBytes ? ordered_json(*w->maxBytes) : ordered_json(nullptr);
+  } else {
+    p["not_written"] = o.deployment.notWritten;
+  }
   p["verdict"] = verify::verdictName(o.evaluation.report.verdict);
   p["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
   p["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
@@ -34,7 +40,7 @@ ordered_json point(const TreeOutcome& o) {
 }  // namespace
 
 std::string treeRunText(const std::string& topology, const std::string& collective,
-                        const std::vector<TreeOutcome>& outcomes) {
+                        const std::vector<TreeOutcome>& outcomes, bool writing) {
   std::string out;
   for (const TreeOutcome& o : outcomes) {
     const TreeSynthesis& s = o.synthesis;
@@ -42,14 +48,13 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
         "ccforge synth {} {}: {}, {} GPUs\n"
         "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
         "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
-        "  {}: {}\n"
+        "  {}{}\n"
         "  synthesized, compiled, verified and simulated in {:.2f} s\n",
         topology, collective, o.composition == Composition::Packing ? "tree packing" : "hierarchical composition",
         s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
         s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
         o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
-        o.file.empty() ? std::string("(not written: no -o)") : o.file, verify::verdictName(o.evaluation.report.verdict),
-        o.seconds);
+        verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing), o.seconds);
   }
   return out;
 }

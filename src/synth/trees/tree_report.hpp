@@ -9,8 +9,9 @@
 
 namespace ccforge::synth::trees {
 
+// `writing`: the run had an output directory.
 std::string treeRunText(const std::string& topology, const std::string& collective,
-                        const std::vector<TreeOutcome>& outcomes);
+                        const std::vector<TreeOutcome>& outcomes, bool writing);
 // `outcomes` must not be empty.
 std::string treeRunJson(const std::string& topology, const std::string& collective,
                         const std::vector<TreeOutcome>& outcomes);

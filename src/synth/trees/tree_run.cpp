@@ -2,26 +2,10 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
 
 #include "codegen/compile_error.hpp"
-#include "ir/writer.hpp"
 
 namespace ccforge::synth::trees {
-namespace {
-
-std::string writeFile(const std::string& dir, const ir::Algorithm& algorithm) {
-  std::filesystem::create_directories(dir);
-  const std::string path = (std::filesystem::path(dir) / (algorithm.name + ".xml")).string();
-  std::ofstream out(path);
-  out << ir::toXml(algorithm);
-  out.flush();
-  if (!out) throw std::runtime_error("cannot write " + path);
-  return path;
-}
-
-}  // namespace
 
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology) {
   if (options.composition) return {*options.composition};
@@ -34,8 +18,11 @@ double TreeOutcome::fractionOfBound() const {
 }
 
 TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options) {
+  const std::string& directory = options.outputDirectory;
+  if (!directory.empty()) std::filesystem::create_directories(directory);
+  const std::vector<Composition> compositions = compositionsOf(options, topology);
   TreeRun run;
-  for (Composition composition : compositionsOf(options, topology)) {
+  for (Composition composition : compositions) {
     const auto start = std::chrono::steady_clock::now();
     TreeOutcome o;
     o.composition = composition;
@@ -51,10 +38,34 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
       continue;
     }
     const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
-    if (!options.outputDirectory.empty()) o.file = writeFile(options.outputDirectory, algorithm);
-    o.evaluation = evaluateProgram(algorithm, o.file.empty() ? algorithm.name + ".xml" : o.file, topology, collective);
+    const std::string fileName = algorithm.name + ".xml";
+    const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
+    o.evaluation = evaluateProgram(algorithm, source, topology, collective, compositions.size() > 1);
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.outcomes.push_back(std::move(o));
+  }
+
+  // Only verified programs compete for the directory; they are compared by simulated time.
+  std::vector<deploy::DeployCandidate> candidates;
+  std::vector<TreeOutcome*> competing;
+  for (TreeOutcome& o : run.outcomes) {
+    if (o.evaluation.report.verdict != verify::Verdict::Verified) {
+      o.deployment.notWritten = "the verifier does not pass it";
+      continue;
+    }
+    competing.push_back(&o);
+    candidates.push_back({&o.synthesis.compiled.algorithm,
+                          o.evaluation.simulatedCost.value_or(deploy::CostCurve(
+                              {{static_cast<double>(kEvaluationBytes), o.evaluation.simulatedTimeUs}}))});
+  }
+  const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, executorProfile());
+  for (size_t k = 0; k < competing.size(); ++k) {
+    TreeOutcome& o = *competing[k];
+    o.deployment = plan[k];
+    if (!o.deployment.window) continue;
+    ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
+    deploy::setWindow(algorithm, *o.deployment.window);
+    if (!directory.empty()) o.file = deploy::writeProgram(directory, algorithm.name + ".xml", algorithm);
   }
   return run;
 }

@@ -1,6 +1,9 @@
 // A tree-synthesis run, what `ccforge synth --method trees` does (docs/synth-trees.md): each
-// requested composition synthesized and compiled (tree_synthesis.hpp), written to a directory
-// when one is given, verified and simulated on the topology at 1 GiB (tree_evaluation.hpp).
+// requested composition synthesized and compiled (tree_synthesis.hpp), verified and simulated on
+// the topology (tree_evaluation.hpp: at 1 GiB, and over a range of sizes when compositions are
+// compared), then written to a directory when one is given: the compositions the runtime can
+// select, each with the window of sizes where the simulator makes it the fastest of those
+// (deploy/deployment.hpp).
 #pragma once
 
 #include <optional>
@@ -8,6 +11,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
+#include "synth/deploy/deployment.hpp"
 #include "synth/trees/tree_evaluation.hpp"
 #include "synth/trees/tree_synthesis.hpp"
 #include "topology/topology.hpp"
@@ -19,7 +23,7 @@ struct TreeRunOptions {
   std::optional<Composition> composition = std::nullopt;
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;  // each composition's synthesis
-  std::string outputDirectory = {};  // one <algorithm name>.xml per composition; empty: nothing written
+  std::string outputDirectory = {};  // <algorithm name>.xml per composition written; empty: nothing written
 };
 
 // The compositions a run tries.
@@ -29,7 +33,8 @@ struct TreeOutcome {
   Composition composition = Composition::Packing;
   TreeSynthesis synthesis;
   TreeEvaluation evaluation;
-  std::string file;  // where it was written; empty without an output directory
+  deploy::Deployment deployment;  // the window it is (or would be) written with, or why not
+  std::string file;  // where it was written; empty when not written
   double seconds = 0;
   // Simulated algbw as a fraction of the cut bound.
   double fractionOfBound() const;
@@ -52,7 +57,7 @@ struct TreeRun {
 };
 
 // Throws what synthesizeTrees throws for a request it refuses (std::invalid_argument, InputError)
-// and std::runtime_error when a file cannot be written.
+// and std::invalid_argument when a file cannot be written.
 TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options);
 
 }  // namespace ccforge::synth::trees

@@ -15,7 +15,7 @@
 namespace ccforge::runtime {
 namespace {
 
-constexpr size_t kWordStride = 8;  // one sync word per cache line
+constexpr size_t kCpuWordStride = 8;  // one sync word per cache line
 
 std::string formatSeconds(std::chrono::milliseconds t) {
   char text[32];
@@ -41,15 +41,15 @@ struct CpuExecutor::State {
   State(const Program& p, const LaunchPlan& plan, int workers)
       : tbs(static_cast<int32_t>(p.tbs().size())),
         connections(static_cast<int32_t>(p.connections().size())),
-        words(static_cast<size_t>(tbs + 2 * connections) * kWordStride, 0),
+        words(static_cast<size_t>(tbs + 2 * connections) * kCpuWordStride, 0),
         fifos(static_cast<size_t>(plan.fifoBytes) * connections),
-        scheduler(words.data(), tbs + 2 * connections, kWordStride, workers) {
+        scheduler(words.data(), tbs + 2 * connections, kCpuWordStride, workers) {
     for (int64_t bytes : plan.scratchBytes) scratch.push_back(std::make_unique<AlignedBytes>(static_cast<size_t>(bytes)));
     for (int32_t c = 0; c < connections; ++c) {
       ConnectionMemory m;
       m.fifo = fifos.data + static_cast<size_t>(c) * plan.fifoBytes;
-      m.head = &words[static_cast<size_t>(tbs + c) * kWordStride];
-      m.tail = &words[static_cast<size_t>(tbs + connections + c) * kWordStride];
+      m.head = &words[static_cast<size_t>(tbs + c) * kCpuWordStride];
+      m.tail = &words[static_cast<size_t>(tbs + connections + c) * kCpuWordStride];
       connectionMemory.push_back(m);
     }
   }
@@ -96,7 +96,7 @@ void CpuExecutor::launch(std::span<const RankBuffers> buffers) {
   launch.ranks = ranks.data();
   launch.connections = s.connectionMemory.data();
   launch.flags = s.words.data();
-  launch.flagStride = static_cast<int32_t>(kWordStride);
+  launch.flagStride = static_cast<int32_t>(kCpuWordStride);
   launch.tiling = plan_.tiling;
   launch.slotStrideBytes = plan_.slotStrideBytes;
   launch.epoch = s.epoch;

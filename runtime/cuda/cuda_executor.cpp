@@ -16,7 +16,7 @@
 namespace ccforge::runtime {
 namespace {
 
-constexpr int32_t kWordStride = 16;  // sync words 128 bytes apart: polled lines are not shared
+constexpr int32_t kGpuWordStride = 16;  // sync words 128 bytes apart: polled lines are not shared
 constexpr int kThreadChoices[] = {512, 256, 128, 64};
 
 template <class T>
@@ -76,7 +76,7 @@ class CudaExecutor final : public Executor {
       args.state.ranks = reinterpret_cast<const RankMemory*>(g.ranks.data());
       args.state.connections = reinterpret_cast<const ConnectionMemory*>(g.connections.data());
       args.state.flags = reinterpret_cast<uint64_t*>(g.flags.data());
-      args.state.flagStride = kWordStride;
+      args.state.flagStride = kGpuWordStride;
       args.state.tiling = plan_.tiling;
       args.state.slotStrideBytes = plan_.slotStrideBytes;
       args.state.epoch = epoch_;
@@ -145,8 +145,8 @@ class CudaExecutor final : public Executor {
   void allocateConnections() {
     for (const ConnectionTable& c : program_.connections()) {
       fifos_.emplace_back(deviceOf(c.receiver), static_cast<size_t>(plan_.fifoBytes));
-      tails_.emplace_back(deviceOf(c.receiver), sizeof(uint64_t) * kWordStride);
-      heads_.emplace_back(deviceOf(c.sender), sizeof(uint64_t) * kWordStride);
+      tails_.emplace_back(deviceOf(c.receiver), sizeof(uint64_t) * kGpuWordStride);
+      heads_.emplace_back(deviceOf(c.sender), sizeof(uint64_t) * kGpuWordStride);
     }
     for (size_t i = 0; i < program_.connections().size(); ++i) {
       ConnectionMemory m;
@@ -187,7 +187,7 @@ class CudaExecutor final : public Executor {
     g.reduceOffsets = deviceCopy(device, program_.reduceSourceOffsets());
     g.connections = deviceCopy(device, connectionMemory_);
     g.ranks = DeviceMemory(device, sizeof(RankMemory) * program_.ranks());
-    g.flags = DeviceMemory(device, sizeof(uint64_t) * kWordStride * program_.tbs().size());
+    g.flags = DeviceMemory(device, sizeof(uint64_t) * kGpuWordStride * program_.tbs().size());
     groups_.push_back(std::move(g));
   }
 

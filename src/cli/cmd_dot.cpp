@@ -37,6 +37,7 @@ struct DotArguments {
   size_t maxNodes = 2000;
   std::string highlightReport;
   bool verify = false;
+  bool allRanks = false;
 };
 
 struct UsageError : std::runtime_error {
@@ -121,6 +122,8 @@ int runDot(const DotArguments& args) {
     filter.around = viz::nodeOfStep(algo, id);
     if (!filter.around) throw UsageError("--around " + args.around + ": the program has no such step");
   }
+  filter = viz::legibleFilter(model, filter, args.allRanks);
+  if (!filter.note.empty()) std::cerr << "ccforge dot: note: drawing " << filter.note << "\n";
   const std::string dot = viz::toDot(model, filter);
   if (args.output.empty()) {
     std::cout << dot;
@@ -167,6 +170,8 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
                   "runtime a library algorithm is compiled and verified for (a file: --verify's; default from its header)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--rank", args->rank, "only this rank (and the ends of edges leaving it)");
+  cmd->add_flag("--all-ranks", args->allRanks,
+                "draw every rank even when there are more than 4 (by default such views show one rank, saying which)");
   cmd->add_option("--chunk", args->chunk, "only steps touching this chunk (DSL chunks for the DAG views)");
   cmd->add_option("--around", args->around, "only the neighbourhood of the step RANK:TB:STEP");
   cmd->add_option("--radius", args->radius, "edges from --around to include")->check(CLI::Range(0, 1000))->capture_default_str();

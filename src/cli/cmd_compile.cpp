@@ -1,6 +1,8 @@
 // `ccforge compile NAME [key=value ...]`: compiles a library algorithm to MSCCL-IR and, unless
 // --no-verify, runs `ccforge verify` on the result before writing it (the driver's
 // compile-then-verify): a file that fails is not written (docs/compiler.md).
+// `ccforge compile SCRIPT.py [ARGS...]`: the same for the program an msccl-tools-style MSCCLang
+// script builds (docs/python.md); its errors point at the script's lines.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -8,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/script_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
@@ -34,29 +37,49 @@ int runCompile(const CompileArguments& args) {
   std::optional<ir::Protocol> protocol;
   if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
   std::optional<algorithms::Instance> instance;
-  try {
-    instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "ccforge compile: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const dsl::DslError& e) {
-    std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
-    return kExitViolation;
-  }
-  const std::string profile = args.profile.empty() ? instance->entry->defaultTarget : args.profile;
-  const driver::Target target{*profileByName(profile), args.maxTbs};
+  std::optional<ScriptProgram> script;
+  const dsl::Program* program = nullptr;
+  std::string profile = args.profile;
   std::string title = args.algorithm;
-  for (const std::string& s : args.settings) title += " " + s;
+  std::string errorPrefix;  // where compile errors are reported
+  if (isScript(args.algorithm)) {
+    if (protocol) {
+      std::cerr << "ccforge compile: --protocol is for library algorithms; a script sets its own (MSCCLProgram(protocol=...))\n";
+      return kExitUsage;
+    }
+    auto outcome = programOfScript("ccforge compile", args.algorithm, args.settings, false);
+    if (const int* code = std::get_if<int>(&outcome)) return *code;
+    script = std::get<ScriptProgram>(std::move(outcome));
+    program = script->program.get();
+    title = script->title;
+    errorPrefix = scriptLocation(*script, args.algorithm);
+    if (profile.empty()) profile = "msccl-legacy";  // the header msccl-tools writes
+  } else {
+    try {
+      instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "ccforge compile: " << e.what() << "\n";
+      return kExitUsage;
+    } catch (const dsl::DslError& e) {
+      std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
+      return kExitViolation;
+    }
+    program = &instance->program;
+    if (profile.empty()) profile = instance->entry->defaultTarget;
+    for (const std::string& s : args.settings) title += " " + s;
+    errorPrefix = "ccforge compile: " + title + ": ";
+  }
+  const driver::Target target{*profileByName(profile), args.maxTbs};
   const std::string source = args.output.empty() ? "<stdout>" : args.output;
 
   driver::CompiledAndVerified result;
   try {
     if (args.noVerify)
-      result.compiled = driver::compileFor(instance->program, target);
+      result.compiled = driver::compileFor(*program, target);
     else
-      result = driver::compileAndVerify(instance->program, target, source);
+      result = driver::compileAndVerify(*program, target, source);
   } catch (const codegen::CompileError& e) {
-    std::cerr << "ccforge compile: " << title << ": " << e.what() << "\n";
+    std::cerr << errorPrefix << e.what() << "\n";
     return kExitViolation;
   }
   std::string verdict = "not verified (--no-verify)";
@@ -96,12 +119,15 @@ void registerCompileCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "compile", "Compile a library algorithm (ccforge list) to MSCCL-IR and verify it (exit 0 written and verified, "
                  "10 the program is wrong or cannot meet the runtime's limits, 1 usage)");
-  cmd->add_option("algorithm", args->algorithm, "library algorithm, e.g. two-step-alltoall")->required();
-  cmd->add_option("settings", args->settings, "parameters as key=value, e.g. nodes=2 gpus=4");
+  cmd->add_option("algorithm", args->algorithm,
+                  "library algorithm, e.g. two-step-alltoall, or an MSCCLang script SCRIPT.py (docs/python.md)")
+      ->required();
+  cmd->add_option("settings", args->settings,
+                  "parameters as key=value, e.g. nodes=2 gpus=4; for a script, its own arguments");
   cmd->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option("--profile", args->profile,
-                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives)")
+                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives and scripts)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--max-tbs", args->maxTbs, "thread blocks per rank that can be resident at once (as for verify)")
       ->check(CLI::Range(1, 1 << 20));

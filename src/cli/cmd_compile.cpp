@@ -33,26 +33,35 @@ struct CompileArguments {
   bool noVerify = false;
 };
 
+// One program to compile: a library algorithm's, or one XML() call of a script.
+struct CompileJob {
+  const dsl::Program* program = nullptr;
+  std::string title;        // for the summary line
+  std::string errorPrefix;  // where compile errors are reported
+  std::string output;       // "" for standard output
+};
+
 int runCompile(const CompileArguments& args) {
   std::optional<ir::Protocol> protocol;
   if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
   std::optional<algorithms::Instance> instance;
-  std::optional<ScriptProgram> script;
-  const dsl::Program* program = nullptr;
+  std::vector<ScriptProgram> scripts;
+  std::vector<CompileJob> jobs;
   std::string profile = args.profile;
-  std::string title = args.algorithm;
-  std::string errorPrefix;  // where compile errors are reported
   if (isScript(args.algorithm)) {
     if (protocol) {
       std::cerr << "ccforge compile: --protocol is for library algorithms; a script sets its own (MSCCLProgram(protocol=...))\n";
       return kExitUsage;
     }
-    auto outcome = programOfScript("ccforge compile", args.algorithm, args.settings, false);
+    auto outcome = programsOfScript("ccforge compile", args.algorithm, args.settings, false);
     if (const int* code = std::get_if<int>(&outcome)) return *code;
-    script = std::get<ScriptProgram>(std::move(outcome));
-    program = script->program.get();
-    title = script->title;
-    errorPrefix = scriptLocation(*script, args.algorithm);
+    scripts = std::get<std::vector<ScriptProgram>>(std::move(outcome));
+    for (size_t i = 0; i < scripts.size(); ++i) {
+      std::string title = scripts[i].title;
+      if (scripts.size() > 1) title += " (program " + std::to_string(i + 1) + " of " + std::to_string(scripts.size()) + ")";
+      jobs.push_back(CompileJob{scripts[i].program.get(), title, scriptLocation(scripts[i], args.algorithm),
+                                nthOutput(args.output, i)});
+    }
     if (profile.empty()) profile = "msccl-legacy";  // the header msccl-tools writes
   } else {
     try {
@@ -64,51 +73,56 @@ int runCompile(const CompileArguments& args) {
       std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
       return kExitViolation;
     }
-    program = &instance->program;
     if (profile.empty()) profile = instance->entry->defaultTarget;
+    std::string title = args.algorithm;
     for (const std::string& s : args.settings) title += " " + s;
-    errorPrefix = "ccforge compile: " + title + ": ";
+    jobs.push_back(CompileJob{&instance->program, title, "ccforge compile: " + title + ": ", args.output});
   }
   const driver::Target target{*profileByName(profile), args.maxTbs};
-  const std::string source = args.output.empty() ? "<stdout>" : args.output;
 
-  driver::CompiledAndVerified result;
-  try {
-    if (args.noVerify)
-      result.compiled = driver::compileFor(*program, target);
-    else
-      result = driver::compileAndVerify(*program, target, source);
-  } catch (const codegen::CompileError& e) {
-    std::cerr << errorPrefix << e.what() << "\n";
-    return kExitViolation;
-  }
-  std::string verdict = "not verified (--no-verify)";
-  if (!args.noVerify) {
-    const int code = exitCodeOf(result.report.verdict);
-    if (code != kExitVerified) {
-      std::cerr << "ccforge compile: " << title << ": the compiled program does not verify; nothing was written\n";
-      verify::writeText(std::cerr, {result.report}, verify::RunInfo{profile, code});
-      return code;
+  // Every program is compiled and verified before any file is written.
+  std::vector<codegen::Compiled> compiled;
+  for (const CompileJob& job : jobs) {
+    const std::string source = job.output.empty() ? "<stdout>" : job.output;
+    driver::CompiledAndVerified result;
+    try {
+      if (args.noVerify)
+        result.compiled = driver::compileFor(*job.program, target);
+      else
+        result = driver::compileAndVerify(*job.program, target, source);
+    } catch (const codegen::CompileError& e) {
+      std::cerr << job.errorPrefix << e.what() << "\n";
+      return kExitViolation;
     }
-    verdict = "verified for " + profile;
-  }
-
-  const codegen::Compiled& compiled = result.compiled;
-  const std::string xml = ir::toXml(compiled.algorithm);
-  if (args.output.empty()) {
-    std::cout << xml;
-  } else {
-    std::ofstream file(args.output, std::ios::binary);
-    file << xml;
-    if (!file.flush()) {
-      std::cerr << "ccforge compile: cannot write " << args.output << "\n";
-      return kExitUsage;
+    if (!args.noVerify) {
+      const int code = exitCodeOf(result.report.verdict);
+      if (code != kExitVerified) {
+        std::cerr << "ccforge compile: " << job.title << ": the compiled program does not verify; nothing was written\n";
+        verify::writeText(std::cerr, {result.report}, verify::RunInfo{profile, code});
+        return code;
+      }
     }
+    compiled.push_back(std::move(result.compiled));
   }
-  const codegen::CompileStats& st = compiled.stats;
-  std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}\n",
-                           title, compiled.algorithm.ngpus, st.channels, st.threadBlocks, st.steps, st.nops, verdict);
-  for (const std::string& note : compiled.notes) std::cerr << "note: " << note << "\n";
+  const std::string verdict = args.noVerify ? "not verified (--no-verify)" : "verified for " + profile;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string xml = ir::toXml(compiled[i].algorithm);
+    if (jobs[i].output.empty()) {
+      std::cout << xml;
+    } else {
+      std::ofstream file(jobs[i].output, std::ios::binary);
+      file << xml;
+      if (!file.flush()) {
+        std::cerr << "ccforge compile: cannot write " << jobs[i].output << "\n";
+        return kExitUsage;
+      }
+    }
+    const codegen::CompileStats& st = compiled[i].stats;
+    std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}{}\n",
+                             jobs[i].title, compiled[i].algorithm.ngpus, st.channels, st.threadBlocks, st.steps, st.nops,
+                             verdict, jobs.size() > 1 && !jobs[i].output.empty() ? "; written to " + jobs[i].output : "");
+    for (const std::string& note : compiled[i].notes) std::cerr << "note: " << note << "\n";
+  }
   return kExitVerified;
 }
 

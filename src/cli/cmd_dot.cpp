@@ -85,9 +85,9 @@ int runDot(const DotArguments& args) {
     if (profile.empty()) profile = profileForHeader(algo).name;  // as `verify` without --profile
   } else if (isScript(args.input)) {
     if (!args.protocol.empty()) throw UsageError("--protocol is for library algorithms; a script sets its own");
-    auto outcome = programOfScript("ccforge dot", args.input, args.settings, true);
+    auto outcome = programsOfScript("ccforge dot", args.input, args.settings, true);
     if (const int* code = std::get_if<int>(&outcome)) throw ScriptExit{*code};
-    script = std::get<ScriptProgram>(std::move(outcome));
+    script = std::get<std::vector<ScriptProgram>>(std::move(outcome)).back();
     program = script->program.get();
     if (profile.empty()) profile = "msccl-legacy";
   } else {

@@ -71,10 +71,12 @@ struct ScriptProgram {
   std::string title;  // "script.py arg ..."
 };
 
-// Runs the script and picks the program it asked to be written (XML()); `anyProgram` also takes
-// the last one it built (ccforge dot). Prints what went wrong and returns the exit code otherwise.
-inline std::variant<ScriptProgram, int> programOfScript(const std::string& tool, const std::string& script,
-                                                       const std::vector<std::string>& args, bool anyProgram) {
+// Runs the script and returns the programs it asked to be written (XML(), in order); `anyProgram`
+// (ccforge dot) takes the last of them, or else the last one it built. Prints what went wrong
+// and returns the exit code otherwise.
+inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std::string& tool, const std::string& script,
+                                                                     const std::vector<std::string>& args,
+                                                                     bool anyProgram) {
   python::ScriptResult result;
   try {
     result = python::runScript({script, args});
@@ -91,16 +93,24 @@ inline std::variant<ScriptProgram, int> programOfScript(const std::string& tool,
   }
   std::string title = script;
   for (const std::string& a : args) title += " " + a;
-  if (result.emitted.size() > 1 && !anyProgram) {
-    std::cerr << script << ":1:1: error: the script called XML() " << result.emitted.size()
-              << " times; " << tool << " writes one program per run\n";
-    return kExitUsage;
-  }
-  if (!result.emitted.empty()) return ScriptProgram{result.emitted.back().program, result.emitted.back().at, title};
-  if (anyProgram && result.lastCreated) return ScriptProgram{result.lastCreated, {}, title};
+  std::vector<ScriptProgram> programs;
+  for (const python::EmittedProgram& e : result.emitted) programs.push_back(ScriptProgram{e.program, e.at, title});
+  if (anyProgram && programs.size() > 1) programs.erase(programs.begin(), programs.end() - 1);
+  if (!programs.empty()) return programs;
+  if (anyProgram && result.lastCreated) return std::vector<ScriptProgram>{ScriptProgram{result.lastCreated, {}, title}};
   std::cerr << script << ":1:1: error: the script built no program to write (it never called XML() inside "
             << "`with MSCCLProgram(...)`)\n";
   return kExitMalformedInput;
+}
+
+// Where the n-th (0-based) program of a script goes: `output` for the first, STEM.N.EXT after it.
+inline std::string nthOutput(const std::string& output, size_t n) {
+  if (n == 0 || output.empty()) return output;
+  const size_t slash = output.find_last_of('/');
+  const size_t dot = output.find_last_of('.');
+  const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const std::string suffix = "." + std::to_string(n + 1);
+  return hasExtension ? output.substr(0, dot) + suffix + output.substr(dot) : output + suffix;
 }
 
 // "FILE:LINE:COL: error: " for messages about the program the script emitted.

@@ -130,7 +130,7 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
            [](const dsl::ChunkRef& self, int32_t parts, const std::string& file, uint32_t line, uint32_t col) {
              return self.split(parts, at(file, line, col));
            },
-           py::keep_alive<0, 1>())
+           "the parts, in order (a list: the Python objects keep the program alive through MSCCLProgram)")
       .def("group",
            [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, const std::string& file, uint32_t line,
               uint32_t col) { return self.group(other, at(file, line, col)); },

@@ -33,7 +33,7 @@ python_cli_test("custom collective from a Collective subclass verifies" 0
   --has "alltonext.py 4 2: 4 ranks" --has "coll=\"custom\"" --has "verified for msccl-legacy"
   -- compile ${PY}/alltonext.py 4 2)
 python_cli_test("custom collective: check() rejects a wrong route at Check()" 10
-  --has "alltonext.py:42:9: error: ToNext.check\\(\\) returned False"
+  --has "alltonext.py:40:9: error: ToNext.check\\(\\) returned False"
   --has "rank 3 output 0: expected chunk \\(2, 0\\)"
   -- compile ${PY}/alltonext.py 4 2 --bug)
 python_cli_test("alltoall through named scratch buffers with manual thread blocks" 0

@@ -23,11 +23,17 @@ def _curr():
 
 
 def _scratch_name(buffer):
+    """The key of a named scratch buffer: any hashable value but Buffer.input/output (msccl-tools'
+    scripts use strings and tuples); Buffer.scratch is the buffer named 'scratch'."""
     if buffer is Buffer.scratch:
         return 'scratch'
-    if isinstance(buffer, str):
-        return buffer
-    raise ProgramError(f'{buffer!r} is not a buffer (Buffer.input, Buffer.output, Buffer.scratch or a name)')
+    try:
+        hash(buffer)
+    except TypeError:
+        raise ProgramError(f'{buffer!r} is not a buffer (Buffer.input, Buffer.output, Buffer.scratch or a name)') from None
+    if buffer is None or isinstance(buffer, Buffer):
+        raise ProgramError(f'{buffer!r} is not a buffer (Buffer.input, Buffer.output, Buffer.scratch or a name)')
+    return buffer
 
 
 class _CustomSpec:
@@ -88,6 +94,7 @@ class MSCCLProgram:
                 if c is not None:
                     pre.append((r, k, [(c.origin_rank, c.origin_index)]))
         self._custom_outputs = outputs
+        self._distinct_buffers = any(b.get(Buffer.output) is not b.get(Buffer.input) for b in buffers)
         return _CustomSpec(inputs, outputs, pre, [])
 
     def _postcondition_from_check(self, where):
@@ -104,9 +111,14 @@ class MSCCLProgram:
         finally:
             reads, self._reads = self._reads, None
         if ok is False:
-            text = printed.getvalue().strip()
+            text = '\n  '.join(line for line in printed.getvalue().splitlines() if line.strip())
+            note = ''
+            if self.collective.inplace and self._distinct_buffers:
+                note = ('\n  note: the collective is in place (inplace=True): at run time input chunk k and output '
+                        'chunk k are the same memory, so a chunk received into the output overwrites the input '
+                        'chunk of the same index; init_buffers() describes two separate buffers')
             raise ProgramError(f'{type(self.collective).__name__}.check() returned False: the program does not '
-                               f'implement the collective' + (f'\n  {text}' if text else ''), where)
+                               f'implement the collective' + (f'\n  {text}' if text else '') + note, where)
         post = []
         for r, i in sorted(reads):
             value = self._prog.value(r, 'o', i)
@@ -303,6 +315,9 @@ class Ref:
             index = prog._scratch_len.get((dst, _scratch_name(buffer)), 0)
         elif buffer is None:
             buffer = self.buffer
+        # As in msccl-tools, an in-place collective's aliasing is applied with the *sending* rank
+        # (an in-place allgather's input index i names output[i + sender * chunk_factor] on dst).
+        buffer, index = prog.collective.get_buffer_index(self.rank, buffer, index)
         what = f'copy(rank {self.rank} {self.buffer}[{self.index}] -> rank {dst} {buffer}[{index}])'
         self._require_link(self.rank, dst, what, where)
         if dst == self.rank and self._same_memory(buffer, index):
@@ -404,7 +419,10 @@ def _make_ref(prog, rank, buffer, index, size, where, what):
 
 def chunk(rank, buffer, index, size=1):
     where = caller()
-    return _make_ref(_curr(), rank, buffer, index, size, where, f'chunk({rank}, {buffer}, {index}, {size})')
+    prog = _curr()
+    what = f'chunk({rank}, {buffer}, {index}, {size})'
+    buffer, index = prog.collective.get_buffer_index(rank, buffer, index)
+    return _make_ref(prog, rank, buffer, index, size, where, what)
 
 
 def XML():

@@ -40,6 +40,11 @@ class Collective:
 class AllReduce(Collective):
     _ccforge_name = 'allreduce'
 
+    def get_buffer_index(self, rank, buffer, index):
+        if self.inplace and buffer is Buffer.output:
+            return Buffer.input, index
+        return buffer, index
+
     def __init__(self, num_ranks, chunk_factor, inplace):
         super().__init__(num_ranks, chunk_factor, inplace)
         self.name = 'allreduce'
@@ -54,6 +59,12 @@ class AllReduce(Collective):
 
 class AllGather(Collective):
     _ccforge_name = 'allgather'
+
+    def get_buffer_index(self, rank, buffer, index):
+        # In place, a rank's input is its share of the output buffer.
+        if self.inplace and buffer is Buffer.input:
+            return Buffer.output, index + rank * self.chunk_factor
+        return buffer, index
 
     def __init__(self, num_ranks, chunk_factor, inplace):
         super().__init__(num_ranks, chunk_factor, inplace)
@@ -87,6 +98,12 @@ class AllToAll(Collective):
 
 class ReduceScatter(Collective):
     _ccforge_name = 'reducescatter'
+
+    def get_buffer_index(self, rank, buffer, index):
+        # In place, a rank's output is its share of the input buffer.
+        if self.inplace and buffer is Buffer.output:
+            return Buffer.input, index + rank * self.chunk_factor
+        return buffer, index
 
     def __init__(self, num_ranks, chunk_factor, inplace):
         super().__init__(num_ranks, chunk_factor, inplace)

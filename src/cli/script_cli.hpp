@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,7 +16,10 @@
 
 namespace ccforge::cli {
 
-inline bool isScript(const std::string& input) { return input.ends_with(".py"); }
+// An MSCCLang script, or an algorithm SCCL synthesized (`msccl solve ... -o ALGO.json`), which the
+// front end's importer (python/msccl/_sccl_import.py) lowers to a program.
+inline bool isSccl(const std::string& input) { return input.ends_with(".json"); }
+inline bool isScript(const std::string& input) { return input.ends_with(".py") || isSccl(input); }
 
 // Rewrites `ccforge CMD SCRIPT.py a --x y -o f` to `ccforge CMD -o f -- SCRIPT.py a --x y`, so that
 // CLI11 hands the script's arguments over untouched. Other command lines are returned as they are.
@@ -79,7 +83,15 @@ inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std:
                                                                      bool anyProgram) {
   python::ScriptResult result;
   try {
-    result = python::runScript({script, args});
+    if (isSccl(script)) {
+      const auto package = python::packageDirectory();
+      if (!package) throw std::runtime_error("cannot find the Python package msccl (its SCCL importer)");
+      std::vector<std::string> importArgs{script};
+      importArgs.insert(importArgs.end(), args.begin(), args.end());
+      result = python::runScript({*package / "msccl" / "_sccl_import.py", importArgs});
+    } else {
+      result = python::runScript({script, args});
+    }
   } catch (const std::exception& e) {
     std::cerr << tool << ": " << e.what() << "\n";
     return kExitInternalError;
@@ -115,8 +127,9 @@ inline std::string nthOutput(const std::string& output, size_t n) {
 
 // "FILE:LINE:COL: error: " for messages about the program the script emitted.
 inline std::string scriptLocation(const ScriptProgram& p, const std::string& script) {
-  if (p.at.line == 0) return script + ":1:1: error: ";
-  return std::string(p.at.file) + ":" + std::to_string(p.at.line) + ":" + std::to_string(p.at.column ? p.at.column : 1) +
+  if (p.at.line() == 0) return script + ":1:1: error: ";
+  return std::string(p.at.file_name()) + ":" + std::to_string(p.at.line()) + ":" +
+         std::to_string(p.at.column() ? p.at.column() : 1) +
          ": error: ";
 }
 

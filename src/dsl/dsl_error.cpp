@@ -3,7 +3,7 @@
 namespace ccforge::dsl {
 
 std::string describeLocation(const SourcePos& where) {
-  return std::string(where.file_name()) + ":" + std::to_string(where.line);
+  return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
 DslError::DslError(const std::string& call, SourcePos where, const std::string& message)

@@ -10,19 +10,24 @@
 
 namespace ccforge::dsl {
 
-struct SourcePos {
-  const char* file = "";
-  uint32_t line = 0;
-  uint32_t column = 0;  // 0: unknown
-
+// The accessors are std::source_location's, so code written against it reads a SourcePos unchanged.
+class SourcePos {
+ public:
   SourcePos() = default;
   SourcePos(const char* fileName, uint32_t lineNumber, uint32_t columnNumber = 0)
-      : file(fileName), line(lineNumber), column(columnNumber) {}
+      : file_(fileName), line_(lineNumber), column_(columnNumber) {}
   // Implicit, so that `SourcePos where = std::source_location::current()` names the caller.
   SourcePos(const std::source_location& l)  // NOLINT(google-explicit-constructor)
-      : file(l.file_name()), line(l.line()), column(l.column()) {}
+      : file_(l.file_name()), line_(l.line()), column_(l.column()) {}
 
-  const char* file_name() const { return file; }
+  const char* file_name() const { return file_; }
+  uint32_t line() const { return line_; }
+  uint32_t column() const { return column_; }  // 0: unknown
+
+ private:
+  const char* file_ = "";
+  uint32_t line_ = 0;
+  uint32_t column_ = 0;
 };
 
 }  // namespace ccforge::dsl

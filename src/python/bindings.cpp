@@ -103,8 +103,8 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
       if (p) std::rethrow_exception(p);
     } catch (const dsl::DslError& e) {
       // args = (message, file, line, column): the runner prints FILE:LINE:COL from them.
-      py::tuple args = py::make_tuple(e.call() + ": " + e.message(), std::string(e.where().file), e.where().line,
-                                      e.where().column);
+      py::tuple args = py::make_tuple(e.call() + ": " + e.message(), std::string(e.where().file_name()), e.where().line(),
+                                      e.where().column());
       PyErr_SetObject(dslError.ptr(), args.ptr());
     }
   });

@@ -20,7 +20,7 @@ std::string errorAt(int line, F f) {
   try {
     f();
   } catch (const dsl::DslError& e) {
-    CHECK(e.where().line == static_cast<uint32_t>(line));
+    CHECK(e.where().line() == static_cast<uint32_t>(line));
     CHECK_THAT(std::string(e.what()), Catch::Contains("misuse_test.cpp:" + std::to_string(line) + ": "));
     return e.what();
   }

@@ -71,3 +71,15 @@ python_cli_test("dot draws a script's Instruction DAG" 0
 python_cli_test("a missing script is reported" 2
   --has "no_such_script.py"
   -- compile ${PY}/no_such_script.py)
+python_cli_test("a script with two programs writes two files" 0
+  --has "two_programs.py \\(program 1 of 2\\): 2 ranks.*written to .*two.xml"
+  --has "two_programs.py \\(program 2 of 2\\): 3 ranks.*written to .*two.2.xml"
+  -- compile ${PY}/two_programs.py -o ${PY_OUT}/two.xml)
+python_cli_test("SCCL JSON: a synthesized-form ring allgather is lowered and verifies" 0
+  --has "ring_allgather_sccl.json: 4 ranks, .* thread blocks, .* steps .*verified for msccl-legacy"
+  --has "<algo name=\"ring-allgather-sccl-form\"" --has "coll=\"custom\""
+  -- compile ${FIXTURES}/python/ring_allgather_sccl.json)
+python_cli_test("SCCL JSON: an algorithm missing its last step fails its postcondition" 10
+  --has "error: SCCLCollective.check\\(\\) returned False"
+  --has "rank 0 output 1 \\(address 1\\): expected chunk \\(1, 0\\), got None"
+  -- compile ${FIXTURES}/python/ring_allgather_sccl_incomplete.json)

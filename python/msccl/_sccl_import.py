@@ -6,13 +6,15 @@
 # input_map in ascending order, its output buffer those of its output_map; an address a rank
 # receives that is in neither goes to scratch. Every send (addr, src, dst) of every step, in step
 # order, copies the chunk from wherever src holds it. An address in both a rank's input and output
-# map is copied locally into the output. The collective is checked as a custom one: each output
-# slot must hold exactly the input chunk of its address.
+# map is copied locally into the output. Maps laid out as an allgather or alltoall (as SCCL
+# writes them) give that collective; others a custom one whose every output slot must hold exactly
+# the input chunk of its address. Errors point at the JSON file (line 1: no line per send).
 import json
 import sys
 
 from msccl.language import MSCCLProgram, chunk, XML, Buffer, Chunk
-from msccl.language.collectives import Collective
+from msccl.language.collectives import Collective, AllGather, AllToAll
+from msccl.language import _where as _where_module
 from msccl.language._where import UnsupportedError, ProgramError
 from msccl.topologies import Topology
 
@@ -43,7 +45,29 @@ def _maps(data, key, path):
         raise UnsupportedError(f'{key}: expected {{rank: [address, ...]}}', _where(path)) from None
 
 
+def _standard(ranks, inputs, outputs, origin):
+    """The built-in collective whose layout the maps are (ncclize's coll attribute), else None."""
+    sizes_in = {len(v) for v in inputs.values()}
+    sizes_out = {len(v) for v in outputs.values()}
+    if len(sizes_in) != 1 or len(sizes_out) != 1:
+        return None
+    n_in, n_out = sizes_in.pop(), sizes_out.pop()
+    if n_in == 0:
+        return None
+
+    def matches(expected):
+        return all(origin.get(a) == expected(d, idx) for d in range(ranks) for idx, a in enumerate(outputs[d]))
+
+    if n_out == ranks * n_in and matches(lambda d, idx: (idx // n_in, idx % n_in)):
+        return AllGather(ranks, n_in, False)
+    c = n_in // ranks
+    if n_in == n_out and c * ranks == n_in and matches(lambda d, idx: (idx // c, d * c + idx % c)):
+        return AllToAll(ranks, c, False)
+    return None
+
+
 def lower(path):
+    _where_module.fixed = _where(path)
     data = _load(path)
     coll = data.get('collective') or {}
     coll_name = str(coll.get('runtime_name') or coll.get('name') or 'custom')
@@ -82,8 +106,10 @@ def lower(path):
                         ok = False
             return ok
 
-    collective = SCCLCollective(ranks, max(n_in, n_out, 1), False)
-    collective.name = coll_name
+    collective = _standard(ranks, inputs, outputs, origin)
+    if collective is None:
+        collective = SCCLCollective(ranks, max(n_in, n_out, 1), False)
+        collective.name = coll_name
     topo = Topology(str((data.get('topology') or {}).get('name', 'sccl')),
                     links if links else [[1 if i != j else 0 for i in range(ranks)] for j in range(ranks)])
     if links:  # SCCL's links count bandwidth; a relay over a missing link is the file's error

@@ -77,9 +77,9 @@ python_cli_test("a script with two programs writes two files" 0
   -- compile ${PY}/two_programs.py -o ${PY_OUT}/two.xml)
 python_cli_test("SCCL JSON: a synthesized-form ring allgather is lowered and verifies" 0
   --has "ring_allgather_sccl.json: 4 ranks, .* thread blocks, .* steps .*verified for msccl-legacy"
-  --has "<algo name=\"ring-allgather-sccl-form\"" --has "coll=\"custom\""
+  --has "<algo name=\"ring-allgather-sccl-form\"" --has "coll=\"allgather\""
   -- compile ${FIXTURES}/python/ring_allgather_sccl.json)
 python_cli_test("SCCL JSON: an algorithm missing its last step fails its postcondition" 10
-  --has "error: SCCLCollective.check\\(\\) returned False"
-  --has "rank 0 output 1 \\(address 1\\): expected chunk \\(1, 0\\), got None"
+  --has "ring_allgather_sccl_incomplete.json:1:1: error: program .ring-allgather-sccl-broken. does not implement allgather"
+  --has "rank 0 output\\[1\\] holds uninitialised, expected in\\(1,0\\)"
   -- compile ${FIXTURES}/python/ring_allgather_sccl_incomplete.json)

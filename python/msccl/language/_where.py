@@ -4,6 +4,9 @@ import sys
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _positions = {}
+# Set by an importer that builds the program itself (the SCCL JSON importer): every call is
+# reported at this (file, line, column) instead of a line of the package.
+fixed = None
 
 
 def _column(frame):
@@ -20,6 +23,8 @@ def _column(frame):
 
 def caller():
     """(file, line, column) of the innermost frame outside this package: the user's call."""
+    if fixed is not None:
+        return fixed
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR + os.sep):
         frame = frame.f_back

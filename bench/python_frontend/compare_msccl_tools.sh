@@ -13,6 +13,8 @@ set -u
 tools=${1:?usage: compare_msccl_tools.sh MSCCL_TOOLS_CHECKOUT [CCFORGE]}
 here=$(cd "$(dirname "$0")" && pwd)
 ccforge=${2:-$here/../../build/src/cli/ccforge}
+ccforge=$(cd "$(dirname "$ccforge")" && pwd)/$(basename "$ccforge")  # the examples run in their folder
+tools=$(cd "$tools" && pwd)
 examples=$tools/examples/mscclang
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -48,8 +50,8 @@ grep -v '^#' "$here/examples.txt" | while read -r script args; do
     10) cc_verdict="violation (exit 10): $(grep -m1 "error" "$out/$name.ccforge.log" | sed 's/.*error: //' | cut -c1-80 | tr '|' '/')" ;;
     *) cc_verdict="exit $rc_cc: $(grep -m1 "error" "$out/$name.ccforge.log" | sed 's/.*error: //' | cut -c1-80 | tr '|' '/')" ;;
   esac
-  if [ $rc_cc -eq 0 ]; then
-    cc_tbs=$(count "<tb " "$out/$name.ccforge.xml"); cc_steps=$(count "<step " "$out/$name.ccforge.xml")
+  if [ $rc_cc -eq 0 ]; then  # a script with several programs writes NAME.ccforge.xml, NAME.ccforge.2.xml, ...
+    cc_tbs=$(cat "$out/$name".ccforge*.xml | grep -c "<tb "); cc_steps=$(cat "$out/$name".ccforge*.xml | grep -c "<step ")
   else
     cc_tbs=-; cc_steps=-
   fi

@@ -117,7 +117,8 @@ int runDot(const DotArguments& args) {
   if (!args.highlightReport.empty()) groups = viz::highlightsOf(verify::readReportFile(args.highlightReport));
   if (args.verify) {
     const verify::FileReport report = driver::verifyCompiled(
-        algo, program ? program->binding().verifyName() : std::nullopt, {target, std::nullopt}, args.input);
+        algo, program ? program->binding().verifyName() : std::nullopt, {target, std::nullopt}, args.input,
+        program ? program->binding().refinedCustom(program->refinement()) : std::nullopt);
     std::cerr << "ccforge dot: verify: " << verify::verdictName(report.verdict) << " (" << report.errorCount()
               << " errors; " << profile << " profile)\n";
     auto more = viz::highlightsOf(report.violations);

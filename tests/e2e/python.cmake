@@ -83,3 +83,9 @@ python_cli_test("SCCL JSON: an algorithm missing its last step fails its postcon
   --has "ring_allgather_sccl_incomplete.json:1:1: error: program .ring-allgather-sccl-broken. does not implement allgather"
   --has "rank 0 output\\[1\\] holds uninitialised, expected in\\(1,0\\)"
   -- compile ${FIXTURES}/python/ring_allgather_sccl_incomplete.json)
+python_cli_test("dot --verify checks a custom collective against its Python postcondition" 0
+  --has "ccforge dot: verify: verified \\(0 errors. msccl-legacy profile\\)"
+  -- dot ${PY}/alltonext.py 3 1 --verify)
+python_cli_test("arguments after -- go to the script verbatim" 0
+  --has "ring_allreduce.py 3 1 --protocol LL: 3 ranks" --has "proto=\"LL\""
+  -- compile ${PY}/ring_allreduce.py -- 3 1 --protocol LL)

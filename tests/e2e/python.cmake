@@ -89,3 +89,8 @@ python_cli_test("dot --verify checks a custom collective against its Python post
 python_cli_test("arguments after -- go to the script verbatim" 0
   --has "ring_allreduce.py 3 1 --protocol LL: 3 ranks" --has "proto=\"LL\""
   -- compile ${PY}/ring_allreduce.py -- 3 1 --protocol LL)
+add_test(NAME "cli: python: the same script gives byte-identical IR"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "^identical$" -- sh -c
+  "cd ${PY_OUT} && $<TARGET_FILE:ccforge> compile ${PY}/alltoall_scratch.py -o det1.xml 2>/dev/null && $<TARGET_FILE:ccforge> compile ${PY}/alltoall_scratch.py -o det2.xml 2>/dev/null && cmp det1.xml det2.xml && echo identical")
+set_tests_properties("cli: python: the same script gives byte-identical IR" PROPERTIES TIMEOUT 300
+  ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")

@@ -166,8 +166,9 @@ class DumpReader {
       const std::string* target = find(a, "target");
       if (target == nullptr) fail("<nvlink> needs attribute 'target'");
       l.target = *target;
-      l.count = static_cast<int32_t>(integer(a, "nvlink", "count", true, 0));
-      if (l.count <= 0) fail("<nvlink> count must be positive");
+      const int64_t count = integer(a, "nvlink", "count", true, 0);
+      if (count <= 0 || count > 4096) fail("<nvlink> count must be 1..4096, not " + std::to_string(count));
+      l.count = static_cast<int32_t>(count);
       const std::string* tclass = find(a, "tclass");
       std::string cls = tclass ? *tclass : "";
       // PCI class codes: 0x0302xx/0x0300xx a GPU, 0x0680xx a bridge (NVSwitch), 0x0600xx a host bridge (CPU).

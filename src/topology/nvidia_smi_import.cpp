@@ -65,13 +65,18 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
   if (header == lines.size())
     throw InputError(sourceName, ir::TextLocation{1, 1}, "not `nvidia-smi topo -m` output: no header line starting with GPU0");
   std::vector<std::string> columns;  // "GPU<i>" or "NIC<j>", in order
+  int32_t gpus = 0, nicColumns = 0;
   for (const SmiToken& t : smiTokens(lines[header])) {
-    bool gpu = smiIndex(t.text, "GPU").has_value(), nic = smiIndex(t.text, "NIC").has_value();
+    auto gpu = smiIndex(t.text, "GPU"), nic = smiIndex(t.text, "NIC");
     if (!gpu && !nic) break;
+    // nvidia-smi numbers its columns GPU0, GPU1, ..., then NIC0, NIC1, ...
+    if ((gpu && (*gpu != gpus || nicColumns > 0)) || (nic && *nic != nicColumns))
+      throw InputError(sourceName, ir::TextLocation{static_cast<uint32_t>(header + 1), t.column},
+                       "column '" + std::string(t.text) + "' out of order (expected " +
+                           (gpu && nicColumns == 0 ? "GPU" + std::to_string(gpus) : "NIC" + std::to_string(nicColumns)) + ")");
+    (gpu ? gpus : nicColumns) += 1;
     columns.emplace_back(t.text);
   }
-  int32_t gpus = 0;
-  for (const std::string& c : columns) gpus += c.rfind("GPU", 0) == 0 ? 1 : 0;
   for (int32_t g = 0; g < gpus; ++g) {
     ImportedGpu gpu;
     gpu.dev = gpu.rank = g;
@@ -100,7 +105,9 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
       break;
     }
     ir::TextLocation rowAt{static_cast<uint32_t>(i + 1), t[0].column};
-    if (*row != rowsSeen) throw InputError(sourceName, rowAt, "expected row GPU" + std::to_string(rowsSeen));
+    if (*row != rowsSeen || *row >= gpus)
+      throw InputError(sourceName, rowAt, *row >= gpus ? "row GPU" + std::to_string(*row) + " has no column in the header"
+                                                       : "expected row GPU" + std::to_string(rowsSeen));
     if (t.size() < columns.size() + 1)
       throw InputError(sourceName, rowAt, "row GPU" + std::to_string(*row) + " has " + std::to_string(t.size() - 1) +
                                                " cells; the header has " + std::to_string(columns.size()) + " columns");

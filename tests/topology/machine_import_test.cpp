@@ -3,6 +3,8 @@
 // stated here from the files themselves; bad input is an InputError at file:line:column.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "ir/input_error.hpp"
@@ -167,4 +169,59 @@ TEST_CASE("import: NVLink bandwidth per link per direction by generation") {
   CHECK(nvlinkGeneration(90)->perLinkGBps == 25);
   CHECK(nvlinkGeneration(90)->linksPerGpu == 18);
   CHECK_FALSE(nvlinkGeneration(89));
+}
+
+namespace {
+
+// Imports `text` as `readMachineFile` would, then builds and reads back the spec. Returns false
+// for a refusal (InputError or invalid_argument); anything else escaping is a test failure.
+bool importsCleanly(const std::string& text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  try {
+    ImportedBox box = first != std::string::npos && text[first] == '<' ? readNcclTopologyDump(text, "m.xml")
+                                                                     : readNvidiaSmiTopology(text, "m.txt");
+    ImportOptions o;
+    o.sm = box.pairCountsFromMatrix ? std::optional<int32_t>(80) : std::nullopt;
+    ImportResult r = buildImportedSpec({box}, o);
+    (void)readTopology(r.specJson, "imported.json", {});
+    return true;
+  } catch (const InputError&) {
+    return false;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+std::string fixtureText(const std::string& name) {
+  std::ifstream in(kDumps + name, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("import: every prefix and byte mutation of the fixtures imports or is refused, never crashes") {
+  // The whole files import; cut anywhere before the end, XML dumps are refused (the root is open).
+  for (const char* name : {"h100-ibm-cloud-gx3d.xml", "a100-pcie-2gpu-nccl-2397.xml", "synthetic-dgx1-v100.xml",
+                           "smi-synthetic-dgx-a100.txt", "smi-2x3090-pcie-club3090-178.txt"}) {
+    const std::string text = fixtureText(name);
+    INFO(name);
+    REQUIRE(importsCleanly(text));
+    const bool xml = text.find("<system") != std::string::npos;
+    const size_t closing = xml ? text.rfind("</system>") : text.size();
+    for (size_t cut = 0; cut < text.size(); cut += 13) {
+      bool ok = importsCleanly(text.substr(0, cut));
+      if (xml && cut < closing) CHECK_FALSE(ok);
+    }
+    // Deterministic single-byte mutations (a fixed linear congruential sequence).
+    uint64_t state = 12345;
+    const std::string alphabet = "<>/=\" 0123456789abcdefxX-:.\n\tNVGPUIC";
+    for (int i = 0; i < 400; ++i) {
+      std::string mutated = text;
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      size_t at = static_cast<size_t>(state >> 33) % mutated.size();
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      mutated[at] = alphabet[static_cast<size_t>(state >> 33) % alphabet.size()];
+      (void)importsCleanly(mutated);
+    }
+  }
 }

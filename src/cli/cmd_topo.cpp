@@ -30,6 +30,7 @@ struct ImportArguments {
   std::string name = "imported";
   int32_t boxes = 1;
   std::string fabric = "rail";
+  int32_t railSwitches = 0;
   int32_t sm = 0;
   std::string nvlinkGBps;
   double netAlphaUs = 0;
@@ -41,6 +42,7 @@ int runImport(const ImportArguments& a) {
   options.name = a.name;
   options.boxes = a.boxes;
   options.fabric = a.fabric == "switch" ? Fabric::Switch : Fabric::Rail;
+  options.railSwitches = a.railSwitches;
   if (a.sm > 0) options.sm = a.sm;
   if (!a.nvlinkGBps.empty()) {
     auto r = parseRational(a.nvlinkGBps);
@@ -182,6 +184,8 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
   import->add_option("--fabric", imp->fabric, "how NICs of different boxes meet: rail (a switch per NIC index) or switch (one switch)")
       ->check(CLI::IsMember({"rail", "switch"}))
       ->capture_default_str();
+  import->add_option("--rail-switches", imp->railSwitches,
+                     "with --fabric rail: K switches, NIC j on rail<j mod K> (the catalog's a100-2 has 2); default one per rail");
   import->add_option("--sm", imp->sm, "compute capability (70, 80, 90, 100): required for nvidia-smi output with NVLinks, overrides a dump's");
   import->add_option("--nvlink-gbps", imp->nvlinkGBps, "per-NVLink bandwidth per direction in GB/s, overriding the table");
   import->add_option("--net-alpha-us", imp->netAlphaUs, "alpha of each NIC-switch link (us)")->capture_default_str();

@@ -333,12 +333,16 @@ class SpecBuilder {
         if (planOf(k).nics.size() != rails)
           throw std::invalid_argument("--fabric rail needs the same number of NICs in every box (" + boxes_[0].source + ": " +
                                       std::to_string(rails) + ", " + boxes_[k].source + ": " + std::to_string(planOf(k).nics.size()) + ")");
-      for (size_t j = 0; j < rails; ++j) vertices.push_back({{"name", "rail" + std::to_string(j)}, {"kind", "switch"}});
+      if (options_.railSwitches < 0) throw std::invalid_argument("--rail-switches must be at least 1");
+      const size_t switches = options_.railSwitches > 0 ? std::min(rails, static_cast<size_t>(options_.railSwitches)) : rails;
+      for (size_t j = 0; j < switches; ++j) vertices.push_back({{"name", "rail" + std::to_string(j)}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)
         for (size_t j = 0; j < rails; ++j)
-          links.push_back(linkJson(prefix(k, planOf(k).nics[j]), "rail" + std::to_string(j),
+          links.push_back(linkJson(prefix(k, planOf(k).nics[j]), "rail" + std::to_string(j % switches),
                                    {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
-      notes_.push_back("fabric rail: NIC j of every box on switch rail<j>, each NIC-switch link at the NIC's speed");
+      notes_.push_back(switches == rails ? "fabric rail: NIC j of every box on switch rail<j>, each NIC-switch link at the NIC's speed"
+                                         : "fabric rail: NIC j of every box on switch rail<j mod " + std::to_string(switches) +
+                                               ">, each NIC-switch link at the NIC's speed");
     } else {
       vertices.push_back({{"name", "net"}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)

@@ -72,6 +72,7 @@ struct ImportOptions {
   std::string name = "imported";
   int32_t boxes = 1;                  // copies of a single input; with several inputs, 1
   Fabric fabric = Fabric::Rail;
+  int32_t railSwitches = 0;           // rail: NIC j on switch rail<j mod this>; 0: one switch per rail
   std::optional<int32_t> sm;          // overrides / supplies the compute capability (nvidia-smi has none)
   std::optional<Rational> nvlinkGBps; // overrides the per-link bandwidth table
   double networkAlphaUs = 0;          // alpha of each NIC-switch link

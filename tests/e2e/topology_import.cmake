@@ -44,3 +44,8 @@ endfunction()
 ccforge_import_bounds_test("synthetic DGX-1 = dgx1" ${DUMPS}/synthetic-dgx1-v100.xml dgx1 1200/7)
 ccforge_import_bounds_test("synthetic DGX-A100 = a100-1" ${DUMPS}/synthetic-dgx-a100.xml a100-1 2400/7)
 ccforge_import_bounds_test("real H100 (IBM Cloud) = h100-1" ${DUMPS}/h100-ibm-cloud-gx3d.xml h100-1 3600/7)
+# Several boxes: rails on two switches (even/odd), as the catalog's a100-2 and a100-4.
+ccforge_import_bounds_test("2 synthetic DGX-A100 on 2 rail switches = a100-2" ${DUMPS}/synthetic-dgx-a100.xml a100-2 1040/3
+  --boxes 2 --rail-switches 2 --net-alpha-us 1.3)
+ccforge_import_bounds_test("4 synthetic DGX-A100 on 2 rail switches = a100-4" ${DUMPS}/synthetic-dgx-a100.xml a100-4 800/3
+  --boxes 4 --rail-switches 2 --net-alpha-us 1.3)

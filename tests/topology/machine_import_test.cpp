@@ -98,6 +98,11 @@ TEST_CASE("import: two boxes on rails join NIC j of each box through switch rail
   CHECK(linkGBps(t, "b0.nic5", "rail5") == 25);
   CHECK(linkGBps(t, "rail5", "b1.nic5") == 25);
   CHECK(linkGBps(t, "b1.gpu5", "b1.nic5") == 25);
+  o.railSwitches = 2;  // even NICs on rail0, odd on rail1
+  Topology even = importFiles({"synthetic-dgx-a100.xml"}, o);
+  CHECK(linkGBps(even, "b1.nic5", "rail1") == 25);
+  CHECK(linkGBps(even, "b0.nic4", "rail0") == 25);
+  CHECK_FALSE(even.findVertex("rail2"));
   ImportOptions sw;
   sw.fabric = Fabric::Switch;
   Topology s = importFiles({"synthetic-dgx-a100.xml", "synthetic-dgx-a100.xml"}, sw);

@@ -10,7 +10,8 @@
 set -u
 want=$1 sizes=$2 skipped=$3 na=$4; shift 5
 out=$("$@" 2>&1); got=$?
-fail() { echo "$1"; echo "--- command: $*"; printf '%s\n' "$out" | head -c 20000; exit 1; }
+command="$*"
+fail() { echo "$1"; echo "--- command: $command"; printf '%s\n' "$out" | head -c 20000; exit 1; }
 [ "$got" = "$want" ] || fail "exit code: want $want, got $got"
 printf '%s\n' "$out" | awk -v sizes="$sizes" -v skipped="$skipped" -v na="$na" '
   function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <set>
@@ -233,6 +234,7 @@ class SpecBuilder {
     bool connected = true;
     for (size_t g = 1; g < b.gpus.size(); ++g) connected = connected && joined.find(0) == joined.find(static_cast<int32_t>(g));
     if (!connected) addPcie(b, order, name, p);
+    else if (b.gpus.size() == 1) notes_.push_back(b.source + ": one GPU: no GPU-GPU links in the box");
     else notes_.push_back(b.source + ": NVLink connects every GPU; PCIe paths left out (as in the catalog)");
 
     addNics(b, name, p);
@@ -350,7 +352,9 @@ class SpecBuilder {
           links.push_back(linkJson(prefix(k, planOf(k).nics[j]), "net", {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
       notes_.push_back("fabric switch: every NIC on one non-blocking switch 'net', each link at the NIC's speed");
     }
-    notes_.push_back("network alpha " + std::to_string(options_.networkAlphaUs).substr(0, 6) +
+    char alpha[32];
+    std::snprintf(alpha, sizeof alpha, "%g", options_.networkAlphaUs);
+    notes_.push_back(std::string("network alpha ") + alpha +
                      " us per NIC-switch link (a dump has no latency; --net-alpha-us sets it); other links alpha 0");
   }
 

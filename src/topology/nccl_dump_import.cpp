@@ -221,6 +221,10 @@ class DumpReader {
         box_.notes.push_back(box_.source + ":" + std::to_string(l.where.line) + ": NVLink to GPU " + l.target +
                              ", which is not in the dump; left out");
         l.count = 0;
+      } else if (it->second == l.gpu) {
+        box_.notes.push_back(box_.source + ":" + std::to_string(l.where.line) + ": NVLink from GPU " + l.target +
+                             " to itself; left out");
+        l.count = 0;
       } else {
         l.targetGpu = it->second;
       }

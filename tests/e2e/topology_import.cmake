@@ -49,3 +49,14 @@ ccforge_import_bounds_test("2 synthetic DGX-A100 on 2 rail switches = a100-2" ${
   --boxes 2 --rail-switches 2 --net-alpha-us 1.3)
 ccforge_import_bounds_test("4 synthetic DGX-A100 on 2 rail switches = a100-4" ${DUMPS}/synthetic-dgx-a100.xml a100-4 800/3
   --boxes 4 --rail-switches 2 --net-alpha-us 1.3)
+# Real dumps without a catalog twin; the allgather bound follows from the dump's own figures.
+# T600 (NVIDIA/nccl-tests#329) x 2 boxes on one switch: each GPU's 100 Gb/s NIC carries M/2, so
+# algbw <= 2 x 12.5 = 25 GB/s.
+ccforge_import_bounds_test("real T600 x 2 boxes on a switch" ${DUMPS}/t600-nccl-tests-329.xml - 25 --boxes 2 --fabric switch)
+# Azure NCv4 (4 x A100 PCIe; its NVLinks point at the GPU itself and are left out): each GPU
+# receives 3M/4 through a PCIe link assumed at 16 GB/s, so algbw <= 64/3.
+ccforge_import_bounds_test("real NCv4 file over PCIe" ${DUMPS}/ncv4-topo-azhpc-images.xml - 64/3)
+ccforge_cli_test("topo import: a self-targeted NVLink is noted" 0
+  --has "ncv4-topo-azhpc-images.xml:5: NVLink from GPU 0001:00:00.0 to itself. left out"
+  --has "a GPU without PCIe speed or width: assumed 16 GB/s"
+  -- topo import ${DUMPS}/ncv4-topo-azhpc-images.xml)

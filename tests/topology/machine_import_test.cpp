@@ -88,6 +88,30 @@ TEST_CASE("import: the PCIe-only A100 pair goes through its two CPUs") {
   CHECK(linkGBps(t, "gpu0", "nic1") == Rational(25, 2));
 }
 
+TEST_CASE("import: the real NCv4 file's self-targeted NVLinks are left out, so its GPUs meet over PCIe") {
+  Topology t = importFiles({"ncv4-topo-azhpc-images.xml"});
+  CHECK(t.gpus().size() == 4);
+  CHECK(t.unitGBps == 1);
+  for (int g = 0; g < 4; ++g) CHECK(linkGBps(t, "gpu" + std::to_string(g), "cpu" + std::to_string(g)) == 16);  // no speed: assumed
+  CHECK(linkGBps(t, "cpu0", "cpu3") == 16);
+  CHECK(linkGBps(t, "gpu0", "nic0") == Rational(25, 2));  // eth0 directly under CPU 0, as GPU 0
+  CHECK_FALSE(hasLink(t, "gpu0", "gpu1"));
+}
+
+TEST_CASE("import: the real single-T600 dump, two boxes on one switch") {
+  ImportOptions o;
+  o.boxes = 2;
+  o.fabric = Fabric::Switch;
+  o.networkAlphaUs = 1.5;
+  Topology t = importFiles({"t600-nccl-tests-329.xml"}, o);
+  CHECK(t.gpus().size() == 2);
+  CHECK(linkGBps(t, "b0.gpu0", "b0.nic0") == Rational(25, 2));
+  auto l = t.findLink(*t.findVertex("b1.nic0"), *t.findVertex("net"));
+  REQUIRE(l);
+  CHECK(t.links()[static_cast<size_t>(*l)].alphaUs == 1.5);
+  CHECK(t.links()[static_cast<size_t>(*l)].linkClass == LinkClass::Network);
+}
+
 TEST_CASE("import: two boxes on rails join NIC j of each box through switch rail<j>") {
   ImportOptions o;
   o.boxes = 2;

@@ -97,6 +97,17 @@ std::string verificationLine(const std::string& file, const driver::RunVerificat
   return line;
 }
 
+TargetOptions targetOptions(const RunOptions& o) {
+  TargetOptions target;
+  target.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
+  target.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
+  target.cpuWorkers = o.workers;
+  target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
+  target.tuning.tileBytes = o.tileBytes;
+  target.tuning.slots = o.slots;
+  return target;
+}
+
 bool sweeping(const RunOptions& o) { return !o.minBytes.empty() || !o.maxBytes.empty(); }
 
 uint64_t sweepBound(const std::string& text, const char* flag) {
@@ -251,14 +262,7 @@ int execute(const RunOptions& o) {
     if (o.iterations < 1) throw UsageError("a -b/-e/-f sweep needs --iters of at least 1");
     if (isRooted(first.collective()) && (o.root < 0 || o.root >= (o.ranks > 0 ? o.ranks : first.ranks())))
       throw UsageError("--root " + std::to_string(o.root) + " is not a rank");
-    TargetOptions sweepTarget;
-    sweepTarget.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
-    sweepTarget.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
-    sweepTarget.cpuWorkers = o.workers;
-    sweepTarget.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
-    sweepTarget.tuning.tileBytes = o.tileBytes;
-    sweepTarget.tuning.slots = o.slots;
-    return executeSweep(o, std::move(programs), makeTarget(sweepTarget), verified, *dtype, *op);
+    return executeSweep(o, std::move(programs), makeTarget(targetOptions(o)), verified, *dtype, *op);
   }
   if (o.format != "text") throw UsageError("--format json|csv is for -b/-e/-f sweeps");
 
@@ -282,15 +286,7 @@ int execute(const RunOptions& o) {
     throw UsageError("no program can serve this call (" + describeCall(call) + "):\n" + selection.summary() +
                      "\npass --fallback to run the fallback path instead");
 
-  TargetOptions target;
-  target.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
-  target.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
-  target.cpuWorkers = o.workers;
-  target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
-  target.tuning.tileBytes = o.tileBytes;
-  target.tuning.slots = o.slots;
-
-  std::unique_ptr<Target> device = makeTarget(target);  // fails early when CUDA is unusable here
+  std::unique_ptr<Target> device = makeTarget(targetOptions(o));  // fails early when CUDA is unusable here
   std::cout << "programs:\n";
   for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
   if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";

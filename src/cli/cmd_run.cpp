@@ -200,6 +200,7 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
     cell.algbwGBps = mt.algorithmBandwidth;
     cell.busbwGBps = mt.busBandwidth;
     cell.wrong = mt.check.mismatches;
+    if (mt.result.program) cell.program = mt.result.program->source();
     anyWrong = anyWrong || !mt.check.passed();
   }
   const std::string out = o.format == "json"  ? driver::perfTableJson(table)

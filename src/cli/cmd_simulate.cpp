@@ -181,6 +181,7 @@ int runSweep(const SimulateArguments& args) {
             cell->timeUs = r.timeUs;
             cell->algbwGBps = r.algbwGBps;
             cell->busbwGBps = r.busbwGBps;
+            cell->program = args.file;
           }
       }
     }

@@ -65,6 +65,7 @@ ordered_json cellJson(const PerfCell& c) {
     j["algbw_GBps"] = c.algbwGBps;
     j["busbw_GBps"] = c.busbwGBps;
     j["wrong"] = c.wrong ? ordered_json(*c.wrong) : ordered_json(nullptr);
+    if (!c.program.empty()) j["program"] = c.program;
   }
   if (c.status == PerfCell::Status::Skipped) j["reason"] = c.reason;
   return j;
@@ -196,13 +197,13 @@ std::string perfTableJson(const PerfTable& table) {
 std::string perfTableCsv(const PerfTable& table) {
   std::string out =
       "size_bytes,count,type,redop,root,oop_status,oop_time_us,oop_algbw_GBps,oop_busbw_GBps,oop_wrong,oop_reason,"
-      "ip_status,ip_time_us,ip_algbw_GBps,ip_busbw_GBps,ip_wrong,ip_reason\n";
+      "ip_status,ip_time_us,ip_algbw_GBps,ip_busbw_GBps,ip_wrong,ip_reason,oop_program,ip_program\n";
   for (const PerfRow& r : table.rows) {
     std::string line = std::to_string(r.bytes) + "," + std::to_string(r.count) + "," + csvQuoted(r.type) + "," + csvQuoted(r.redop) +
                        "," + std::to_string(r.root);
     csvCell(line, r.outOfPlace);
     csvCell(line, r.inPlace);
-    out += line + "\n";
+    out += line + "," + csvQuoted(r.outOfPlace.program) + "," + csvQuoted(r.inPlace.program) + "\n";
   }
   return out;
 }

@@ -33,6 +33,7 @@ struct PerfCell {
   double busbwGBps = 0;
   std::optional<int64_t> wrong;  // nullopt: not checked (the simulator)
   std::string reason;            // Skipped: why the runtime would not select the file
+  std::string program;           // Measured: the file that ran (JSON and CSV only)
 };
 
 struct PerfRow {

@@ -53,16 +53,16 @@ PerfTable sampleTable() {
   a.count = 256;
   a.type = "float";
   a.redop = "sum";
-  a.outOfPlace = {PerfCell::Status::Measured, 10.0, 0.1024, 0.1536, 0, ""};
-  a.inPlace = {PerfCell::Status::NotApplicable, 0, 0, 0, std::nullopt, ""};
+  a.outOfPlace = {PerfCell::Status::Measured, 10.0, 0.1024, 0.1536, 0, "", "ring.xml"};
+  a.inPlace = {PerfCell::Status::NotApplicable, 0, 0, 0, std::nullopt, "", ""};
   PerfRow b = a;
   b.bytes = 12;
   b.count = 3;
-  b.outOfPlace = {PerfCell::Status::Skipped, 0, 0, 0, std::nullopt, "count 3 is not a multiple of nchunksperloop 4"};
+  b.outOfPlace = {PerfCell::Status::Skipped, 0, 0, 0, std::nullopt, "count 3 is not a multiple of nchunksperloop 4", ""};
   PerfRow c = a;
   c.bytes = 2048;
   c.count = 512;
-  c.outOfPlace = {PerfCell::Status::Measured, 20.0, 0.1024, 0.5, 2, ""};
+  c.outOfPlace = {PerfCell::Status::Measured, 20.0, 0.1024, 0.5, 2, "", "tree, v2.xml"};
   t.rows = {a, b, c};
   return t;
 }
@@ -106,14 +106,16 @@ TEST_CASE("nccl-tests table: json and csv carry the same rows") {
   CHECK_THAT(json, Contains("\"status\": \"n/a\""));
   CHECK_THAT(json, Contains("\"reason\": \"count 3 is not a multiple of nchunksperloop 4\""));
   CHECK_THAT(json, Contains("\"avg_busbw_GBps\": 0.3268"));
+  CHECK_THAT(json, Contains("\"program\": \"ring.xml\""));
   std::string csv = perfTableCsv(t);
   std::istringstream in(csv);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   REQUIRE(lines.size() == 4);
   CHECK(lines[0].rfind("size_bytes,count,type,redop,root,oop_status,oop_time_us", 0) == 0);
-  CHECK(lines[1] == "1024,256,float,sum,-1,measured,10.000,0.1024,0.1536,0,,n/a,,,,,");
-  CHECK(lines[2] == "12,3,float,sum,-1,skipped,,,,,count 3 is not a multiple of nchunksperloop 4,n/a,,,,,");
+  CHECK(lines[1] == "1024,256,float,sum,-1,measured,10.000,0.1024,0.1536,0,,n/a,,,,,,ring.xml,");
+  CHECK(lines[2] == "12,3,float,sum,-1,skipped,,,,,count 3 is not a multiple of nchunksperloop 4,n/a,,,,,,,");
+  CHECK(lines[3] == "2048,512,float,sum,-1,measured,20.000,0.1024,0.5000,2,,n/a,,,,,,\"tree, v2.xml\",");
 }
 
 TEST_CASE("nccl-tests table: nothing measured has no average") {

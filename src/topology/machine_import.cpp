@@ -185,6 +185,9 @@ class SpecBuilder {
         if (auto gen = nvlinkGeneration(*options_.sm)) links = gen->linksPerGpu;
       if (!options_.sm && !options_.nvlinkGBps)
         throw std::invalid_argument(b.source + ": nvidia-smi prints no compute capability: give --sm (70, 80, 90, 100) to read NV<n> as NVLinks of that generation");
+      if (!options_.sm)
+        notes_.push_back(b.source + ": without --sm, NV<n> cells are read as direct NVLinks of --nvlink-gbps each (an NVSwitch "
+                                    "box would look fully connected)");
       bool overSubscribed = false;
       for (size_t g = 0; g < total.size(); ++g) overSubscribed = overSubscribed || (links > 0 && total[g] > links);
       if (overSubscribed) {

@@ -154,6 +154,7 @@ class SpecBuilder {
     std::map<std::pair<int32_t, int32_t>, std::pair<int32_t, int32_t>> pairCounts;  // (lo, hi) -> (count from lo, from hi)
     std::vector<int32_t> switchCount(b.gpus.size(), 0);
     std::set<std::string> switchTargets;
+    std::vector<std::map<std::string, int32_t>> perSwitch(b.gpus.size());  // GPU -> switch target -> count
     for (const ImportedNvlink& l : b.nvlinks) {
       if (l.count <= 0) continue;
       if (l.kind == NvlinkTarget::Cpu) {
@@ -163,6 +164,7 @@ class SpecBuilder {
       if (l.kind == NvlinkTarget::Switch) {
         switchCount[static_cast<size_t>(l.gpu)] += l.count;
         switchTargets.insert(l.target);
+        perSwitch[static_cast<size_t>(l.gpu)][l.target] += l.count;
         continue;
       }
       if (l.targetGpu < 0 || l.targetGpu == l.gpu) continue;
@@ -227,6 +229,13 @@ class SpecBuilder {
       else if (!switchTargets.count("(matrix)"))
         notes_.push_back(b.source + ": " + std::to_string(switchTargets.size()) +
                          " NVSwitch targets merged into one vertex 'nvswitch' (each GPU's link = the sum of its NVLink counts)");
+      // One vertex carries the same flows as the separate switches when every GPU has the same
+      // count to each switch; otherwise it can overstate what the switches carry.
+      bool even = true;
+      for (size_t g = 1; g < perSwitch.size(); ++g) even = even && perSwitch[g] == perSwitch[0];
+      if (!even)
+        notes_.push_back(b.source + ": GPUs have different NVLink counts to the individual NVSwitches: one vertex may overstate "
+                                    "what the switches carry");
     }
     if (anyNvlink && unit_ == 1 && !unitSet_) {
       unit_ = perLink(b, b.gpus[static_cast<size_t>(order[0])]);

@@ -254,3 +254,19 @@ TEST_CASE("import: every prefix and byte mutation of the fixtures imports or is 
     }
   }
 }
+
+TEST_CASE("import: uneven NVSwitch counts are merged with a note") {
+  // GPU 0: 10 + 8 links to two switches; GPU 1: 18 to one of them.
+  ImportedBox b = readNcclTopologyDump(
+      "<system><cpu>"
+      "<pci busid=\"a\"><gpu dev=\"0\" sm=\"90\"><nvlink target=\"s1\" count=\"10\" tclass=\"0x068000\"/>"
+      "<nvlink target=\"s2\" count=\"8\" tclass=\"0x068000\"/></gpu></pci>"
+      "<pci busid=\"b\"><gpu dev=\"1\" sm=\"90\"><nvlink target=\"s1\" count=\"18\" tclass=\"0x068000\"/></gpu></pci>"
+      "</cpu></system>",
+      "uneven.xml");
+  ImportResult r = buildImportedSpec({b}, {});
+  CHECK_THAT(r.specJson, Contains("GPUs have different NVLink counts to the individual NVSwitches"));
+  Topology t = readTopology(r.specJson, "i.json", {});
+  CHECK(linkGBps(t, "gpu0", "nvswitch") == 450);
+  CHECK(linkGBps(t, "gpu1", "nvswitch") == 450);
+}

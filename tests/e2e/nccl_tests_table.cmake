@@ -36,3 +36,6 @@ ccforge_cli_test("simulate: --sizes and -b together are a usage error" 1 --has "
 ccforge_cli_test("simulate: a sweep with nothing selectable prints the table and exits 1" 1
   --has "skipped:" --has "# Avg bus bandwidth +: N/A"
   -- simulate ${TABLE_IR}/allgather_ring_simple_oop_n4.xml a100-1 -b 4 -e 8)
+# Allgather (m = 4 ranks): the run's count is size / 4 bytes / 4 ranks; every row runs and checks.
+ccforge_table_test("run: nccl-tests table of an out-of-place allgather" 0 64,512,4096 0 in-place
+  run ${TABLE_IR}/allgather_ring_simple_oop_n4.xml -b 64 -e 4K -f 8 --iters 1)

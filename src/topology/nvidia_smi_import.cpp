@@ -68,7 +68,11 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
   int32_t gpus = 0, nicColumns = 0;
   for (const SmiToken& t : smiTokens(lines[header])) {
     auto gpu = smiIndex(t.text, "GPU"), nic = smiIndex(t.text, "NIC");
-    if (!gpu && !nic) break;
+    if (!gpu && !nic) {
+      if (t.text != "CPU")  // older nvidia-smi names NIC columns by device (mlx5_0): not read
+        box.notes.push_back(sourceName + ": matrix columns from '" + std::string(t.text) + "' on are not read");
+      break;
+    }
     // nvidia-smi numbers its columns GPU0, GPU1, ..., then NIC0, NIC1, ...
     if ((gpu && (*gpu != gpus || nicColumns > 0)) || (nic && *nic != nicColumns))
       throw InputError(sourceName, ir::TextLocation{static_cast<uint32_t>(header + 1), t.column},

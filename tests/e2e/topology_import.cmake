@@ -60,3 +60,9 @@ ccforge_cli_test("topo import: a self-targeted NVLink is noted" 0
   --has "ncv4-topo-azhpc-images.xml:5: NVLink from GPU 0001:00:00.0 to itself. left out"
   --has "a GPU without PCIe speed or width: assumed 16 GB/s"
   -- topo import ${DUMPS}/ncv4-topo-azhpc-images.xml)
+# A real DGX-1 nvidia-smi matrix (Microway): the hybrid cube-mesh, labelled differently from the
+# catalog, has exactly dgx1's bounds.
+ccforge_import_bounds_test("real DGX-1 nvidia-smi (Microway) = dgx1" ${DUMPS}/smi-dgx1-microway.txt dgx1 1200/7 --sm 70)
+ccforge_cli_test("topo import: older nvidia-smi NIC columns are noted, not read" 0
+  --has "columns from 'mlx5_0' on are not read" --has "\"bw\": 2"
+  -- topo import ${DUMPS}/smi-dgx1-microway.txt --sm 70)

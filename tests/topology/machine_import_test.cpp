@@ -145,6 +145,22 @@ TEST_CASE("import: nvidia-smi NV12 on every pair with --sm 80 is an NVSwitch") {
   CHECK_FALSE(t.findVertex("nic0"));  // nvidia-smi gives no NIC speed
 }
 
+TEST_CASE("import: the real DGX-1 nvidia-smi matrix (Microway) is the cube-mesh with its NV1/NV2 multiplicities") {
+  ImportOptions o;
+  o.sm = 70;
+  Topology t = importFiles({"smi-dgx1-microway.txt"}, o);
+  CHECK(t.gpus().size() == 8);
+  // Rows as printed: GPU0 has NV1 to GPU1 and GPU2, NV2 to GPU3 and GPU4, SYS to the rest.
+  CHECK(linkGBps(t, "gpu0", "gpu1") == 25);
+  CHECK(linkGBps(t, "gpu0", "gpu2") == 25);
+  CHECK(linkGBps(t, "gpu0", "gpu3") == 50);
+  CHECK(linkGBps(t, "gpu0", "gpu4") == 50);
+  CHECK_FALSE(hasLink(t, "gpu0", "gpu5"));
+  CHECK(linkGBps(t, "gpu7", "gpu6") == 50);
+  CHECK_FALSE(t.findVertex("nvswitch"));  // 6 links per GPU: not more than a V100 has
+  CHECK_FALSE(t.findVertex("cpu0"));
+}
+
 TEST_CASE("import: the real nvidia-smi 2 x RTX 3090 matrix is PCIe only") {
   Topology t = importFiles({"smi-2x3090-pcie-club3090-178.txt"});
   CHECK(t.gpus().size() == 2);
@@ -231,7 +247,7 @@ std::string fixtureText(const std::string& name) {
 TEST_CASE("import: every prefix and byte mutation of the fixtures imports or is refused, never crashes") {
   // The whole files import; cut anywhere before the end, XML dumps are refused (the root is open).
   for (const char* name : {"h100-ibm-cloud-gx3d.xml", "a100-pcie-2gpu-nccl-2397.xml", "synthetic-dgx1-v100.xml",
-                           "smi-synthetic-dgx-a100.txt", "smi-2x3090-pcie-club3090-178.txt"}) {
+                           "smi-synthetic-dgx-a100.txt", "smi-2x3090-pcie-club3090-178.txt", "smi-dgx1-microway.txt"}) {
     const std::string text = fixtureText(name);
     INFO(name);
     REQUIRE(importsCleanly(text));

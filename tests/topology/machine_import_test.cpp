@@ -286,3 +286,12 @@ TEST_CASE("import: uneven NVSwitch counts are merged with a note") {
   CHECK(linkGBps(t, "gpu0", "nvswitch") == 450);
   CHECK(linkGBps(t, "gpu1", "nvswitch") == 450);
 }
+
+TEST_CASE("spec notes: an array of strings, ignored; anything else is a located error") {
+  Topology t = readTopology(R"({"name": "n", "notes": ["assumed 16 GB/s"], "family": {"kind": "ring", "n": 2, "bw": 1}})", "n.json", {});
+  CHECK(t.gpus().size() == 2);
+  CHECK_THROWS_WITH(readTopology("{\"name\": \"n\",\n \"notes\": \"one\", \"family\": {\"kind\": \"ring\", \"n\": 2, \"bw\": 1}}", "n.json", {}),
+                    Contains("n.json:2:11: /notes: notes must be an array of strings"));
+  CHECK_THROWS_WITH(readTopology("{\"name\": \"n\", \"notes\": [1], \"family\": {\"kind\": \"ring\", \"n\": 2, \"bw\": 1}}", "n.json", {}),
+                    Contains("/notes/0"));
+}

@@ -154,7 +154,7 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links"});
+    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links"});
     Topology t;
     t.sourceFile = source_;
     const json* name = member(spec, "name");
@@ -162,6 +162,12 @@ class SpecReader {
     t.name = text(*name, JsonLocations::child(ptr, "name"));
     if (!validName(t.name)) fail(JsonLocations::child(ptr, "name"), "a name uses letters, digits and _ . : + - only");
     if (const json* d = member(spec, "description")) t.description = text(*d, JsonLocations::child(ptr, "description"));
+    if (const json* n = member(spec, "notes")) {
+      // Free-text assumptions (written by `topo import`); checked for shape, otherwise ignored.
+      const std::string notesPtr = JsonLocations::child(ptr, "notes");
+      if (!n->is_array()) fail(notesPtr, "notes must be an array of strings");
+      for (size_t i = 0; i < n->size(); ++i) text((*n)[i], JsonLocations::child(notesPtr, i));
+    }
     if (const json* u = member(spec, "unit_GBps")) t.unitGBps = positive(*u, JsonLocations::child(ptr, "unit_GBps"));
     LinkDefaults defaults;
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));

@@ -1,0 +1,95 @@
+#include "plan/comm_cost.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ccforge::plan {
+
+double AlgorithmCurve::timeUs(uint64_t bytes) const {
+  if (table.empty()) return alphaUs + usPerByte * static_cast<double>(bytes);
+  if (bytes <= table.front().first) return table.front().second;
+  for (size_t i = 1; i < table.size(); ++i)
+    if (bytes <= table[i].first) {
+      const auto& [x0, y0] = table[i - 1];
+      const auto& [x1, y1] = table[i];
+      return y0 + (y1 - y0) * (static_cast<double>(bytes - x0) / static_cast<double>(x1 - x0));
+    }
+  if (table.size() == 1) return table.front().second;
+  const auto& [x0, y0] = table[table.size() - 2];
+  const auto& [x1, y1] = table.back();
+  double slope = (y1 - y0) / static_cast<double>(x1 - x0);
+  return y1 + slope * static_cast<double>(bytes - x1);
+}
+
+bool AlgorithmCurve::nonDecreasing() const {
+  if (table.empty()) return usPerByte >= 0;
+  for (size_t i = 1; i < table.size(); ++i)
+    if (table[i].second < table[i - 1].second) return false;
+  return true;
+}
+
+CommCost::CommCost(std::vector<AlgorithmCurve> curves) : curves_(std::move(curves)) {
+  if (curves_.empty()) throw std::invalid_argument("no AllReduce algorithm to cost buckets with");
+  for (const AlgorithmCurve& c : curves_) {
+    auto bad = [&](double v) { return !std::isfinite(v) || v < 0; };
+    if (c.table.empty() && (bad(c.alphaUs) || bad(c.usPerByte)))
+      throw std::invalid_argument("algorithm '" + c.name + "': alpha and beta must be finite and >= 0");
+    for (size_t i = 0; i < c.table.size(); ++i) {
+      if (bad(c.table[i].second)) throw std::invalid_argument("algorithm '" + c.name + "': a negative time");
+      if (i > 0 && c.table[i].first <= c.table[i - 1].first)
+        throw std::invalid_argument("algorithm '" + c.name + "': table sizes must ascend");
+    }
+    monotone_ = monotone_ && c.nonDecreasing();
+  }
+}
+
+CommCost::Choice CommCost::best(uint64_t bytes) const {
+  Choice c;
+  for (size_t i = 0; i < curves_.size(); ++i) {
+    double t = curves_[i].timeUs(bytes);
+    if (c.algorithm < 0 || t < c.timeUs) c = {t, static_cast<int32_t>(i)};
+  }
+  return c;
+}
+
+CommCost CommCost::only(int32_t algorithm) const {
+  return CommCost({curves_.at(static_cast<size_t>(algorithm))});
+}
+
+const std::vector<NetworkPreset>& networkPresets() {
+  static const std::vector<NetworkPreset> presets{
+      {"10gbe", "10 Gb Ethernet, MG-WFBP's measured 8-worker AllReduce: alpha 523 us, beta 8.57e-10 s/B", 523.0,
+       8.57e-4},
+      {"ib56", "56 Gb InfiniBand, MG-WFBP's measured 8-worker AllReduce: alpha 97.5 us, beta 3.06e-10 s/B", 97.5,
+       3.06e-4},
+      {"nvlink", "NVLink class (an assumption): alpha 20 us, 150 GB/s bus bandwidth at 8 workers", 20.0,
+       (2.0 * 7.0 / 8.0) / 150e9 * 1e6},
+  };
+  return presets;
+}
+
+const NetworkPreset& findNetworkPreset(const std::string& name) {
+  for (const NetworkPreset& p : networkPresets())
+    if (p.name == name) return p;
+  std::string known;
+  for (const NetworkPreset& p : networkPresets()) known += (known.empty() ? "" : ", ") + p.name;
+  throw std::invalid_argument("no network preset '" + name + "' (presets: " + known + ")");
+}
+
+CommCost analyticCost(const NetworkPreset& preset, int32_t workers, bool ringOnly) {
+  if (workers < 2 || workers > 65536) throw std::invalid_argument("workers must be 2 .. 65536");
+  const double p = workers;
+  const double a = preset.alphaUs / 14.0;
+  const double b = preset.usPerByte * 8.0 / 14.0;
+  int32_t lg = 0;
+  while ((int64_t{1} << lg) < workers) ++lg;
+  std::vector<AlgorithmCurve> curves;
+  curves.push_back({"ring", "", 2 * (p - 1) * a, 2 * (p - 1) / p * b, {}});
+  if (!ringOnly) {
+    curves.push_back({"halving-doubling", "", 2.0 * lg * a, 2 * (p - 1) / p * b, {}});
+    curves.push_back({"recursive-doubling", "", lg * a, lg * b, {}});
+  }
+  return CommCost(std::move(curves));
+}
+
+}  // namespace ccforge::plan

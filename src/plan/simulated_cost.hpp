@@ -1,0 +1,38 @@
+// Bucket costs from ccforge itself: every AllReduce of the algorithm library that instantiates
+// for the topology's GPU count (and any MSCCL-IR files given), compiled and run in the event-
+// driven simulator (src/sim) at a ladder of sizes; the plan then interpolates that table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/comm_cost.hpp"
+#include "sim/cost_model.hpp"
+#include "topology/topology.hpp"
+
+namespace ccforge::plan {
+
+struct SimulatedCostOptions {
+  // Bytes simulated; beyond the last the table extrapolates the last slope. Default: 1 KiB to
+  // 64 MiB by factors of 4.
+  std::vector<uint64_t> sizes;
+  sim::Arch arch = sim::Arch::None;
+  std::vector<std::string> irFiles;  // extra candidates (e.g. synthesized); AllReduce on all GPUs
+  std::string irDir;                 // when set, the library algorithms' IR is written there
+  bool ringOnly = false;             // only the library's ring
+};
+
+std::vector<uint64_t> defaultSimulatedSizes();
+
+// Throws InputError for an unusable IR file, std::invalid_argument when no algorithm fits.
+// A table that is not non-decreasing in the size is made so (each point at least the one
+// before); `notes` says so.
+CommCost simulatedCost(const topo::Topology& topology, const SimulatedCostOptions& options,
+                       std::vector<std::string>* notes);
+
+// `workers` GPUs on one switch; every link has the per-step latency and per-byte time of the
+// preset's calibrated link (comm_cost.hpp, analyticCost), as a network link class.
+topo::Topology presetTopology(const NetworkPreset& preset, int32_t workers);
+
+}  // namespace ccforge::plan

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace ccforge::plan {
 
@@ -77,7 +78,8 @@ const NetworkPreset& findNetworkPreset(const std::string& name) {
 }
 
 CommCost analyticCost(const NetworkPreset& preset, int32_t workers, bool ringOnly) {
-  if (workers < 2 || workers > 65536) throw std::invalid_argument("workers must be 2 .. 65536");
+  if (workers < 2 || workers > kMaxWorkers)
+    throw std::invalid_argument("workers must be 2 .. " + std::to_string(kMaxWorkers));
   const double p = workers;
   const double a = preset.alphaUs / 14.0;
   const double b = preset.usPerByte * 8.0 / 14.0;

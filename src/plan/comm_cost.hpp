@@ -66,7 +66,8 @@ const NetworkPreset& findNetworkPreset(const std::string& name);
 //   ring                        2(p-1) a + 2(p-1)/p b x
 //   recursive halving-doubling  2 ceil(log2 p) a + 2(p-1)/p b x   (Rabenseifner)
 //   recursive doubling          ceil(log2 p) (a + b x)
-// `ringOnly` gives the ring alone. Throws std::invalid_argument for workers < 2 or > 65536.
+// `ringOnly` gives the ring alone. Throws std::invalid_argument for workers < 2 or > kMaxWorkers.
+inline constexpr int32_t kMaxWorkers = int32_t{1} << 16;
 CommCost analyticCost(const NetworkPreset& preset, int32_t workers, bool ringOnly = false);
 
 }  // namespace ccforge::plan

@@ -22,6 +22,7 @@ PlanReport makePlan(const Workload& w, const CommCost& cost, const PlanOptions& 
   r.iterationUs = std::max(r.schedule.computeEndUs, r.buckets.finishUs);
   r.bounds = iterationBounds(r.schedule, cost);
   r.methods = tensorFusionMethods(r.schedule, cost, "none");
+  r.planBounds = r.bounds;
   if (o.opFusion) {
     ComputeSchedule fused = computeSchedule(w, greedyElementwiseFusion(w), estimator);
     r.fusedMethods = tensorFusionMethods(fused, cost, "default");
@@ -33,6 +34,7 @@ PlanReport makePlan(const Workload& w, const CommCost& cost, const PlanOptions& 
       r.schedule = computeSchedule(w, r.strategy, estimator);
       r.buckets = optimalPartition(r.schedule.instance, cost);
       r.iterationUs = std::max(r.schedule.computeEndUs, r.buckets.finishUs);
+      r.planBounds = iterationBounds(r.schedule, cost);
     }
   }
   return r;

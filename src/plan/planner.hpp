@@ -33,7 +33,8 @@ struct PlanReport {
   ComputeSchedule schedule;
   BucketPlan buckets;
   double iterationUs = 0;
-  Bounds bounds;  // for the unfused compute schedule
+  Bounds bounds;      // for the unfused compute schedule (the methods table)
+  Bounds planBounds;  // for the plan's own compute schedule (differs only with operator fusion)
   // Tensor fusion only (no operator fusion): the planner and every baseline, same simulator.
   std::vector<MethodResult> methods;
   // With opFusion: the baselines again with XLA-style default operator fusion, and the search.

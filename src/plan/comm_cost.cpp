@@ -6,20 +6,31 @@
 
 namespace ccforge::plan {
 
-double AlgorithmCurve::timeUs(uint64_t bytes) const {
+size_t AlgorithmCurve::segment(uint64_t bytes) const {
+  size_t k = 0;
+  while (k < table.size() && bytes > table[k].first) ++k;
+  return k;
+}
+
+namespace {
+
+// The slope of table segment k (1 <= k < size), the one formula every evaluation uses.
+double segmentSlope(const std::vector<std::pair<uint64_t, double>>& t, size_t k) {
+  return (t[k].second - t[k - 1].second) / static_cast<double>(t[k].first - t[k - 1].first);
+}
+
+// Time at `bytes` in segment k given that segment's slope (k == size: the last segment's).
+double interpolate(const std::vector<std::pair<uint64_t, double>>& t, size_t k, uint64_t bytes, double slope) {
+  if (k < t.size()) return t[k - 1].second + slope * static_cast<double>(bytes - t[k - 1].first);
+  return t.back().second + slope * static_cast<double>(bytes - t.back().first);
+}
+
+}  // namespace
+
+double AlgorithmCurve::timeUsIn(uint64_t bytes, size_t k) const {
   if (table.empty()) return alphaUs + usPerByte * static_cast<double>(bytes);
-  if (bytes <= table.front().first) return table.front().second;
-  for (size_t i = 1; i < table.size(); ++i)
-    if (bytes <= table[i].first) {
-      const auto& [x0, y0] = table[i - 1];
-      const auto& [x1, y1] = table[i];
-      return y0 + (y1 - y0) * (static_cast<double>(bytes - x0) / static_cast<double>(x1 - x0));
-    }
-  if (table.size() == 1) return table.front().second;
-  const auto& [x0, y0] = table[table.size() - 2];
-  const auto& [x1, y1] = table.back();
-  double slope = (y1 - y0) / static_cast<double>(x1 - x0);
-  return y1 + slope * static_cast<double>(bytes - x1);
+  if (k == 0 || table.size() == 1) return k < table.size() ? table[k].second : table.back().second;
+  return interpolate(table, k, bytes, segmentSlope(table, std::min(k, table.size() - 1)));
 }
 
 bool AlgorithmCurve::nonDecreasing() const {
@@ -41,6 +52,9 @@ CommCost::CommCost(std::vector<AlgorithmCurve> curves) : curves_(std::move(curve
         throw std::invalid_argument("algorithm '" + c.name + "': table sizes must ascend");
     }
     monotone_ = monotone_ && c.nonDecreasing();
+    std::vector<double> slopes(c.table.size(), 0);
+    for (size_t k = 1; k < c.table.size(); ++k) slopes[k] = segmentSlope(c.table, k);
+    slopes_.push_back(std::move(slopes));
   }
 }
 
@@ -51,6 +65,25 @@ CommCost::Choice CommCost::best(uint64_t bytes) const {
     if (c.algorithm < 0 || t < c.timeUs) c = {t, static_cast<int32_t>(i)};
   }
   return c;
+}
+
+double CommCost::Cursor::timeUs(uint64_t bytes) {
+  double best = 0;
+  for (size_t i = 0; i < cost_->curves_.size(); ++i) {
+    const AlgorithmCurve& c = cost_->curves_[i];
+    double t;
+    if (c.table.empty()) {
+      t = c.alphaUs + c.usPerByte * static_cast<double>(bytes);
+    } else {
+      size_t& k = segments_[i];
+      while (k < c.table.size() && bytes > c.table[k].first) ++k;
+      const std::vector<double>& slopes = cost_->slopes_[i];
+      t = k == 0 || c.table.size() == 1 ? (k < c.table.size() ? c.table[k].second : c.table.back().second)
+                                        : interpolate(c.table, k, bytes, slopes[std::min(k, c.table.size() - 1)]);
+    }
+    if (i == 0 || t < best) best = t;
+  }
+  return best;
 }
 
 CommCost CommCost::only(int32_t algorithm) const {

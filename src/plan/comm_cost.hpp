@@ -3,6 +3,7 @@
 // choose the algorithm per bucket (docs/plan.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -20,8 +21,13 @@ struct AlgorithmCurve {
   // below it, the last two points' slope beyond the last.
   std::vector<std::pair<uint64_t, double>> table;
 
-  double timeUs(uint64_t bytes) const;
+  double timeUs(uint64_t bytes) const { return timeUsIn(bytes, segment(bytes)); }
   bool nonDecreasing() const;
+  // The table segment holding `bytes`: 0 at or below the first point, k when
+  // table[k-1] < bytes <= table[k], table.size() beyond the last. timeUsIn computes the time
+  // from it (timeUs(x) == timeUsIn(x, segment(x)), bit for bit).
+  size_t segment(uint64_t bytes) const;
+  double timeUsIn(uint64_t bytes, size_t segment) const;
 };
 
 class CommCost {
@@ -44,8 +50,22 @@ class CommCost {
   // The same cost restricted to one algorithm (e.g. ring only).
   CommCost only(int32_t algorithm) const;
 
+  // Evaluates best(x).timeUs for sizes that do not decrease between reset()s, walking the
+  // tables instead of searching them: the tensor-fusion program's inner loop. Same results.
+  class Cursor {
+   public:
+    explicit Cursor(const CommCost& cost) : cost_(&cost), segments_(cost.curves_.size(), 0) {}
+    void reset() { std::fill(segments_.begin(), segments_.end(), 0); }
+    double timeUs(uint64_t bytes);
+
+   private:
+    const CommCost* cost_;
+    std::vector<size_t> segments_;
+  };
+
  private:
   std::vector<AlgorithmCurve> curves_;
+  std::vector<std::vector<double>> slopes_;  // per curve, per table segment (index 0 unused)
   bool monotone_ = true;
 };
 

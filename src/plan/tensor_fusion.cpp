@@ -62,13 +62,15 @@ BucketPlan optimalPartition(const FusionInstance& in, const CommCost& cost) {
   std::vector<double> f(n + 1, in.channelFreeUs);
   std::vector<int32_t> cut(n + 1, 0);
   const bool prune = cost.monotone();
+  CommCost::Cursor cursor(cost);
   for (size_t j = 1; j <= n; ++j) {
+    cursor.reset();  // bucket sizes grow as i decreases
     double ready = in.readyUs[j - 1];  // max ready over tensors i+1..j, grown as i decreases
     double bestValue = 0;
     int32_t bestCut = -1;
     for (size_t i = j; i-- > 0;) {
       ready = std::max(ready, in.readyUs[i]);
-      double value = std::max(ready, f[i]) + cost.timeUs(prefix[j] - prefix[i]);
+      double value = std::max(ready, f[i]) + cursor.timeUs(prefix[j] - prefix[i]);
       if (bestCut < 0 || value < bestValue) {
         bestValue = value;
         bestCut = static_cast<int32_t>(i);
@@ -104,8 +106,9 @@ CommBounds commBounds(const FusionInstance& in, const CommCost& cost) {
       // Affine: one bucket is cheapest (alpha >= 0).
       best = cost.timeUs(prefix[j]);
     } else {
-      for (size_t i = 0; i < j; ++i) {
-        double v = g[i] + cost.timeUs(prefix[j] - prefix[i]);
+      CommCost::Cursor cursor(cost);
+      for (size_t i = j; i-- > 0;) {
+        double v = g[i] + cursor.timeUs(prefix[j] - prefix[i]);
         if (best < 0 || v < best) best = v;
       }
     }

@@ -37,10 +37,19 @@ SearchResult discoSearch(const Workload& w, const FusedOpEstimator& estimator, c
   int64_t inserted = 0;
 
   SearchResult r;
-  r.strategy = FusionStrategy::none(w.ops.size());
-  r.iterationUs = evaluateStrategy(w, consumers, r.strategy, estimator, cost);
-  seen.insert(key(r.strategy));
-  queue.emplace(std::make_pair(r.iterationUs, inserted++), r.strategy);
+  // Two starting points: no fusion (DisCo's) and the XLA-style default, so that the search
+  // never ends worse than the default operator fusion with the optimal tensor fusion.
+  bool first = true;
+  for (const FusionStrategy& start : {FusionStrategy::none(w.ops.size()), greedyElementwiseFusion(w)}) {
+    if (!seen.insert(key(start)).second) continue;
+    double value = evaluateStrategy(w, consumers, start, estimator, cost);
+    if (first || value < r.iterationUs) {
+      first = false;
+      r.strategy = start;
+      r.iterationUs = value;
+    }
+    queue.emplace(std::make_pair(value, inserted++), start);
+  }
   int64_t sinceImprovement = 0;
   const size_t n = w.ops.size();
 

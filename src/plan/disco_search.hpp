@@ -3,7 +3,8 @@
 // evaluated with the exact tensor-fusion program (tensor_fusion.hpp), so DisCo's third method
 // (merging neighbouring AllReduces) is solved optimally inside each evaluation.
 //
-// A priority queue holds strategies by simulated iteration time, starting from no fusion. Each
+// A priority queue holds strategies by simulated iteration time, starting from no fusion (DisCo)
+// and from the XLA-style default fusion (greedyElementwiseFusion). Each
 // step pops the cheapest and, for each method (fuse with a producer; fuse by duplicating it),
 // applies that method n times (n uniform in [0, beta]) at valid places chosen at random; a new
 // strategy within alpha x best joins the queue. The search stops after `patience` steps without

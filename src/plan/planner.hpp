@@ -15,8 +15,14 @@
 
 namespace ccforge::plan {
 
+inline constexpr int32_t kMaxCommChannels = 64;
+
 struct PlanOptions {
   bool opFusion = false;  // run the joint operator + tensor fusion search as well
+  // Communication channels the buckets run on (first free channel, in order). The tensor-fusion
+  // program and the lower bound are exact for one channel; with more, the one-channel plan and
+  // every baseline are run on them, and neither optimality nor the bound is claimed.
+  int32_t channels = 1;
   SearchOptions search;
 };
 
@@ -49,6 +55,6 @@ PlanReport makePlan(const Workload& workload, const CommCost& cost, const PlanOp
 
 // The tensor-fusion methods of one compute schedule: the planner first, then allBaselines.
 std::vector<MethodResult> tensorFusionMethods(const ComputeSchedule& schedule, const CommCost& cost,
-                                              const std::string& opFusion);
+                                              const std::string& opFusion, int32_t channels = 1);
 
 }  // namespace ccforge::plan

@@ -45,3 +45,8 @@ ccforge_cli_test("plan json" 0
 # The picture is SVG, and the same input gives byte-identical output (search included).
 add_test(NAME "cli: plan writes the timeline and is deterministic"
          COMMAND sh -c "set -e; for i in 1 2; do $<TARGET_FILE:ccforge> plan bert-base --network 10gbe --workers 64 --op-fusion --search-steps 200 --patience 50 --svg ${CCFORGE_PLAN_OUT}/b$i.svg > ${CCFORGE_PLAN_OUT}/b$i.txt; done; cmp ${CCFORGE_PLAN_OUT}/b1.txt ${CCFORGE_PLAN_OUT}/b2.txt; cmp ${CCFORGE_PLAN_OUT}/b1.svg ${CCFORGE_PLAN_OUT}/b2.svg; head -c 200 ${CCFORGE_PLAN_OUT}/b1.svg | grep -q '<svg xmlns'")
+# Two channels: the second bucket of the two-layer plan no longer waits (see the first test):
+# apart, b.w runs 3000..4081.143 on channel 0 and a.w 3100..4181.143 on channel 1.
+ccforge_cli_test("plan on two channels" 0
+  --has "2 independent channels" --has "per-tensor +4\\.181 "
+  -- plan ${CCFORGE_PLAN_DATA}/plan_two_layer.json --channels 2)

@@ -55,7 +55,7 @@ void quality(bool simulated) {
   auto costFor = [&](const std::string& net, int32_t workers, bool ringOnly) {
     if (!simulated) return plan::analyticCost(plan::findNetworkPreset(net), workers, ringOnly);
     for (const auto& [k, c] : tables)
-      if (k == net + std::to_string(workers)) return ringOnly ? c.only(0) : c;
+      if (k == net + std::to_string(workers)) return ringOnly ? c.onlyNamed("ring-allreduce/") : c;
     throw std::logic_error("no table");
   };
   for (const std::string& m : kModels) {
@@ -99,7 +99,7 @@ void algorithms() {
     auto start = std::chrono::steady_clock::now();
     plan::CommCost simulated = plan::simulatedCost(plan::presetTopology(preset, 64), o, &notes);
     double simSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    plan::CommCost simRing = simulated.only(0);
+    plan::CommCost simRing = simulated.onlyNamed("ring-allreduce/");
     struct Costs {
       const char* name;
       plan::CommCost all, ring;

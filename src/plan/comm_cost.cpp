@@ -90,6 +90,14 @@ CommCost CommCost::only(int32_t algorithm) const {
   return CommCost({curves_.at(static_cast<size_t>(algorithm))});
 }
 
+CommCost CommCost::onlyNamed(const std::string& prefix) const {
+  std::vector<AlgorithmCurve> kept;
+  for (const AlgorithmCurve& c : curves_)
+    if (c.name.compare(0, prefix.size(), prefix) == 0) kept.push_back(c);
+  if (kept.empty()) throw std::invalid_argument("no algorithm named " + prefix + "...");
+  return CommCost(std::move(kept));
+}
+
 const std::vector<NetworkPreset>& networkPresets() {
   static const std::vector<NetworkPreset> presets{
       {"10gbe", "10 Gb Ethernet, MG-WFBP's measured 8-worker AllReduce: alpha 523 us, beta 8.57e-10 s/B", 523.0,

@@ -47,8 +47,10 @@ class CommCost {
   // fusion program then prunes; otherwise it tries every split.
   bool monotone() const { return monotone_; }
   const std::vector<AlgorithmCurve>& curves() const { return curves_; }
-  // The same cost restricted to one algorithm (e.g. ring only).
+  // The same cost restricted to one algorithm (e.g. ring only), or to the curves whose name
+  // starts with `prefix` (throws std::invalid_argument when none does).
   CommCost only(int32_t algorithm) const;
+  CommCost onlyNamed(const std::string& prefix) const;
 
   // Evaluates best(x).timeUs for sizes that do not decrease between reset()s, walking the
   // tables instead of searching them: the tensor-fusion program's inner loop. Same results.

@@ -9,6 +9,7 @@
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
 #include "ir/input_error.hpp"
+#include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "library.hpp"
@@ -67,45 +68,48 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
           {"hierarchical-allreduce", {"nodes=" + std::to_string(boxes), "gpus=" + std::to_string(n / boxes)}});
   }
   std::vector<AlgorithmCurve> curves;
-  for (const auto& [name, baseSettings] : candidates) {
-    // A ring over many ranks has more steps per thread block than the runtime allows on one
-    // channel: spread it over 2, 4, ... channels until it compiles.
-    std::optional<codegen::Compiled> compiled;
-    std::string why;
-    for (int32_t channels = 1; channels <= ccforge::kMaxChannels && !compiled; channels *= 2) {
-      std::vector<std::string> settings = baseSettings;
-      if (channels > 1) {
-        if (name != "ring-allreduce") break;
-        settings.push_back("channels=" + std::to_string(channels));
+  for (const auto& [baseName, baseSettings] : candidates)
+    for (ir::Protocol protocol : o.protocols) {
+      const std::string name = baseName + "/" + std::string(ir::protocolName(protocol));
+      // A ring over many ranks has more steps per thread block than the runtime allows on one
+      // channel: spread it over 2, 4, ... channels until it compiles.
+      std::optional<codegen::Compiled> compiled;
+      std::string why;
+      for (int32_t channels = 1; channels <= ccforge::kMaxChannels && !compiled; channels *= 2) {
+        std::vector<std::string> settings = baseSettings;
+        if (channels > 1) {
+          if (baseName != "ring-allreduce") break;
+          settings.push_back("channels=" + std::to_string(channels));
+        }
+        try {
+          algorithms::Instance inst = algorithms::instantiate(baseName, settings, protocol);
+          compiled.emplace(codegen::compile(inst.program));
+        } catch (const std::invalid_argument& e) {
+          why = e.what();
+          break;
+        } catch (const codegen::CompileError& e) {
+          why = e.what();
+        }
+      }
+      if (!compiled) {
+        if (notes != nullptr) notes->push_back(name + " left out: " + why);
+        continue;
+      }
+      std::string file;
+      if (!o.irDir.empty()) {
+        std::filesystem::create_directories(o.irDir);
+        file = (std::filesystem::path(o.irDir) / (baseName + "-" + std::string(ir::protocolName(protocol)) + ".xml"))
+                   .string();
+        std::ofstream out(file);
+        out << ir::toXml(compiled->algorithm);
+        if (!out) throw std::invalid_argument("cannot write " + file);
       }
       try {
-        algorithms::Instance inst = algorithms::instantiate(name, settings);
-        compiled.emplace(codegen::compile(inst.program));
-      } catch (const std::invalid_argument& e) {
-        why = e.what();
-        break;
-      } catch (const codegen::CompileError& e) {
-        why = e.what();
+        curves.push_back(tabulate(compiled->algorithm, name, file, t, o, notes));
+      } catch (const std::exception& e) {
+        if (notes != nullptr) notes->push_back(name + " left out: the simulator says: " + e.what());
       }
     }
-    if (!compiled) {
-      if (notes != nullptr) notes->push_back(name + " left out: " + why);
-      continue;
-    }
-    std::string file;
-    if (!o.irDir.empty()) {
-      std::filesystem::create_directories(o.irDir);
-      file = (std::filesystem::path(o.irDir) / (name + ".xml")).string();
-      std::ofstream out(file);
-      out << ir::toXml(compiled->algorithm);
-      if (!out) throw std::invalid_argument("cannot write " + file);
-    }
-    try {
-      curves.push_back(tabulate(compiled->algorithm, name, file, t, o, notes));
-    } catch (const std::exception& e) {
-      if (notes != nullptr) notes->push_back(name + " left out: the simulator says: " + e.what());
-    }
-  }
   for (const std::string& path : o.irFiles) {
     ir::Algorithm a = ir::readAlgorithmFile(path).algorithm;
     if (a.coll != ir::CollectiveKind::AllReduce)

@@ -1,12 +1,14 @@
 // Bucket costs from ccforge itself: every AllReduce of the algorithm library that instantiates
 // for the topology's GPU count (and any MSCCL-IR files given), compiled and run in the event-
-// driven simulator (src/sim) at a ladder of sizes; the plan then interpolates that table.
+// driven simulator (src/sim) at a ladder of sizes, once per protocol; the plan then interpolates
+// that table, so a bucket's choice is an algorithm and a protocol.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ir/model.hpp"
 #include "plan/comm_cost.hpp"
 #include "sim/cost_model.hpp"
 #include "topology/topology.hpp"
@@ -20,7 +22,9 @@ struct SimulatedCostOptions {
   sim::Arch arch = sim::Arch::None;
   std::vector<std::string> irFiles;  // extra candidates (e.g. synthesized); AllReduce on all GPUs
   std::string irDir;                 // when set, the library algorithms' IR is written there
-  bool ringOnly = false;             // only the library's ring
+  bool ringOnly = false;             // only the library's ring (in every protocol)
+  // Each library algorithm is compiled once per protocol; a curve is named "ALGORITHM/PROTOCOL".
+  std::vector<ir::Protocol> protocols{ir::Protocol::Simple, ir::Protocol::LL128, ir::Protocol::LL};
 };
 
 std::vector<uint64_t> defaultSimulatedSizes();

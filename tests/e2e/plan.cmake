@@ -33,7 +33,7 @@ ccforge_cli_test("plan resnet50 lists every baseline" 0
   -- plan resnet50 --network 10gbe --workers 64 --svg ${CCFORGE_PLAN_OUT}/resnet50.svg)
 # Costs from ccforge's simulator on a catalog topology, IR written per algorithm.
 ccforge_cli_test("plan on a catalog topology simulates the library algorithms" 0
-  --has "on a100-1, 8 workers" --has "ring-allreduce" --has "allpairs-allreduce"
+  --has "on a100-1, 8 workers" --has "ring-allreduce/LL128" --has "allpairs-allreduce/Simple"
   --has "IR files: .*plan_ir/"
   -- plan vgg19 --topology a100-1 --ir-dir ${CCFORGE_PLAN_OUT}/plan_ir)
 ccforge_cli_test("plan with the operator fusion search" 0

@@ -13,20 +13,26 @@ TEST_CASE("simulated costs cover the library's AllReduces on a preset switch") {
   o.sizes = {4096, 1 << 20, 16 << 20};
   std::vector<std::string> notes;
   CommCost c = simulatedCost(t, o, &notes);
-  // 8 ranks, one box: ring, allpairs and recursive halving-doubling (8 is a power of two).
-  REQUIRE(c.curves().size() == 3);
-  CHECK(c.curves()[0].name == "ring-allreduce");
-  CHECK(c.curves()[1].name == "allpairs-allreduce");
-  CHECK(c.curves()[2].name == "recursive-halving-doubling-allreduce");
+  // 8 ranks, one box: ring, allpairs and recursive halving-doubling (8 is a power of two), each
+  // in the Simple, LL128 and LL protocols.
+  REQUIRE(c.curves().size() == 9);
+  CHECK(c.curves()[0].name == "ring-allreduce/Simple");
+  CHECK(c.curves()[1].name == "ring-allreduce/LL128");
+  CHECK(c.curves()[2].name == "ring-allreduce/LL");
+  CHECK(c.curves()[3].name == "allpairs-allreduce/Simple");
+  CHECK(c.curves()[8].name == "recursive-halving-doubling-allreduce/LL");
   CHECK(c.monotone());
   for (const AlgorithmCurve& a : c.curves()) {
     REQUIRE(a.table.size() == 3);
     CHECK(a.table[0].second > 0);
     CHECK(a.table[2].second > a.table[0].second);  // 16 MiB takes longer than 4 KiB
   }
-  // Ring only restricts the candidates.
+  // Ring only restricts the candidates; so does a protocol list.
   o.ringOnly = true;
+  CHECK(simulatedCost(t, o, nullptr).curves().size() == 3);
+  o.protocols = {ir::Protocol::Simple};
   CHECK(simulatedCost(t, o, nullptr).curves().size() == 1);
+  CHECK(c.onlyNamed("ring-allreduce/").curves().size() == 3);
 }
 
 TEST_CASE("tables interpolate linearly and extrapolate the last slope") {

@@ -31,6 +31,10 @@ class WorkloadJsonReader {
       std::string what = e.what();
       if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
       throw InputError(source_, ir::LineIndex(text_).at(std::min(offset, text_.size())), "malformed JSON: " + what);
+    } catch (const json::exception& e) {  // e.g. a number out of double's range
+      std::string what = e.what();
+      if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+      throw InputError(source_, {}, "malformed JSON: " + what);
     }
     try {
       locations_ = std::make_unique<topo::JsonLocations>(text_);

@@ -84,7 +84,8 @@ TEST_CASE("a small workload reads and schedules as written") {
 
 // Locations are of the offending value (line:column counted in kSmall as edited).
 TEST_CASE("malformed workloads are located errors") {
-  CHECK(errorOf("{\"format\": 1,}") .find("w.json:1:14: malformed JSON") == 0);
+  CHECK(errorOf("{\"format\": 1,}").find("w.json:1:14: malformed JSON") == 0);
+  CHECK(errorOf("{\"format\": 1e400}") == "w.json: malformed JSON: number overflow parsing '1e400'");
   std::string t = kSmall;
   std::string badInput = t;
   badInput.replace(badInput.find("\"inputs\": [\"a.fwd\"]"), 19, "\"inputs\": [\"zz\"]");

@@ -25,6 +25,31 @@ double interpolate(const std::vector<std::pair<uint64_t, double>>& t, size_t k, 
   return t.back().second + slope * static_cast<double>(bytes - t.back().first);
 }
 
+// Slope beyond the last breakpoint (affine: its beta).
+double finalSlope(const AlgorithmCurve& c) {
+  if (c.table.empty()) return c.usPerByte;
+  return c.table.size() < 2 ? 0.0 : segmentSlope(c.table, c.table.size() - 1);
+}
+
+// b <= a at every size (both are piecewise linear with breakpoints among the union of their
+// table sizes and 0, so comparing there and the final slopes decides it), and b < a somewhere
+// unless `earlier` (b comes first in the list and wins ties).
+bool dominates(const AlgorithmCurve& b, const AlgorithmCurve& a, bool earlier) {
+  std::vector<uint64_t> points{0};
+  for (const auto& p : a.table) points.push_back(p.first);
+  for (const auto& p : b.table) points.push_back(p.first);
+  bool strict = false;
+  for (uint64_t x : points) {
+    double tb = b.timeUs(x), ta = a.timeUs(x);
+    if (tb > ta) return false;
+    strict = strict || tb < ta;
+  }
+  double sb = finalSlope(b), sa = finalSlope(a);
+  if (sb > sa) return false;
+  strict = strict || sb < sa;
+  return strict || earlier;
+}
+
 }  // namespace
 
 double AlgorithmCurve::timeUsIn(uint64_t bytes, size_t k) const {
@@ -51,37 +76,46 @@ CommCost::CommCost(std::vector<AlgorithmCurve> curves) : curves_(std::move(curve
       if (i > 0 && c.table[i].first <= c.table[i - 1].first)
         throw std::invalid_argument("algorithm '" + c.name + "': table sizes must ascend");
     }
-    monotone_ = monotone_ && c.nonDecreasing();
     std::vector<double> slopes(c.table.size(), 0);
     for (size_t k = 1; k < c.table.size(); ++k) slopes[k] = segmentSlope(c.table, k);
     slopes_.push_back(std::move(slopes));
+  }
+  for (size_t a = 0; a < curves_.size(); ++a) {
+    bool dominated = false;
+    for (size_t b = 0; b < curves_.size() && !dominated; ++b)
+      if (b != a) dominated = dominates(curves_[b], curves_[a], b < a);
+    if (!dominated) {
+      useful_.push_back(static_cast<int32_t>(a));
+      monotone_ = monotone_ && curves_[a].nonDecreasing();
+    }
   }
 }
 
 CommCost::Choice CommCost::best(uint64_t bytes) const {
   Choice c;
-  for (size_t i = 0; i < curves_.size(); ++i) {
-    double t = curves_[i].timeUs(bytes);
-    if (c.algorithm < 0 || t < c.timeUs) c = {t, static_cast<int32_t>(i)};
+  for (int32_t i : useful_) {
+    double t = curves_[static_cast<size_t>(i)].timeUs(bytes);
+    if (c.algorithm < 0 || t < c.timeUs) c = {t, i};
   }
   return c;
 }
 
 double CommCost::Cursor::timeUs(uint64_t bytes) {
   double best = 0;
-  for (size_t i = 0; i < cost_->curves_.size(); ++i) {
+  for (size_t u = 0; u < cost_->useful_.size(); ++u) {
+    const size_t i = static_cast<size_t>(cost_->useful_[u]);
     const AlgorithmCurve& c = cost_->curves_[i];
     double t;
     if (c.table.empty()) {
       t = c.alphaUs + c.usPerByte * static_cast<double>(bytes);
     } else {
-      size_t& k = segments_[i];
+      size_t& k = segments_[u];
       while (k < c.table.size() && bytes > c.table[k].first) ++k;
       const std::vector<double>& slopes = cost_->slopes_[i];
       t = k == 0 || c.table.size() == 1 ? (k < c.table.size() ? c.table[k].second : c.table.back().second)
                                         : interpolate(c.table, k, bytes, slopes[std::min(k, c.table.size() - 1)]);
     }
-    if (i == 0 || t < best) best = t;
+    if (u == 0 || t < best) best = t;
   }
   return best;
 }

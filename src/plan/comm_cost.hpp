@@ -41,12 +41,15 @@ class CommCost {
     double timeUs = 0;
     int32_t algorithm = -1;  // index into curves(); ties go to the lower index
   };
+  // The cheapest curve at `bytes`. Curves nowhere cheaper than another (no smaller anywhere, and
+  // not earlier in the list when equal) are set aside when the cost is built: they never win.
   Choice best(uint64_t bytes) const;
   double timeUs(uint64_t bytes) const { return best(bytes).timeUs; }
   // Every curve is non-decreasing in the size: a bigger bucket never costs less. The tensor
   // fusion program then prunes; otherwise it tries every split.
   bool monotone() const { return monotone_; }
   const std::vector<AlgorithmCurve>& curves() const { return curves_; }
+  const std::vector<int32_t>& usefulCurves() const { return useful_; }
   // The same cost restricted to one algorithm (e.g. ring only), or to the curves whose name
   // starts with `prefix` (throws std::invalid_argument when none does).
   CommCost only(int32_t algorithm) const;
@@ -56,7 +59,7 @@ class CommCost {
   // tables instead of searching them: the tensor-fusion program's inner loop. Same results.
   class Cursor {
    public:
-    explicit Cursor(const CommCost& cost) : cost_(&cost), segments_(cost.curves_.size(), 0) {}
+    explicit Cursor(const CommCost& cost) : cost_(&cost), segments_(cost.useful_.size(), 0) {}
     void reset() { std::fill(segments_.begin(), segments_.end(), 0); }
     double timeUs(uint64_t bytes);
 
@@ -67,6 +70,7 @@ class CommCost {
 
  private:
   std::vector<AlgorithmCurve> curves_;
+  std::vector<int32_t> useful_;              // the curves best() compares, ascending
   std::vector<std::vector<double>> slopes_;  // per curve, per table segment (index 0 unused)
   bool monotone_ = true;
 };

@@ -3,6 +3,7 @@
 // plan next to every baseline and the lower bound, and a timeline picture (docs/plan.md).
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -208,11 +209,14 @@ int runPlan(const PlanArguments& args) {
       c.where = args.network + " (simulated switch), " + std::to_string(args.workers) + " workers";
     }
     plan::SimulatedCostOptions o;
+    o.maxBytes = std::max<uint64_t>(o.maxBytes, c.workload.gradientBytes());  // the largest possible bucket
     o.irFiles = args.irFiles;
     o.irDir = args.irDir;
     o.ringOnly = args.ringOnly;
     c.cost = plan::simulatedCost(t, o, &c.notes);
-    c.costName = "ccforge simulate of each algorithm on " + t.name + " (1 KiB..64 MiB, interpolated)";
+    std::vector<uint64_t> sizes = plan::defaultSimulatedSizes(o.maxBytes);
+    c.costName = "ccforge simulate of each algorithm on " + t.name + " (1 KiB.." +
+                 std::to_string(sizes.back() >> 20) + " MiB by factors of 4, interpolated)";
   } else {
     const plan::NetworkPreset& p = plan::findNetworkPreset(args.network);
     c.cost = plan::analyticCost(p, args.workers, args.ringOnly);

@@ -13,15 +13,21 @@
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "library.hpp"
+#include "plan/workload.hpp"
 #include "semantics/protocol.hpp"
 #include "sim/simulate.hpp"
 #include "topology/families.hpp"
 
 namespace ccforge::plan {
 
-std::vector<uint64_t> defaultSimulatedSizes() {
+std::vector<uint64_t> defaultSimulatedSizes(uint64_t maxBytes) {
   std::vector<uint64_t> s;
-  for (uint64_t b = 1024; b <= (uint64_t{64} << 20); b *= 4) s.push_back(b);
+  uint64_t b = 1024;
+  s.push_back(b);
+  while (b < maxBytes && b < kMaxTensorBytes) {
+    b *= 4;
+    s.push_back(b);
+  }
   return s;
 }
 
@@ -30,7 +36,7 @@ namespace {
 AlgorithmCurve tabulate(const ir::Algorithm& a, const std::string& name, const std::string& file,
                         const topo::Topology& t, const SimulatedCostOptions& o, std::vector<std::string>* notes) {
   sim::SimulationOptions so;
-  so.sizes = o.sizes.empty() ? defaultSimulatedSizes() : o.sizes;
+  so.sizes = o.sizes.empty() ? defaultSimulatedSizes(o.maxBytes) : o.sizes;
   std::sort(so.sizes.begin(), so.sizes.end());
   so.sizes.erase(std::unique(so.sizes.begin(), so.sizes.end()), so.sizes.end());
   so.arch = o.arch;

@@ -16,9 +16,11 @@
 namespace ccforge::plan {
 
 struct SimulatedCostOptions {
-  // Bytes simulated; beyond the last the table extrapolates the last slope. Default: 1 KiB to
-  // 64 MiB by factors of 4.
+  // Bytes simulated; beyond the last the table extrapolates the last slope, which can be far off
+  // while the curve is still latency-bound: simulate up to the largest bucket the plan can form.
+  // Empty: 1 KiB, 4 KiB, ... up to the first power of 4 at or above `maxBytes`.
   std::vector<uint64_t> sizes;
+  uint64_t maxBytes = uint64_t{64} << 20;
   sim::Arch arch = sim::Arch::None;
   std::vector<std::string> irFiles;  // extra candidates (e.g. synthesized); AllReduce on all GPUs
   std::string irDir;                 // when set, the library algorithms' IR is written there
@@ -27,7 +29,7 @@ struct SimulatedCostOptions {
   std::vector<ir::Protocol> protocols{ir::Protocol::Simple, ir::Protocol::LL128, ir::Protocol::LL};
 };
 
-std::vector<uint64_t> defaultSimulatedSizes();
+std::vector<uint64_t> defaultSimulatedSizes(uint64_t maxBytes);
 
 // Throws InputError for an unusable IR file, std::invalid_argument when no algorithm fits.
 // A table that is not non-decreasing in the size is made so (each point at least the one

@@ -241,14 +241,21 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     double times[3] = {0, 0, 0};
     uint64_t sizes[3] = {0, 0, 0};
     std::string types[3];
+    auto isCollective = [](std::string_view t) {
+      return t == "ALLREDUCE" || t == "ALLGATHER" || t == "ALLTOALL" || t == "REDUCESCATTER" || t == "NONE";
+    };
     for (int part = 0; part < 3; ++part) {
       if (k >= row.size()) fail(row.back().offset, "the layer line ends early");
       times[part] = static_cast<double>(integer(row[k++], "a compute time in cycles"));
+      // Some traces (the public Resnet50_DataParallel.txt) give the layer's dimensions between
+      // the time and the collective: integers, skipped.
+      while (k < row.size() && !isCollective(row[k].text)) {
+        if (row[k].text.empty() || row[k].text[0] < '0' || row[k].text[0] > '9')
+          fail(row[k].offset, "expected a collective type (ALLREDUCE, ALLGATHER, ALLTOALL, REDUCESCATTER, NONE)");
+        integer(row[k++], "a dimension");
+      }
       if (k >= row.size()) fail(row.back().offset, "the layer line ends early");
       types[part] = std::string(row[k++].text);
-      if (types[part] != "ALLREDUCE" && types[part] != "ALLGATHER" && types[part] != "ALLTOALL" &&
-          types[part] != "REDUCESCATTER" && types[part] != "NONE")
-        fail(row[k - 1].offset, "expected a collective type (ALLREDUCE, ALLGATHER, ALLTOALL, REDUCESCATTER, NONE)");
       if (k >= row.size()) fail(row.back().offset, "the layer line ends early");
       sizes[part] = integer(row[k++], "a size in bytes");
     }

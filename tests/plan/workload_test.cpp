@@ -123,6 +123,16 @@ TEST_CASE("ASTRA-sim workloads import with backward in reverse layer order") {
   // fwd 1.5 us; fc.wgrad ends at 2.2 us; fc.igrad 2.8; conv1.wgrad 5.8.
   CHECK(s.instance.readyUs[0] == Approx(2.2));
   CHECK(s.instance.readyUs[1] == Approx(5.8));
+  // Traces that give layer dimensions between the time and the collective read the same.
+  const char* withDims =
+      "DATA\n"
+      "1\n"
+      "conv1\t-1\t1000\t100\t27\t8\tNONE\t0\t2000\t100\t27\t8\tNONE\t0\t3000\t100\t27\t8\tALLREDUCE\t864\t10\n";
+  Workload d = readAstraWorkload(withDims, "d.txt", 2.0);
+  REQUIRE(d.tensors.size() == 1);
+  CHECK(d.tensors[0].bytes == 864);
+  CHECK(d.ops[0].timeUs == 2.0);  // 1000 cycles of 2 ns
+  CHECK(d.ops[1].timeUs == 6.0);  // weight gradient: 3000 cycles
   try {
     readAstraWorkload("DATA\n3\nconv1 -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 4 1\n", "bad.txt", 1.0);
     FAIL("no error");
@@ -134,6 +144,13 @@ TEST_CASE("ASTRA-sim workloads import with backward in reverse layer order") {
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK(std::string(e.what()) == "bad.txt:3:10: expected a compute time in cycles, found '1x'");
+  }
+  try {
+    readAstraWorkload("DATA\n1\nconv1 -1 1 SOMETIMES 0 1 NONE 0 1 ALLREDUCE 4 1\n", "bad.txt", 1.0);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "bad.txt:3:12: expected a collective type (ALLREDUCE, ALLGATHER, ALLTOALL, REDUCESCATTER, NONE)");
   }
 }
 

@@ -11,7 +11,7 @@
 #include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
-#include "fused.hpp"
+#include "fused_library.hpp"
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"

@@ -115,6 +115,7 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
     }
     std::string attrs = "label=" + quoted(m.label(v));
     if (d.highlighted) attrs += ", fillcolor=red, fontcolor=white";
+    else if (d.compute) attrs += ", shape=box, style=\"filled\", fillcolor=gold";
     else if (mark[static_cast<size_t>(v)] == Mark::Boundary) attrs += ", style=\"rounded,dashed\", fontcolor=gray50";
     out += std::string(inTb ? "      " : "    ") + "n" + std::to_string(v) + " [" + attrs + "];\n";
   }

@@ -32,6 +32,7 @@ struct DotNode {
   int32_t order = 0;  // position inside its cluster
   ChunkRange a, b;    // chunks it touches
   bool highlighted = false;
+  bool compute = false;  // a compute step of a fused program (drawn as a filled box)
 };
 
 struct DotEdge {

@@ -39,7 +39,7 @@ DotModel chunkDagModel(const dsl::Program& program) {
   for (size_t t = 0; t < trace.size(); ++t) {
     const dsl::TraceOp& op = trace[t];
     m.nodes.push_back(DotNode{op.dst.rank, -1, static_cast<int32_t>(t), {op.src.index, op.src.index + op.count},
-                              {op.dst.index, op.dst.index + op.count}, false});
+                              {op.dst.index, op.dst.index + op.count}, false, false});
   }
   for (const Edge& e : chunkDagEdges(program))
     m.edges.push_back(DotEdge{e.from, e.to, e.kind == EdgeKind::True ? DotEdgeKind::TrueDependency
@@ -69,7 +69,7 @@ DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& 
     if (in.removed) continue;
     node[i] = static_cast<int32_t>(m.nodes.size());
     m.nodes.push_back(DotNode{in.rank, -1, static_cast<int32_t>(i), dslChunks(in.srcOff, in.cnt, dag->refinement),
-                              dslChunks(in.dstOff, in.cnt, dag->refinement), false});
+                              dslChunks(in.dstOff, in.cnt, dag->refinement), false, false});
   }
   for (const Edge& e : dag->edges)
     m.edges.push_back(DotEdge{node[static_cast<size_t>(e.from)], node[static_cast<size_t>(e.to)],
@@ -117,7 +117,7 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
                                   writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
                                       ? ChunkRange{st.dstoff, st.dstoff + st.cnt}
                                       : ChunkRange{},
-                                  false});
+                                  false, computes(st.type)});
         stepOf.push_back(&st);
         if (s > 0) m.edges.push_back(DotEdge{v - 1, v, DotEdgeKind::Order});
         if (sends(st.type)) sent[{g.id, tb.send, tb.chan}].push_back(v);
@@ -141,6 +141,9 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
     const ir::Step& st = *stepOf[static_cast<size_t>(v)];
     std::string s = fmt::format("{}: {}", st.s, ir::opTypeName(st.type));
     if (st.type == OpType::Nop) return s;
+    if (st.type == OpType::Compute)
+      return fmt::format("{}: {} rows {}..{} -> {}", st.s, ir::computeOpName(st.op), st.row, st.row + st.nrows - 1,
+                         chunks(st.dstbuf, st.dstoff, st.cnt));
     const bool reads = readsLocalSource(st.type);
     if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
     if (writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fused.hpp"
+#include "fused_library.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "support/verify_support.hpp"

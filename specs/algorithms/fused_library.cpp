@@ -1,4 +1,4 @@
-#include "fused.hpp"
+#include "fused_library.hpp"
 
 #include <charconv>
 #include <stdexcept>

@@ -242,7 +242,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   run->add_option("--profile", options->profile,
                   "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");

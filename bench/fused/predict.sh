@@ -15,7 +15,7 @@ time_us() {
   "$CCFORGE" compile "$name" "$@" --no-verify -o "$TMP/p.xml" 2>/dev/null
   local arch=none  # NCCL's per-channel caps are NVIDIA's; none on MI250
   case $topo in a100*) arch=sm80 ;; h100*) arch=sm90 ;; esac
-  "$CCFORGE" simulate "$TMP/p.xml" --topology "$topo" --sizes "$bytes" --arch "$arch" --format json |
+  "$CCFORGE" simulate "$TMP/p.xml" "$topo" --sizes "$bytes" --arch "$arch" --format json |
     python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["results"][0]["time_us"])'
 }
 
@@ -29,12 +29,13 @@ row() {
   remote=$(time_us "$topo" "$bytes" "$name" ranks="$ranks" order=1 "$@")
   python3 -c "
 b, f, r = $bulk, $fused, $remote
-print('| $topo | $ranks | $label | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |' % (b, f, r, 100 * (b - f) / b, 100 * (b - r) / b))"
+print('| $(basename "$topo" .json) | $ranks | $label | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |' % (b, f, r, 100 * (b - f) / b, 100 * (b - r) / b))"
 }
 
 echo "| machine | ranks | operator and shape | bulk-sync (us) | fused natural (us) | fused remote-first (us) | gain natural | gain remote-first |"
 echo "|---|---|---|---|---|---|---|---|"
-for topo_ranks in "mi250-1 4" "mi250-1 8" "a100-1 8" "h100-1 8"; do
+HERE=$(cd "$(dirname "$0")" && pwd)
+for topo_ranks in "$HERE/mi250-fc4.json 4" "$HERE/mi250-fc8.json 8" "a100-1 8" "h100-1 8"; do
   set -- $topo_ranks
   topo=$1 ranks=$2
   chunks=4
@@ -48,4 +49,11 @@ for topo_ranks in "mi250-1 4" "mi250-1 8" "a100-1 8" "h100-1 8"; do
   # MoE expert (Mixtral-like): 4096 routed tokens x ffn 14336 -> hidden 4096, back to the tokens' ranks
   row "$topo" "$ranks" $((4096 * 4096 * 4)) "GEMM+A2A T=4096 F=14336 H=4096" gemm-alltoall tokens=4096 hidden=14336 \
     ffn=4096 chunks=$chunks
+done
+# Scale-out: DLRM embedding + All-to-All across 2 boxes (NICs and IB switches), 16 ranks.
+for topo in a100-2 h100-2; do
+  for batch in 8192 32768; do
+    row "$topo" 16 $((batch * 256 * 4)) "Emb+A2A B=$batch D=256 L=64" embedding-alltoall batch=$batch dim=256 \
+      pooling=64 table=100000 chunks=2
+  done
 done

@@ -192,3 +192,19 @@ TEST_CASE("fused: a compute step whose rows are not the chunks it writes is fuse
   CHECK(r.verdict == verify::Verdict::Violation);
   CHECK(test::hasRule(r, "fused.declaration"));
 }
+
+TEST_CASE("the reader refuses fused elements in a file without the fused header") {
+  const std::string head =
+      "<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" coll=\"allreduce\" inplace=\"1\">\n"
+      "  <gpu id=\"0\" i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"0\">\n";
+  const std::string tail = "  </gpu>\n</algo>\n";
+  CHECK_THROWS_WITH(ir::readAlgorithm(head + "    <operand id=\"0\" dtype=\"f32\" rows=\"1\" cols=\"1\"/>\n" + tail, "x"),
+                    Catch::Contains("fused programs only"));
+  CHECK_THROWS_WITH(
+      ir::readAlgorithm(head +
+                            "    <tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cmp\" srcbuf=\"w\" "
+                            "srcoff=\"-1\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\" op=\"gemv\" "
+                            "row=\"0\" nrows=\"1\"/>\n    </tb>\n" + tail,
+                        "x"),
+      Catch::Contains("fused programs only"));
+}

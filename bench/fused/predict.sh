@@ -50,10 +50,11 @@ for topo_ranks in "$HERE/mi250-fc4.json 4" "$HERE/mi250-fc8.json 8" "a100-1 8" "
   row "$topo" "$ranks" $((4096 * 4096 * 4)) "GEMM+A2A T=4096 F=14336 H=4096" gemm-alltoall tokens=4096 hidden=14336 \
     ffn=4096 chunks=$chunks
 done
-# Scale-out: DLRM embedding + All-to-All across 2 boxes (NICs and IB switches), 16 ranks.
-for topo in a100-2 h100-2; do
+# Scale-out: DLRM embedding + All-to-All over 16 and 32 single-GCD nodes behind one IB switch.
+for topo_ranks in "$HERE/scaleout-16.json 16" "$HERE/scaleout-32.json 32"; do
+  set -- $topo_ranks
   for batch in 8192 32768; do
-    row "$topo" 16 $((batch * 256 * 4)) "Emb+A2A B=$batch D=256 L=64" embedding-alltoall batch=$batch dim=256 \
+    row "$1" "$2" $((batch * 256 * 4)) "Emb+A2A B=$batch D=256 L=64" embedding-alltoall batch=$batch dim=256 \
       pooling=64 table=100000 chunks=2
   done
 done

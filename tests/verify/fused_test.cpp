@@ -83,7 +83,7 @@ TEST_CASE("a fused program round-trips through the writer and the reader") {
   }
 }
 
-TEST_CASE("the stock runtimes' profiles refuse a fused program; its header selects ccforge-fused") {
+TEST_CASE("the stock runtimes' profiles refuse a fused program, and its header selects ccforge-fused") {
   const ir::Algorithm a = gemv2();
   CHECK(profileForHeader(a).name == "ccforge-fused");
   for (const RuntimeProfile* p : {&executorProfile(), &legacyProfile()}) {
@@ -169,7 +169,7 @@ TEST_CASE("fused mutation: writing an operand is fused.operand-write") {
   CHECK(test::hasRule(r, "fused.operand-write"));
 }
 
-TEST_CASE("fused: a chunk read but never produced is fused.unproduced-read; a gap is fused.partition") {
+TEST_CASE("fused: a chunk read but never produced is fused.unproduced-read, and a gap is fused.partition") {
   ir::Algorithm a = gemv2();
   auto& steps = a.gpus[1].threadBlocks[0].steps;
   // Drop rank 1's producer of chunk 0 (its first compute step); the dependencies on tb 0 step k

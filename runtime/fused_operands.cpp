@@ -6,13 +6,13 @@
 #include "ir/names.hpp"
 
 namespace ccforge::runtime {
-namespace {
-
-const ir::Gpu& gpuOf(const ir::Algorithm& a, int32_t rank) {
+const ir::Gpu& gpuOfRank(const ir::Algorithm& a, int32_t rank) {
   for (const ir::Gpu& g : a.gpus)
     if (g.id == rank) return g;
   throw std::invalid_argument("no <gpu id=\"" + std::to_string(rank) + "\">");
 }
+
+namespace {
 
 OperandView view(const ir::Operand& o, const void* data) {
   OperandView v;
@@ -43,7 +43,7 @@ void checkFusedCall(const ir::Algorithm& a, const CallShape& call, int64_t chunk
 
 ComputeTable computeTableOf(const ir::Algorithm& a, int32_t rank, const RankBuffers& buffers, bool hostOperands) {
   ComputeTable t;
-  const ir::Gpu& g = gpuOf(a, rank);
+  const ir::Gpu& g = gpuOfRank(a, rank);
   if (!a.fused || !g.product) return t;
   const ir::Product& p = *g.product;
   if (!buffers.operands[0] || !buffers.operands[1])

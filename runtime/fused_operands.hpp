@@ -10,6 +10,9 @@
 
 namespace ccforge::runtime {
 
+// The <gpu> of a rank; std::invalid_argument when the file has none.
+const ir::Gpu& gpuOfRank(const ir::Algorithm& algorithm, int32_t rank);
+
 // Throws std::invalid_argument (user-facing) unless the call is f32 and each rank's product,
 // rows x cols elements, is exactly the input buffer (chunkElems * nchunksperloop).
 void checkFusedCall(const ir::Algorithm& algorithm, const CallShape& call, int64_t chunkElems);

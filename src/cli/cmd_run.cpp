@@ -4,6 +4,7 @@
 // and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong result /
 // deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable input,
 // 6 internal error. docs/runtime.md describes it.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "cli/verdict_exit_code.hpp"
 #include "driver/run_verification.hpp"
 #include "runtime/execution_error.hpp"
+#include "runtime/fused_check.hpp"
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
@@ -91,6 +93,46 @@ std::string verificationLine(const std::string& file, const driver::RunVerificat
   return line;
 }
 
+TargetOptions targetOptions(const RunOptions& o) {
+  TargetOptions target;
+  target.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
+  target.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
+  target.cpuWorkers = o.workers;
+  target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
+  target.tuning.tileBytes = o.tileBytes;
+  target.tuning.slots = o.slots;
+  return target;
+}
+
+// A fused program (docs/fused.md) runs with operands this command makes (small integers) and is
+// checked against a plain reference of its operator and collective; its shape fixes the call.
+int runFused(const RunOptions& o, const ProgramSet& programs, const std::vector<std::string>& verified) {
+  if (programs.programs().size() != 1) throw UsageError("a fused program runs alone: give one file");
+  const Program& p = programs.programs().front();
+  std::unique_ptr<Target> device = makeTarget(targetOptions(o));
+  std::cout << "programs:\n  " << describeProgram(p) << "\n";
+  if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
+  for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
+  std::cout << "backend: " << device->describe() << "\n" << std::flush;
+  FusedRunResult r;
+  try {
+    r = runFusedChecked(*device, p, o.seed, o.iterations);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  std::cout << "call: " << describeCall(r.call) << ", operands: small integers (seed " << o.seed << ")\n";
+  if (r.passed())
+    std::cout << "check: passed: every output element equals the plain reference bit for bit\n";
+  else
+    std::cout << "check: FAILED: " << r.wrongElements << " wrong elements; first: " << r.firstWrong << "\n";
+  if (o.iterations > 0) {
+    char line[120];
+    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations)\n", r.secondsPerIteration * 1e6, o.iterations);
+    std::cout << line;
+  }
+  return r.passed() ? kExitVerified : kExitViolation;
+}
+
 int execute(const RunOptions& o) {
   const std::optional<DataType> dtype = parseDataType(o.dtype);
   if (!dtype) throw UsageError("unsupported --dtype '" + o.dtype + "' (supported: " + dataTypeList() + ")");
@@ -132,6 +174,8 @@ int execute(const RunOptions& o) {
       throw UsageError("the programs are for different collectives (" + first.source() + ": " +
                        std::string(collectiveTypeName(first.collective())) + ", " + p.source() + ": " +
                        std::string(collectiveTypeName(p.collective())) + ")");
+
+  if (first.algorithm().fused) return runFused(o, programs, verified);
 
   CallShape call;
   call.collective = first.collective();

@@ -24,3 +24,12 @@ ccforge_cli_test("fused: simulate gives compute steps time on a GPU the topology
 ccforge_cli_test("fused: dot draws compute steps as gold boxes" 0
   --has "0: gemv rows 0..3 -> i\\[0\\]\", shape=box, style=\"filled\", fillcolor=gold"
   -- dot ${FUSED}/gemv_allreduce_r2_c2.xml)
+ccforge_cli_test("fused: compile writes an embedding + All-to-All program" 0
+  --has "embedding-alltoall-r2-c2: 2 ranks"
+  -- compile embedding-alltoall ranks=2 chunks=2 -o ${FUSED_OUT}/embedding.xml)
+ccforge_cli_test("fused: run checks an embedding + All-to-All program bit for bit against its plain reference" 0
+  --has "verified \\(ccforge-fused profile, from the header\\)" --has "call: alltoall, 2 ranks, count 512 x f32"
+  --has "check: passed: every output element equals the plain reference bit for bit"
+  -- run ${FUSED_OUT}/embedding.xml --iters 1)
+set_tests_properties("cli: fused: run checks an embedding + All-to-All program bit for bit against its plain reference"
+  PROPERTIES DEPENDS "cli: fused: compile writes an embedding + All-to-All program")

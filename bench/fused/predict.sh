@@ -8,7 +8,8 @@ CCFORGE=${1:-build/src/cli/ccforge}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# time_us TOPOLOGY BYTES NAME key=value...: simulated microseconds of one program.
+# time_us TOPOLOGY BYTES NAME key=value...: "time,skew" of one program in simulated microseconds
+# (skew: the latest minus the earliest time a rank finished).
 time_us() {
   local topo=$1 bytes=$2 name=$3
   shift 3
@@ -16,7 +17,7 @@ time_us() {
   local arch=none  # NCCL's per-channel caps are NVIDIA's; none on MI250
   case $topo in a100*) arch=sm80 ;; h100*) arch=sm90 ;; esac
   "$CCFORGE" simulate "$TMP/p.xml" "$topo" --sizes "$bytes" --arch "$arch" --format json |
-    python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["results"][0]["time_us"])'
+    python3 -c 'import json,sys; r = json.load(sys.stdin)["results"][0]; print("%.1f,%.1f" % (r["time_us"], r["rank_skew_us"]))'
 }
 
 # row TOPOLOGY RANKS BYTES LABEL NAME key=value...
@@ -28,12 +29,12 @@ row() {
   fused=$(time_us "$topo" "$bytes" "$name" ranks="$ranks" order=0 "$@")
   remote=$(time_us "$topo" "$bytes" "$name" ranks="$ranks" order=1 "$@")
   python3 -c "
-b, f, r = $bulk, $fused, $remote
-print('| $(basename "$topo" .json) | $ranks | $label | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |' % (b, f, r, 100 * (b - f) / b, 100 * (b - r) / b))"
+(b, bs), (f, fs), (r, rs) = ($bulk), ($fused), ($remote)
+print('| $(basename "$topo" .json) | $ranks | $label | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f |' % (b, f, r, 100 * (b - f) / b, 100 * (b - r) / b, fs, rs))"
 }
 
-echo "| machine | ranks | operator and shape | bulk-sync (us) | fused natural (us) | fused remote-first (us) | gain natural | gain remote-first |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| machine | ranks | operator and shape | bulk-sync (us) | fused natural (us) | fused remote-first (us) | gain natural | gain remote-first | skew natural (us) | skew remote-first (us) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 HERE=$(cd "$(dirname "$0")" && pwd)
 for topo_ranks in "$HERE/mi250-fc4.json 4" "$HERE/mi250-fc8.json 8" "a100-1 8" "h100-1 8"; do
   set -- $topo_ranks

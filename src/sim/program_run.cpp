@@ -42,7 +42,8 @@ class Execution {
         tb_(static_cast<size_t>(p.threadBlockCount())),
         flagWaiters_(static_cast<size_t>(p.threadBlockCount())),
         gpu_(gpu),
-        computeFree_(static_cast<size_t>(p.ranks()), 0.0) {
+        computeFree_(static_cast<size_t>(p.ranks()), 0.0),
+        rankFinish_(static_cast<size_t>(p.ranks()), 0.0) {
     for (const topo::Route& r : routes) {
       const double perChannel = model.perChannelGBps(r.linkClass).value_or(std::numeric_limits<double>::infinity());
       capOf_.push_back(perChannel * model.efficiency() * 1e9);
@@ -76,7 +77,7 @@ class Execution {
       }
       drain();
     }
-    return {network_.now() * 1e6 + model_.baseLatencyUs(), machine_.config().tiles, transfers_};
+    return {network_.now() * 1e6 + model_.baseLatencyUs(), machine_.config().tiles, transfers_, rankFinish_};
   }
 
  private:
@@ -188,6 +189,8 @@ class Execution {
           if (!b.done) {
             b.done = true;
             ++finished_;
+            double& f = rankFinish_[static_cast<size_t>(p_.rankOf(g))];
+            f = std::max(f, network_.now() * 1e6);
           }
           return;
         case Need::Busy:
@@ -327,7 +330,8 @@ class Execution {
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   int64_t arrivalSeq_ = 0;
   std::optional<topo::GpuSpec> gpu_;
-  std::vector<double> computeFree_;  // per rank: when its GPU finishes the compute steps started so far
+  std::vector<double> computeFree_;  // per rank
+  std::vector<double> rankFinish_;   // per rank: when its last thread block finished, us: when its GPU finishes the compute steps started so far
   using Computing = std::tuple<double, int64_t, int32_t>;  // finish time, order, thread block
   std::priority_queue<Computing, std::vector<Computing>, std::greater<Computing>> computing_;
   int64_t computeSeq_ = 0;

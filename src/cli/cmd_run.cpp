@@ -4,6 +4,7 @@
 // and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong result /
 // deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable input,
 // 6 internal error. docs/runtime.md describes it.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -15,6 +16,7 @@
 #include "driver/perf_table.hpp"
 #include "driver/run_verification.hpp"
 #include "runtime/execution_error.hpp"
+#include "runtime/fused_check.hpp"
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
@@ -214,6 +216,35 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
   return anyWrong ? kExitViolation : kExitVerified;
 }
 
+// A fused program (docs/fused.md) runs with operands this command makes (small integers) and is
+// checked against a plain reference of its operator and collective; its shape fixes the call.
+int runFused(const RunOptions& o, const ProgramSet& programs, const std::vector<std::string>& verified) {
+  if (programs.programs().size() != 1) throw UsageError("a fused program runs alone: give one file");
+  const Program& p = programs.programs().front();
+  std::unique_ptr<Target> device = makeTarget(targetOptions(o));
+  std::cout << "programs:\n  " << describeProgram(p) << "\n";
+  if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
+  for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
+  std::cout << "backend: " << device->describe() << "\n" << std::flush;
+  FusedRunResult r;
+  try {
+    r = runFusedChecked(*device, p, o.seed, o.iterations);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  std::cout << "call: " << describeCall(r.call) << ", operands: small integers (seed " << o.seed << ")\n";
+  if (r.passed())
+    std::cout << "check: passed: every output element equals the plain reference bit for bit\n";
+  else
+    std::cout << "check: FAILED: " << r.wrongElements << " wrong elements; first: " << r.firstWrong << "\n";
+  if (o.iterations > 0) {
+    char line[120];
+    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations)\n", r.secondsPerIteration * 1e6, o.iterations);
+    std::cout << line;
+  }
+  return r.passed() ? kExitVerified : kExitViolation;
+}
+
 int execute(const RunOptions& o) {
   const std::optional<DataType> dtype = parseDataType(o.dtype);
   if (!dtype) throw UsageError("unsupported --dtype '" + o.dtype + "' (supported: " + dataTypeList() + ")");
@@ -256,6 +287,7 @@ int execute(const RunOptions& o) {
                        std::string(collectiveTypeName(first.collective())) + ", " + p.source() + ": " +
                        std::string(collectiveTypeName(p.collective())) + ")");
 
+  if (first.algorithm().fused) return runFused(o, programs, verified);
   if (sweeping(o)) {
     if (o.fallback) throw UsageError("--fallback is for single calls, not -b/-e/-f sweeps");
     if (o.inPlace) throw UsageError("a -b/-e/-f sweep runs both call forms; --in-place is for single calls");
@@ -375,7 +407,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   run->add_option("--profile", options->profile,
                   "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");

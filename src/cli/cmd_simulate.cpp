@@ -88,7 +88,8 @@ std::string json(const SimulateArguments& args, const ir::Algorithm& a, const to
                        {"busbw_GBps", s.busbwGBps},
                        {"in_size_window", s.inSizeWindow},
                        {"tile_iterations", s.iterations},
-                       {"transfers", s.transfers}});
+                       {"transfers", s.transfers},
+                       {"rank_skew_us", s.rankSkewUs}});
   j["results"] = results;
   return j.dump(2) + "\n";
 }

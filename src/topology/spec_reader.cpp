@@ -154,7 +154,7 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links"});
+    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links", "gpu"});
     Topology t;
     t.sourceFile = source_;
     const json* name = member(spec, "name");
@@ -173,6 +173,18 @@ class SpecReader {
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
     if (const json* c = member(spec, "link_class")) defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
 
+    if (const json* g = member(spec, "gpu")) {
+      const std::string gp = JsonLocations::child(ptr, "gpu");
+      checkKeys(*g, gp, {"model", "peak_tflops", "memory_GBps"});
+      GpuSpec gpu;
+      if (const json* m = member(*g, "model")) gpu.model = text(*m, gp + "/model");
+      const json* peak = member(*g, "peak_tflops");
+      const json* bw = member(*g, "memory_GBps");
+      if (peak == nullptr || bw == nullptr) fail(gp, "a gpu needs peak_tflops and memory_GBps");
+      gpu.peakTflops = toDouble(positive(*peak, gp + "/peak_tflops"));
+      gpu.memoryGBps = toDouble(positive(*bw, gp + "/memory_GBps"));
+      t.gpu = gpu;
+    }
     if (const json* f = member(spec, "family")) readFamily(t, *f, JsonLocations::child(ptr, "family"), defaults);
     if (const json* b = member(spec, "boxes")) readBoxes(t, *b, JsonLocations::child(ptr, "boxes"));
     if (const json* v = member(spec, "vertices")) readVertices(t, *v, JsonLocations::child(ptr, "vertices"));
@@ -242,6 +254,7 @@ class SpecReader {
     } else {
       fail(ptr + "/box", "expected a catalog name, a path or an inline spec object");
     }
+    if (!t.gpu) t.gpu = inner.gpu;
     if (const json* n = member(b, "nics")) {
       std::string p = ptr + "/nics";
       checkKeys(*n, p, {"bw", "alpha_us", "link_class", "gpus_per_nic"});

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerSimulateCommand(app, context);
   ccforge::cli::registerRunCommand(app, context);
   ccforge::cli::registerSynthCommand(app, context);
+  ccforge::cli::registerTuneCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,170 @@
+#include "tune/tuning.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "ir/names.hpp"
+#include "semantics/runtime_profile.hpp"
+#include "semantics/selection.hpp"
+#include "sim/simulate.hpp"
+
+namespace ccforge::tune {
+namespace {
+
+bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+
+// "1K", "64M", "4G", "512".
+std::string sizeLabel(uint64_t bytes) {
+  const char* units[] = {"", "K", "M", "G", "T"};
+  size_t u = 0;
+  while (u + 1 < std::size(units) && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return fmt::format("{}{}", bytes, units[u]);
+}
+
+// Whether every power-of-two call of `form` with callBytes in [low, high) that the executor's
+// selectors pass reaches the header's divisibility and call-form tests with success.
+bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_t high) {
+  ir::Algorithm open = header;
+  open.gpus.clear();
+  open.minBytes = 0;
+  open.maxBytes = 0;
+  if (!open.outofplace) open.outofplace = open.servesOutOfPlace();
+  if (!open.inplace) open.inplace = false;
+  bool any = false;
+  for (Selector s : executorProfile().selectors)
+    for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
+      if (call.form != form) continue;
+      const uint64_t bytes = callBytes(call);
+      if (bytes < low || bytes >= high) continue;
+      any = true;
+      if (!accepts(s, open, call)) return false;
+    }
+  return any;
+}
+
+std::string formName(CallForm f) { return f == CallForm::InPlace ? "in-place" : "out-of-place"; }
+
+}  // namespace
+
+double algbwGBps(uint64_t bytes, double timeUs) { return static_cast<double>(bytes) / (timeUs * 1000.0); }
+
+std::vector<uint64_t> tunedSizes(const TuneOptions& o) {
+  if (!isPowerOfTwo(o.minBytes) || !isPowerOfTwo(o.maxBytes) || o.minBytes > o.maxBytes || o.maxBytes > (uint64_t{1} << 40))
+    throw std::invalid_argument(
+        fmt::format("the tuned range must run between powers of two up to 1 TiB, low end first (got {}..{} bytes)",
+                    o.minBytes, o.maxBytes));
+  std::vector<uint64_t> sizes;
+  for (uint64_t b = o.minBytes; b <= o.maxBytes; b *= 2) sizes.push_back(b);
+  return sizes;
+}
+
+ir::Algorithm windowedProgram(const CollectiveTuning& t, const Window& w) {
+  ir::Algorithm a = t.set.candidates[w.candidate].algorithm;
+  a.inplace = w.form == CallForm::InPlace;
+  a.outofplace = w.form == CallForm::OutOfPlace;
+  a.minBytes = w.minBytes;
+  a.maxBytes = w.maxBytes;
+  return a;
+}
+
+CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType collective, CandidateSet set,
+                                const TuneOptions& options) {
+  CollectiveTuning t;
+  t.collective = collective;
+  t.ranks = static_cast<int32_t>(topology.gpus().size());
+  t.sizes = tunedSizes(options);
+  t.set = std::move(set);
+  const size_t n = t.sizes.size();
+
+  const sim::NcclMachine machine = sim::ncclMachineOf(topology, options.arch);
+  for (uint64_t b : t.sizes) t.nccl.push_back(sim::ncclFallback(machine, irKindOf(collective), b));
+
+  for (const Candidate& c : t.set.candidates) {
+    Evaluation e;
+    e.timeUs.assign(n, std::nullopt);
+    const SizeWindow compiled = sizeWindowOf(c.algorithm);
+    std::vector<uint64_t> inside;
+    for (uint64_t b : t.sizes)
+      if (compiled.contains(static_cast<int64_t>(b))) inside.push_back(b);
+    if (!inside.empty()) {
+      try {
+        const sim::SimulationReport r =
+            sim::simulate(c.algorithm, c.source, topology, {.sizes = inside, .arch = options.arch});
+        for (const sim::SizeResult& s : r.results)
+          for (size_t i = 0; i < n; ++i)
+            if (t.sizes[i] == s.bytes) e.timeUs[i] = s.timeUs;
+      } catch (const std::exception& ex) {
+        e.simulationError = ex.what();
+      }
+    }
+    for (CallForm f : kForms) {
+      std::vector<bool>& serves = e.serves[formIndex(f)];
+      serves.assign(n, false);
+      for (size_t i = 0; i < n; ++i) {
+        // The whole cell [size, 2 size) must lie inside the compiled window.
+        const int64_t low = static_cast<int64_t>(t.sizes[i]);
+        if (!compiled.contains(low) || !compiled.contains(2 * low - 1)) continue;
+        serves[i] = servesAll(c.algorithm, f, t.sizes[i], 2 * t.sizes[i]);
+      }
+    }
+    t.evaluations.push_back(std::move(e));
+  }
+
+  // Per form and size: the fastest candidate that serves the size and beats NCCL by the margin.
+  for (CallForm f : kForms) {
+    const size_t fi = formIndex(f);
+    t.chosen[fi].assign(n, std::nullopt);
+    std::vector<std::vector<size_t>> unservedWins(t.set.candidates.size());  // sizes a candidate would have won
+    for (size_t i = 0; i < n; ++i) {
+      std::optional<size_t> best, bestAny;
+      for (size_t c = 0; c < t.set.candidates.size(); ++c) {
+        const std::optional<double>& time = t.evaluations[c].timeUs[i];
+        if (!time || *time * (1 + options.margin) > t.nccl[i].timeUs) continue;
+        const ir::Algorithm& a = t.set.candidates[c].algorithm;
+        const bool formOk = f == CallForm::InPlace ? a.servesInPlace() : a.servesOutOfPlace();
+        if (formOk && (!bestAny || *time < *t.evaluations[*bestAny].timeUs[i])) bestAny = c;
+        if (t.evaluations[c].serves[fi][i] && (!best || *time < *t.evaluations[*best].timeUs[i])) best = c;
+      }
+      t.chosen[fi][i] = best;
+      if (bestAny && bestAny != best) unservedWins[*bestAny].push_back(i);
+    }
+    for (size_t c = 0; c < unservedWins.size(); ++c) {
+      if (unservedWins[c].empty()) continue;
+      const ir::Algorithm& a = t.set.candidates[c].algorithm;
+      t.notes.push_back(fmt::format(
+          "{} {}: {} would be the fastest at {} size(s) from {} to {}, but with nchunksperloop={} (and its compiled "
+          "window {}) it does not serve every power-of-two count there; those sizes go to the next candidate or NCCL",
+          ir::collectiveName(irKindOf(collective)), formName(f), t.set.candidates[c].name, unservedWins[c].size(),
+          sizeLabel(t.sizes[unservedWins[c].front()]), sizeLabel(t.sizes[unservedWins[c].back()]), a.nchunksperloop,
+          windowText(Selector::Internal, a)));
+    }
+    // Runs of one winner become windows.
+    for (size_t i = 0; i < n;) {
+      if (!t.chosen[fi][i]) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j + 1 < n && t.chosen[fi][j + 1] == t.chosen[fi][i]) ++j;
+      Window w;
+      w.form = f;
+      w.candidate = *t.chosen[fi][i];
+      w.firstSize = i;
+      w.lastSize = j;
+      w.minBytes = static_cast<int64_t>(t.sizes[i]);
+      w.maxBytes = static_cast<int64_t>(2 * t.sizes[j] - 1);
+      w.file = fmt::format("{}-{}-{}-{}.xml", ir::collectiveName(irKindOf(collective)),
+                           f == CallForm::InPlace ? "ip" : "oop", t.set.candidates[w.candidate].id, sizeLabel(t.sizes[i]));
+      t.windows.push_back(w);
+      i = j + 1;
+    }
+  }
+  return t;
+}
+
+}  // namespace ccforge::tune

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "ir/names.hpp"
@@ -88,16 +89,35 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
     Evaluation e;
     e.timeUs.assign(n, std::nullopt);
     const SizeWindow compiled = sizeWindowOf(c.algorithm);
-    std::vector<uint64_t> inside;
+    // Sizes above kExtrapolatedAbove are extrapolated along the line through the simulated
+    // times at its half and itself (docs/tune.md, "What is compared"), when both are in the window.
+    const bool extrapolate = compiled.contains(static_cast<int64_t>(kExtrapolatedAbove / 2)) &&
+                             compiled.contains(static_cast<int64_t>(kExtrapolatedAbove));
+    std::vector<uint64_t> simulated;
     for (uint64_t b : t.sizes)
-      if (compiled.contains(static_cast<int64_t>(b))) inside.push_back(b);
-    if (!inside.empty()) {
+      if (compiled.contains(static_cast<int64_t>(b)) && (!extrapolate || b <= kExtrapolatedAbove)) simulated.push_back(b);
+    const bool needsLine = extrapolate && t.sizes.back() > kExtrapolatedAbove;
+    if (needsLine)
+      for (uint64_t b : {kExtrapolatedAbove / 2, kExtrapolatedAbove})
+        if (std::find(simulated.begin(), simulated.end(), b) == simulated.end()) simulated.push_back(b);
+    std::sort(simulated.begin(), simulated.end());
+    if (!simulated.empty()) {
       try {
         const sim::SimulationReport r =
-            sim::simulate(c.algorithm, c.source, topology, {.sizes = inside, .arch = options.arch});
-        for (const sim::SizeResult& s : r.results)
+            sim::simulate(c.algorithm, c.source, topology, {.sizes = simulated, .arch = options.arch});
+        std::optional<double> half, full;
+        for (const sim::SizeResult& s : r.results) {
+          if (s.bytes == kExtrapolatedAbove / 2) half = s.timeUs;
+          if (s.bytes == kExtrapolatedAbove) full = s.timeUs;
           for (size_t i = 0; i < n; ++i)
             if (t.sizes[i] == s.bytes) e.timeUs[i] = s.timeUs;
+        }
+        if (needsLine && half && full) {
+          const double slope = (*full - *half) / static_cast<double>(kExtrapolatedAbove / 2);
+          for (size_t i = 0; i < n; ++i)
+            if (t.sizes[i] > kExtrapolatedAbove && compiled.contains(static_cast<int64_t>(t.sizes[i])))
+              e.timeUs[i] = *full + slope * static_cast<double>(t.sizes[i] - kExtrapolatedAbove);
+        }
       } catch (const std::exception& ex) {
         e.simulationError = ex.what();
       }

@@ -21,6 +21,10 @@ namespace ccforge::tune {
 inline constexpr CallForm kForms[2] = {CallForm::InPlace, CallForm::OutOfPlace};
 inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
 
+// Simulated up to here; larger sizes are extrapolated linearly from this size and its half (the
+// simulator's time is affine in the tile iterations there; docs/tune.md gives the error measured).
+inline constexpr uint64_t kExtrapolatedAbove = uint64_t{256} << 20;
+
 struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included
   uint64_t maxBytes = uint64_t{1} << 32;

@@ -1,0 +1,28 @@
+# End-to-end tests of `ccforge tune` (docs/tune.md): one machine, two collectives, library
+# candidates only (the 4 x 4 matrix with synthesis is bench/tune/tune_matrix.sh).
+set(TUNE_OUT ${CMAKE_CURRENT_BINARY_DIR}/tune_out)
+
+# The directory tune writes passes its own check and `ccforge verify DIR` (the runtime's
+# selection: no call selects two files), and holds the report, the plots and the legacy configs.
+dsl_shell_test("tune dgx1 allreduce allgather writes a verified directory" 0
+  --has "allreduce on dgx1 \\(8 ranks\\)" --has "allgather on dgx1 \\(8 ranks\\)"
+  --has "verify [^ ]+: verified" --has ", 0 accepted by more than one file"
+  --has "^report files present$" --lacks "ambiguous"
+  -- "rm -rf ${TUNE_OUT}/dgx1 && $CCFORGE tune dgx1 allreduce allgather -o ${TUNE_OUT}/dgx1 --no-synth && $CCFORGE verify ${TUNE_OUT}/dgx1 && cd ${TUNE_OUT}/dgx1/report && ls report.md index.json plot-allreduce.svg plot-allgather.svg msccl-config-allreduce.xml msccl-config-allgather.xml >/dev/null && grep -q '<msccl_algos>' msccl-config-allreduce.xml && echo 'report files present'")
+# A second run into the same directory needs --force (the executor would load both sets).
+dsl_shell_test("tune refuses a non-empty directory without --force" 1
+  --has "is not empty" --has "--force"
+  -- "mkdir -p ${TUNE_OUT}/busy && touch ${TUNE_OUT}/busy/old.xml && $CCFORGE tune dgx1 allreduce -o ${TUNE_OUT}/busy --no-synth --no-library")
+dsl_shell_test("tune --force refuses files it did not write" 1
+  --has "holds notes.txt, which tune did not write"
+  -- "mkdir -p ${TUNE_OUT}/other && touch ${TUNE_OUT}/other/notes.txt && $CCFORGE tune dgx1 allreduce -o ${TUNE_OUT}/other --no-synth --no-library --force")
+# With no candidates at all NCCL keeps every size: an empty directory, which verifies.
+ccforge_cli_test("tune without candidates leaves every size to NCCL" 0
+  --has "NCCL at every size" --has "0 files written"
+  -- tune dgx1 alltoall -o ${TUNE_OUT}/none --no-synth --no-library --force)
+ccforge_cli_test("tune refuses collectives it does not tune" 1
+  --has "tune takes allreduce, allgather, reducescatter and alltoall, not 'broadcast'"
+  -- tune dgx1 broadcast -o ${TUNE_OUT}/bad)
+ccforge_cli_test("tune refuses a range that is not powers of two" 1
+  --has "must run between powers of two"
+  -- tune dgx1 allreduce -o ${TUNE_OUT}/bad -b 3000)

@@ -44,6 +44,17 @@ int log2i(uint64_t v) {
 
 size_t hwIndex(topo::LinkClass c) { return c == topo::LinkClass::NVLink ? 0 : 1; }
 
+// NCCL reads an NVLink as 20 GB/s (SM70/SM80), 20.6 (SM90), 40.1 (SM100) (src/graph/topo.h
+// l.20-24), where the catalog's links carry the signalling rate (25 GB/s per NVLink; 50 for
+// Blackwell's): NVLink-class bandwidth is scaled by NCCL's speed over that rate.
+double nvlinkScale(Arch arch) {
+  switch (arch) {
+    case Arch::Sm90: return 20.6 / 25;
+    case Arch::Sm100: return 40.1 / 50;
+    default: return 20.0 / 25;
+  }
+}
+
 bool isLinkToBoxPeer(const topo::Topology& t, const topo::Link& l) {
   const topo::Vertex& from = t.vertices()[static_cast<size_t>(l.from)];
   const topo::Vertex& to = t.vertices()[static_cast<size_t>(l.to)];
@@ -119,7 +130,7 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
     for (int32_t li : t.outLinks(g)) {
       const topo::Link& l = t.links()[static_cast<size_t>(li)];
       if (!isLinkToBoxPeer(t, l)) continue;
-      sum += topo::toDouble(l.bandwidthGBps);
+      sum += topo::toDouble(l.bandwidthGBps) * (l.linkClass == topo::LinkClass::NVLink ? nvlinkScale(arch) : 1.0);
       anyNvlink = anyNvlink || l.linkClass == topo::LinkClass::NVLink;
     }
     weakest = first ? sum : std::min(weakest, sum);

@@ -113,9 +113,17 @@ std::string legacyConfig(const CollectiveTuning& t, const std::string& directory
 
 DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directory) {
   DirectoryCheck check;
-  verify::Options options;
-  options.profileFromHeader = true;
-  const std::vector<verify::FileReport> reports = verify::verifyPaths({directory}, options);
+  std::error_code listed;
+  const std::vector<verify::DirectoryEntry> entries = verify::listAlgorithmDirectory(directory, listed);
+  std::vector<verify::FileReport> reports;
+  if (!entries.empty() || listed) {
+    verify::Options options;
+    options.profileFromHeader = true;
+    reports = verify::verifyPaths({directory}, options);
+  } else {
+    // Nothing to select from: NCCL serves every call (`verify DIR` refuses an empty directory).
+    check.findings.push_back("no algorithm files: NCCL serves every call; there is nothing for verify to check");
+  }
   check.verdict = verify::combinedVerdict(reports);
   for (const verify::FileReport& r : reports) {
     if (!r.error.empty()) check.findings.push_back(fmt::format("{}: {}", r.file, r.error));
@@ -124,9 +132,8 @@ DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directo
                                            v.rule, v.message));
   }
   // The headers as written, read back.
-  std::error_code ec;
   std::vector<std::pair<std::string, ir::Algorithm>> headers;
-  for (const verify::DirectoryEntry& e : verify::listAlgorithmDirectory(directory, ec)) {
+  for (const verify::DirectoryEntry& e : entries) {
     if (e.stray) continue;
     try {
       ir::Algorithm a = ir::readAlgorithmFile(e.path).algorithm;

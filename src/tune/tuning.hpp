@@ -23,7 +23,7 @@ inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
 
 // Simulated up to here; larger sizes are extrapolated linearly from this size and its half (the
 // simulator's time is affine in the tile iterations there; docs/tune.md gives the error measured).
-inline constexpr uint64_t kExtrapolatedAbove = uint64_t{256} << 20;
+inline constexpr uint64_t kExtrapolatedAbove = uint64_t{64} << 20;
 
 struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included

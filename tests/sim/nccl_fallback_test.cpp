@@ -51,12 +51,13 @@ TEST_CASE("nccl fallback: alltoall as p2p, and collectives it does not model") {
 }
 
 TEST_CASE("nccl fallback: the machine read off a topology") {
-  // DGX-1: every V100 has 6 NVLinks of 25 GB/s; 150 GB/s in channels of 20 GB/s (sm80): 8 of 18.75.
+  // DGX-1: every V100 has 6 NVLinks, which NCCL reads as 20 GB/s each (topo.h SM70_NVLINK_BW):
+  // 120 GB/s in channels of 20 GB/s (sm80): 6 of 20.
   const NcclMachine dgx1 = ncclMachineOf(topo::loadTopology("dgx1"), Arch::Sm80);
   CHECK(dgx1.ranks == 8);
   CHECK(dgx1.nodes == 1);
-  CHECK(dgx1.channels == 8);
-  CHECK(dgx1.perChannelGBps == Approx(18.75));
+  CHECK(dgx1.channels == 6);
+  CHECK(dgx1.perChannelGBps == Approx(20));
   CHECK(dgx1.intraClass == topo::LinkClass::NVLink);
   // Two DGX-A100s: one 25 GB/s NIC per GPU.
   const NcclMachine a100 = ncclMachineOf(topo::loadTopology("a100-2"), Arch::Sm80);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "topology/routes.hpp"
+
 namespace ccforge::sim {
 namespace {
 
@@ -81,9 +83,9 @@ double modelTime(const NcclMachine& m, ir::CollectiveKind coll, Algo a, size_t p
   double bw = busBw * ratio;
 
   double lat = kBaseLatency[a][p];  // l.384
-  double intraLat = kHwLatency[hwIndex(m.intraClass)][a][p];
+  double intraLat = kHwLatency[hwIndex(m.intraClass)][a][p] + m.intraAlphaUs;
   const bool onePerNode = m.ranks == m.nodes;
-  double interLat = kHwLatency[2][onePerNode ? kTree : a][p];  // latencyInter taken as 0
+  double interLat = kHwLatency[2][onePerNode ? kTree : a][p] + m.interAlphaUs;  // latencyInter taken as 0
   if (a == kRing) {
     if (m.nodes > 1) intraLat = std::max(intraLat, p == 2 ? 3 * kNetOverheadUs : kNetOverheadUs);
     const int inter = m.nodes == 1 ? 0 : allReduce ? 2 * (m.nodes - 1) : m.nodes - 1;  // l.411
@@ -108,7 +110,8 @@ double allToAllTime(const NcclMachine& m, uint64_t bytes) {
   const int perBox = m.ranks / m.nodes;
   const double intra = (perBox - 1) * share / (1000 * m.gpuIntraGBps);
   const double inter = m.nodes > 1 ? (m.ranks - perBox) * share / (1000 * m.gpuNetworkGBps) : 0;
-  const double lat = kBaseLatency[kRing][2] + (m.nodes > 1 ? kHwLatency[2][kRing][2] : kHwLatency[hwIndex(m.intraClass)][kRing][2]);
+  const double lat = kBaseLatency[kRing][2] + (m.nodes > 1 ? kHwLatency[2][kRing][2] + m.interAlphaUs
+                                                             : kHwLatency[hwIndex(m.intraClass)][kRing][2] + m.intraAlphaUs);
   return lat + std::max(intra, inter);
 }
 
@@ -148,6 +151,23 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   }
   const double network = m.nodes > 1 ? *std::min_element(boxNetwork.begin(), boxNetwork.end()) : 0;
   m.gpuNetworkGBps = m.nodes > 1 ? network / (m.ranks / m.nodes) : 0;
+  // Alphas of the routes a step takes.
+  const int32_t ranks = m.ranks;
+  std::optional<double> inter;
+  for (int32_t a = 0; a < ranks; ++a) {
+    std::optional<double> nearest;
+    for (int32_t b = 0; b < ranks; ++b) {
+      if (a == b) continue;
+      const std::optional<topo::Route> r = topo::routeBetween(t, a, b);
+      if (!r) continue;
+      const bool sameBox = t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(a)])].box ==
+                           t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(b)])].box;
+      if (sameBox) nearest = nearest ? std::min(*nearest, r->alphaUs) : r->alphaUs;
+      else inter = inter ? std::min(*inter, r->alphaUs) : r->alphaUs;
+    }
+    m.intraAlphaUs = std::max(m.intraAlphaUs, nearest.value_or(0));
+  }
+  m.interAlphaUs = inter.value_or(0);
   double total = m.nodes > 1 ? std::min(weakest, network) : weakest;
   const CostModel simple(ir::Protocol::Simple, arch == Arch::None ? Arch::Sm80 : arch);
   const double perChannel = simple.perChannelGBps(m.intraClass).value_or(20.0);

@@ -29,6 +29,11 @@ struct NcclMachine {
   double perChannelGBps = 0;       // graph->bwIntra (at most 2 nodes) or bwInter
   double gpuIntraGBps = 0;         // one GPU's bandwidth to the rest of its box (alltoall)
   double gpuNetworkGBps = 0;       // one GPU's share of its box's network bandwidth (alltoall)
+  // The topology's link alphas, which the simulator charges on every transfer on top of NCCL's
+  // per-hop latency: charged to NCCL's steps too. Intra: the route to a GPU's nearest peer in its
+  // box (the largest such over the GPUs); inter: the shortest route between boxes.
+  double intraAlphaUs = 0;
+  double interAlphaUs = 0;
 };
 
 // Channels of NCCL's ring search: a GPU's aggregate bandwidth (at most the box's network

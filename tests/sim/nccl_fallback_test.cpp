@@ -59,9 +59,12 @@ TEST_CASE("nccl fallback: the machine read off a topology") {
   CHECK(dgx1.channels == 6);
   CHECK(dgx1.perChannelGBps == Approx(20));
   CHECK(dgx1.intraClass == topo::LinkClass::NVLink);
+  CHECK(dgx1.intraAlphaUs == Approx(0.7));  // the spec's alpha on every NVLink
+  CHECK(dgx1.interAlphaUs == 0);
   // Two DGX-A100s: one 25 GB/s NIC per GPU.
   const NcclMachine a100 = ncclMachineOf(topo::loadTopology("a100-2"), Arch::Sm80);
   CHECK(a100.ranks == 16);
   CHECK(a100.nodes == 2);
   CHECK(a100.gpuNetworkGBps == Approx(25));
+  CHECK(a100.interAlphaUs >= 2.6);  // IB alone is 2.6 us end to end (the spec's description)
 }

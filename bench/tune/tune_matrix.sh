@@ -7,14 +7,15 @@ set -u
 ccforge=${1:?usage: tune_matrix.sh CCFORGE OUTDIR}
 out=${2:?usage: tune_matrix.sh CCFORGE OUTDIR}
 shift 2
-echo "| machine | tune s | exit | files | verify DIR | calls checked | ambiguous | windows (allreduce / allgather / reducescatter / alltoall) |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| machine | tune wall s | tune CPU s | exit | files | verify DIR | calls checked | ambiguous | windows (allreduce / allgather / reducescatter / alltoall) |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for m in dgx1 a100-2 h100-2 mi250-2; do
   dir=$out/$m
   rm -rf "$dir"
   start=$(date +%s.%N)
-  log=$("$ccforge" tune "$m" allreduce allgather reducescatter alltoall -o "$dir" "$@" 2>&1)
+  log=$(/usr/bin/time -f "cpu %U %S" "$ccforge" tune "$m" allreduce allgather reducescatter alltoall -o "$dir" "$@" 2>&1)
   rc=$?
+  cpu=$(grep -oE '^cpu [0-9.]+ [0-9.]+' <<<"$log" | awk '{print $2 + $3}')
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   "$ccforge" verify "$dir" >/dev/null 2>&1
   vrc=$?
@@ -26,6 +27,6 @@ for m in dgx1 a100-2 h100-2 mi250-2; do
     n=$(find "$dir" -maxdepth 1 -name "$c-*.xml" | wc -l)
     windows+="${windows:+ / }$n"
   done
-  printf '| %s | %.1f | %s | %s | exit %s | %s | %s | %s |\n' "$m" "$secs" "$rc" "$files" "$vrc" "$checked" "$ambiguous" "$windows"
+  printf '| %s | %.1f | %.1f | %s | %s | exit %s | %s | %s | %s |\n' "$m" "$secs" "$cpu" "$rc" "$files" "$vrc" "$checked" "$ambiguous" "$windows"
   cp "$dir/report/report.md" "$out/$m-report.md" 2>/dev/null
 done

@@ -132,7 +132,7 @@ std::string plotSvg(const CollectiveTuning& t, const std::string& title) {
                    lx, ly, lx + 22, lx + 28, ly + 4);
   for (size_t c = 0; c < t.set.candidates.size(); ++c) {
     ly += step;
-    std::string name = t.set.candidates[c].name;
+    std::string name = t.set.candidates[c].id;  // the short name files carry; the report lists the full one
     if (name.size() > 44) name = name.substr(0, 41) + "...";
     s += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"2\"/>"
                      "<text x=\"{4}\" y=\"{5:.1f}\" font-size=\"{6:.0f}\">#{7} {8}</text>\n",

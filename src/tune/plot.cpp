@@ -166,8 +166,8 @@ std::string svgToPng(const std::string& svgPath, const std::string& pngPath) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::error_code ec;
     std::filesystem::remove(pngPath, ec);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "rsvg-convert is not installed (Debian: librsvg2-bin)"
-                                                            : "rsvg-convert failed";
+    return WIFEXITED(status) ? fmt::format("rsvg-convert failed (exit {})", WEXITSTATUS(status))
+                             : std::string("rsvg-convert was killed by a signal");
   }
   return "";
 }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "ir/names.hpp"
@@ -50,6 +52,55 @@ bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_
 
 std::string formName(CallForm f) { return f == CallForm::InPlace ? "in-place" : "out-of-place"; }
 
+// Simulated time at every size of `sizes` inside the compiled window. From kExtrapolatedAbove on,
+// once the times at s/4, s/2 and s lie on one line (slopes within kLinearTolerance), larger sizes
+// are extrapolated along it; until then the next doubling is simulated.
+void simulateCandidate(const Candidate& c, const topo::Topology& topology, const TuneOptions& options,
+                       const SizeWindow& compiled, const std::vector<uint64_t>& sizes, Evaluation& e) {
+  std::map<uint64_t, double> times;
+  auto run = [&](const std::vector<uint64_t>& bytes) {
+    const sim::SimulationReport r = sim::simulate(c.algorithm, c.source, topology, {.sizes = bytes, .arch = options.arch});
+    for (const sim::SizeResult& x : r.results) times[x.bytes] = x.timeUs;
+  };
+  auto inside = [&](uint64_t b) { return compiled.contains(static_cast<int64_t>(b)); };
+  try {
+    std::vector<uint64_t> first;
+    for (uint64_t b : sizes)
+      if (inside(b) && b <= kExtrapolatedAbove) first.push_back(b);
+    for (uint64_t b : {kExtrapolatedAbove / 4, kExtrapolatedAbove / 2, kExtrapolatedAbove})
+      if (sizes.back() > kExtrapolatedAbove && inside(b) && std::find(first.begin(), first.end(), b) == first.end())
+        first.push_back(b);
+    std::sort(first.begin(), first.end());
+    if (!first.empty()) run(first);
+    std::optional<std::pair<uint64_t, double>> line;  // from (size, time) on, this many µs per byte
+    for (uint64_t b = kExtrapolatedAbove; b < sizes.back() && inside(b);) {
+      const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
+      if (q == times.end() || h == times.end() || f == times.end()) break;
+      const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
+      const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
+      // Collinear, and the line passes near the origin: the time is bandwidth, not a latency
+      // regime that happens to be straight too (a program with many chunks per loop is one).
+      const double intercept = f->second - slopeHigh * static_cast<double>(b);
+      if (slopeLow > 0 && std::abs(slopeHigh / slopeLow - 1) <= kLinearTolerance &&
+          std::abs(intercept) <= kMaxIntercept * f->second) {
+        line = {{b, slopeHigh}};
+        break;
+      }
+      b *= 2;
+      if (!inside(b)) break;
+      run({b});
+    }
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const auto known = times.find(sizes[i]);
+      if (known != times.end()) e.timeUs[i] = known->second;
+      else if (line && sizes[i] > line->first && inside(sizes[i]))
+        e.timeUs[i] = times[line->first] + line->second * static_cast<double>(sizes[i] - line->first);
+    }
+  } catch (const std::exception& ex) {
+    e.simulationError = ex.what();
+  }
+}
+
 }  // namespace
 
 double algbwGBps(uint64_t bytes, double timeUs) { return static_cast<double>(bytes) / (timeUs * 1000.0); }
@@ -89,39 +140,7 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
     Evaluation e;
     e.timeUs.assign(n, std::nullopt);
     const SizeWindow compiled = sizeWindowOf(c.algorithm);
-    // Sizes above kExtrapolatedAbove are extrapolated along the line through the simulated
-    // times at its half and itself (docs/tune.md, "What is compared"), when both are in the window.
-    const bool extrapolate = compiled.contains(static_cast<int64_t>(kExtrapolatedAbove / 2)) &&
-                             compiled.contains(static_cast<int64_t>(kExtrapolatedAbove));
-    std::vector<uint64_t> simulated;
-    for (uint64_t b : t.sizes)
-      if (compiled.contains(static_cast<int64_t>(b)) && (!extrapolate || b <= kExtrapolatedAbove)) simulated.push_back(b);
-    const bool needsLine = extrapolate && t.sizes.back() > kExtrapolatedAbove;
-    if (needsLine)
-      for (uint64_t b : {kExtrapolatedAbove / 2, kExtrapolatedAbove})
-        if (std::find(simulated.begin(), simulated.end(), b) == simulated.end()) simulated.push_back(b);
-    std::sort(simulated.begin(), simulated.end());
-    if (!simulated.empty()) {
-      try {
-        const sim::SimulationReport r =
-            sim::simulate(c.algorithm, c.source, topology, {.sizes = simulated, .arch = options.arch});
-        std::optional<double> half, full;
-        for (const sim::SizeResult& s : r.results) {
-          if (s.bytes == kExtrapolatedAbove / 2) half = s.timeUs;
-          if (s.bytes == kExtrapolatedAbove) full = s.timeUs;
-          for (size_t i = 0; i < n; ++i)
-            if (t.sizes[i] == s.bytes) e.timeUs[i] = s.timeUs;
-        }
-        if (needsLine && half && full) {
-          const double slope = (*full - *half) / static_cast<double>(kExtrapolatedAbove / 2);
-          for (size_t i = 0; i < n; ++i)
-            if (t.sizes[i] > kExtrapolatedAbove && compiled.contains(static_cast<int64_t>(t.sizes[i])))
-              e.timeUs[i] = *full + slope * static_cast<double>(t.sizes[i] - kExtrapolatedAbove);
-        }
-      } catch (const std::exception& ex) {
-        e.simulationError = ex.what();
-      }
-    }
+    simulateCandidate(c, topology, options, compiled, t.sizes, e);
     for (CallForm f : kForms) {
       std::vector<bool>& serves = e.serves[formIndex(f)];
       serves.assign(n, false);

@@ -21,9 +21,13 @@ namespace ccforge::tune {
 inline constexpr CallForm kForms[2] = {CallForm::InPlace, CallForm::OutOfPlace};
 inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
 
-// Simulated up to here; larger sizes are extrapolated linearly from this size and its half (the
-// simulator's time is affine in the tile iterations there; docs/tune.md gives the error measured).
+// Simulated up to here; beyond, each doubling is simulated until the times at s/4, s/2 and s lie on
+// one line (slopes within kLinearTolerance) that passes within kMaxIntercept of the origin, and
+// larger sizes are extrapolated along it (the
+// simulator's time is affine in the tile iterations once the pipeline is full; docs/tune.md).
 inline constexpr uint64_t kExtrapolatedAbove = uint64_t{64} << 20;
+inline constexpr double kLinearTolerance = 0.01;
+inline constexpr double kMaxIntercept = 0.1;  // of the time at the line's start
 
 struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included

@@ -26,7 +26,7 @@ inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
 // larger sizes are extrapolated along it (the
 // simulator's time is affine in the tile iterations once the pipeline is full; docs/tune.md).
 inline constexpr uint64_t kExtrapolatedAbove = uint64_t{64} << 20;
-inline constexpr double kLinearTolerance = 0.01;
+inline constexpr double kLinearTolerance = 0.002;
 inline constexpr double kMaxIntercept = 0.1;  // of the time at the line's start
 
 struct TuneOptions {

@@ -43,6 +43,20 @@ TEST_CASE("nccl fallback: ring and tree allreduce follow tuning.cc") {
   CHECK(ncclOptions(m, ir::CollectiveKind::AllGather, 1024).size() == 3);  // ring only
 }
 
+TEST_CASE("nccl fallback: two nodes pay network steps, the ring plateau and the tree's network hop") {
+  NcclMachine m = eightGpus();
+  m.ranks = 16;
+  m.nodes = 2;
+  m.perChannelGBps = 20;  // 10 channels: 200 GB/s
+  const auto options = ncclOptions(m, ir::CollectiveKind::AllReduce, uint64_t{1} << 30);
+  // Ring Simple: 30 steps, 2 of them over the network (14 us), the other 28 at max(3.4, 3 x 1.0)
+  // = 3.4 us; lat (8.4 + 28 x 3.4 + 2 x 14) x 1.4 (the multi-node plateau); bw 200 x 16/30.
+  CHECK(timeOf(options, "ring", ir::Protocol::Simple) == Approx(10250.5696).epsilon(1e-6));
+  // Tree LL128: bus bw min(200 x .92, 10 x 23.6) x 120/128 (2 nodes), halved; lat 14 + 2 x (7 x
+  // 1.25 + 1 x 8.5); no correction factor at 2^24 x 64 B.
+  CHECK(timeOf(options, "tree", ir::Protocol::LL128) == Approx(12497.6806).epsilon(1e-6));
+}
+
 TEST_CASE("nccl fallback: alltoall as p2p, and collectives it does not model") {
   const NcclMachine m = eightGpus();
   // 8.4 + 3.4 us, then 7 peers x 128 KiB over 150 GB/s.

@@ -73,18 +73,23 @@ void simulateCandidate(const Candidate& c, const topo::Topology& topology, const
     std::sort(first.begin(), first.end());
     if (!first.empty()) run(first);
     std::optional<std::pair<uint64_t, double>> line;  // from (size, time) on, this many µs per byte
-    for (uint64_t b = kExtrapolatedAbove; b < sizes.back() && inside(b);) {
+    uint64_t from = kExtrapolatedAbove;
+    while (from < sizes.back() && !inside(from) && static_cast<int64_t>(from) < compiled.minBytes) from *= 2;
+    if (from > kExtrapolatedAbove && inside(from) && !times.count(from)) run({from});
+    for (uint64_t b = from; b < sizes.back() && inside(b);) {
       const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
-      if (q == times.end() || h == times.end() || f == times.end()) break;
-      const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
-      const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
-      // Collinear, and the line passes near the origin: the time is bandwidth, not a latency
-      // regime that happens to be straight too (a program with many chunks per loop is one).
-      const double intercept = f->second - slopeHigh * static_cast<double>(b);
-      if (slopeLow > 0 && std::abs(slopeHigh / slopeLow - 1) <= kLinearTolerance &&
-          std::abs(intercept) <= kMaxIntercept * f->second) {
-        line = {{b, slopeHigh}};
-        break;
+      // (A window that starts above b / 4 leaves points out: simulate on until three are there.)
+      if (q != times.end() && h != times.end() && f != times.end()) {
+        const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
+        const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
+        // Collinear, and the line passes near the origin: the time is bandwidth, not a latency
+        // regime that happens to be straight too (a program with many chunks per loop is one).
+        const double intercept = f->second - slopeHigh * static_cast<double>(b);
+        if (slopeLow > 0 && std::abs(slopeHigh / slopeLow - 1) <= kLinearTolerance &&
+            std::abs(intercept) <= kMaxIntercept * f->second) {
+          line = {{b, slopeHigh}};
+          break;
+        }
       }
       b *= 2;
       if (!inside(b)) break;

@@ -26,3 +26,8 @@ ccforge_cli_test("tune refuses collectives it does not tune" 1
 ccforge_cli_test("tune refuses a range that is not powers of two" 1
   --has "must run between powers of two"
   -- tune dgx1 allreduce -o ${TUNE_OUT}/bad -b 3000)
+# Determinism: two runs write the same algorithm files and the same report (the legacy configs
+# differ only in the directory they name).
+dsl_shell_test("tune output is byte-identical on re-run" 0
+  --has "^identical$"
+  -- "rm -rf ${TUNE_OUT}/det1 ${TUNE_OUT}/det2 && $CCFORGE tune dgx1 allreduce allgather -o ${TUNE_OUT}/det1 --no-synth >/dev/null && $CCFORGE tune dgx1 allreduce allgather -o ${TUNE_OUT}/det2 --no-synth >/dev/null && diff -r -x 'msccl-config-*' ${TUNE_OUT}/det1 ${TUNE_OUT}/det2 && echo identical")

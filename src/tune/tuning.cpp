@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 
 #include "ir/names.hpp"
@@ -106,6 +107,37 @@ void simulateCandidate(const Candidate& c, const topo::Topology& topology, const
   }
 }
 
+// Which calls of [low, 2 low) a header leaves unserved, exactly: "with nchunksperloop=16 it serves
+// 8-byte elements (count 8) under the msccl-scheduler plugin only for counts that are multiples of 16".
+std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t low) {
+  const SizeWindow compiled = sizeWindowOf(header);
+  if (!compiled.contains(static_cast<int64_t>(low)) || !compiled.contains(static_cast<int64_t>(2 * low - 1)))
+    return fmt::format("its compiled window {} does not hold all of {}..{} bytes", windowText(Selector::Internal, header),
+                       low, 2 * low - 1);
+  ir::Algorithm open = header;
+  open.gpus.clear();
+  open.minBytes = 0;
+  open.maxBytes = 0;
+  if (!open.outofplace) open.outofplace = open.servesOutOfPlace();
+  if (!open.inplace) open.inplace = false;
+  std::vector<std::string> parts;
+  for (Selector s : executorProfile().selectors)
+    for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
+      const uint64_t bytes = callBytes(call);
+      if (call.form != form || bytes < low || bytes >= 2 * low || accepts(s, open, call)) continue;
+      // The divisibility test: count (plugin) or count x ranks (internal scheduler) by nchunksperloop.
+      const uint64_t n = static_cast<uint64_t>(std::max(header.nchunksperloop, 1));
+      const uint64_t multiplier = s == Selector::Internal ? sizeMultiplier(call.coll, call.ranks) : 1;
+      const uint64_t needed = n / std::gcd(n, multiplier);
+      parts.push_back(fmt::format("{}-byte elements (count {}) under {}, which takes counts that are multiples of {}",
+                                  call.typeSize, call.count,
+                                  s == Selector::Internal ? "the internal scheduler" : "the msccl-scheduler plugin", needed));
+    }
+  std::string text = fmt::format("with nchunksperloop={} it does not serve ", header.nchunksperloop);
+  for (size_t k = 0; k < parts.size(); ++k) text += (k == 0 ? "" : "; ") + parts[k];
+  return parts.empty() ? fmt::format("nchunksperloop={} serves no call there", header.nchunksperloop) : text;
+}
+
 }  // namespace
 
 double algbwGBps(uint64_t bytes, double timeUs) { return static_cast<double>(bytes) / (timeUs * 1000.0); }
@@ -180,12 +212,12 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
     for (size_t c = 0; c < unservedWins.size(); ++c) {
       if (unservedWins[c].empty()) continue;
       const ir::Algorithm& a = t.set.candidates[c].algorithm;
-      t.notes.push_back(fmt::format(
-          "{} {}: {} would be the fastest at {} size(s) from {} to {}, but with nchunksperloop={} (and its compiled "
-          "window {}) it does not serve every power-of-two count there; those sizes go to the next candidate or NCCL",
-          ir::collectiveName(irKindOf(collective)), formName(f), t.set.candidates[c].name, unservedWins[c].size(),
-          sizeLabel(t.sizes[unservedWins[c].front()]), sizeLabel(t.sizes[unservedWins[c].back()]), a.nchunksperloop,
-          windowText(Selector::Internal, a)));
+      std::string sizesText;
+      for (size_t i : unservedWins[c]) sizesText += (sizesText.empty() ? "" : ", ") + sizeLabel(t.sizes[i]);
+      t.notes.push_back(fmt::format("{} {}: {} would be the fastest at {}, but {}; those sizes go to the next "
+                                    "candidate or NCCL",
+                                    ir::collectiveName(irKindOf(collective)), formName(f), t.set.candidates[c].name,
+                                    sizesText, unservedText(a, f, t.sizes[unservedWins[c].front()])));
     }
     // Runs of one winner become windows.
     for (size_t i = 0; i < n;) {

@@ -31,3 +31,9 @@ ccforge_cli_test("tune refuses a range that is not powers of two" 1
 dsl_shell_test("tune output is byte-identical on re-run" 0
   --has "^identical$"
   -- "rm -rf ${TUNE_OUT}/det1 ${TUNE_OUT}/det2 && $CCFORGE tune dgx1 allreduce allgather -o ${TUNE_OUT}/det1 --no-synth >/dev/null && $CCFORGE tune dgx1 allreduce allgather -o ${TUNE_OUT}/det2 --no-synth >/dev/null && diff -r -x 'msccl-config-*' ${TUNE_OUT}/det1 ${TUNE_OUT}/det2 && echo identical")
+# Chunk counts: recursive doubling on 16 ranks has one chunk per rank (nchunksperloop 16). At
+# 1 KiB an 8-byte allgather passes count 8 per rank, which the msccl-scheduler plugin tests
+# against 16 directly: that call is unserved, so 1 KiB is not given to it and the report says why.
+dsl_shell_test("tune says which counts a faster candidate cannot serve" 0
+  --has "would be the fastest at 1K, but with nchunksperloop=16 it does not serve 8-byte elements \\(count 8\\) under the msccl-scheduler plugin, which takes counts that are multiples of 16"
+  -- "rm -rf ${TUNE_OUT}/counts && $CCFORGE tune h100-2 allgather -o ${TUNE_OUT}/counts --no-synth -e 4K >/dev/null && cat ${TUNE_OUT}/counts/report/report.md")

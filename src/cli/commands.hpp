@@ -21,5 +21,6 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context);
 void registerRunCommand(CLI::App& app, CommandContext& context);
 void registerSynthCommand(CLI::App& app, CommandContext& context);
 void registerPlanCommand(CLI::App& app, CommandContext& context);
+void registerTuneCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerRunCommand(app, context);
   ccforge::cli::registerSynthCommand(app, context);
   ccforge::cli::registerPlanCommand(app, context);
+  ccforge::cli::registerTuneCommand(app, context);
   try {
     // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
     std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);

@@ -1,0 +1,172 @@
+#include "tune/candidates.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <filesystem>
+
+#include "driver/compile_and_verify.hpp"
+#include "ir/names.hpp"
+#include "ir/reader.hpp"
+#include "library.hpp"
+#include "synth/trees/tree_synthesis.hpp"
+#include "verify/verifier.hpp"
+
+namespace ccforge::tune {
+namespace {
+
+struct LibrarySpec {
+  std::string algorithm;
+  std::vector<std::string> settings;
+  std::string id;
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool powerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// The library algorithms tried for a collective: every one that takes the topology's shape,
+// with instance counts that keep nchunksperloop a power of two where the rank count is one.
+std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t boxes) {
+  const int32_t gpus = ranks / std::max(boxes, 1);
+  const std::string r = fmt::format("ranks={}", ranks);
+  std::vector<LibrarySpec> out;
+  auto withForms = [&](const std::string& algorithm, std::vector<std::string> settings, const std::string& id) {
+    for (int inplace : {1, 0}) {
+      std::vector<std::string> s = settings;
+      s.push_back(fmt::format("inplace={}", inplace));
+      out.push_back({algorithm, s, id + (inplace ? "-ip" : "-oop")});
+    }
+  };
+  switch (c) {
+    case CollectiveType::AllReduce:
+      for (int i : {1, 4, 8}) out.push_back({"ring-allreduce", {r, fmt::format("instances={}", i)}, fmt::format("ring-allreduce-i{}", i)});
+      out.push_back({"allpairs-allreduce", {r}, "allpairs-allreduce"});
+      if (powerOfTwo(ranks)) out.push_back({"recursive-halving-doubling-allreduce", {r}, "rhd-allreduce"});
+      if (boxes > 1)
+        for (int i : {1, 4})
+          out.push_back({"hierarchical-allreduce",
+                         {fmt::format("nodes={}", boxes), fmt::format("gpus={}", gpus), fmt::format("instances={}", i)},
+                         fmt::format("hierarchical-allreduce-i{}", i)});
+      break;
+    case CollectiveType::AllGather:
+      for (int i : {1, 4, 8}) withForms("ring-allgather", {r, fmt::format("instances={}", i)}, fmt::format("ring-allgather-i{}", i));
+      withForms("allpairs-allgather", {r}, "allpairs-allgather");
+      if (powerOfTwo(ranks)) withForms("recursive-doubling-allgather", {r}, "rd-allgather");
+      break;
+    case CollectiveType::ReduceScatter:
+      for (int i : {1, 4, 8})
+        withForms("ring-reducescatter", {r, fmt::format("instances={}", i)}, fmt::format("ring-reducescatter-i{}", i));
+      break;
+    case CollectiveType::AllToAll:
+      for (int i : {1, 4}) out.push_back({"allpairs-alltoall", {r, fmt::format("instances={}", i)}, fmt::format("allpairs-alltoall-i{}", i)});
+      if (boxes > 1) {
+        const std::vector<std::string> shape{fmt::format("nodes={}", boxes), fmt::format("gpus={}", gpus)};
+        out.push_back({"two-step-alltoall", shape, "two-step-alltoall"});
+        out.push_back({"three-step-alltoall", shape, "three-step-alltoall"});
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+std::string settingsText(const std::vector<std::string>& settings) {
+  std::string s;
+  for (const std::string& x : settings) s += " " + x;
+  return s;
+}
+
+void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& set) {
+  const int32_t ranks = static_cast<int32_t>(topology.gpus().size());
+  for (const LibrarySpec& spec : librarySpecs(c, ranks, topology.boxCount()))
+    for (ir::Protocol p : {ir::Protocol::LL, ir::Protocol::LL128, ir::Protocol::Simple}) {
+      const std::string name = spec.algorithm + settingsText(spec.settings) + " " + std::string(ir::protocolName(p));
+      const std::string id = spec.id + "-" + lower(ir::protocolName(p));
+      try {
+        const algorithms::Instance instance = algorithms::instantiate(spec.algorithm, spec.settings, p);
+        driver::CompiledAndVerified cv = driver::compileAndVerify(instance.program, driver::Target{}, id + ".xml");
+        if (!cv.verified()) {
+          set.rejected.push_back({name, fmt::format("the verifier reports {}", verify::verdictName(cv.report.verdict))});
+          continue;
+        }
+        set.candidates.push_back({name, id, "library", std::move(cv.compiled.algorithm), id + ".xml"});
+      } catch (const std::exception& e) {
+        set.rejected.push_back({name, e.what()});
+      }
+    }
+}
+
+void addSynthesized(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options, CandidateSet& set) {
+  if (c != CollectiveType::AllReduce && c != CollectiveType::AllGather && c != CollectiveType::ReduceScatter) return;
+  std::vector<synth::trees::Composition> compositions{synth::trees::Composition::Packing};
+  if (topology.boxCount() > 1) compositions.push_back(synth::trees::Composition::Hierarchical);
+  for (synth::trees::Composition composition : compositions)
+    for (ir::Protocol p : {ir::Protocol::Simple}) {  // one protocol: each synthesis costs seconds
+      const std::string method(synth::trees::compositionName(composition));
+      const std::string name = fmt::format("synth {} {}", method, ir::protocolName(p));
+      const std::string id = fmt::format("synth-{}-{}", method, lower(ir::protocolName(p)));
+      try {
+        synth::trees::TreeSynthesis s = synth::trees::synthesizeTrees(
+            topology, c, {.composition = composition, .protocol = p, .timeoutSeconds = options.synthesisSeconds});
+        const verify::FileReport report =
+            driver::verifyCompiled(s.compiled.algorithm, std::nullopt, driver::Target{}, id + ".xml");
+        if (report.verdict != verify::Verdict::Verified) {
+          set.rejected.push_back({name, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});
+          continue;
+        }
+        set.candidates.push_back({name, id, "synth", std::move(s.compiled.algorithm), id + ".xml"});
+      } catch (const std::exception& e) {
+        set.rejected.push_back({name, e.what()});
+      }
+    }
+}
+
+std::string fileId(const std::string& path, size_t index) {
+  std::string stem = std::filesystem::path(path).filename().string();
+  for (const char* ext : {".gz", ".xml"})
+    if (stem.size() > std::string_view(ext).size() && stem.ends_with(ext)) stem.resize(stem.size() - std::string_view(ext).size());
+  for (char& ch : stem)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '-';
+  return fmt::format("file{}-{}", index, lower(stem));
+}
+
+void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options, CandidateSet& set) {
+  const int32_t ranks = static_cast<int32_t>(topology.gpus().size());
+  for (size_t k = 0; k < options.userFiles.size(); ++k) {
+    const std::string& path = options.userFiles[k];
+    try {
+      ir::ReadResult read = ir::readAlgorithmFile(path);
+      if (read.algorithm.coll != irKindOf(c) || read.algorithm.ngpus != ranks) continue;  // another collective's file
+      verify::Options vo;
+      vo.profile = profileForHeader(read.algorithm);
+      const verify::FileReport report = verify::verifyAlgorithm(read.algorithm, path, vo, read.runtimeParserIssues);
+      if (report.verdict != verify::Verdict::Verified) {
+        set.rejected.push_back({path, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});
+        continue;
+      }
+      set.candidates.push_back({path, fileId(path, k + 1), "file", std::move(read.algorithm), path});
+    } catch (const std::exception& e) {
+      set.rejected.push_back({path, e.what()});
+    }
+  }
+}
+
+}  // namespace
+
+CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective, const CandidateOptions& options) {
+  CandidateSet set;
+  if (options.library) addLibrary(topology, collective, set);
+  if (options.synthesize) addSynthesized(topology, collective, options, set);
+  addFiles(topology, collective, options, set);
+  return set;
+}
+
+}  // namespace ccforge::tune

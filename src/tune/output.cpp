@@ -1,0 +1,313 @@
+#include "tune/output.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "ir/names.hpp"
+#include "ir/reader.hpp"
+#include "semantics/runtime_profile.hpp"
+#include "semantics/selection.hpp"
+#include "sim/simulate.hpp"
+#include "sim/sizes.hpp"
+#include "synth/deploy/deployment.hpp"
+#include "tune/plot.hpp"
+#include "verify/directory.hpp"
+#include "verify/verifier.hpp"
+
+namespace ccforge::tune {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kCheckLow = uint64_t{1} << 10;   // 1 KiB
+constexpr uint64_t kCheckHigh = uint64_t{1} << 32;  // 4 GiB
+
+std::string collName(const CollectiveTuning& t) { return std::string(ir::collectiveName(irKindOf(t.collective))); }
+
+void writeText(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f.flush()) throw std::invalid_argument("cannot write " + path.string());
+}
+
+bool isAlgorithmName(const fs::path& p) {
+  const std::string n = p.filename().string();
+  return n.ends_with(".xml") || n.ends_with(".xml.gz");
+}
+
+void prepare(const fs::path& dir, bool replace) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    fs::create_directories(dir, ec);
+    if (ec) throw std::invalid_argument(fmt::format("cannot create {}: {}", dir.string(), ec.message()));
+    return;
+  }
+  if (!fs::is_directory(dir, ec)) throw std::invalid_argument(dir.string() + " exists and is not a directory");
+  std::vector<fs::path> entries;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) entries.push_back(e.path());
+  if (ec) throw std::invalid_argument(fmt::format("cannot read {}: {}", dir.string(), ec.message()));
+  if (entries.empty()) return;
+  if (!replace)
+    throw std::invalid_argument(fmt::format("{} is not empty; --force replaces its .xml files and its report/ folder",
+                                            dir.string()));
+  for (const fs::path& p : entries) {
+    if (p.filename() == "report" && fs::is_directory(p)) {
+      fs::remove_all(p, ec);
+    } else if (isAlgorithmName(p) && (fs::is_regular_file(fs::symlink_status(p)) || fs::is_symlink(fs::symlink_status(p)))) {
+      fs::remove(p, ec);
+    } else {
+      throw std::invalid_argument(fmt::format(
+          "{} holds {}, which tune did not write; the executor would load it as well (remove it first)", dir.string(),
+          p.filename().string()));
+    }
+    if (ec) throw std::invalid_argument(fmt::format("cannot remove {}: {}", p.string(), ec.message()));
+  }
+}
+
+// Predicted time saved over NCCL, summed over the window's sizes (the legacy config's order).
+double savings(const CollectiveTuning& t, const Window& w) {
+  double s = 0;
+  for (size_t i = w.firstSize; i <= w.lastSize; ++i)
+    s += t.nccl[i].timeUs - t.evaluations[w.candidate].timeUs[i].value_or(t.nccl[i].timeUs);
+  return s;
+}
+
+std::string gainText(double ncclUs, double us) { return fmt::format("{:+.1f} %", (ncclUs / us - 1) * 100); }
+
+nlohmann::json optionalTime(const std::optional<double>& t) { return t ? nlohmann::json(*t) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::string legacyConfig(const CollectiveTuning& t, const std::string& directory, size_t limit,
+                         std::vector<std::string>& left) {
+  std::vector<const Window*> windows;
+  for (const Window& w : t.windows) {
+    // The legacy runtime refuses in-place alltoall, and its alltoall path ignores `inplace`.
+    if (t.collective == CollectiveType::AllToAll && w.form == CallForm::InPlace) continue;
+    windows.push_back(&w);
+  }
+  std::stable_sort(windows.begin(), windows.end(),
+                   [&](const Window* a, const Window* b) { return savings(t, *a) > savings(t, *b); });
+  const fs::path base = fs::absolute(fs::path(directory)).lexically_normal();
+  std::string s = "<msccl_algos>\n";
+  for (size_t k = 0; k < windows.size(); ++k) {
+    const Window& w = *windows[k];
+    if (k >= limit) {
+      left.push_back(w.file);
+      continue;
+    }
+    // topo.cc mscclGetAllAlgoFromConfigAndSetInfo: maxbytes is exclusive (tuning.cc: nBytes < maxBytes).
+    s += fmt::format("  <load path=\"{}\" minbytes=\"{}\" maxbytes=\"{}\" proto=\"{}\"/>\n", (base / w.file).string(),
+                     w.minBytes, w.maxBytes + 1, ir::protocolName(t.set.candidates[w.candidate].algorithm.proto));
+  }
+  s += "</msccl_algos>\n";
+  return s;
+}
+
+DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directory) {
+  DirectoryCheck check;
+  std::error_code listed;
+  const std::vector<verify::DirectoryEntry> entries = verify::listAlgorithmDirectory(directory, listed);
+  std::vector<verify::FileReport> reports;
+  if (!entries.empty() || listed) {
+    verify::Options options;
+    options.profileFromHeader = true;
+    reports = verify::verifyPaths({directory}, options);
+  } else {
+    // Nothing to select from: NCCL serves every call (`verify DIR` refuses an empty directory).
+    check.findings.push_back("no algorithm files: NCCL serves every call; there is nothing for verify to check");
+  }
+  check.verdict = verify::combinedVerdict(reports);
+  for (const verify::FileReport& r : reports) {
+    if (!r.error.empty()) check.findings.push_back(fmt::format("{}: {}", r.file, r.error));
+    for (const verify::Violation& v : r.violations)
+      check.findings.push_back(fmt::format("{}: {} {}: {}", r.file, v.severity == verify::Severity::Error ? "error" : "warning",
+                                           v.rule, v.message));
+  }
+  // The headers as written, read back.
+  std::vector<std::pair<std::string, ir::Algorithm>> headers;
+  for (const verify::DirectoryEntry& e : entries) {
+    if (e.stray) continue;
+    try {
+      ir::Algorithm a = ir::readAlgorithmFile(e.path).algorithm;
+      a.gpus.clear();
+      headers.emplace_back(fs::path(e.path).filename().string(), std::move(a));
+    } catch (const std::exception&) {
+      // verify reports it
+    }
+  }
+  for (const CollectiveTuning& t : run.collectives)
+    for (Selector s : executorProfile().selectors)
+      for (const SelectionCall& call : consideredCalls(s, irKindOf(t.collective), t.ranks)) {
+        const uint64_t bytes = callBytes(call);
+        if (bytes < kCheckLow || bytes > kCheckHigh) continue;
+        ++check.callsChecked;
+        std::vector<std::string> takers;
+        for (const auto& [name, a] : headers)
+          if (accepts(s, a, call)) takers.push_back(name);
+        if (takers.size() > 1)
+          check.ambiguous.push_back(fmt::format("{} {} {} B ({}-byte type) under the {} selector: {}", collName(t),
+                                                callFormName(call.form), bytes, call.typeSize, selectorName(s),
+                                                fmt::join(takers, ", ")));
+      }
+  return check;
+}
+
+WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& directory, bool replace) {
+  const fs::path dir(directory);
+  prepare(dir, replace);
+  WrittenDirectory out;
+  for (const CollectiveTuning& t : run.collectives)
+    for (const Window& w : t.windows) out.files.push_back(synth::deploy::writeProgram(directory, w.file, windowedProgram(t, w)));
+  std::sort(out.files.begin(), out.files.end());
+
+  const fs::path report = dir / "report";
+  fs::create_directories(report);
+  nlohmann::json index;
+  index["topology"] = run.topology;
+  index["arch"] = sim::archName(run.options.arch);
+  index["margin"] = run.options.margin;
+  index["min_bytes"] = run.options.minBytes;
+  index["max_bytes"] = run.options.maxBytes;
+  index["collectives"] = nlohmann::json::array();
+  for (const CollectiveTuning& t : run.collectives) {
+    const std::string name = collName(t);
+    const std::string svg = (report / ("plot-" + name + ".svg")).string();
+    writeText(svg, plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
+    out.reportFiles.push_back(svg);
+    const std::string png = (report / ("plot-" + name + ".png")).string();
+    const std::string why = svgToPng(svg, png);
+    if (why.empty()) out.reportFiles.push_back(png);
+    else out.warnings.push_back(fmt::format("{}: no PNG: {}", name, why));
+
+    std::vector<std::string> left;
+    const std::string legacy = (report / ("msccl-config-" + name + ".xml")).string();
+    writeText(legacy, legacyConfig(t, directory, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), left));
+    out.reportFiles.push_back(legacy);
+    if (!left.empty())
+      out.warnings.push_back(fmt::format("{}: the legacy runtime loads at most {} algorithms (MSCCL_MAX_NUM_ALGOS); "
+                                         "msccl-config-{}.xml leaves out {}",
+                                         name, legacyProfile().maxAlgorithmFiles, name, fmt::join(left, ", ")));
+
+    nlohmann::json c;
+    c["collective"] = name;
+    c["ranks"] = t.ranks;
+    c["candidates"] = nlohmann::json::array();
+    for (size_t k = 0; k < t.set.candidates.size(); ++k) {
+      const Candidate& cand = t.set.candidates[k];
+      c["candidates"].push_back({{"index", k + 1}, {"name", cand.name}, {"id", cand.id}, {"origin", cand.origin},
+                                 {"protocol", ir::protocolName(cand.algorithm.proto)},
+                                 {"nchunksperloop", cand.algorithm.nchunksperloop},
+                                 {"in_place", cand.algorithm.servesInPlace()},
+                                 {"out_of_place", cand.algorithm.servesOutOfPlace()},
+                                 {"simulation_error", t.evaluations[k].simulationError}});
+    }
+    c["rejected"] = nlohmann::json::array();
+    for (const Rejected& r : t.set.rejected) c["rejected"].push_back({{"name", r.name}, {"why", r.why}});
+    c["windows"] = nlohmann::json::array();
+    for (const Window& w : t.windows)
+      c["windows"].push_back({{"form", callFormName(w.form)}, {"candidate", w.candidate + 1}, {"file", w.file},
+                              {"min_bytes", w.minBytes}, {"max_bytes", w.maxBytes}});
+    c["sizes"] = nlohmann::json::array();
+    for (size_t i = 0; i < t.sizes.size(); ++i) {
+      nlohmann::json s{{"bytes", t.sizes[i]},
+                       {"nccl", {{"algorithm", t.nccl[i].algorithm}, {"protocol", ir::protocolName(t.nccl[i].protocol)},
+                                 {"time_us", t.nccl[i].timeUs}}}};
+      s["time_us"] = nlohmann::json::array();
+      for (const Evaluation& e : t.evaluations) s["time_us"].push_back(optionalTime(e.timeUs[i]));
+      for (CallForm f : kForms) {
+        const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];
+        s[f == CallForm::InPlace ? "in_place" : "out_of_place"] = ch ? nlohmann::json(*ch + 1) : nlohmann::json(nullptr);
+      }
+      c["sizes"].push_back(s);
+    }
+    c["notes"] = t.notes;
+    index["collectives"].push_back(c);
+  }
+
+  out.check = checkTuneDirectory(run, directory);
+  index["files"] = nlohmann::json::array();
+  for (const std::string& f : out.files) index["files"].push_back(fs::path(f).filename().string());
+  index["check"] = {{"verify", verify::verdictName(out.check.verdict)},
+                    {"findings", out.check.findings},
+                    {"calls_checked", out.check.callsChecked},
+                    {"ambiguous_calls", out.check.ambiguous}};
+  index["warnings"] = out.warnings;
+  writeText(report / "index.json", index.dump(2) + "\n");
+  out.reportFiles.push_back((report / "index.json").string());
+  writeText(report / "report.md", reportMarkdown(run, out));
+  out.reportFiles.push_back((report / "report.md").string());
+  return out;
+}
+
+std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) {
+  std::string s = fmt::format("# ccforge tune: {}\n\n", run.topology);
+  s += fmt::format(
+      "Predicted with the simulator (arch {}) against NCCL's own tuning model (docs/tune.md); sizes {}..{}, a "
+      "candidate must beat NCCL by {:.0f} % (algbw). Sizes outside every window go to NCCL.\n\n",
+      sim::archName(run.options.arch), sim::sizeName(run.options.minBytes), sim::sizeName(run.options.maxBytes),
+      run.options.margin * 100);
+  s += fmt::format("Directory check: `ccforge verify DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every call form, "
+                   "element size and selector), {} accepted by more than one file.\n\n",
+                   verify::verdictName(written.check.verdict), written.check.callsChecked, written.check.ambiguous.size());
+  for (const std::string& f : written.check.findings) s += "- " + f + "\n";
+  for (const std::string& a : written.check.ambiguous) s += "- ambiguous: " + a + "\n";
+  for (const std::string& w : written.warnings) s += "- note: " + w + "\n";
+  for (const CollectiveTuning& t : run.collectives) {
+    const std::string name = collName(t);
+    const double factor = sim::busBandwidthFactor(irKindOf(t.collective), t.ranks);
+    s += fmt::format("\n## {} ({} ranks)\n\n![{}](plot-{}.svg)\n\n", name, t.ranks, name, name);
+    s += "| # | candidate | origin | protocol | nchunksperloop | call forms |\n|---|---|---|---|---|---|\n";
+    for (size_t k = 0; k < t.set.candidates.size(); ++k) {
+      const Candidate& c = t.set.candidates[k];
+      std::string forms = c.algorithm.servesInPlace() ? "in-place" : "";
+      if (c.algorithm.servesOutOfPlace()) forms += forms.empty() ? "out-of-place" : ", out-of-place";
+      if (!t.evaluations[k].simulationError.empty()) forms += " (simulation: " + t.evaluations[k].simulationError + ")";
+      s += fmt::format("| {} | {} | {} | {} | {} | {} |\n", k + 1, c.name, c.origin, ir::protocolName(c.algorithm.proto),
+                       c.algorithm.nchunksperloop, forms);
+    }
+    if (!t.set.rejected.empty()) {
+      s += "\nNot candidates:\n";
+      for (const Rejected& r : t.set.rejected) {
+        std::string why = r.why.substr(0, r.why.find('\n'));
+        if (why.size() > 200) why = why.substr(0, 197) + "...";
+        s += fmt::format("- {}: {}\n", r.name, why);
+      }
+    }
+    s += "\nWindows written:\n\n| call form | minBytes | maxBytes | candidate | file |\n|---|---|---|---|---|\n";
+    for (const Window& w : t.windows)
+      s += fmt::format("| {} | {} | {} | #{} {} | {} |\n", callFormName(w.form), w.minBytes, w.maxBytes, w.candidate + 1,
+                       t.set.candidates[w.candidate].name, w.file);
+    if (t.windows.empty()) s += "| (none: NCCL everywhere) | | | | |\n";
+    s += "\n| size | NCCL | NCCL algbw | in-place | algbw | busbw | gain | out-of-place | algbw | busbw | gain |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (size_t i = 0; i < t.sizes.size(); ++i) {
+      const double ncclBw = algbwGBps(t.sizes[i], t.nccl[i].timeUs);
+      s += fmt::format("| {} | {} {} | {:.2f} |", sim::sizeName(t.sizes[i]), t.nccl[i].algorithm,
+                       ir::protocolName(t.nccl[i].protocol), ncclBw);
+      for (CallForm f : kForms) {
+        const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];
+        if (!ch) {
+          s += fmt::format(" NCCL | {:.2f} | {:.2f} | |", ncclBw, ncclBw * factor);
+          continue;
+        }
+        const double us = *t.evaluations[*ch].timeUs[i];
+        const double bw = algbwGBps(t.sizes[i], us);
+        s += fmt::format(" #{} | {:.2f} | {:.2f} | {} |", *ch + 1, bw, bw * factor, gainText(t.nccl[i].timeUs, us));
+      }
+      s += "\n";
+    }
+    for (const std::string& n : t.notes) s += "\n- " + n;
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace ccforge::tune

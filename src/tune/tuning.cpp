@@ -1,0 +1,246 @@
+#include "tune/tuning.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+
+#include "ir/names.hpp"
+#include "semantics/runtime_profile.hpp"
+#include "semantics/selection.hpp"
+#include "sim/simulate.hpp"
+
+namespace ccforge::tune {
+namespace {
+
+bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+
+// "1K", "64M", "4G", "512".
+std::string sizeLabel(uint64_t bytes) {
+  const char* units[] = {"", "K", "M", "G", "T"};
+  size_t u = 0;
+  while (u + 1 < std::size(units) && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++u;
+  }
+  return fmt::format("{}{}", bytes, units[u]);
+}
+
+// Whether every power-of-two call of `form` with callBytes in [low, high) that the executor's
+// selectors pass reaches the header's divisibility and call-form tests with success.
+bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_t high) {
+  ir::Algorithm open = header;
+  open.gpus.clear();
+  open.minBytes = 0;
+  open.maxBytes = 0;
+  if (!open.outofplace) open.outofplace = open.servesOutOfPlace();
+  if (!open.inplace) open.inplace = false;
+  bool any = false;
+  for (Selector s : executorProfile().selectors)
+    for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
+      if (call.form != form) continue;
+      const uint64_t bytes = callBytes(call);
+      if (bytes < low || bytes >= high) continue;
+      any = true;
+      if (!accepts(s, open, call)) return false;
+    }
+  return any;
+}
+
+std::string formName(CallForm f) { return f == CallForm::InPlace ? "in-place" : "out-of-place"; }
+
+// Simulated time at every size of `sizes` inside the compiled window. From kExtrapolatedAbove on,
+// once the times at s/4, s/2 and s lie on one line (slopes within kLinearTolerance), larger sizes
+// are extrapolated along it; until then the next doubling is simulated.
+void simulateCandidate(const Candidate& c, const topo::Topology& topology, const TuneOptions& options,
+                       const SizeWindow& compiled, const std::vector<uint64_t>& sizes, Evaluation& e) {
+  std::map<uint64_t, double> times;
+  auto run = [&](const std::vector<uint64_t>& bytes) {
+    const sim::SimulationReport r = sim::simulate(c.algorithm, c.source, topology, {.sizes = bytes, .arch = options.arch});
+    for (const sim::SizeResult& x : r.results) times[x.bytes] = x.timeUs;
+  };
+  auto inside = [&](uint64_t b) { return compiled.contains(static_cast<int64_t>(b)); };
+  try {
+    std::vector<uint64_t> first;
+    for (uint64_t b : sizes)
+      if (inside(b) && b <= kExtrapolatedAbove) first.push_back(b);
+    for (uint64_t b : {kExtrapolatedAbove / 4, kExtrapolatedAbove / 2, kExtrapolatedAbove})
+      if (sizes.back() > kExtrapolatedAbove && inside(b) && std::find(first.begin(), first.end(), b) == first.end())
+        first.push_back(b);
+    std::sort(first.begin(), first.end());
+    if (!first.empty()) run(first);
+    std::optional<std::pair<uint64_t, double>> line;  // from (size, time) on, this many µs per byte
+    uint64_t from = kExtrapolatedAbove;
+    while (from < sizes.back() && !inside(from) && static_cast<int64_t>(from) < compiled.minBytes) from *= 2;
+    if (from > kExtrapolatedAbove && inside(from) && !times.count(from)) run({from});
+    for (uint64_t b = from; b < sizes.back() && inside(b);) {
+      const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
+      // (A window that starts above b / 4 leaves points out: simulate on until three are there.)
+      if (q != times.end() && h != times.end() && f != times.end()) {
+        const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
+        const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
+        // Collinear, and the line passes near the origin: the time is bandwidth, not a latency
+        // regime that happens to be straight too (a program with many chunks per loop is one).
+        const double intercept = f->second - slopeHigh * static_cast<double>(b);
+        if (slopeLow > 0 && std::abs(slopeHigh / slopeLow - 1) <= kLinearTolerance &&
+            std::abs(intercept) <= kMaxIntercept * f->second) {
+          line = {{b, slopeHigh}};
+          break;
+        }
+      }
+      b *= 2;
+      if (!inside(b)) break;
+      run({b});
+    }
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const auto known = times.find(sizes[i]);
+      if (known != times.end()) e.timeUs[i] = known->second;
+      else if (line && sizes[i] > line->first && inside(sizes[i]))
+        e.timeUs[i] = times[line->first] + line->second * static_cast<double>(sizes[i] - line->first);
+    }
+  } catch (const std::exception& ex) {
+    e.simulationError = ex.what();
+  }
+}
+
+// Which calls of [low, 2 low) a header leaves unserved, exactly: "with nchunksperloop=16 it serves
+// 8-byte elements (count 8) under the msccl-scheduler plugin only for counts that are multiples of 16".
+std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t low) {
+  const SizeWindow compiled = sizeWindowOf(header);
+  if (!compiled.contains(static_cast<int64_t>(low)) || !compiled.contains(static_cast<int64_t>(2 * low - 1)))
+    return fmt::format("its compiled window {} does not hold all of {}..{} bytes", windowText(Selector::Internal, header),
+                       low, 2 * low - 1);
+  ir::Algorithm open = header;
+  open.gpus.clear();
+  open.minBytes = 0;
+  open.maxBytes = 0;
+  if (!open.outofplace) open.outofplace = open.servesOutOfPlace();
+  if (!open.inplace) open.inplace = false;
+  std::vector<std::string> parts;
+  for (Selector s : executorProfile().selectors)
+    for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
+      const uint64_t bytes = callBytes(call);
+      if (call.form != form || bytes < low || bytes >= 2 * low || accepts(s, open, call)) continue;
+      // The divisibility test: count (plugin) or count x ranks (internal scheduler) by nchunksperloop.
+      const uint64_t n = static_cast<uint64_t>(std::max(header.nchunksperloop, 1));
+      const uint64_t multiplier = s == Selector::Internal ? sizeMultiplier(call.coll, call.ranks) : 1;
+      const uint64_t needed = n / std::gcd(n, multiplier);
+      parts.push_back(fmt::format("{}-byte elements (count {}) under {}, which takes counts that are multiples of {}",
+                                  call.typeSize, call.count,
+                                  s == Selector::Internal ? "the internal scheduler" : "the msccl-scheduler plugin", needed));
+    }
+  std::string text = fmt::format("with nchunksperloop={} it does not serve ", header.nchunksperloop);
+  for (size_t k = 0; k < parts.size(); ++k) text += (k == 0 ? "" : "; ") + parts[k];
+  return parts.empty() ? fmt::format("nchunksperloop={} serves no call there", header.nchunksperloop) : text;
+}
+
+}  // namespace
+
+double algbwGBps(uint64_t bytes, double timeUs) { return static_cast<double>(bytes) / (timeUs * 1000.0); }
+
+std::vector<uint64_t> tunedSizes(const TuneOptions& o) {
+  if (!isPowerOfTwo(o.minBytes) || !isPowerOfTwo(o.maxBytes) || o.minBytes > o.maxBytes || o.maxBytes > (uint64_t{1} << 40))
+    throw std::invalid_argument(
+        fmt::format("the tuned range must run between powers of two up to 1 TiB, low end first (got {}..{} bytes)",
+                    o.minBytes, o.maxBytes));
+  std::vector<uint64_t> sizes;
+  for (uint64_t b = o.minBytes; b <= o.maxBytes; b *= 2) sizes.push_back(b);
+  return sizes;
+}
+
+ir::Algorithm windowedProgram(const CollectiveTuning& t, const Window& w) {
+  ir::Algorithm a = t.set.candidates[w.candidate].algorithm;
+  a.inplace = w.form == CallForm::InPlace;
+  a.outofplace = w.form == CallForm::OutOfPlace;
+  a.minBytes = w.minBytes;
+  a.maxBytes = w.maxBytes;
+  return a;
+}
+
+CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType collective, CandidateSet set,
+                                const TuneOptions& options) {
+  CollectiveTuning t;
+  t.collective = collective;
+  t.ranks = static_cast<int32_t>(topology.gpus().size());
+  t.sizes = tunedSizes(options);
+  t.set = std::move(set);
+  const size_t n = t.sizes.size();
+
+  const sim::NcclMachine machine = sim::ncclMachineOf(topology, options.arch);
+  for (uint64_t b : t.sizes) t.nccl.push_back(sim::ncclFallback(machine, irKindOf(collective), b));
+
+  for (const Candidate& c : t.set.candidates) {
+    Evaluation e;
+    e.timeUs.assign(n, std::nullopt);
+    const SizeWindow compiled = sizeWindowOf(c.algorithm);
+    simulateCandidate(c, topology, options, compiled, t.sizes, e);
+    for (CallForm f : kForms) {
+      std::vector<bool>& serves = e.serves[formIndex(f)];
+      serves.assign(n, false);
+      for (size_t i = 0; i < n; ++i) {
+        // The whole cell [size, 2 size) must lie inside the compiled window.
+        const int64_t low = static_cast<int64_t>(t.sizes[i]);
+        if (!compiled.contains(low) || !compiled.contains(2 * low - 1)) continue;
+        serves[i] = servesAll(c.algorithm, f, t.sizes[i], 2 * t.sizes[i]);
+      }
+    }
+    t.evaluations.push_back(std::move(e));
+  }
+
+  // Per form and size: the fastest candidate that serves the size and beats NCCL by the margin.
+  for (CallForm f : kForms) {
+    const size_t fi = formIndex(f);
+    t.chosen[fi].assign(n, std::nullopt);
+    std::vector<std::vector<size_t>> unservedWins(t.set.candidates.size());  // sizes a candidate would have won
+    for (size_t i = 0; i < n; ++i) {
+      std::optional<size_t> best, bestAny;
+      for (size_t c = 0; c < t.set.candidates.size(); ++c) {
+        const std::optional<double>& time = t.evaluations[c].timeUs[i];
+        if (!time || *time * (1 + options.margin) > t.nccl[i].timeUs) continue;
+        const ir::Algorithm& a = t.set.candidates[c].algorithm;
+        const bool formOk = f == CallForm::InPlace ? a.servesInPlace() : a.servesOutOfPlace();
+        if (formOk && (!bestAny || *time < *t.evaluations[*bestAny].timeUs[i])) bestAny = c;
+        if (t.evaluations[c].serves[fi][i] && (!best || *time < *t.evaluations[*best].timeUs[i])) best = c;
+      }
+      t.chosen[fi][i] = best;
+      if (bestAny && bestAny != best) unservedWins[*bestAny].push_back(i);
+    }
+    for (size_t c = 0; c < unservedWins.size(); ++c) {
+      if (unservedWins[c].empty()) continue;
+      const ir::Algorithm& a = t.set.candidates[c].algorithm;
+      std::string sizesText;
+      for (size_t i : unservedWins[c]) sizesText += (sizesText.empty() ? "" : ", ") + sizeLabel(t.sizes[i]);
+      t.notes.push_back(fmt::format("{} {}: {} would be the fastest at {}, but {}; those sizes go to the next "
+                                    "candidate or NCCL",
+                                    ir::collectiveName(irKindOf(collective)), formName(f), t.set.candidates[c].name,
+                                    sizesText, unservedText(a, f, t.sizes[unservedWins[c].front()])));
+    }
+    // Runs of one winner become windows.
+    for (size_t i = 0; i < n;) {
+      if (!t.chosen[fi][i]) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j + 1 < n && t.chosen[fi][j + 1] == t.chosen[fi][i]) ++j;
+      Window w;
+      w.form = f;
+      w.candidate = *t.chosen[fi][i];
+      w.firstSize = i;
+      w.lastSize = j;
+      w.minBytes = static_cast<int64_t>(t.sizes[i]);
+      w.maxBytes = static_cast<int64_t>(2 * t.sizes[j] - 1);
+      w.file = fmt::format("{}-{}-{}-{}.xml", ir::collectiveName(irKindOf(collective)),
+                           f == CallForm::InPlace ? "ip" : "oop", t.set.candidates[w.candidate].id, sizeLabel(t.sizes[i]));
+      t.windows.push_back(w);
+      i = j + 1;
+    }
+  }
+  return t;
+}
+
+}  // namespace ccforge::tune

@@ -1,0 +1,91 @@
+// `ccforge tune`'s decisions (src/tune): the windows it writes are what the runtime's selection
+// rule needs, checked here with the selection model directly; the legacy config's format.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "semantics/selection.hpp"
+#include "topology/spec_reader.hpp"
+#include "tune/output.hpp"
+#include "tune/tuning.hpp"
+
+using namespace ccforge;
+using namespace ccforge::tune;
+
+TEST_CASE("tune: windows of one call form never overlap and each file serves every power-of-two call in it") {
+  const topo::Topology topology = topo::loadTopology("dgx1");
+  TuneOptions options;
+  options.maxBytes = uint64_t{1} << 24;
+  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather, {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
+  REQUIRE(!set.candidates.empty());
+  const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllGather, std::move(set), options);
+  REQUIRE(t.sizes.size() == 15);  // 1 KiB .. 16 MiB
+  for (CallForm form : kForms) {
+    std::vector<const Window*> windows;
+    for (const Window& w : t.windows)
+      if (w.form == form) windows.push_back(&w);
+    std::sort(windows.begin(), windows.end(), [](const Window* a, const Window* b) { return a->minBytes < b->minBytes; });
+    for (size_t k = 1; k < windows.size(); ++k) CHECK(windows[k - 1]->maxBytes < windows[k]->minBytes);
+    for (const Window* w : windows) {
+      const ir::Algorithm file = windowedProgram(t, *w);
+      // The window holds whole doubling steps of the tuned sizes.
+      CHECK(w->minBytes == static_cast<int64_t>(t.sizes[w->firstSize]));
+      CHECK(w->maxBytes == static_cast<int64_t>(2 * t.sizes[w->lastSize] - 1));
+      for (Selector s : {Selector::Internal, Selector::External})
+        for (const SelectionCall& call : consideredCalls(s, ir::CollectiveKind::AllGather, 8)) {
+          const uint64_t bytes = callBytes(call);
+          const bool inside = bytes >= static_cast<uint64_t>(w->minBytes) && bytes <= static_cast<uint64_t>(w->maxBytes);
+          if (inside && call.form == form) CHECK(accepts(s, file, call));
+          if (call.form != form) CHECK_FALSE(accepts(s, file, call));
+        }
+      // It was chosen because it beats NCCL by the margin at every size of the window.
+      for (size_t i = w->firstSize; i <= w->lastSize; ++i)
+        CHECK(*t.evaluations[w->candidate].timeUs[i] * (1 + options.margin) <= t.nccl[i].timeUs);
+    }
+  }
+}
+
+TEST_CASE("tune: a margin no candidate reaches leaves every size to NCCL") {
+  const topo::Topology topology = topo::loadTopology("dgx1");
+  TuneOptions options;
+  options.maxBytes = uint64_t{1} << 20;
+  options.margin = 10;  // 11 times faster than NCCL
+  CandidateSet set = gatherCandidates(topology, CollectiveType::AllReduce, {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
+  const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllReduce, std::move(set), options);
+  CHECK(t.windows.empty());
+}
+
+TEST_CASE("tune: the tuned range runs between powers of two") {
+  CHECK(tunedSizes({.minBytes = 1024, .maxBytes = 4096, .margin = 0.05, .arch = sim::Arch::Sm80}) == std::vector<uint64_t>{1024, 2048, 4096});
+  CHECK_THROWS_AS(tunedSizes({.minBytes = 3000, .maxBytes = 4096, .margin = 0.05, .arch = sim::Arch::Sm80}), std::invalid_argument);
+  CHECK_THROWS_AS(tunedSizes({.minBytes = 4096, .maxBytes = 1024, .margin = 0.05, .arch = sim::Arch::Sm80}), std::invalid_argument);
+}
+
+TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's protocol, at most the limit") {
+  CollectiveTuning t;
+  t.collective = CollectiveType::AllToAll;
+  t.sizes = {1024, 2048};
+  t.nccl = {{"p2p", ir::Protocol::Simple, 10}, {"p2p", ir::Protocol::Simple, 20}};
+  for (ir::Protocol p : {ir::Protocol::LL, ir::Protocol::LL128}) {
+    Candidate c;
+    c.algorithm.proto = p;
+    t.set.candidates.push_back(c);
+    Evaluation e;
+    e.timeUs = {p == ir::Protocol::LL ? 5.0 : 9.0, 12.0};
+    t.evaluations.push_back(e);
+  }
+  t.windows = {{CallForm::OutOfPlace, 1, 1, 1, 2048, 4095, "b.xml"},
+               {CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "a.xml"},
+               {CallForm::InPlace, 0, 0, 0, 1024, 2047, "in-place.xml"}};
+  std::vector<std::string> left;
+  const std::string all = legacyConfig(t, "/dir", 4, left);
+  // a.xml saves 5 us, b.xml 8 us: b first. In-place alltoall is left out (the legacy runtime refuses it).
+  CHECK(all == "<msccl_algos>\n"
+               "  <load path=\"/dir/b.xml\" minbytes=\"2048\" maxbytes=\"4096\" proto=\"LL128\"/>\n"
+               "  <load path=\"/dir/a.xml\" minbytes=\"1024\" maxbytes=\"2048\" proto=\"LL\"/>\n"
+               "</msccl_algos>\n");
+  CHECK(left.empty());
+  const std::string one = legacyConfig(t, "/dir", 1, left);
+  CHECK(one.find("a.xml") == std::string::npos);
+  CHECK(left == std::vector<std::string>{"a.xml"});
+}

@@ -314,7 +314,7 @@ TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("thread-block view: compute steps of a fused program are gold boxes labelled with their rows") {
+TEST_CASE("thread-block view: compute steps of a fused program are blue boxes labelled with their rows") {
   algorithms::FusedParameters f;
   f.op = ir::ComputeOp::Gemv;
   f.ranks = 2;
@@ -322,6 +322,6 @@ TEST_CASE("thread-block view: compute steps of a fused program are gold boxes la
   f.rows = 8;
   f.inner = 4;
   const std::string dot = viz::toDot(viz::threadBlockModel(algorithms::fusedProgram(f)), DotFilter{});
-  CHECK(dot.find("\"0: gemv rows 0..3 -> i[0]\", shape=box, style=\"filled\", fillcolor=gold") != std::string::npos);
-  CHECK(dot.find("\"1: gemv rows 4..7 -> i[1]\", shape=box, style=\"filled\", fillcolor=gold") != std::string::npos);
+  CHECK(dot.find("\"0: gemv rows 0..3 -> i[0]\", shape=box, style=\"filled\", fillcolor=lightskyblue") != std::string::npos);
+  CHECK(dot.find("\"1: gemv rows 4..7 -> i[1]\", shape=box, style=\"filled\", fillcolor=lightskyblue") != std::string::npos);
 }

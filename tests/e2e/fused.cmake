@@ -21,8 +21,8 @@ ccforge_cli_test("fused: msccl-executor refuses a fused header" 10
 ccforge_cli_test("fused: simulate gives compute steps time on a GPU the topology names" 0
   --has "fused-allreduce, 2 ranks" --has "64 B +[1-9][0-9.]* "
   -- simulate ${FUSED}/gemv_allreduce_r2_c2.xml h100-1 --sizes 64)
-ccforge_cli_test("fused: dot draws compute steps as gold boxes" 0
-  --has "0: gemv rows 0..3 -> i\\[0\\]\", shape=box, style=\"filled\", fillcolor=gold"
+ccforge_cli_test("fused: dot draws compute steps as blue boxes" 0
+  --has "0: gemv rows 0..3 -> i\\[0\\]\", shape=box, style=\"filled\", fillcolor=lightskyblue"
   -- dot ${FUSED}/gemv_allreduce_r2_c2.xml)
 ccforge_cli_test("fused: compile writes an embedding + All-to-All program" 0
   --has "embedding-alltoall-r2-c2: 2 ranks"

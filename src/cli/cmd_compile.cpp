@@ -40,7 +40,7 @@ int runCompile(const CompileArguments& args) {
     std::cerr << "ccforge compile: " << e.what() << "\n";
     return kExitUsage;
   } catch (const dsl::DslError& e) {
-    std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
+    std::cerr << e.what() << "\n";  // FILE:LINE:COLUMN: error: ... (the algorithm's source)
     return kExitViolation;
   }
   const std::string profile = args.profile.empty() ? instance->entry->defaultTarget : args.profile;

@@ -10,11 +10,11 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
-ChunkRef Program::chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count, std::source_location where) {
+ChunkRef Program::chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count, SourceLocation where) {
   return state_->chunk(ChunkLocation{rank, buffer, index}, count, where);
 }
 
-void Program::parallelize(int32_t n, const std::function<void()>& fragment, std::source_location where) {
+void Program::parallelize(int32_t n, const std::function<void()>& fragment, SourceLocation where) {
   state_->parallelize(n, fragment, where);
 }
 

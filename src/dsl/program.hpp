@@ -15,10 +15,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <vector>
 
+#include "dsl/source_location.hpp"
 #include "semantics/chunk_value.hpp"
 #include "dsl/chunk_ref.hpp"
 #include "dsl/collective_binding.hpp"
@@ -43,11 +43,11 @@ class Program {
 
   // A reference to `count` consecutive chunks; every one must hold data.
   ChunkRef chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count = 1,
-                 std::source_location where = std::source_location::current());
+                 SourceLocation where = SourceLocation::current());
 
   // Runs `fragment`; every operation it traces is split into n parts, each on its own channel.
   void parallelize(int32_t n, const std::function<void()>& fragment,
-                   std::source_location where = std::source_location::current());
+                   SourceLocation where = SourceLocation::current());
 
   const std::string& name() const;
   const CollectiveBinding& binding() const;

@@ -17,6 +17,8 @@ std::optional<ReportFormat> parseReportFormat(std::string_view name);
 struct RunInfo {
   std::string profile;
   int exitCode = 0;
+  // SARIF: the directory artifact URIs are relative to (%SRCROOT%); empty: the current directory.
+  std::string sourceRoot;
 };
 
 void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);

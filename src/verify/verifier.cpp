@@ -78,8 +78,8 @@ class FileVerification {
                       : inconclusive             ? Verdict::Inconclusive
                                                  : Verdict::Verified;
     if (disagreement)
-      report_.error = report_.file + ": the engines disagree or an SMT witness does not replay (see " +
-                      smt::kDisagreementRule + ")";
+      setError(report_, report_.file, algo_.where,
+               std::string("the engines disagree or an SMT witness does not replay (see ") + smt::kDisagreementRule + ")");
     return std::move(report_);
   }
 
@@ -237,12 +237,17 @@ class FileVerification {
   FileReport report_;
 };
 
-FileReport failure(const std::string& file, Verdict verdict, std::string message) {
+FileReport failure(const std::string& file, Verdict verdict, std::string message, ir::TextLocation where = {},
+                   const std::string& errorFile = {}) {
   FileReport r;
   r.file = file;
   r.verdict = verdict;
-  r.error = std::move(message);
+  setError(r, errorFile.empty() ? file : errorFile, where, std::move(message));
   return r;
+}
+
+FileReport failure(const std::string& file, Verdict verdict, const InputError& e) {
+  return failure(file, verdict, e.message(), e.where(), e.file());
 }
 
 FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& source, const Options& options,
@@ -251,11 +256,11 @@ FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& sou
   try {
     return FileVerification(algo, source, options).run(parserIssues);
   } catch (const InputError& e) {
-    r = failure(source, Verdict::Malformed, e.what());
+    r = failure(source, Verdict::Malformed, e);
   } catch (const std::bad_alloc&) {
-    r = failure(source, Verdict::InternalError, source + ": out of memory while checking");
+    r = failure(source, Verdict::InternalError, "out of memory while checking");
   } catch (const std::exception& e) {
-    r = failure(source, Verdict::InternalError, source + ": internal error: " + e.what());
+    r = failure(source, Verdict::InternalError, std::string("internal error: ") + e.what());
   }
   r.profile = options.profile.name;
   return r;
@@ -291,10 +296,10 @@ ReadFile readAndVerify(const std::string& path, const Options& options) {
   try {
     f.read = ir::readAlgorithmFile(path, options.maxInputBytes, options.profile.lexical);
   } catch (const InputError& e) {
-    f.report = failure(path, Verdict::Malformed, e.what());
+    f.report = failure(path, Verdict::Malformed, e);
     return f;
   } catch (const std::bad_alloc&) {
-    f.report = failure(path, Verdict::InternalError, path + ": out of memory while reading");
+    f.report = failure(path, Verdict::InternalError, "out of memory while reading");
     return f;
   }
   f.report = verifyAlgorithm(f.read->algorithm, path, options, f.read->runtimeParserIssues);
@@ -325,11 +330,11 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
     }
     const std::vector<DirectoryEntry> entries = listAlgorithmDirectory(path, ec);
     if (ec) {
-      reports.push_back(failure(path, Verdict::Malformed, path + ": cannot read directory: " + ec.message()));
+      reports.push_back(failure(path, Verdict::Malformed, "cannot read directory: " + ec.message()));
       continue;
     }
     if (entries.empty()) {
-      reports.push_back(failure(path, Verdict::Malformed, path + ": directory holds no algorithm files (regular files or symbolic links)"));
+      reports.push_back(failure(path, Verdict::Malformed, "directory holds no algorithm files (regular files or symbolic links)"));
       continue;
     }
     std::vector<ReadFile> loaded;

@@ -291,7 +291,9 @@ struct ReadFile {
   FileReport report;
 };
 
-ReadFile readAndVerify(const std::string& path, const Options& options) {
+ReadFile readAndVerify(const std::string& path, const Options& options, size_t index = 0, size_t total = 1) {
+  if (options.progress)
+    options.progress(total > 1 ? fmt::format("verifying {} ({} of {})", path, index + 1, total) : "verifying " + path);
   ReadFile f{path, std::nullopt, {}};
   try {
     f.read = ir::readAlgorithmFile(path, options.maxInputBytes, options.profile.lexical);
@@ -322,10 +324,11 @@ FileReport verifyFile(const fs::path& path, const Options& options) {
 
 std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const Options& options) {
   std::vector<FileReport> reports;
-  for (const std::string& path : paths) {
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const std::string& path = paths[p];
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
-      reports.push_back(verifyFile(path, options));
+      reports.push_back(readAndVerify(path, options, p, paths.size()).report);
       continue;
     }
     const std::vector<DirectoryEntry> entries = listAlgorithmDirectory(path, ec);
@@ -339,8 +342,8 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
     }
     std::vector<ReadFile> loaded;
     loaded.reserve(entries.size());
-    for (const DirectoryEntry& e : entries)
-      if (!e.stray) loaded.push_back(readAndVerify(e.path, options));
+    for (size_t k = 0; k < entries.size(); ++k)
+      if (!entries[k].stray) loaded.push_back(readAndVerify(entries[k].path, options, k, entries.size()));
     Options directoryOptions = options;
     if (options.profileFromHeader) directoryOptions.profile = directoryProfile(loaded);
     std::vector<FileReport> stray;
@@ -353,6 +356,7 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
     std::vector<LoadedAlgorithm> selection;
     for (ReadFile& f : loaded)
       selection.push_back({f.read && f.report.program ? &f.read->algorithm : nullptr, &f.report});
+    if (options.progress) options.progress("checking which file each call selects in " + path);
     checkSelection(selection, directoryOptions);
     size_t nextLoaded = 0, nextStray = 0;
     for (bool s : isStray) reports.push_back(s ? std::move(stray[nextStray++]) : std::move(loaded[nextLoaded++].report));

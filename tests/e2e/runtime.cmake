@@ -12,7 +12,7 @@ ccforge_cli_test("run: integer types are checked exactly" 0
 # `run` refuses what `verify` rejects, limits included, with verify's findings and exit code.
 ccforge_cli_test("run: a file verify rejects only for a runtime limit is refused with verify's findings" 10
   --has "allreduce_ring_a100_n8_ch8_i5_nchannels40.xml: verification at load failed: ccforge verify rejects it"
-  --has "error\\[limits.channels\\] .*nchannels=40 is outside 1..32" --has "verdict: VIOLATION" --lacks "check: "
+  --has ": error: .*nchannels=40 is outside 1..32.* \\[limits.channels\\]$" --has "verdict: VIOLATION" --lacks "check: "
   -- run ${SAMPLES}/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml --count 4000 --iters 0)
 ccforge_cli_test("run: --no-verify runs a file verify rejects" 0
   --has "verification at load: skipped \\(--no-verify\\)" --has "check: all"
@@ -21,7 +21,7 @@ ccforge_cli_test("run: --profile overrides the header's profile" 10
   --has "missing attribute 'outofplace' on <algo>: msccl-executor requires it"
   -- run ${RUN_RING} --count 4096 --iters 0 --profile msccl-executor)
 ccforge_cli_test("run: what the runtime's own parser refuses is refused" 10
-  --has "error\\[format.runtime-parser\\]"
+  --has ":[0-9]+:[0-9]+: error: .*\\[format.runtime-parser\\]$"
   -- run ${FIXTURES}/verify/format/xml_declaration.xml --count 64 --iters 0)
 ccforge_cli_test("run: outside the programs, --fallback runs the reference and says why" 0
   --has "path: reference fallback" --has "count 7 is not a multiple of nchunksperloop 4" --has "check: all"

@@ -100,7 +100,7 @@ if(CCFORGE_SANITIZE)
   set(DSL_SANITIZE_FLAGS "-fsanitize=address,undefined")
 endif()
 # The package as an outside project uses it (tests/e2e/dsl_install_test.cmake says what it checks).
-set(CCFORGE_INSTALL_TEST "install: outside projects build against the installed package (CMake and pkg-config), verify, simulate and bound in-process; the headers compile with g++ and clang++-14")
+set(CCFORGE_INSTALL_TEST "install: outside projects build against the installed package (CMake and pkg-config), verify, simulate and bound in-process, and the headers compile with g++ and clang++-14")
 add_test(NAME "${CCFORGE_INSTALL_TEST}"
   COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} "-DSANITIZE_FLAGS=${DSL_SANITIZE_FLAGS}" -DEXAMPLE=${PROJECT_SOURCE_DIR}/docs/examples/chain-broadcast
           -DCONSUMER=${CMAKE_CURRENT_SOURCE_DIR}/data/install_consumer -DTOPOLOGY=${CMAKE_CURRENT_SOURCE_DIR}/data/topo_line4.json

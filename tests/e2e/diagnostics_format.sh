@@ -46,7 +46,7 @@ for f in "$fixtures"/verify/{buffers,connections,custom,deadlock,differential,fo
   case $f in */alltonext_n3.xml|*/swap_with_spec.xml|*/swap_against_identity_spec.xml) continue ;; esac
   check "verify $(basename "$f")" "$ccforge" verify "$f"
 done
-# ... the legacy profile, SARIF-free text of the same files in one run, directories, a missing file.
+# ... the legacy profile over many files in one run, directories, a missing file, an empty directory.
 check "verify several files" "$ccforge" verify --profile msccl-legacy "$fixtures"/verify/limits/*.xml
 for d in "$fixtures"/verify-dirs/*; do
   case $d in */disjoint_windows|*/overlapping_windows|*/internal_only) continue ;; esac
@@ -64,9 +64,8 @@ for s in bad_json bad_type bad_key; do
 done
 
 # Topology specs.
-for t in "$data"/topo_disconnected.json "$data"/topo_zero_bandwidth.json; do
-  check "topology $(basename "$t")" "$ccforge" topo show "$t"
-done
+check "topology zero bandwidth" "$ccforge" topo show "$data"/topo_zero_bandwidth.json
+check "topology disconnected, bounds" "$ccforge" bounds "$data"/topo_disconnected.json allgather
 printf '{"name": "t",\n  "vertices": [1, 2,]\n}\n' > "$scratch/topo_bad_json.json"
 check "topology malformed JSON" "$ccforge" topo show "$scratch/topo_bad_json.json"
 check "topology missing" "$ccforge" topo show "$scratch/missing.json"

@@ -48,7 +48,7 @@ ccforge_cli_test("run: without verification, the watchdog reports the deadlock" 
   --has "deadlock: 2 thread blocks wait" --has "rank 0 tb 0 step 0 tile 0: waits for data from rank 1 on channel 0"
   -- run ${RUN_OWN}/recv_before_send_allreduce_n2.xml --count 64 --no-verify)
 ccforge_cli_test("run: one transfer in flight deadlocks the LL128 ring, at load" 10
-  --has "deadlock.cycle.*slots=1"
+  --has ": error: deadlock .*slots=1.* \\[deadlock.cycle\\]$"
   -- run ${RUN_RING} --count 64 --slots 1)
 ccforge_cli_test("run: one transfer in flight deadlocks the LL128 ring, at run time" 10
   --has "waits for a free FIFO slot"
@@ -57,7 +57,7 @@ ccforge_cli_test("run: the watchdog's time limit is inconclusive, not a verdict"
   --has "the watchdog stopped the launch after 0.001 s"
   -- run ${SAMPLES}/valid/allgather_ring_simple_oop_n4.xml --count 4194304 --dtype f64 --timeout 0.001 --workers 1 --no-verify)
 ccforge_cli_test("run: an out-of-bounds program is refused at load" 10
-  --has "rrc_srcoff_probe_allreduce_n2.xml:18:7: rank 1 tb 1 step 1 \\(rrcs\\): source chunks .1, 2. are outside the scratch buffer"
+  --has "rrc_srcoff_probe_allreduce_n2.xml:18:7: error: rank 1 tb 1 step 1 \\(rrcs\\): source chunks .1, 2. are outside the scratch buffer"
   -- run ${SAMPLES}/invalid/rrc_srcoff_probe_allreduce_n2.xml --no-verify)
 ccforge_cli_test("run: a missing file is unreadable input" 2
   --has "no_such_file.xml"

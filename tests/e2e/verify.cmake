@@ -73,7 +73,7 @@ ccforge_cli_test("verify: custom collective from a spec file" 0
   --has "custom 'swap'"
   -- verify --profile msccl-legacy --collective ${VF}/specs/swap2.json ${VF}/custom/swap_with_spec.xml)
 ccforge_cli_test("verify: an unreadable spec file exits 2" 2
-  --has "missing.json: no such file"
+  --has "missing.json:1:1: error: no such file"
   -- verify --profile msccl-legacy --collective ${VF}/specs/missing.json ${VF}/custom/swap_with_spec.xml)
 ccforge_cli_test("verify: a gzip bomb is refused at the size cap" 2
   --has "larger than 1 MiB once inflated"

@@ -109,3 +109,17 @@ add_test(NAME "${CCFORGE_INSTALL_TEST}"
 # Passes only when the script reaches its end (its last line) with the chain broadcast verified.
 set_tests_properties("${CCFORGE_INSTALL_TEST}" PROPERTIES TIMEOUT 900
   PASS_REGULAR_EXPRESSION "verdict: VERIFIED(.|\n)*install test: done")
+
+# Files ccforge writes verify with no flag: verify takes the runtime profile from the header
+# (docs/verify.md, "Options"). One exception, stated here: a custom collective (coll="custom",
+# alltonext) carries no postcondition in MSCCL-IR, so plain verify is inconclusive (exit 5) and
+# says to give --collective; with it the file verifies.
+dsl_shell_test("compile for msccl-legacy, then verify with no flag: the legacy profile from the header" 0
+  --has "ring-allreduce ranks=4: .* verified for msccl-legacy" --has "note: profile msccl-legacy from the header"
+  --has "verdict: VERIFIED"
+  -- "$CCFORGE compile ring-allreduce ranks=4 --profile msccl-legacy -o ${DSL_OUT}/ring_legacy.xml && $CCFORGE verify ${DSL_OUT}/ring_legacy.xml")
+dsl_shell_test("compile alltonext, then verify: no flag is inconclusive for a custom collective, --collective alltonext verifies" 0
+  --has "alltonext nodes=2 gpus=2: .* verified for msccl-legacy"
+  --has "note: profile msccl-legacy from the header" --has "names no postcondition: give --collective"
+  --has "verdict: INCONCLUSIVE" --has "custom 'alltonext'" --has "verdict: VERIFIED"
+  -- "$CCFORGE compile alltonext nodes=2 gpus=2 -o ${DSL_OUT}/a2n.xml && $CCFORGE verify ${DSL_OUT}/a2n.xml || test $? = 5 && $CCFORGE verify --collective alltonext ${DSL_OUT}/a2n.xml")

@@ -89,3 +89,8 @@ ccforge_cli_test("synth --progress names the phases and the instance being solve
 ccforge_cli_test("synth without --progress and a terminal prints no progress" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\)" --lacks "progress:"
   -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3)
+add_test(NAME "cli: synth -o writes a directory that verify accepts with no flag"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "note: profile msccl-executor from the header" --has "1 of 1 files verified|verdict: VERIFIED"
+  --lacks "VIOLATION|INCONCLUSIVE"
+  -- sh -c "rm -rf '${SYNTH_OUT}/plain' && '$<TARGET_FILE:ccforge>' synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o '${SYNTH_OUT}/plain' > /dev/null && '$<TARGET_FILE:ccforge>' verify '${SYNTH_OUT}/plain'")
+set_tests_properties("cli: synth -o writes a directory that verify accepts with no flag" PROPERTIES TIMEOUT 300)

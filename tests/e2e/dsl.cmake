@@ -121,5 +121,5 @@ dsl_shell_test("compile for msccl-legacy, then verify with no flag: the legacy p
 dsl_shell_test("compile alltonext, then verify: no flag is inconclusive for a custom collective, --collective alltonext verifies" 0
   --has "alltonext nodes=2 gpus=2: .* verified for msccl-legacy"
   --has "note: profile msccl-legacy from the header" --has "names no postcondition: give --collective"
-  --has "verdict: INCONCLUSIVE" --has "custom 'alltonext'" --has "verdict: VERIFIED"
+  --has "verdict: INCONCLUSIVE" --has "program: alltonext \\| alltonext \\|" --has "verdict: VERIFIED"
   -- "$CCFORGE compile alltonext nodes=2 gpus=2 -o ${DSL_OUT}/a2n.xml && $CCFORGE verify ${DSL_OUT}/a2n.xml || test $? = 5 && $CCFORGE verify --collective alltonext ${DSL_OUT}/a2n.xml")

@@ -92,5 +92,9 @@ set(CCFORGE_PC_DEPS "${CVC5_LIBRARY} -pthread")  # cvc5 has none
 if(CCFORGE_RUNTIME_CUDA)
   string(APPEND CCFORGE_PC_DEPS " ${NCCL_LIBRARY} -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
+# The prefix is found from the file's own place (pkg-config's ${pcfiledir}), so that the file
+# stays right under `cmake --install --prefix P` and when the tree is moved.
+file(RELATIVE_PATH CCFORGE_PC_PREFIX_FROM_PCFILEDIR "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+string(REGEX REPLACE "/$" "" CCFORGE_PC_PREFIX_FROM_PCFILEDIR "${CCFORGE_PC_PREFIX_FROM_PCFILEDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/ccforge.pc.in ${PROJECT_BINARY_DIR}/ccforge.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ccforge.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -107,7 +107,7 @@ add_test(NAME "${CCFORGE_INSTALL_TEST}"
           -DCXX=${CMAKE_CXX_COMPILER} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/dsl-install -DCCFORGE=$<TARGET_FILE:ccforge>
           -P ${CMAKE_CURRENT_SOURCE_DIR}/dsl_install_test.cmake)
 # Passes only when the script reaches its end (its last line) with the chain broadcast verified.
-set_tests_properties("${CCFORGE_INSTALL_TEST}" PROPERTIES TIMEOUT 900
+set_tests_properties("${CCFORGE_INSTALL_TEST}" PROPERTIES TIMEOUT 1800
   PASS_REGULAR_EXPRESSION "verdict: VERIFIED(.|\n)*install test: done")
 
 # Files ccforge writes verify with no flag: verify takes the runtime profile from the header

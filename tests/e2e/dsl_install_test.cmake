@@ -48,7 +48,7 @@ endif()
 message("pkg-config: ${pc_flags}")
 separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
 separate_arguments(sanitize UNIX_COMMAND "${SANITIZE_FLAGS}")
-run(${CXX} -std=c++20 -O1 ${sanitize} ${CONSUMER}/main.cpp -o ${WORK}/consumer_pc ${pc_flags})
+run(${CXX} -std=c++20 ${sanitize} ${CONSUMER}/main.cpp -o ${WORK}/consumer_pc ${pc_flags})
 run(${WORK}/consumer_pc ${WORK}/chain.xml ${TOPOLOGY})
 
 # 3. Every installed header, with each compiler. The CUDA backend's headers need the CUDA

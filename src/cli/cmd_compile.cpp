@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/verdict_exit_code.hpp"
+#include "cli/progress.hpp"
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
 #include "library.hpp"
@@ -51,10 +52,13 @@ int runCompile(const CompileArguments& args) {
 
   driver::CompiledAndVerified result;
   try {
+    progress::start("compile");
+    progress::phase(args.noVerify ? "compiling " + title : "compiling and verifying " + title);
     if (args.noVerify)
       result.compiled = driver::compileFor(instance->program, target);
     else
       result = driver::compileAndVerify(instance->program, target, source);
+    progress::done();
   } catch (const codegen::CompileError& e) {
     std::cerr << "ccforge compile: " << title << ": " << e.what() << "\n";
     return kExitViolation;

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
+#include "cli/progress.hpp"
 #include "ir/reader.hpp"
 #include "topology/spec_reader.hpp"
 #include "sim/simulate.hpp"
@@ -84,10 +85,14 @@ int runSimulate(const SimulateArguments& args) {
   options.sizes = sim::parseSizes(args.sizes);
   options.arch = *sim::parseArch(args.arch);
   options.eventLimit = args.eventLimit;
+  progress::start("simulate");
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
   topo::Topology topology = topo::loadTopology(args.topology);
   try {
+    progress::phase("simulating " + args.file + " on " + topology.name + " at " + std::to_string(options.sizes.size()) +
+                    (options.sizes.size() == 1 ? " size" : " sizes"));
     sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
+    progress::done();
     return writeOutput("simulate", "",
                        args.format == "json" ? json(args, algorithm, topology, report) : text(args, algorithm, topology, report));
   } catch (const sim::SimulationViolation& e) {

@@ -4,16 +4,18 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
+#include "verify/rules.hpp"
 
 int main(int argc, char** argv) {
   // Reports reach a pipe line by line, as they do a terminal (std::cout writes through stdio).
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   CLI::App app{"ccforge: build, verify and run GPU collective-communication algorithms (MSCCL-IR)"};
-  app.set_version_flag("--version", "ccforge 0.1.0");
+  app.set_version_flag("--version", "ccforge " + std::string(ccforge::verify::toolVersion()));
   app.require_subcommand(1);
   // Accepted before or after the subcommand's name (fallthrough); takes effect as it is parsed.
   app.fallthrough();

@@ -123,3 +123,6 @@ dsl_shell_test("compile alltonext, then verify: no flag is inconclusive for a cu
   --has "note: profile msccl-legacy from the header" --has "names no postcondition: give --collective"
   --has "verdict: INCONCLUSIVE" --has "program: alltonext \\| alltonext \\|" --has "verdict: VERIFIED"
   -- "$CCFORGE compile alltonext nodes=2 gpus=2 -o ${DSL_OUT}/a2n.xml && $CCFORGE verify ${DSL_OUT}/a2n.xml || test $? = 5 && $CCFORGE verify --collective alltonext ${DSL_OUT}/a2n.xml")
+ccforge_cli_test("compile --progress names the program being compiled and verified" 0
+  --has "ccforge compile: progress: \\[[0-9]+\\.[0-9] s\\] compiling and verifying ring-allreduce ranks=4"
+  -- compile --progress ring-allreduce ranks=4)

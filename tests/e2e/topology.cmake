@@ -74,3 +74,9 @@ ccforge_cli_test("simulate: bad sizes are a usage error" 1 --has "size '0' is ze
   -- simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml dgx1 --sizes 0)
 ccforge_cli_test("simulate: the event limit is inconclusive" 5 --has "more than 50 events"
   -- simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml dgx1 --sizes 1GB --max-events 50)
+ccforge_cli_test("bounds --progress names each collective as it is bounded" 0
+  --has "ccforge bounds: progress: \\[[0-9]+\\.[0-9] s\\] bounding allgather on dgx1"
+  -- bounds --progress dgx1 allgather)
+ccforge_cli_test("simulate --progress names the file, the topology and the sizes" 0
+  --has "ccforge simulate: progress: \\[[0-9]+\\.[0-9] s\\] simulating .*sccl_allgather_dgx1_pareto_s2_r3_c2.xml on dgx1 at 1 size$"
+  -- simulate --progress ${CCFORGE_IR}/sccl_allgather_dgx1_pareto_s2_r3_c2.xml dgx1 --sizes 1MB)

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
+#include "cli/script_cli.hpp"
 #include "verify/rules.hpp"
 
 int main(int argc, char** argv) {
@@ -33,7 +34,11 @@ int main(int argc, char** argv) {
   ccforge::cli::registerRunCommand(app, context);
   ccforge::cli::registerSynthCommand(app, context);
   try {
-    app.parse(argc, argv);
+    // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
+    std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);
+    std::vector<char*> pointers;
+    for (std::string& a : args) pointers.push_back(a.data());
+    app.parse(static_cast<int>(pointers.size()), pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -4,13 +4,13 @@
 
 namespace ccforge::dsl {
 
-std::string describeLocation(const SourceLocation& where) {
+std::string describeLocation(const SourcePos& where) {
   std::string out = std::string(where.file_name()) + ":" + std::to_string(where.line());
   if (where.column() > 0) out += ":" + std::to_string(where.column());
   return out;
 }
 
-DslError::DslError(const std::string& call, SourceLocation where, const std::string& message)
+DslError::DslError(const std::string& call, SourcePos where, const std::string& message)
     : std::runtime_error(formatDiagnostic(where.file_name(), ir::TextLocation{where.line(), where.column()},
                                           DiagnosticLevel::Error, call + ": " + message)),
       call_(call),

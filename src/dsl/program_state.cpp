@@ -76,7 +76,7 @@ int32_t ProgramState::scratchChunks(int32_t rank) const {
 }
 
 template <typename Call>
-void ProgramState::requireRange(const Call& call, SourceLocation where, ChunkLocation at,
+void ProgramState::requireRange(const Call& call, SourcePos where, ChunkLocation at,
                                 int32_t count) {
   if (at.rank < 0 || at.rank >= binding.ranks)
     throw DslError(call(), where,
@@ -98,7 +98,7 @@ void ProgramState::requireRange(const Call& call, SourceLocation where, ChunkLoc
 }
 
 template <typename Call>
-void ProgramState::requireLive(const Call& call, SourceLocation where, const ChunkRef& ref,
+void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef& ref,
                                const char* role) {
   if (ref.state_ == nullptr) throw DslError(call(), where, std::string("the ") + role + " reference is empty");
   if (ref.state_ != this)
@@ -116,7 +116,7 @@ void ProgramState::requireLive(const Call& call, SourceLocation where, const Chu
 }
 
 template <typename Call>
-void ProgramState::requireDirectives(const Call& call, SourceLocation where, const Directives& d) {
+void ProgramState::requireDirectives(const Call& call, SourcePos where, const Directives& d) {
   if (d.ch < -1 || d.ch >= kMaxChannels)
     throw DslError(call(), where,
                    "channel " + std::to_string(d.ch) + " is over the limit: MSCCL runtimes have channels 0.." +
@@ -135,7 +135,7 @@ bool ProgramState::overlap(ChunkLocation a, int32_t countA, ChunkLocation b, int
   return sa < sb + countB && sb < sa + countA;
 }
 
-ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourceLocation where) {
+ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
   auto call = [&] { return callText("chunk", describeChunks(at, count)); };
   requireRange(call, where, at, count);
   for (int32_t i = 0; i < count; ++i) {
@@ -148,7 +148,7 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourceLocation whe
 }
 
 ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d,
-                              SourceLocation where) {
+                              SourcePos where) {
   // Chunk by chunk: the callers made sure that source and destination do not overlap.
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < src.count_; ++i) {
@@ -163,7 +163,7 @@ ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocati
   return ChunkRef(this, dst, src.count_, stamp);
 }
 
-ChunkRef ProgramState::copy(const ChunkRef& src, ChunkLocation to, Directives d, SourceLocation where) {
+ChunkRef ProgramState::copy(const ChunkRef& src, ChunkLocation to, Directives d, SourcePos where) {
   auto call = [&] { return callText("copy", describeRef(src) + " -> " + describeChunks(to, src.count_)); };
   requireLive(call, where, src, "source");
   requireRange(call, where, to, src.count_);
@@ -173,7 +173,7 @@ ChunkRef ProgramState::copy(const ChunkRef& src, ChunkLocation to, Directives d,
   return record(TraceOpKind::Copy, src, to, d, where);
 }
 
-ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, SourceLocation where) {
+ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, SourcePos where) {
   auto call = [&] { return callText("reduce", describeRef(dst) + " += " + describeRef(src)); };
   requireLive(call, where, dst, "destination");
   requireLive(call, where, src, "source");
@@ -198,7 +198,7 @@ ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directiv
   return record(TraceOpKind::Reduce, src, dst.location_, d, where);
 }
 
-std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, SourceLocation where) {
+std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, SourcePos where) {
   auto call = [&] { return callText("split", describeRef(ref) + " into " + std::to_string(parts)); };
   requireLive(call, where, ref, "split");
   if (parts < 1 || ref.count_ % parts != 0)
@@ -212,7 +212,7 @@ std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, So
   return out;
 }
 
-ChunkRef ProgramState::group(const ChunkRef& a, const ChunkRef& b, SourceLocation where) {
+ChunkRef ProgramState::group(const ChunkRef& a, const ChunkRef& b, SourcePos where) {
   auto call = [&] { return callText("group", describeRef(a) + " with " + describeRef(b)); };
   requireLive(call, where, a, "first");
   requireLive(call, where, b, "second");
@@ -223,7 +223,7 @@ ChunkRef ProgramState::group(const ChunkRef& a, const ChunkRef& b, SourceLocatio
   return ChunkRef(this, first.location_, a.count_ + b.count_, static_cast<uint32_t>(trace.size()));
 }
 
-void ProgramState::parallelize(int32_t n, const std::function<void()>& fragment, SourceLocation where) {
+void ProgramState::parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where) {
   auto call = [&] { return callText("parallelize", std::to_string(n)); };
   if (n < 1 || int64_t{parallel_} * n > kMaxParallel)
     throw DslError(call(), where,

@@ -19,7 +19,8 @@ struct ResolvedCollective {
 };
 
 // Problems with the file's own header become findings; an unreadable spec file throws InputError.
+// `custom`, when given, is the postcondition (Options::customCollective).
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
-                                     Findings& findings);
+                                     const std::optional<CustomCollectiveSpec>& custom, Findings& findings);
 
 }  // namespace ccforge::verify

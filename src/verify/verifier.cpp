@@ -51,7 +51,7 @@ class FileVerification {
   }
 
   FileReport run(const std::vector<ir::RuntimeParserIssue>& parserIssues) {
-    ResolvedCollective resolved = resolveCollective(algo_, options_.collective, findings_);
+    ResolvedCollective resolved = resolveCollective(algo_, options_.collective, options_.customCollective, findings_);
     report_.program = summarize(algo_, resolved.description);
     for (std::string& note : resolved.notes) report_.notes.push_back(std::move(note));
     const LoadResult load = loadProgram(algo_);

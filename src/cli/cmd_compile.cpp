@@ -15,11 +15,13 @@
 #include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
+#include "fused_library.hpp"
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"
 #include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
+#include "verify/verifier.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -42,7 +44,50 @@ struct CompileJob {
   std::string output;       // "" for standard output
 };
 
+// Fused operators (docs/fused.md) are generated as IR directly and verified for ccforge-fused.
+int runFused(const CompileArguments& args) {
+  ir::Algorithm algo;
+  try {
+    algorithms::FusedParameters p = algorithms::fusedParameters(args.algorithm, args.settings);
+    if (!args.protocol.empty()) p.protocol = *ir::parseProtocol(args.protocol);
+    algo = algorithms::fusedProgram(p);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge compile: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  const std::string source = args.output.empty() ? "<stdout>" : args.output;
+  std::string verdict = "not verified (--no-verify)";
+  if (!args.noVerify) {
+    verify::Options options;
+    options.profile = fusedProfile();
+    if (args.maxTbs) options.maxCoResidentThreadBlocks = *args.maxTbs;
+    const verify::FileReport report = verify::verifyAlgorithm(algo, source, options, {});
+    const int code = exitCodeOf(report.verdict);
+    if (code != kExitVerified) {
+      std::cerr << "ccforge compile: " << args.algorithm << ": the fused program does not verify; nothing was written\n";
+      verify::writeText(std::cerr, {report}, verify::RunInfo{options.profile.name, code});
+      return code;
+    }
+    verdict = "verified for " + options.profile.name;
+  }
+  const std::string xml = ir::toXml(algo);
+  if (args.output.empty()) {
+    std::cout << xml;
+  } else {
+    std::ofstream file(args.output, std::ios::binary);
+    file << xml;
+    if (!file.flush()) {
+      std::cerr << "ccforge compile: cannot write " << args.output << "\n";
+      return kExitUsage;
+    }
+  }
+  std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} steps; {}\n", algo.name, algo.ngpus, algo.stepCount(),
+                           verdict);
+  return kExitVerified;
+}
+
 int runCompile(const CompileArguments& args) {
+  if (algorithms::findFused(args.algorithm)) return runFused(args);
   std::optional<ir::Protocol> protocol;
   if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
   std::optional<algorithms::Instance> instance;

@@ -191,7 +191,7 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option("--profile", args->profile,
                   "runtime a library algorithm is compiled and verified for (a file: --verify's; default from its header)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   cmd->add_option("--rank", args->rank, "only this rank (and the ends of edges leaving it)");
   cmd->add_flag("--all-ranks", args->allRanks,
                 "draw every rank even when there are more than 4 (by default such views show one rank, saying which)");

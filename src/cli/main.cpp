@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerSimulateCommand(app, context);
   ccforge::cli::registerRunCommand(app, context);
   ccforge::cli::registerSynthCommand(app, context);
+  ccforge::cli::registerPlanCommand(app, context);
   try {
     // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
     std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);

@@ -79,7 +79,7 @@ std::string htmlEscaped(const std::string& s) {
 // The title, the note and a legend of what is drawn, as the graph's HTML-like label (a label adds
 // no node, so the picture's nodes are the program's steps only).
 std::string titleAndLegend(const std::string& title, const std::string& note, const std::vector<bool>& edgeKindDrawn,
-                           const std::vector<bool>& markDrawn, bool boundaryDrawn) {
+                           const std::vector<bool>& markDrawn, bool boundaryDrawn, bool computeDrawn) {
   std::string rows;
   for (DotEdgeKind k : kEdgeKinds) {
     if (!edgeKindDrawn[static_cast<size_t>(k)]) continue;
@@ -94,6 +94,9 @@ std::string titleAndLegend(const std::string& title, const std::string& note, co
     rows += std::string("<tr><td bgcolor=\"") + look.fill + "\" color=\"" + look.border + "\" border=\"2\"> step </td>" +
             "<td align=\"left\">" + htmlEscaped(look.meaning) + "</td></tr>";
   }
+  if (computeDrawn)
+    rows += "<tr><td bgcolor=\"lightskyblue\" border=\"1\"> step </td><td align=\"left\">a compute step of a fused "
+            "program: produces a slice from the operands</td></tr>";
   if (boundaryDrawn)
     rows += "<tr><td><font color=\"gray50\">step</font></td><td align=\"left\">outside the view: the other end of an edge "
             "leaving it (dashed box)</td></tr>";
@@ -205,8 +208,9 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
   std::sort(drawn.begin(), drawn.end(), [&](int32_t x, int32_t y) { return key(x) < key(y); });
 
   std::vector<bool> edgeKindDrawn(std::size(kEdgeKinds), false), markDrawn(std::size(kMarks) + 1, false);
-  bool boundaryDrawn = false;
+  bool boundaryDrawn = false, computeDrawn = false;
   for (int32_t v : drawn) {
+    computeDrawn = computeDrawn || m.nodes[static_cast<size_t>(v)].compute;
     markDrawn[static_cast<size_t>(m.nodes[static_cast<size_t>(v)].mark)] = true;
     boundaryDrawn = boundaryDrawn || mark[static_cast<size_t>(v)] == Mark::Boundary;
   }
@@ -220,7 +224,7 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
   }
 
   std::string out = "digraph " + quoted(m.title) + " {\n";
-  out += "  graph [label=" + titleAndLegend(m.title, f.note, edgeKindDrawn, markDrawn, boundaryDrawn) +
+  out += "  graph [label=" + titleAndLegend(m.title, f.note, edgeKindDrawn, markDrawn, boundaryDrawn, computeDrawn) +
          ", labelloc=t, labeljust=l, fontname=Helvetica, newrank=true];\n";
   out += "  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=Helvetica, fontsize=10];\n";
   out += "  edge [fontname=Helvetica, fontsize=9];\n";
@@ -248,6 +252,7 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
     }
     std::string attrs = "label=" + quoted(m.label(v));
     if (d.mark != NodeMark::None) attrs += markLook(d.mark).attributes;
+    else if (d.compute) attrs += ", shape=box, style=\"filled\", fillcolor=lightskyblue";
     else if (mark[static_cast<size_t>(v)] == Mark::Boundary) attrs += ", style=\"rounded,dashed\", fontcolor=gray50";
     out += std::string(inTb ? "      " : "    ") + "n" + std::to_string(v) + " [" + attrs + "];\n";
   }

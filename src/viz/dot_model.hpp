@@ -41,6 +41,7 @@ struct DotNode {
   int32_t order = 0;  // position inside its cluster
   ChunkRange a, b;    // chunks it touches
   NodeMark mark = NodeMark::None;
+  bool compute = false;  // a compute step of a fused program (drawn as a square blue box)
 };
 
 struct DotEdge {

@@ -116,7 +116,8 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
                                                                          : ChunkRange{},
                                   writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
                                       ? ChunkRange{st.dstoff, st.dstoff + st.cnt}
-                                      : ChunkRange{}});
+                                      : ChunkRange{},
+                                  NodeMark::None, computes(st.type)});
         stepOf.push_back(&st);
         if (s > 0) m.edges.push_back(DotEdge{v - 1, v, DotEdgeKind::Order});
         if (sends(st.type)) sent[{g.id, tb.send, tb.chan}].push_back(v);
@@ -140,6 +141,9 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
     const ir::Step& st = *stepOf[static_cast<size_t>(v)];
     std::string s = fmt::format("{}: {}", st.s, ir::opTypeName(st.type));
     if (st.type == OpType::Nop) return s;
+    if (st.type == OpType::Compute)
+      return fmt::format("{}: {} rows {}..{} -> {}", st.s, ir::computeOpName(st.op), st.row, st.row + st.nrows - 1,
+                         chunks(st.dstbuf, st.dstoff, st.cnt));
     const bool reads = readsLocalSource(st.type);
     if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
     if (writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))

@@ -15,6 +15,7 @@
 #include "viz/dot_views.hpp"
 #include "viz/finding_highlights.hpp"
 #include "compile_support.hpp"
+#include "fused_library.hpp"
 
 using namespace ccforge;
 using viz::DotFilter;
@@ -311,4 +312,16 @@ TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
   CHECK_THROWS_WITH(viz::writePicture("digraph {", viz::DotFormat::Svg, dir / "broken.svg"),
                     Catch::Contains("could not render"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("thread-block view: compute steps of a fused program are gold boxes labelled with their rows") {
+  algorithms::FusedParameters f;
+  f.op = ir::ComputeOp::Gemv;
+  f.ranks = 2;
+  f.chunksPerRank = 1;
+  f.rows = 8;
+  f.inner = 4;
+  const std::string dot = viz::toDot(viz::threadBlockModel(algorithms::fusedProgram(f)), DotFilter{});
+  CHECK(dot.find("\"0: gemv rows 0..3 -> i[0]\", shape=box, style=\"filled\", fillcolor=gold") != std::string::npos);
+  CHECK(dot.find("\"1: gemv rows 4..7 -> i[1]\", shape=box, style=\"filled\", fillcolor=gold") != std::string::npos);
 }

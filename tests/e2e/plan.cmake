@@ -15,7 +15,7 @@ ccforge_cli_test("plan two-layer workload by hand" 0
   --has "b\\.w \\.\\. a\\.w \\(2\\) +2000000 +halving-doubling +3\\.100 +5\\.038"
   -- plan ${CCFORGE_PLAN_DATA}/plan_two_layer.json --network 10gbe --workers 8)
 ccforge_cli_test("plan reports a workload error at file:line:column" 2
-  --has "plan_bad_input\\.json:10:98: /ops/3/inputs/1: no op named 'c\\.fwd' runs before this one"
+  --has "plan_bad_input\\.json:10:98: error: /ops/3/inputs/1: no op named 'c\\.fwd' runs before this one"
   -- plan ${CCFORGE_PLAN_DATA}/plan_bad_input.json)
 ccforge_cli_test("plan rejects an unknown model" 2
   --has "no-such-model"

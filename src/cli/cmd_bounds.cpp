@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
+#include "cli/progress.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
 
@@ -88,10 +89,15 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
   cmd->callback([args, &context] {
     context.exitCode = runGuarded("bounds", [&] {
       std::vector<CollectiveType> which = requested(args->collective);
+      progress::start("bounds");
       topo::Topology t = topo::loadTopology(args->topology);
       std::vector<synth::CollectiveBound> bounds;
       try {
-        for (CollectiveType c : which) bounds.push_back(synth::collectiveBound(t, c, args->root));
+        for (CollectiveType c : which) {
+          progress::phase("bounding " + std::string(collectiveTypeName(c)) + " on " + t.name);
+          bounds.push_back(synth::collectiveBound(t, c, args->root));
+        }
+        progress::done();
       } catch (const synth::BoundsLimit& e) {
         std::cerr << "ccforge bounds: " << e.what() << " (inconclusive)\n";
         return static_cast<int>(kExitInconclusive);

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/progress.hpp"
 #include "cli/script_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
@@ -115,7 +116,7 @@ int runCompile(const CompileArguments& args) {
       std::cerr << "ccforge compile: " << e.what() << "\n";
       return kExitUsage;
     } catch (const dsl::DslError& e) {
-      std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
+      std::cerr << e.what() << "\n";  // FILE:LINE:COLUMN: error: ... (the algorithm's source)
       return kExitViolation;
     }
     if (profile.empty()) profile = instance->entry->defaultTarget;
@@ -126,11 +127,13 @@ int runCompile(const CompileArguments& args) {
   const driver::Target target{*profileByName(profile), args.maxTbs};
 
   // Every program is compiled and verified before any file is written.
+  progress::start("compile");
   std::vector<codegen::Compiled> compiled;
   for (const CompileJob& job : jobs) {
     const std::string source = job.output.empty() ? "<stdout>" : job.output;
     driver::CompiledAndVerified result;
     try {
+      progress::phase(args.noVerify ? "compiling " + job.title : "compiling and verifying " + job.title);
       if (args.noVerify)
         result.compiled = driver::compileFor(*job.program, target);
       else
@@ -149,6 +152,7 @@ int runCompile(const CompileArguments& args) {
     }
     compiled.push_back(std::move(result.compiled));
   }
+  progress::done();
   const std::string verdict = args.noVerify ? "not verified (--no-verify)" : "verified for " + profile;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const std::string xml = ir::toXml(compiled[i].algorithm);

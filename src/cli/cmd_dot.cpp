@@ -165,7 +165,7 @@ int runDotReportingErrors(const DotArguments& args) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
   } catch (const InputError& e) {
-    std::cerr << "ccforge dot: " << e.what() << "\n";
+    std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const codegen::CompileError& e) {
     std::cerr << "ccforge dot: " << args.input << ": " << e.what() << "\n";

@@ -362,10 +362,10 @@ int runCommand(const RunOptions& o) {
     std::cerr << "ccforge run: " << e.what() << "\n";
     return kExitUsage;
   } catch (const ProgramRejected& e) {
-    std::cerr << "ccforge run: " << e.what() << "\n";
+    std::cerr << e.diagnostic() << "\n";
     return e.unsupported() ? kExitUsage : kExitViolation;
   } catch (const InputError& e) {
-    std::cerr << "ccforge run: " << e.what() << "\n";
+    std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const ExecutionFailed& e) {
     std::cout << "result: " << e.what() << "\n";

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
 #include "driver/perf_table.hpp"
@@ -205,10 +206,14 @@ int runSimulate(const SimulateArguments& args) {
   options.sizes = sim::parseSizes(args.sizes);
   options.arch = *sim::parseArch(args.arch);
   options.eventLimit = args.eventLimit;
+  progress::start("simulate");
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
   topo::Topology topology = topo::loadTopology(args.topology);
   {
+    progress::phase("simulating " + args.file + " on " + topology.name + " at " + std::to_string(options.sizes.size()) +
+                    (options.sizes.size() == 1 ? " size" : " sizes"));
     sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
+    progress::done();
     return writeOutput("simulate", "",
                        args.format == "json" ? json(args, algorithm, topology, report) : text(args, algorithm, topology, report));
   }

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "cli/synth_arguments.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
@@ -191,8 +192,15 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
     std::cerr << fmt::format("ccforge synth: {} {} {:.2f} s{}\n", triple(r.chunks, r.steps, r.rounds),
                              synth::sccl::verdictName(r.verdict), r.seconds, r.note.empty() ? "" : " (" + r.note + ")");
   };
+  if (progress::enabled())
+    options.starting = [](int32_t c, int32_t s, std::optional<int32_t> r) {
+      progress::phase(fmt::format("solving instance {}", r ? triple(c, s, *r) : fmt::format("({},{},free)", c, s)));
+    };
+  progress::phase("computing the lower bounds on " + topology.name);
   synth::sccl::Synthesizer synth(topology, request.collective, request.root, options);
   const synth::sccl::SearchResult result = search(synth, a);
+  progress::phase(fmt::format("compiling and verifying {} frontier program{}", result.frontier.size(),
+                              result.frontier.size() == 1 ? "" : "s"));
 
   const synth::sccl::CostModel cost = synth::sccl::costModel(topology, request.collective);
   const std::vector<FrontierPoint> points = synth::sccl::frontierFiles(
@@ -210,12 +218,15 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   }
   if (!a.outputDir.empty() && std::none_of(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }))
     std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected\n";
+  progress::done();
   std::cout << (a.format == "json" ? json(a, synth, result, points) : text(a, synth, result, points, cost)) << std::flush;
   return exitCode(result, points, synth);
 }
 
 int runSynth(const SynthArguments& a) {
+  progress::start("synth");
   const Request request = parseRequest(a.collective);
+  progress::phase("loading topology " + a.topology);
   topo::Topology topology = topo::loadTopology(a.topology);
   const bool trees = a.method == "trees" || (a.method == "auto" && topology.boxCount() > 1);
   if (trees) return runTreeSynthesis(a);

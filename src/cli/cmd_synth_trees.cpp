@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/exit_codes.hpp"
+#include "cli/progress.hpp"
 #include "cli/synth_arguments.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
@@ -61,7 +62,11 @@ int synthesize(const SynthArguments& args) {
                                                                    {.composition = requestedComposition(args.composition),
                                                                     .protocol = *protocol,
                                                                     .timeoutSeconds = args.timeoutSeconds,
-                                                                    .outputDirectory = args.outputDir});
+                                                                    .outputDirectory = args.outputDir,
+                                                                    .progress = [](const std::string& phase) {
+                                                                      progress::phase(phase);
+                                                                    }});
+  progress::done();
   // A composition that produced nothing fails the command only when none produced anything.
   int failed = kExitVerified;
   for (const TreeFailure& f : run.failures) {

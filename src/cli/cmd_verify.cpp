@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/progress.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
@@ -83,7 +84,10 @@ int runVerify(const VerifyArguments& args) {
     options.smt.dumpDirectory = args.dumpSmt;
   }
   if (!args.witnessDir.empty() && !prepareDirectory("--witness-dir", args.witnessDir)) return kExitUsage;
+  progress::start("verify");
+  if (progress::enabled()) options.progress = [](const std::string& phase) { progress::phase(phase); };
   std::vector<verify::FileReport> reports = verify::verifyPaths(args.paths, options);
+  progress::done();
   std::string profile = options.profileFromHeader ? verify::commonProfile(reports) : options.profile.name;
   if (profile.empty()) profile = "none";  // no file could be read
   verify::RunInfo run{profile, exitCodeOf(verify::combinedVerdict(reports))};

@@ -1,17 +1,28 @@
 // `ccforge`: verify, compile, synthesize, visualise and run MSCCL-IR collective algorithms.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/progress.hpp"
 #include "cli/script_cli.hpp"
+#include "verify/rules.hpp"
 
 int main(int argc, char** argv) {
+  // Reports reach a pipe line by line, as they do a terminal (std::cout writes through stdio).
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   CLI::App app{"ccforge: build, verify and run GPU collective-communication algorithms (MSCCL-IR)"};
-  app.set_version_flag("--version", "ccforge 0.1.0");
+  app.set_version_flag("--version", "ccforge " + std::string(ccforge::verify::toolVersion()));
   app.require_subcommand(1);
+  // Accepted before or after the subcommand's name (fallthrough); takes effect as it is parsed.
+  app.fallthrough();
+  app.add_flag_callback("--progress", [] { ccforge::cli::progress::force(); },
+                        "report progress (phase, instance, elapsed time) on stderr even when it is not a terminal")
+      ->trigger_on_parse();
   ccforge::cli::CommandContext context;
   ccforge::cli::registerVerifyCommand(app, context);
   ccforge::cli::registerListCommand(app, context);
@@ -43,5 +54,6 @@ int main(int argc, char** argv) {
     std::cerr << "ccforge: internal error: " << e.what() << "\n";
     return ccforge::kExitInternalError;
   }
+  ccforge::cli::progress::done();
   return context.exitCode;
 }

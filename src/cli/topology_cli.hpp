@@ -30,7 +30,7 @@ int runGuarded(std::string_view command, Body&& body) {
   try {
     return body();
   } catch (const InputError& e) {
-    std::cerr << "ccforge " << command << ": " << e.what() << "\n";
+    std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge " << command << ": " << e.what() << "\n";

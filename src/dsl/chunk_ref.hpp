@@ -22,15 +22,15 @@ class ChunkRef {
 
   // Copies the chunks to (rank, buffer, index..); returns the reference there.
   ChunkRef copy(int32_t rank, ir::Buffer buffer, int32_t index, Directives directives = {},
-                SourcePos where = std::source_location::current()) const;
+                SourcePos where = SourcePos::current()) const;
   // this = this (+) other, on this reference's rank (which receives other's chunks when the
   // ranks differ). Returns the new reference to this location; this one becomes stale.
   ChunkRef reduce(const ChunkRef& other, Directives directives = {},
-                  SourcePos where = std::source_location::current()) const;
+                  SourcePos where = SourcePos::current()) const;
   // `parts` references of count()/parts chunks each, in order.
-  std::vector<ChunkRef> split(int32_t parts, SourcePos where = std::source_location::current()) const;
+  std::vector<ChunkRef> split(int32_t parts, SourcePos where = SourcePos::current()) const;
   // One reference covering this and an adjacent reference of the same buffer.
-  ChunkRef group(const ChunkRef& other, SourcePos where = std::source_location::current()) const;
+  ChunkRef group(const ChunkRef& other, SourcePos where = SourcePos::current()) const;
 
  private:
   friend class ProgramState;

@@ -1,13 +1,18 @@
 #include "dsl/dsl_error.hpp"
 
+#include "ir/diagnostic.hpp"
+
 namespace ccforge::dsl {
 
 std::string describeLocation(const SourcePos& where) {
-  return std::string(where.file_name()) + ":" + std::to_string(where.line());
+  std::string out = std::string(where.file_name()) + ":" + std::to_string(where.line());
+  if (where.column() > 0) out += ":" + std::to_string(where.column());
+  return out;
 }
 
 DslError::DslError(const std::string& call, SourcePos where, const std::string& message)
-    : std::runtime_error(describeLocation(where) + ": " + call + ": " + message),
+    : std::runtime_error(formatDiagnostic(where.file_name(), ir::TextLocation{where.line(), where.column()},
+                                          DiagnosticLevel::Error, call + ": " + message)),
       call_(call),
       where_(where),
       message_(message) {}

@@ -1,11 +1,13 @@
 // Misuse of the DSL: a stale reference, an uninitialised read, an index out of range, ...
 // The message names the offending call (operation and arguments) and where the program made
-// it (file:line of the caller, captured with std::source_location).
+// it: what() is the diagnostic line FILE:LINE:COLUMN: error: CALL: MESSAGE (ir/diagnostic.hpp),
+// at the caller's position (SourcePos; the column is 1 when unknown).
 #pragma once
 
-#include "dsl/source_pos.hpp"
 #include <stdexcept>
 #include <string>
+
+#include "dsl/source_pos.hpp"
 
 namespace ccforge::dsl {
 
@@ -23,7 +25,7 @@ class DslError : public std::runtime_error {
   std::string message_;
 };
 
-// "file.cpp:42" for messages that point back into a program.
+// "file.cpp:42:7" (the column when known) for messages that point back into a program.
 std::string describeLocation(const SourcePos& where);
 
 }  // namespace ccforge::dsl

@@ -43,11 +43,11 @@ class Program {
 
   // A reference to `count` consecutive chunks; every one must hold data.
   ChunkRef chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count = 1,
-                 SourcePos where = std::source_location::current());
+                 SourcePos where = SourcePos::current());
 
   // Runs `fragment`; every operation it traces is split into n parts, each on its own channel.
   void parallelize(int32_t n, const std::function<void()>& fragment,
-                   SourcePos where = std::source_location::current());
+                   SourcePos where = SourcePos::current());
 
   const std::string& name() const;
   const CollectiveBinding& binding() const;

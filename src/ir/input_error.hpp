@@ -1,10 +1,12 @@
 // An input file ccforge cannot use: unreadable, malformed, or over a safety limit.
-// Always carries where (file and, when known, line:column) so the user can find it.
+// Always carries where (file and, when known, line:column) so the user can find it. what() is
+// "FILE:LINE:COLUMN: MESSAGE" for wrapping in other messages; diagnostic() is what is printed.
 #pragma once
 
 #include <stdexcept>
 #include <string>
 
+#include "ir/diagnostic.hpp"
 #include "ir/model.hpp"
 
 namespace ccforge {
@@ -17,6 +19,8 @@ class InputError : public std::runtime_error {
   const std::string& file() const { return file_; }
   ir::TextLocation where() const { return where_; }
   const std::string& message() const { return message_; }
+  // The line ccforge prints for it: FILE:LINE:COLUMN: error: MESSAGE (ir/diagnostic.hpp).
+  std::string diagnostic() const { return formatDiagnostic(file_, where_, DiagnosticLevel::Error, message_); }
 
  private:
   static std::string format(const std::string& file, ir::TextLocation where, const std::string& message) {

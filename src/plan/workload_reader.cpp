@@ -11,7 +11,7 @@
 #include "ir/load_file.hpp"
 #include "ir/text_position.hpp"
 #include "plan/workload_catalog.hpp"
-#include "topology/json_locations.hpp"
+#include "ir/json_locations.hpp"
 
 namespace ccforge::plan {
 namespace {
@@ -37,7 +37,7 @@ class WorkloadJsonReader {
       throw InputError(source_, {}, "malformed JSON: " + what);
     }
     try {
-      locations_ = std::make_unique<topo::JsonLocations>(text_);
+      locations_ = std::make_unique<ir::JsonLocations>(text_);
     } catch (const std::length_error& e) {
       throw InputError(source_, {}, e.what());
     }
@@ -56,7 +56,7 @@ class WorkloadJsonReader {
     if (tensors.size() > kMaxTensors) fail("/tensors", "more than " + std::to_string(kMaxTensors) + " tensors");
     std::map<std::string, int32_t, std::less<>> tensorIndex;
     for (size_t i = 0; i < tensors.size(); ++i) {
-      std::string p = topo::JsonLocations::child("/tensors", i);
+      std::string p = ir::JsonLocations::child("/tensors", i);
       const json& t = tensors[i];
       if (!t.is_object()) fail(p, "expected an object");
       allowKeys(t, p, {"name", "bytes"});
@@ -73,7 +73,7 @@ class WorkloadJsonReader {
     if (ops.size() > kMaxOps) fail("/ops", "more than " + std::to_string(kMaxOps) + " ops");
     std::map<std::string, int32_t, std::less<>> opIndex;
     for (size_t i = 0; i < ops.size(); ++i) {
-      std::string p = topo::JsonLocations::child("/ops", i);
+      std::string p = ir::JsonLocations::child("/ops", i);
       const json& o = ops[i];
       if (!o.is_object()) fail(p, "expected an object");
       allowKeys(o, p, {"name", "phase", "kind", "time_us", "flops", "bytes", "output_bytes", "inputs", "gradients"});
@@ -97,7 +97,7 @@ class WorkloadJsonReader {
         if (!in.is_array()) fail(p + "/inputs", "expected an array of op names");
         if (in.size() > kMaxOpInputs) fail(p + "/inputs", "too many inputs");
         for (size_t k = 0; k < in.size(); ++k) {
-          std::string q = topo::JsonLocations::child(p + "/inputs", k);
+          std::string q = ir::JsonLocations::child(p + "/inputs", k);
           std::string name = string(in[k], q);
           auto it = opIndex.find(name);
           if (it == opIndex.end()) fail(q, "no op named '" + name + "' runs before this one");
@@ -108,7 +108,7 @@ class WorkloadJsonReader {
         const json& g = o["gradients"];
         if (!g.is_array()) fail(p + "/gradients", "expected an array of tensor names");
         for (size_t k = 0; k < g.size(); ++k) {
-          std::string q = topo::JsonLocations::child(p + "/gradients", k);
+          std::string q = ir::JsonLocations::child(p + "/gradients", k);
           std::string name = string(g[k], q);
           auto it = tensorIndex.find(name);
           if (it == tensorIndex.end()) fail(q, "no tensor named '" + name + "'");
@@ -137,7 +137,7 @@ class WorkloadJsonReader {
     for (auto it = object.begin(); it != object.end(); ++it) {
       bool known = false;
       for (std::string_view k : keys) known = known || it.key() == k;
-      if (!known) fail(topo::JsonLocations::child(pointer, it.key()), "unknown key \"" + it.key() + "\"");
+      if (!known) fail(ir::JsonLocations::child(pointer, it.key()), "unknown key \"" + it.key() + "\"");
     }
   }
   std::string string(const json& v, const std::string& pointer) const {
@@ -159,7 +159,7 @@ class WorkloadJsonReader {
 
   std::string_view text_;
   std::string source_;
-  std::unique_ptr<topo::JsonLocations> locations_;
+  std::unique_ptr<ir::JsonLocations> locations_;
 };
 
 }  // namespace

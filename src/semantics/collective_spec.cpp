@@ -2,9 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+#include <stdexcept>
+
 #include "ir/input_error.hpp"
-#include "ir/text_position.hpp"
+#include "ir/json_locations.hpp"
 #include "ir/load_file.hpp"
+#include "ir/text_position.hpp"
 
 namespace ccforge {
 namespace {
@@ -13,7 +17,13 @@ using nlohmann::json;
 
 class SpecReader {
  public:
-  explicit SpecReader(std::string source) : source_(std::move(source)) {}
+  SpecReader(std::string source, std::string_view text) : source_(std::move(source)) {
+    try {
+      locations_ = std::make_unique<ir::JsonLocations>(text);
+    } catch (const std::exception&) {
+      // too deeply nested to locate: errors name the JSON pointer without a line
+    }
+  }
 
   CustomCollectiveSpec read(const json& doc) {
     if (!doc.is_object()) fail("", "a collective spec is a JSON object");
@@ -34,7 +44,8 @@ class SpecReader {
 
  private:
   [[noreturn]] void fail(const std::string& path, const std::string& message) const {
-    throw InputError(source_, {}, (path.empty() ? std::string() : "at " + path + ": ") + message);
+    ir::TextLocation where = locations_ ? locations_->at(path) : ir::TextLocation{};
+    throw InputError(source_, where, (path.empty() ? std::string() : "at " + path + ": ") + message);
   }
   std::string text(const json& obj, const char* key) const {
     if (!obj.contains(key) || !obj[key].is_string()) fail(std::string("/") + key, "expected a string");
@@ -72,6 +83,7 @@ class SpecReader {
   }
 
   std::string source_;
+  std::unique_ptr<ir::JsonLocations> locations_;
 };
 
 }  // namespace
@@ -86,7 +98,7 @@ CustomCollectiveSpec parseCollectiveSpec(const std::string& text, const std::str
     throw InputError(sourceName, lines.at(std::min(offset, text.size())), "malformed JSON");
   }
   try {
-    return SpecReader(sourceName).read(doc);
+    return SpecReader(sourceName, text).read(doc);
   } catch (const json::exception& e) {
     throw InputError(sourceName, {}, std::string("invalid collective spec: ") + e.what());
   }

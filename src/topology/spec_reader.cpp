@@ -13,9 +13,11 @@
 #include "topology/boxes.hpp"
 #include "topology/catalog.hpp"
 #include "topology/families.hpp"
-#include "topology/json_locations.hpp"
+#include "ir/json_locations.hpp"
 
 namespace ccforge::topo {
+
+using ir::JsonLocations;
 namespace {
 
 using nlohmann::json;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,9 @@ struct Options {
   size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
   Engine engine = Engine::Sim;
   SmtOptions smt;
+  // Called as each file's check (and each directory's selection check) begins, with a phrase
+  // such as "verifying a.xml (2 of 5)"; the CLI shows it as progress.
+  std::function<void(const std::string&)> progress;
 };
 
 }  // namespace ccforge::verify

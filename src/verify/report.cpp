@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ir/diagnostic.hpp"
+
 namespace ccforge::verify {
 
 std::string_view checkName(Check c) {
@@ -45,6 +47,14 @@ size_t FileReport::errorCount() const {
 }
 
 size_t FileReport::warningCount() const { return violations.size() - errorCount(); }
+
+void setError(FileReport& r, const std::string& file, ir::TextLocation where, std::string message) {
+  r.error = formatDiagnostic(file, where, DiagnosticLevel::Error, message,
+                             r.verdict == Verdict::Malformed ? "input.malformed" : "internal.error");
+  r.errorFile = file;
+  r.errorWhere = where;
+  r.errorMessage = std::move(message);
+}
 
 Verdict combinedVerdict(const std::vector<FileReport>& reports) {
   auto rank = [](Verdict v) {

@@ -148,7 +148,13 @@ struct SelectorUse {
 struct FileReport {
   std::string file;
   Verdict verdict = Verdict::Verified;
-  std::string error;  // Malformed / InternalError: the message, located
+  // Malformed / InternalError: the diagnostic line (FILE:LINE:COLUMN: error: MESSAGE [RULE],
+  // ir/diagnostic.hpp); errorFile, errorWhere and errorMessage are its parts (errorFile is `file`
+  // or a file it names, such as a collective spec).
+  std::string error;
+  std::string errorFile;
+  ir::TextLocation errorWhere;
+  std::string errorMessage;
   std::string profile;  // the runtime profile it was checked against; empty when it was not read
   std::optional<ProgramSummary> program;
   std::vector<CheckOutcome> checks;
@@ -161,6 +167,10 @@ struct FileReport {
   size_t errorCount() const;
   size_t warningCount() const;
 };
+
+// Records why `r` could not be checked (its verdict, Malformed or InternalError, already set):
+// `message` at `where` in `file` (the report's own file, or one it names, such as a spec).
+void setError(FileReport& r, const std::string& file, ir::TextLocation where, std::string message);
 
 // The verdict of several files: the most severe, in the order
 // InternalError > Malformed > Violation > Inconclusive > Verified.

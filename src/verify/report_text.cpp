@@ -1,22 +1,35 @@
 #include <fmt/format.h>
 
+#include "ir/diagnostic.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/selection.hpp"
 
 namespace ccforge::verify {
 namespace {
 
-std::string location(const std::string& file, ir::TextLocation where) {
-  if (!where.known()) return file;
-  return fmt::format("{}:{}:{}", file, where.line, where.column);
-}
-
-std::string stepLine(const StepRef& s) {
+std::string stepName(const StepRef& s) {
   std::string who = s.step >= 0 ? fmt::format("rank {} tb {} step {}", s.rank, s.tb, s.step)
                                 : fmt::format("rank {} tb {}", s.rank, s.tb);
   if (s.tile >= 0) who += fmt::format(" (tile {})", s.tile);
-  if (s.where.known()) who += fmt::format(" [line {}]", s.where.line);
   return s.role.empty() ? who : who + ": " + s.role;
+}
+
+std::string stepLine(const StepRef& s) {
+  std::string who = stepName(s);
+  if (s.where.known()) who += fmt::format(" [line {}]", s.where.line);
+  return who;
+}
+
+// A finding, then one note per step involved (at the step's element, or at the finding's place
+// when the step has none) and one per piece of evidence: the compilers' format, so that an
+// editor steps through them.
+void writeViolation(std::ostream& out, const Violation& v) {
+  out << formatDiagnostic(v.file, v.where, v.severity == Severity::Error ? DiagnosticLevel::Error : DiagnosticLevel::Warning,
+                          v.message, v.rule)
+      << "\n";
+  for (const StepRef& s : v.steps)
+    out << formatDiagnostic(v.file, s.where.known() ? s.where : v.where, DiagnosticLevel::Note, stepName(s)) << "\n";
+  for (const std::string& e : v.evidence) out << formatDiagnostic(v.file, v.where, DiagnosticLevel::Note, e) << "\n";
 }
 
 std::string answers(const SmtQueryRecord& q) {
@@ -85,7 +98,7 @@ void writeSmt(std::ostream& out, const SmtSummary& smt) {
 void writeFile(std::ostream& out, const FileReport& r) {
   out << "== " << r.file << "\n";
   if (!r.error.empty() && !r.program) {
-    out << "error: " << r.error << "\n";
+    out << r.error << "\n";
     out << "verdict: " << (r.verdict == Verdict::Malformed ? "UNREADABLE" : "INTERNAL ERROR") << "\n\n";
     return;
   }
@@ -116,14 +129,9 @@ void writeFile(std::ostream& out, const FileReport& r) {
     out << fmt::format("  selection {} ({}): ", u.selector, u.order)
         << (accepts == selected ? "accepts and runs " + accepts : "accepts " + accepts + "; runs " + selected) << "\n";
   }
-  for (const Violation& v : r.violations) {
-    out << fmt::format("{}[{}] {}: {}\n", v.severity == Severity::Error ? "error" : "warning", v.rule,
-                       location(v.file, v.where), v.message);
-    for (const StepRef& s : v.steps) out << "    " << stepLine(s) << "\n";
-    for (const std::string& e : v.evidence) out << "    note: " << e << "\n";
-  }
-  for (const std::string& n : r.notes) out << "note: " << n << "\n";
-  if (!r.error.empty()) out << "error: " << r.error << "\n";
+  for (const Violation& v : r.violations) writeViolation(out, v);
+  for (const std::string& n : r.notes) out << formatDiagnostic(r.file, {}, DiagnosticLevel::Note, n) << "\n";
+  if (!r.error.empty()) out << r.error << "\n";
   size_t errors = r.errorCount(), warnings = r.warningCount();
   std::string verdict = r.verdict == Verdict::Verified       ? "VERIFIED"
                         : r.verdict == Verdict::Violation    ? "VIOLATION"

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "verify/report.hpp"
@@ -15,8 +16,14 @@ enum class ReportFormat { Text, Json, Sarif };
 std::optional<ReportFormat> parseReportFormat(std::string_view name);
 
 struct RunInfo {
+  RunInfo() = default;
+  RunInfo(std::string profileName, int code, std::string root = {})
+      : profile(std::move(profileName)), exitCode(code), sourceRoot(std::move(root)) {}
+
   std::string profile;
   int exitCode = 0;
+  // SARIF: the directory artifact URIs are relative to (%SRCROOT%); empty: the current directory.
+  std::string sourceRoot;
 };
 
 void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);

@@ -80,6 +80,11 @@ const RuleInfo* findRule(std::string_view id) {
   return it == rules.end() ? nullptr : &*it;
 }
 
+std::string_view toolVersion() { return CCFORGE_VERSION; }
+std::string_view projectUrl() { return CCFORGE_PROJECT_URL; }
+
+std::string ruleHelpUri(std::string_view id) { return std::string(projectUrl()) + "/blob/main/" + ruleHelpPath(id); }
+
 std::string ruleHelpPath(std::string_view id) {
   std::string anchor(id);
   std::replace(anchor.begin(), anchor.end(), '.', '-');

@@ -22,5 +22,11 @@ const std::vector<RuleInfo>& ruleCatalogue();
 const RuleInfo* findRule(std::string_view id);
 // Where docs/verify.md explains the rule (relative to the repository root).
 std::string ruleHelpPath(std::string_view id);
+// The same section on the project's site: projectUrl() + "/blob/main/" + ruleHelpPath(id).
+std::string ruleHelpUri(std::string_view id);
+
+// ccforge's version and its project URL (project() in the top-level CMakeLists.txt).
+std::string_view toolVersion();
+std::string_view projectUrl();
 
 }  // namespace ccforge::verify

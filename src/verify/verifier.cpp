@@ -79,8 +79,8 @@ class FileVerification {
                       : inconclusive             ? Verdict::Inconclusive
                                                  : Verdict::Verified;
     if (disagreement)
-      report_.error = report_.file + ": the engines disagree or an SMT witness does not replay (see " +
-                      smt::kDisagreementRule + ")";
+      setError(report_, report_.file, algo_.where,
+               std::string("the engines disagree or an SMT witness does not replay (see ") + smt::kDisagreementRule + ")");
     return std::move(report_);
   }
 
@@ -244,12 +244,17 @@ class FileVerification {
   FileReport report_;
 };
 
-FileReport failure(const std::string& file, Verdict verdict, std::string message) {
+FileReport failure(const std::string& file, Verdict verdict, std::string message, ir::TextLocation where = {},
+                   const std::string& errorFile = {}) {
   FileReport r;
   r.file = file;
   r.verdict = verdict;
-  r.error = std::move(message);
+  setError(r, errorFile.empty() ? file : errorFile, where, std::move(message));
   return r;
+}
+
+FileReport failure(const std::string& file, Verdict verdict, const InputError& e) {
+  return failure(file, verdict, e.message(), e.where(), e.file());
 }
 
 FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& source, const Options& options,
@@ -258,11 +263,11 @@ FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& sou
   try {
     return FileVerification(algo, source, options).run(parserIssues);
   } catch (const InputError& e) {
-    r = failure(source, Verdict::Malformed, e.what());
+    r = failure(source, Verdict::Malformed, e);
   } catch (const std::bad_alloc&) {
-    r = failure(source, Verdict::InternalError, source + ": out of memory while checking");
+    r = failure(source, Verdict::InternalError, "out of memory while checking");
   } catch (const std::exception& e) {
-    r = failure(source, Verdict::InternalError, source + ": internal error: " + e.what());
+    r = failure(source, Verdict::InternalError, std::string("internal error: ") + e.what());
   }
   r.profile = options.profile.name;
   return r;
@@ -305,15 +310,17 @@ struct ReadFile {
   FileReport report;
 };
 
-ReadFile readAndVerify(const std::string& path, const Options& options) {
+ReadFile readAndVerify(const std::string& path, const Options& options, size_t index = 0, size_t total = 1) {
+  if (options.progress)
+    options.progress(total > 1 ? fmt::format("verifying {} ({} of {})", path, index + 1, total) : "verifying " + path);
   ReadFile f{path, std::nullopt, {}};
   try {
     f.read = ir::readAlgorithmFile(path, options.maxInputBytes, options.profile.lexical);
   } catch (const InputError& e) {
-    f.report = failure(path, Verdict::Malformed, e.what());
+    f.report = failure(path, Verdict::Malformed, e);
     return f;
   } catch (const std::bad_alloc&) {
-    f.report = failure(path, Verdict::InternalError, path + ": out of memory while reading");
+    f.report = failure(path, Verdict::InternalError, "out of memory while reading");
     return f;
   }
   f.report = verifyAlgorithm(f.read->algorithm, path, options, f.read->runtimeParserIssues);
@@ -336,25 +343,26 @@ FileReport verifyFile(const fs::path& path, const Options& options) {
 
 std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const Options& options) {
   std::vector<FileReport> reports;
-  for (const std::string& path : paths) {
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const std::string& path = paths[p];
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
-      reports.push_back(verifyFile(path, options));
+      reports.push_back(readAndVerify(path, options, p, paths.size()).report);
       continue;
     }
     const std::vector<DirectoryEntry> entries = listAlgorithmDirectory(path, ec);
     if (ec) {
-      reports.push_back(failure(path, Verdict::Malformed, path + ": cannot read directory: " + ec.message()));
+      reports.push_back(failure(path, Verdict::Malformed, "cannot read directory: " + ec.message()));
       continue;
     }
     if (entries.empty()) {
-      reports.push_back(failure(path, Verdict::Malformed, path + ": directory holds no algorithm files (regular files or symbolic links)"));
+      reports.push_back(failure(path, Verdict::Malformed, "directory holds no algorithm files (regular files or symbolic links)"));
       continue;
     }
     std::vector<ReadFile> loaded;
     loaded.reserve(entries.size());
-    for (const DirectoryEntry& e : entries)
-      if (!e.stray) loaded.push_back(readAndVerify(e.path, options));
+    for (size_t k = 0; k < entries.size(); ++k)
+      if (!entries[k].stray) loaded.push_back(readAndVerify(entries[k].path, options, k, entries.size()));
     Options directoryOptions = options;
     if (options.profileFromHeader) directoryOptions.profile = directoryProfile(loaded);
     std::vector<FileReport> stray;
@@ -367,6 +375,7 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
     std::vector<LoadedAlgorithm> selection;
     for (ReadFile& f : loaded)
       selection.push_back({f.read && f.report.program ? &f.read->algorithm : nullptr, &f.report});
+    if (options.progress) options.progress("checking which file each call selects in " + path);
     checkSelection(selection, directoryOptions);
     size_t nextLoaded = 0, nextStray = 0;
     for (bool s : isStray) reports.push_back(s ? std::move(stray[nextStray++]) : std::move(loaded[nextLoaded++].report));

@@ -13,10 +13,10 @@ ccforge_cli_test("fused: verify takes the ccforge-fused profile from the header"
   --has "note: profile ccforge-fused from the header \\(a fused program" --has "verdict: VERIFIED"
   -- verify ${FUSED}/gemv_allreduce_r2_c2.xml)
 ccforge_cli_test("fused: a send without its producer's dependency exits 10 with fused.producer-order" 10
-  --has "error\\[fused.producer-order\\] .*first_send_without_dependency.xml:[0-9]+:[0-9]+: gpu 0: 's' reads input chunk 2"
+  --has "first_send_without_dependency.xml:[0-9]+:[0-9]+: error: gpu 0: 's' reads input chunk 2.* \\[fused.producer-order\\]$"
   -- verify ${FUSED}/first_send_without_dependency.xml)
 ccforge_cli_test("fused: msccl-executor refuses a fused header" 10
-  --has "error\\[format.fused-program\\]"
+  --has ": error: .*\\[format.fused-program\\]$"
   -- verify --profile msccl-executor ${FUSED}/gemv_allreduce_r2_c2.xml)
 ccforge_cli_test("fused: simulate gives compute steps time on a GPU the topology names" 0
   --has "fused-allreduce, 2 ranks" --has "64 B +[1-9][0-9.]* "

@@ -15,7 +15,7 @@ ccforge_cli_test("plan two-layer workload by hand" 0
   --has "b\\.w \\.\\. a\\.w \\(2\\) +2000000 +halving-doubling +3\\.100 +5\\.038"
   -- plan ${CCFORGE_PLAN_DATA}/plan_two_layer.json --network 10gbe --workers 8)
 ccforge_cli_test("plan reports a workload error at file:line:column" 2
-  --has "plan_bad_input\\.json:10:98: /ops/3/inputs/1: no op named 'c\\.fwd' runs before this one"
+  --has "plan_bad_input\\.json:10:98: error: /ops/3/inputs/1: no op named 'c\\.fwd' runs before this one"
   -- plan ${CCFORGE_PLAN_DATA}/plan_bad_input.json)
 ccforge_cli_test("plan rejects an unknown model" 2
   --has "no-such-model"
@@ -53,4 +53,4 @@ ccforge_cli_test("plan on two channels" 0
 # An IR file (here compiled from the library; a synthesized one works the same) joins the
 # candidates; one for another rank count is refused at its <algo> element.
 add_test(NAME "cli: plan takes an AllReduce IR file as a candidate"
-         COMMAND sh -c "set -e; c=$<TARGET_FILE:ccforge>; o=${CCFORGE_PLAN_OUT}; $c compile allpairs-allreduce ranks=8 --protocol LL -o $o/ap8.xml > /dev/null; $c compile allpairs-allreduce ranks=4 -o $o/ap4.xml > /dev/null; $c plan resnet50 --topology a100-1 --ring-only --algorithm-ir $o/ap8.xml > $o/ir.txt; grep -q 'algorithms: ring-allreduce/Simple, ring-allreduce/LL128, ring-allreduce/LL, ap8.xml' $o/ir.txt; if $c plan resnet50 --topology a100-1 --algorithm-ir $o/ap4.xml 2> $o/ir4.err; then exit 1; else test $? -eq 2; fi; grep -q 'ap4.xml:[0-9]*:[0-9]*: has 4 ranks; the topology has 8 GPUs' $o/ir4.err")
+         COMMAND sh -c "set -e; c=$<TARGET_FILE:ccforge>; o=${CCFORGE_PLAN_OUT}; $c compile allpairs-allreduce ranks=8 --protocol LL -o $o/ap8.xml > /dev/null; $c compile allpairs-allreduce ranks=4 -o $o/ap4.xml > /dev/null; $c plan resnet50 --topology a100-1 --ring-only --algorithm-ir $o/ap8.xml > $o/ir.txt; grep -q 'algorithms: ring-allreduce/Simple, ring-allreduce/LL128, ring-allreduce/LL, ap8.xml' $o/ir.txt; if $c plan resnet50 --topology a100-1 --algorithm-ir $o/ap4.xml 2> $o/ir4.err; then exit 1; else test $? -eq 2; fi; grep -q 'ap4.xml:[0-9]*:[0-9]*: error: has 4 ranks; the topology has 8 GPUs' $o/ir4.err")

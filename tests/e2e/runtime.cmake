@@ -12,7 +12,7 @@ ccforge_cli_test("run: integer types are checked exactly" 0
 # `run` refuses what `verify` rejects, limits included, with verify's findings and exit code.
 ccforge_cli_test("run: a file verify rejects only for a runtime limit is refused with verify's findings" 10
   --has "allreduce_ring_a100_n8_ch8_i5_nchannels40.xml: verification at load failed: ccforge verify rejects it"
-  --has "error\\[limits.channels\\] .*nchannels=40 is outside 1..32" --has "verdict: VIOLATION" --lacks "check: "
+  --has ": error: .*nchannels=40 is outside 1..32.* \\[limits.channels\\]$" --has "verdict: VIOLATION" --lacks "check: "
   -- run ${SAMPLES}/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml --count 4000 --iters 0)
 ccforge_cli_test("run: --no-verify runs a file verify rejects" 0
   --has "verification at load: skipped \\(--no-verify\\)" --has "check: all"
@@ -21,7 +21,7 @@ ccforge_cli_test("run: --profile overrides the header's profile" 10
   --has "missing attribute 'outofplace' on <algo>: msccl-executor requires it"
   -- run ${RUN_RING} --count 4096 --iters 0 --profile msccl-executor)
 ccforge_cli_test("run: what the runtime's own parser refuses is refused" 10
-  --has "error\\[format.runtime-parser\\]"
+  --has ":[0-9]+:[0-9]+: error: .*\\[format.runtime-parser\\]$"
   -- run ${FIXTURES}/verify/format/xml_declaration.xml --count 64 --iters 0)
 ccforge_cli_test("run: outside the programs, --fallback runs the reference and says why" 0
   --has "path: reference fallback" --has "count 7 is not a multiple of nchunksperloop 4" --has "check: all"
@@ -48,7 +48,7 @@ ccforge_cli_test("run: without verification, the watchdog reports the deadlock" 
   --has "deadlock: 2 thread blocks wait" --has "rank 0 tb 0 step 0 tile 0: waits for data from rank 1 on channel 0"
   -- run ${RUN_OWN}/recv_before_send_allreduce_n2.xml --count 64 --no-verify)
 ccforge_cli_test("run: one transfer in flight deadlocks the LL128 ring, at load" 10
-  --has "deadlock.cycle.*slots=1"
+  --has ": error: deadlock .*slots=1.* \\[deadlock.cycle\\]$"
   -- run ${RUN_RING} --count 64 --slots 1)
 ccforge_cli_test("run: one transfer in flight deadlocks the LL128 ring, at run time" 10
   --has "waits for a free FIFO slot"
@@ -57,7 +57,7 @@ ccforge_cli_test("run: the watchdog's time limit is inconclusive, not a verdict"
   --has "the watchdog stopped the launch after 0.001 s"
   -- run ${SAMPLES}/valid/allgather_ring_simple_oop_n4.xml --count 4194304 --dtype f64 --timeout 0.001 --workers 1 --no-verify)
 ccforge_cli_test("run: an out-of-bounds program is refused at load" 10
-  --has "rrc_srcoff_probe_allreduce_n2.xml:18:7: rank 1 tb 1 step 1 \\(rrcs\\): source chunks .1, 2. are outside the scratch buffer"
+  --has "rrc_srcoff_probe_allreduce_n2.xml:18:7: error: rank 1 tb 1 step 1 \\(rrcs\\): source chunks .1, 2. are outside the scratch buffer"
   -- run ${SAMPLES}/invalid/rrc_srcoff_probe_allreduce_n2.xml --no-verify)
 ccforge_cli_test("run: a missing file is unreadable input" 2
   --has "no_such_file.xml"

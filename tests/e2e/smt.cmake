@@ -8,20 +8,20 @@ ccforge_cli_test("smt: a correct program is verified by the SMT engine" 0
   --has "verdict: VERIFIED"
   -- verify --engine smt ${VF}/good/allreduce_pairs_n2.xml)
 ccforge_cli_test("smt: a deadlock comes with a replayed witness schedule and the stuck state" 10
-  --has "error\\[deadlock.stuck-state\\] .*allreduce_pairs_one_slot.xml:[0-9]+:[0-9]+: deadlock with tiles=1 maxAllowedCount=71 slots=1"
+  --has "allreduce_pairs_one_slot.xml:[0-9]+:[0-9]+: error: deadlock with tiles=1 maxAllowedCount=71 slots=1.*\\[deadlock.stuck-state\\]$"
   --has "witness 1: deadlock \\(deadlock tiles=1 maxAllowedCount=71 slots=1\\), [0-9]+ events. replayed"
   --has "    1\\. rank [0-9] tb [0-9] step [0-9] tile 0 units? " --has "blocked: rank [0-9] tb [0-9] step [0-9] \\(tile 0\\)"
   -- verify --engine smt --slots 1 ${VF}/deadlock/allreduce_pairs_one_slot.xml)
 ccforge_cli_test("smt: both solvers cross-check every query" 10
   --has "\\[races\\] races out-of-place: sat \\(z3 sat, cvc5 sat\\)" --has "solvers z3 and cvc5"
-  --has "error\\[race.changes-result\\].*rank 0 output chunk 1 holds uninitialised in one and in\\(0,1\\) in another"
+  --has ": error: .*rank 0 output chunk 1 holds uninitialised in one and in\\(0,1\\) in another.*\\[race.changes-result\\]$"
   --has "'cpy' reads s\\[0\\]: its initial value here, the write of tb 0 step 0 in the other interleaving"
   -- verify --engine smt --solver both ${VF}/races/write_read_unordered.xml)
 ccforge_cli_test("smt: a race that changes no result is not reported" 0
   --has "races +passed +SMT: no interleaving changes an output chunk" --lacks "^error"
   -- verify --engine smt ${VF}/races/write_write_unordered.xml)
 ccforge_cli_test("smt: --engine both reports the simulation's races and says which matter" 10
-  --has "error\\[race.write-write\\]" --has "none of these races changes an output chunk" --lacks "engines.disagree"
+  --has ": error: .*\\[race.write-write\\]$" --has "none of these races changes an output chunk" --lacks "engines.disagree"
   -- verify --engine both --solver both ${VF}/races/write_write_unordered.xml)
 ccforge_cli_test("smt: a solver out of resources is inconclusive with the reason" 5
   --has "deadlock +inconclusive +SMT: no answer for tiles=1 maxAllowedCount=71 slots=2: cvc5 unknown \\(resource limit reached \\(rlimit 1\\)\\)"

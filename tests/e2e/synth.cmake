@@ -78,3 +78,19 @@ ccforge_cli_test("synth dgx1 alltoall bandwidth-optimal meets the bound" 0
   --has "R/C 8/3 " -- synth dgx1 alltoall --bandwidth-optimal --timeout 200 --instance-timeout 120)
 ccforge_cli_test("synth a time limit is respected and reported" 5
   --has "unknown" --has "incomplete: " -- synth dgx1 allgather --chunks 6 --steps 3 --rounds 7 --timeout 0.05)
+# --progress (docs/synth.md): the phases, each instance as it begins, with the elapsed time, on
+# stderr; without it (stderr not a terminal, as under ctest) none.
+ccforge_cli_test("synth --progress names the phases and the instance being solved, with the elapsed time" 0
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] loading topology dgx1"
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] computing the lower bounds on dgx1"
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] solving instance \\(2,2,3\\)"
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] compiling and verifying 1 frontier program"
+  -- synth --progress dgx1 allgather --chunks 2 --steps 2 --rounds 3)
+ccforge_cli_test("synth without --progress and a terminal prints no progress" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\)" --lacks "progress:"
+  -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3)
+add_test(NAME "cli: synth -o writes a directory that verify accepts with no flag"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "note: profile msccl-executor from the header" --has "1 of 1 files verified|verdict: VERIFIED"
+  --lacks "VIOLATION|INCONCLUSIVE"
+  -- sh -c "rm -rf '${SYNTH_OUT}/plain' && '$<TARGET_FILE:ccforge>' synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o '${SYNTH_OUT}/plain' > /dev/null && '$<TARGET_FILE:ccforge>' verify '${SYNTH_OUT}/plain'")
+set_tests_properties("cli: synth -o writes a directory that verify accepts with no flag" PROPERTIES TIMEOUT 300)

@@ -39,3 +39,12 @@ ccforge_cli_test("synth trees refuses an unknown collective" 1
 ccforge_cli_test("synth trees refuses a disconnected topology" 2
   --has "cannot reach"
   -- synth ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees --progress names each composition and the file it verifies" 0
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] synthesizing the trees composition"
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] verifying and simulating "
+  -- --progress synth a100-1 allgather --method trees)
+add_test(NAME "cli: synth trees -o writes a directory that verify accepts with no flag"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "note: profile msccl-executor from the header" --has "verdict: VERIFIED"
+  --lacks "VIOLATION|INCONCLUSIVE"
+  -- sh -c "rm -rf '${CCFORGE_TREES_OUT}/plain' && '$<TARGET_FILE:ccforge>' synth a100-1 allgather --method trees -o '${CCFORGE_TREES_OUT}/plain' > /dev/null && '$<TARGET_FILE:ccforge>' verify '${CCFORGE_TREES_OUT}/plain'")
+set_tests_properties("cli: synth trees -o writes a directory that verify accepts with no flag" PROPERTIES TIMEOUT 300)

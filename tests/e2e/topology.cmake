@@ -16,10 +16,10 @@ ccforge_cli_test("topo show reports a disconnected topology" 0
   --has "diameter: none: a cannot reach c"
   -- topo show ${CCFORGE_E2E_DATA}/topo_disconnected.json)
 ccforge_cli_test("topo show rejects zero bandwidth with a location" 2
-  --has "topo_zero_bandwidth.json:4:44: /links/0/bw: bandwidth must be positive, got 0"
+  --has "topo_zero_bandwidth.json:4:44: error: /links/0/bw: bandwidth must be positive, got 0$"
   -- topo show ${CCFORGE_E2E_DATA}/topo_zero_bandwidth.json)
 ccforge_cli_test("topo show of an unknown name" 2
-  --has "dgx9: no such file, and not a catalog topology \\(a100-1, a100-2"
+  --has "dgx9:1:1: error: no such file, and not a catalog topology \\(a100-1, a100-2"
   -- topo show dgx9)
 ccforge_cli_test("topo dot" 0
   --has "^digraph \"ndv2-2\" \\{" --has "subgraph cluster_box1" --has "\"b1.gpu0\" -> \"b0.gpu1\""
@@ -38,7 +38,7 @@ ccforge_cli_test("bounds json has the documented fields" 0
   -- bounds dgx1 --format json)
 ccforge_cli_test("bounds a100-4 allgather" 0 --has "allgather .* 266.67 +800/3" -- bounds a100-4 allgather)
 ccforge_cli_test("bounds of a disconnected topology" 2
-  --has "topo_disconnected.json: a cannot reach c, so allgather cannot complete"
+  --has "topo_disconnected.json:1:1: error: a cannot reach c, so allgather cannot complete"
   -- bounds ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather)
 ccforge_cli_test("bounds of a zero-bandwidth spec" 2 --has "bandwidth must be positive"
   -- bounds ${CCFORGE_E2E_DATA}/topo_zero_bandwidth.json)
@@ -63,7 +63,7 @@ ccforge_cli_test("simulate reports a deadlock" 10
   --has "deadlock: no thread block can move" --has "rank 0 tb 0 step 0 \\(tile iteration 0\\): waits for data on connection 1->0 ch 0"
   -- simulate ${CCFORGE_E2E_DATA}/simulate_deadlock.xml dgx1 --sizes 1MB)
 ccforge_cli_test("simulate: an unmapped rank pair is an error" 2
-  --has "allgather_ring_simple_oop_n4.xml:63:5: connection rank 3 -> rank 0 \\(gpu3 -> gpu0\\) has no route in topology line4"
+  --has "allgather_ring_simple_oop_n4.xml:63:5: error: connection rank 3 -> rank 0 \\(gpu3 -> gpu0\\) has no route in topology line4"
   -- simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml ${CCFORGE_E2E_DATA}/topo_line4.json)
 ccforge_cli_test("simulate: more ranks than GPUs" 2
   --has "the algorithm has 8 ranks but topology line4 has only 4 GPUs"
@@ -74,3 +74,9 @@ ccforge_cli_test("simulate: bad sizes are a usage error" 1 --has "size '0' is ze
   -- simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml dgx1 --sizes 0)
 ccforge_cli_test("simulate: the event limit is inconclusive" 5 --has "more than 50 events"
   -- simulate ${CCFORGE_IR}/allgather_ring_simple_oop_n4.xml dgx1 --sizes 1GB --max-events 50)
+ccforge_cli_test("bounds --progress names each collective as it is bounded" 0
+  --has "ccforge bounds: progress: \\[[0-9]+\\.[0-9] s\\] bounding allgather on dgx1"
+  -- bounds --progress dgx1 allgather)
+ccforge_cli_test("simulate --progress names the file, the topology and the sizes" 0
+  --has "ccforge simulate: progress: \\[[0-9]+\\.[0-9] s\\] simulating .*sccl_allgather_dgx1_pareto_s2_r3_c2.xml on dgx1 at 1 size$"
+  -- simulate --progress ${CCFORGE_IR}/sccl_allgather_dgx1_pareto_s2_r3_c2.xml dgx1 --sizes 1MB)

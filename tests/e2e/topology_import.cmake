@@ -12,13 +12,13 @@ ccforge_cli_test("topo import: a PCIe-only dump goes through the CPUs" 0
   --has "\"to\": \"cpu1\"" --has "note: .*NVLink does not connect every GPU"
   -- topo import ${DUMPS}/a100-pcie-2gpu-nccl-2397.xml --name a100pcie)
 ccforge_cli_test("topo import: a partial dump is a located error" 2
-  --has "h200-vm-nccl-tests-256-excerpt.xml:13:1: malformed XML"
+  --has "h200-vm-nccl-tests-256-excerpt.xml:13:1: error: malformed XML"
   -- topo import ${DUMPS}/h200-vm-nccl-tests-256-excerpt.xml)
 ccforge_cli_test("topo import: an NCCL_TOPO_FILE skeleton without GPUs is a located error" 2
-  --has "ndv4-topo-azhpc-images.xml:1:1: the dump has no <gpu>: 8 GPU-class <pci> devices"
+  --has "ndv4-topo-azhpc-images.xml:1:1: error: the dump has no <gpu>: 8 GPU-class <pci> devices"
   -- topo import ${DUMPS}/ndv4-topo-azhpc-images.xml)
 ccforge_cli_test("topo import: a truncated nvidia-smi matrix is a located error" 2
-  --has "smi-dgx-a100-nccl-1505-excerpt.txt:7:1: the matrix ends after 4 of 8 GPU rows"
+  --has "smi-dgx-a100-nccl-1505-excerpt.txt:7:1: error: the matrix ends after 4 of 8 GPU rows"
   -- topo import ${DUMPS}/smi-dgx-a100-nccl-1505-excerpt.txt)
 ccforge_cli_test("topo import: nvidia-smi NVLinks need --sm" 1
   --has "give --sm"

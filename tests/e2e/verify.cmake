@@ -5,11 +5,11 @@ ccforge_cli_test("verify: a correct program exits 0" 0
   --has "verdict: VERIFIED" --has "deadlock +passed"
   -- verify ${VF}/good/allreduce_pairs_n2.xml)
 ccforge_cli_test("verify: a violation exits 10 with a located message" 10
-  --has "error\\[race.write-read\\] .*write_read_unordered.xml:[0-9]+:[0-9]+: out-of-place: rank 0 s\\[0\\]"
+  --has "write_read_unordered.xml:[0-9]+:[0-9]+: error: out-of-place: rank 0 s\\[0\\].* \\[race.write-read\\]$"
   -- verify ${VF}/races/write_read_unordered.xml)
 ccforge_cli_test("verify: an out-of-place program that writes the caller's send buffer exits 10" 10
   --has "buffers +failed"
-  --has "error.buffers.sendbuf-written. .*sendbuf_written_out_of_place.xml:13:7: rank 0 tb 0 step 1: 'rrc' writes i.0[.][.]1[)]"
+  --has "sendbuf_written_out_of_place.xml:13:7: error: rank 0 tb 0 step 1: 'rrc' writes i.0[.][.]1[)].* .buffers.sendbuf-written.$"
   --has "2 steps of the file write i"
   -- verify ${VF}/buffers/sendbuf_written_out_of_place.xml)
 ccforge_cli_test("verify: legacy files under the executor profile name the missing attributes" 10
@@ -40,13 +40,13 @@ ccforge_cli_test("verify: legacy files under the legacy profile" 0
      ${SAMPLES}/valid/allgather_ring_simple_oop_n4.xml ${SAMPLES}/valid/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml
      ${SAMPLES}/valid/sccl_allgather_dgx1_pareto_s2_r3_c2.xml)
 ccforge_cli_test("verify: --slots 1 deadlocks the LL128 ring" 10
-  --has "error\\[deadlock.cycle\\]" --has "slots=1"
+  --has ": error: .*\\[deadlock.cycle\\]$" --has "slots=1"
   -- verify --profile msccl-legacy --slots 1 ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
 ccforge_cli_test("verify: unreadable input exits 2 and other files are still checked" 2
   --has "no such file" --has "verdict: VERIFIED"
   -- verify /nonexistent.xml ${VF}/good/allreduce_pairs_n2.xml)
 ccforge_cli_test("verify: malformed XML exits 2 with line and column" 2
-  --has "truncated.xml:[0-9]+:[0-9]+: malformed XML"
+  --has "truncated.xml:[0-9]+:[0-9]+: error: malformed XML.* \\[input.malformed\\]$"
   -- verify ${FIXTURES}/malformed/truncated.xml)
 ccforge_cli_test("verify: a usage error exits 1" 1
   --has "--profile"
@@ -54,14 +54,14 @@ ccforge_cli_test("verify: a usage error exits 1" 1
 ccforge_cli_test("verify: no arguments is a usage error" 1
   -- verify)
 ccforge_cli_test("verify: a directory is checked for ambiguous selection" 10
-  --has "error\\[selection.shadowed\\]" --has "1 of 2 files verified"
+  --has ": error: .*\\[selection.shadowed\\]$" --has "1 of 2 files verified"
   -- verify ${FIXTURES}/verify-dirs/shadowed)
 ccforge_cli_test("verify: a directory reports dead and stray files and what each selector runs" 10
-  --has "error\\[selection.dead\\] .*b_chunks48.xml:1:1: .*nchunksperloop=48 divides count for no power-of-two count"
+  --has "b_chunks48.xml:1:1: error: .*nchunksperloop=48 divides count for no power-of-two count.* \\[selection.dead\\]$"
   --has "selection internal \\(path order, 1 of 2\\): accepts and runs in-place from count 2 to 256 GiB"
   -- verify ${FIXTURES}/verify-dirs/dead_48_chunks)
 ccforge_cli_test("verify: a stray file in a directory" 10
-  --has "error\\[selection.stray-file\\] .*README.md: not an algorithm file"
+  --has "README.md:1:1: error: not an algorithm file.* \\[selection.stray-file\\]$"
   -- verify ${FIXTURES}/verify-dirs/stray_file)
 ccforge_cli_test("verify: JSON report" 10
   --has "\"verdict\": \"violation\"" --has "\"rule\": \"deadlock.cycle\"" --has "\"exit_code\": 10"
@@ -73,8 +73,22 @@ ccforge_cli_test("verify: custom collective from a spec file" 0
   --has "custom 'swap'"
   -- verify --profile msccl-legacy --collective ${VF}/specs/swap2.json ${VF}/custom/swap_with_spec.xml)
 ccforge_cli_test("verify: an unreadable spec file exits 2" 2
-  --has "missing.json: no such file"
+  --has "missing.json:1:1: error: no such file"
   -- verify --profile msccl-legacy --collective ${VF}/specs/missing.json ${VF}/custom/swap_with_spec.xml)
 ccforge_cli_test("verify: a gzip bomb is refused at the size cap" 2
   --has "larger than 1 MiB once inflated"
   -- verify --max-input-size 1MB ${FIXTURES}/malformed/bomb.xml.gz)
+# Diagnostics in the compilers' format (FILE:LINE:COLUMN: error|warning|note: MESSAGE [RULE]) over
+# many failing inputs: tests/e2e/diagnostics_format.sh.
+add_test(NAME "cli: diagnostics: every failing input's diagnostics read as FILE:LINE:COLUMN: SEVERITY: MESSAGE [RULE]"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/diagnostics_format.sh $<TARGET_FILE:ccforge> ${FIXTURES}
+          ${CMAKE_CURRENT_SOURCE_DIR}/data ${CMAKE_CURRENT_BINARY_DIR}/diagnostics-format)
+set_tests_properties("cli: diagnostics: every failing input's diagnostics read as FILE:LINE:COLUMN: SEVERITY: MESSAGE [RULE]"
+  PROPERTIES TIMEOUT 600)
+ccforge_cli_test("verify --progress names each file of a directory as it is checked, then the selection" 10
+  --has "ccforge verify: progress: \\[[0-9]+\\.[0-9] s\\] verifying .*shadowed/[^ ]+\\.xml \\(1 of 2\\)"
+  --has "ccforge verify: progress: \\[[0-9]+\\.[0-9] s\\] checking which file each call selects in .*shadowed"
+  --has ": error: .*\\[selection.shadowed\\]$"
+  -- verify --progress ${FIXTURES}/verify-dirs/shadowed)
+ccforge_cli_test("verify without --progress and a terminal prints no progress" 10
+  --lacks "progress:" -- verify ${FIXTURES}/verify-dirs/shadowed)

@@ -35,7 +35,8 @@ TEST_CASE("two solvers that disagree make the file an internal error that shows 
       verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {z3Sat, cvc5Unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(r, smt::kDisagreementRule, "the solvers disagree: z3 sat, cvc5 unsat"));
-  CHECK(r.error.ends_with("the engines disagree or an SMT witness does not replay (see engines.disagree)"));
+  CHECK(r.errorMessage == "the engines disagree or an SMT witness does not replay (see engines.disagree)");
+  CHECK(r.error.ends_with(": error: the engines disagree or an SMT witness does not replay (see engines.disagree) [internal.error]"));
 }
 
 TEST_CASE("an SMT answer that contradicts the simulation is a disagreement (--engine both)") {

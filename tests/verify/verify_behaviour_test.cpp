@@ -1,8 +1,10 @@
 // Directories, programmatic limits, report formats and determinism.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "ir/reader.hpp"
@@ -178,5 +180,79 @@ TEST_CASE("text reports name the rule, the location and the verdict") {
   std::string file = std::string(CCFORGE_FIXTURES) + "/verify/races/write_read_unordered.xml";
   std::ostringstream out;
   verify::writeText(out, verify::verifyPaths({file}, verify::Options{}), {"msccl-executor", 10});
-  CHECK_THAT(out.str(), Catch::Contains("error[race.write-read] " + file + ":") && Catch::Contains("verdict: VIOLATION"));
+  // The compilers' format: FILE:LINE:COLUMN: error: MESSAGE [RULE], then notes at the steps.
+  auto anyLine = [&](const std::string& pattern) {
+    std::istringstream lines(out.str());
+    const std::regex re(pattern);
+    for (std::string line; std::getline(lines, line);)
+      if (std::regex_match(line, re)) return true;
+    return false;
+  };
+  CHECK(anyLine(".*write_read_unordered\\.xml:13:7: error: out-of-place: rank 0 s\\[0\\] is accessed .* \\[race\\.write-read\\]"));
+  CHECK(anyLine(".*write_read_unordered\\.xml:9:[0-9]+: note: rank 0 tb 0 step 0: 'cpy' .*"));
+  CHECK(anyLine("verdict: VIOLATION .*"));
+}
+
+// What GitHub code scanning needs from a SARIF file (docs/verify.md, "SARIF"): rules with a full
+// description, help and a helpUri into docs/verify.md's rule reference under the project URL; the
+// tool's informationUri; a region on every result, the unreadable file's included; artifact
+// locations relative to %SRCROOT%, never absolute paths.
+TEST_CASE("SARIF reports carry rule help, regions and relative artifact locations") {
+  namespace fs = std::filesystem;
+  const std::string root = std::string(CCFORGE_SOURCE_DIR);
+  const std::string race = root + "/tests/fixtures/verify/races/write_read_unordered.xml";
+  const std::string malformed = root + "/tests/fixtures/malformed/truncated.xml";
+  auto reports = verify::verifyPaths({race, malformed}, verify::Options{});
+  std::ostringstream out;
+  verify::RunInfo run{"msccl-executor", 2};
+  run.sourceRoot = root;
+  verify::writeSarif(out, reports, run);
+  const nlohmann::json s = nlohmann::json::parse(out.str());
+  const nlohmann::json& r = s["runs"][0];
+  const std::string project = "https://github.com/ccforge/ccforge";
+  CHECK(r["tool"]["driver"]["informationUri"] == project);
+  CHECK(r["tool"]["driver"]["version"] == "0.1.0");
+  REQUIRE(r["tool"]["driver"]["rules"].size() == 2);
+  for (const nlohmann::json& rule : r["tool"]["driver"]["rules"]) {
+    const std::string id = rule["id"];
+    INFO(id);
+    CHECK(!rule["fullDescription"]["text"].get<std::string>().empty());
+    CHECK(!rule["help"]["text"].get<std::string>().empty());
+    std::string anchor = id;
+    std::replace(anchor.begin(), anchor.end(), '.', '-');
+    CHECK(rule["helpUri"] == project + "/blob/main/docs/verify.md#rule-" + anchor);
+  }
+  CHECK(r["originalUriBaseIds"]["%SRCROOT%"]["uri"] == "file://" + root + "/");
+  REQUIRE(r["results"].size() >= 2);
+  bool sawMalformed = false;
+  for (const nlohmann::json& res : r["results"]) {
+    const nlohmann::json& loc = res["locations"][0]["physicalLocation"];
+    const std::string uri = loc["artifactLocation"]["uri"];
+    INFO(uri);
+    CHECK(loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+    CHECK(uri.front() != '/');
+    CHECK(uri.find(':') == std::string::npos);  // no scheme, no drive
+    CHECK(loc["region"]["startLine"].get<int>() >= 1);
+    CHECK(loc["region"]["startColumn"].get<int>() >= 1);
+    if (res["ruleId"] == "input.malformed") {
+      sawMalformed = true;
+      CHECK(uri == "tests/fixtures/malformed/truncated.xml");
+      CHECK(res["message"]["text"].get<std::string>().find("malformed XML") == 0);
+    } else {
+      CHECK(uri == "tests/fixtures/verify/races/write_read_unordered.xml");
+    }
+    for (const nlohmann::json& flow : res.value("codeFlows", nlohmann::json::array()))
+      for (const nlohmann::json& thread : flow["threadFlows"])
+        for (const nlohmann::json& step : thread["locations"])
+          CHECK(step["location"]["physicalLocation"]["artifactLocation"]["uri"] == uri);
+  }
+  CHECK(sawMalformed);
+
+  // A file outside the source root is reached with "../", still relative.
+  std::ostringstream outside;
+  run.sourceRoot = root + "/docs";
+  verify::writeSarif(outside, reports, run);
+  const nlohmann::json o = nlohmann::json::parse(outside.str());
+  CHECK(o["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+        "../tests/fixtures/verify/races/write_read_unordered.xml");
 }

@@ -1,14 +1,14 @@
 // A pipelined chain broadcast written with the ccforge DSL: the root's buffer, cut into chunks,
 // flows rank 0 -> 1 -> ... -> N-1; the whole route is parallelized over two channels. The
 // program is compiled for the MSCCL executor and written as MSCCL-IR.
+#include <ccforge/codegen/compile_error.hpp>
+#include <ccforge/codegen/compiler.hpp>
+#include <ccforge/dsl/dsl_error.hpp>
+#include <ccforge/dsl/program.hpp>
+#include <ccforge/ir/writer.hpp>
+
 #include <fstream>
 #include <iostream>
-
-#include "codegen/compile_error.hpp"
-#include "codegen/compiler.hpp"
-#include "dsl/dsl_error.hpp"
-#include "dsl/program.hpp"
-#include "ir/writer.hpp"
 
 using namespace ccforge;
 
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     std::ofstream(argv[1]) << ir::toXml(compiled.algorithm);
     std::cerr << "wrote " << argv[1] << ": " << compiled.stats.steps << " steps on " << compiled.stats.channels
               << " channels\n";
-  } catch (const dsl::DslError& e) {  // misuse of the DSL, located at the offending call
+  } catch (const dsl::DslError& e) {  // misuse of the DSL: "main.cpp:LINE:COLUMN: error: ..."
     std::cerr << e.what() << "\n";
     return 1;
   } catch (const codegen::CompileError& e) {  // wrong result, or no schedule within the runtime's limits

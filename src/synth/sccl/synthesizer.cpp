@@ -112,6 +112,7 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
   if (steps % phases() != 0 || (rounds && *rounds % phases() != 0))
     throw std::invalid_argument("allreduce instances are (C, 2S, 2R): reducescatter and allgather (C, S, R); "
                                 "steps and rounds must be even");
+  if (options_.starting) options_.starting(chunks, steps, rounds);
   const Problem& p = collective_ == CollectiveType::AllReduce ? problem(chunks, CollectiveType::ReduceScatter)
                                                               : problem(chunks);  // validates C
   InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt};

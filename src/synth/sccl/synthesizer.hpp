@@ -40,6 +40,8 @@ struct SynthOptions {
   bool symmetryBreaking = true;
   // Called after every decided instance (progress on stderr).
   std::function<void(const InstanceResult&)> progress;
+  // Called as an instance (C, S, R; R unset when left free) begins, before it is encoded.
+  std::function<void(int32_t chunks, int32_t steps, std::optional<int32_t> rounds)> starting;
 };
 
 class Synthesizer {

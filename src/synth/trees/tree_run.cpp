@@ -26,6 +26,7 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     const auto start = std::chrono::steady_clock::now();
     TreeOutcome o;
     o.composition = composition;
+    if (options.progress) options.progress("synthesizing the " + std::string(compositionName(composition)) + " composition");
     try {
       o.synthesis = synthesizeTrees(
           topology, collective,
@@ -40,6 +41,7 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
     const std::string fileName = algorithm.name + ".xml";
     const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
+    if (options.progress) options.progress("verifying and simulating " + fileName);
     o.evaluation = evaluateProgram(algorithm, source, topology, collective, compositions.size() > 1);
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.outcomes.push_back(std::move(o));

@@ -6,6 +6,7 @@
 // (deploy/deployment.hpp).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct TreeRunOptions {
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;  // each composition's synthesis
   std::string outputDirectory = {};  // <algorithm name>.xml per composition written; empty: nothing written
+  // Called as each phase begins ("synthesizing the hierarchical composition", ...): CLI progress.
+  std::function<void(const std::string&)> progress = {};
 };
 
 // The compositions a run tries.

@@ -1,8 +1,8 @@
-#include "topology/json_locations.hpp"
+#include "ir/json_locations.hpp"
 
 #include <stdexcept>
 
-namespace ccforge::topo {
+namespace ccforge::ir {
 
 JsonLocations::JsonLocations(std::string_view text) : text_(text), lines_(text) {
   size_t end = value(skipSpace(0), "", 0);
@@ -27,7 +27,7 @@ std::string JsonLocations::child(std::string_view pointer, size_t index) {
   return std::string(pointer) + "/" + std::to_string(index);
 }
 
-ir::TextLocation JsonLocations::at(std::string_view pointer) const {
+TextLocation JsonLocations::at(std::string_view pointer) const {
   std::string p(pointer);
   for (;;) {
     if (auto it = spans_.find(p); it != spans_.end()) return lines_.at(it->second.begin);
@@ -112,4 +112,4 @@ size_t JsonLocations::value(size_t pos, const std::string& pointer, int depth) {
   return pos;
 }
 
-}  // namespace ccforge::topo
+}  // namespace ccforge::ir

@@ -11,7 +11,7 @@
 #include "ir/model.hpp"
 #include "ir/text_position.hpp"
 
-namespace ccforge::topo {
+namespace ccforge::ir {
 
 class JsonLocations {
  public:
@@ -21,7 +21,7 @@ class JsonLocations {
   explicit JsonLocations(std::string_view text);
 
   // The value at `pointer`, or its nearest ancestor that exists.
-  ir::TextLocation at(std::string_view pointer) const;
+  TextLocation at(std::string_view pointer) const;
   // The source text of the scalar at `pointer` (numbers keep their exact digits).
   std::optional<std::string_view> rawScalar(std::string_view pointer) const;
   // The first duplicate key found: its pointer.
@@ -36,7 +36,7 @@ class JsonLocations {
   size_t skipSpace(size_t pos) const;
 
   std::string_view text_;
-  ir::LineIndex lines_;
+  LineIndex lines_;
   struct Span {
     size_t begin;
     size_t end;
@@ -45,4 +45,4 @@ class JsonLocations {
   std::optional<std::string> duplicate_;
 };
 
-}  // namespace ccforge::topo
+}  // namespace ccforge::ir

@@ -3,7 +3,6 @@
 // compile-then-verify): a file that fails is not written (docs/compiler.md).
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -14,6 +13,7 @@
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"
+#include "ir/output_file.hpp"
 #include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
 
@@ -35,6 +35,10 @@ int runCompile(const CompileArguments& args) {
   if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
   std::optional<algorithms::Instance> instance;
   try {
+    if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
+      const std::string profileName = args.profile.empty() ? entry->defaultTarget : args.profile;
+      algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), *profileByName(profileName));
+    }
     instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge compile: " << e.what() << "\n";
@@ -75,10 +79,10 @@ int runCompile(const CompileArguments& args) {
   if (args.output.empty()) {
     std::cout << xml;
   } else {
-    std::ofstream file(args.output, std::ios::binary);
-    file << xml;
-    if (!file.flush()) {
-      std::cerr << "ccforge compile: cannot write " << args.output << "\n";
+    try {
+      writeOutputFile(args.output, xml);
+    } catch (const OutputError& e) {
+      std::cerr << "ccforge compile: " << e.what() << "\n";
       return kExitUsage;
     }
   }

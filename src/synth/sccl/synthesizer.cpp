@@ -10,7 +10,8 @@ namespace ccforge::synth::sccl {
 namespace {
 
 // The bound on the method's allreduce instances (C, 2S, 2R), both phases (C, S, R): twice the
-// larger of the reducescatter and allgather bounds (src/synth/bounds has no allreduce bound).
+// larger of the reducescatter and allgather bounds (the bounds command's allreduce row adds the
+// two instead: phases of different (C,S,R)).
 CollectiveBound allReduceBound(const topo::Topology& topology) {
   const CollectiveBound rs = collectiveBound(topology, CollectiveType::ReduceScatter);
   const CollectiveBound ag = collectiveBound(topology, CollectiveType::AllGather);

@@ -25,6 +25,11 @@ inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{1} << 30;   // 1 GiB
 inline constexpr uint64_t kMaxInputBytesCeiling = uint64_t{1} << 40;   // 1 TiB
 
 // Topologies (the spec reader refuses more with exit 2).
+inline constexpr uint64_t kMaxSpecBytes = uint64_t{64} << 20;  // a spec file
+inline constexpr int32_t kMaxFamilyGpus = 4096;                // one family generator
+inline constexpr int32_t kMaxFullyConnectedGpus = 512;
+inline constexpr int32_t kMaxBoxes = 1024;                     // "boxes": {"count"}
+inline constexpr int kMaxBoxNesting = 8;
 inline constexpr int32_t kMaxTopologyGpus = 4096;
 inline constexpr int32_t kMaxTopologyVertices = 16384;  // GPUs, switches and NICs
 inline constexpr int32_t kMaxTopologyLinks = 1 << 19;   // directed links (a fully connected 512 has 261,632)
@@ -53,7 +58,8 @@ inline constexpr int32_t kMaxSmtInstanceSize = 4096;  // --chunks, --steps, --ro
 // `run`: host memory for the call's buffers over all ranks (inputs, outputs, the reference).
 inline constexpr uint64_t kMaxRunBufferBytes = uint64_t{16} << 30;  // 16 GiB
 
-// `simulate`, `topo`: see docs/limits.md.
+// `simulate` keeps its own two (src/sim): at most sim::kMaxSizes sizes per run, and
+// sim::kDefaultEventLimit events per size (--max-events), past which a size is inconclusive.
 
 }  // namespace limits
 }  // namespace ccforge

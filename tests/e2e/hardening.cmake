@@ -13,17 +13,17 @@ file(WRITE ${HARDEN_OUT}/existing_file "")
 # Ring allreduce on one channel: a thread block gets 2 * ceil(ranks / channels) - 1 steps; the
 # executor allows 64, so ranks=33 is the first that cannot fit (65 steps).
 ccforge_cli_test("limits: compile ring-allreduce ranks=2000 is refused up front" 1
-  --has "ring-allreduce channels=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps; msccl-executor allows 64 per thread block"
+  --has "ring-allreduce channels=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
   -- compile ring-allreduce ranks=2000)
 ccforge_cli_test("limits: compile ring-allreduce ranks=128 suggests channels=4" 1
-  --has "would need 255 steps; msccl-executor allows 64 per thread block \\(MSCCL_MAX_NUM_STEPS\\). Use channels=4"
+  --has "would need 255 steps. msccl-executor allows 64 per thread block \\(MSCCL_MAX_NUM_STEPS\\). Use channels=4"
   -- compile ring-allreduce ranks=128)
 ccforge_cli_test("limits: compile ring-allreduce ranks=33 needs 65 steps" 1
   --has "would need 65 steps" -- compile ring-allreduce ranks=33)
 ccforge_cli_test("limits: compile ring-allreduce ranks=32 fits (63 steps)" 0
   --has "32 ranks, 1 channels" -- compile ring-allreduce ranks=32 -o ${HARDEN_OUT}/ring32.xml)
 ccforge_cli_test("limits: compile ring-allgather ranks=65 is refused, suggesting channels=2" 1
-  --has "would need 65 steps; .* Use channels=2" -- compile ring-allgather ranks=65)
+  --has "would need 65 steps. .* Use channels=2" -- compile ring-allgather ranks=65)
 ccforge_cli_test("limits: the legacy profile's 256 steps are suggested when channels cannot help" 1
   --has "ring-reducescatter channels=32 .* would need 65 steps" --has "Use --profile msccl-legacy \\(256 steps per thread block\\)"
   -- compile ring-reducescatter ranks=2049 channels=32)
@@ -48,10 +48,10 @@ ccforge_cli_test("limits: a spec of more than 4096 GPUs is refused while it is r
   --has "limits_switch12288.json:.*/boxes: the topology has more than 4096 GPUs, ccforge's limit"
   -- synth ${LIMITS_DATA}/limits_switch12288.json allgather --timeout 20)
 ccforge_cli_test("limits: synth on a 4096-GPU ring is over the SMT method's GPU limit" 1
-  --has "topology ring4096 has 4096 GPUs; the SMT method synthesizes for at most 64"
+  --has "topology ring4096 has 4096 GPUs. the SMT method synthesizes for at most 64"
   -- synth ${LIMITS_DATA}/limits_ring4096.json allgather --timeout 20)
 ccforge_cli_test("limits: synth on 16 x 16 x 16 boxes is over the tree method's GPU limit" 1
-  --has "topology boxes16 has 4096 GPUs; the tree method synthesizes for at most 256"
+  --has "topology boxes16 has 4096 GPUs. the tree method synthesizes for at most 256"
   -- synth ${LIMITS_DATA}/limits_boxes16x16x16.json allreduce --timeout 20)
 ccforge_cli_test("limits: topo show of 1024 x 1024 boxes is refused at the GPU limit" 2
   --has "the topology has more than 4096 GPUs" -- topo show ${LIMITS_DATA}/limits_boxes1024x1024.json)
@@ -121,7 +121,7 @@ ccforge_cli_test("synth --collective nosuch is a usage error" 1
   --has "unknown collective 'nosuch'" -- synth dgx1 nosuch)
 ccforge_cli_test("synth without -o says that nothing was written" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\) .*verified, deployable for"
-  --has "nothing was written \\(no -o\\); pass -o DIR to write the 1 deployable program"
+  --has "nothing was written \\(no -o\\). pass -o DIR to write the 1 deployable program"
   -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3)
 ccforge_cli_test("compile refused for a limit writes no file" 1
   --has "would need 3999 steps" -- compile ring-allreduce ranks=2000 -o ${HARDEN_OUT}/never.xml)

@@ -250,6 +250,13 @@ int runSynth(const SynthArguments& a) {
     if (value && (*value < 1 || *value > limits::kMaxSmtInstanceSize))
       throw std::invalid_argument(fmt::format("{} {} is out of range: an instance has 1 to {} (docs/limits.md)", name,
                                               *value, limits::kMaxSmtInstanceSize));
+  if (!trees && a.chunks && a.steps && a.rounds &&
+      int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus > limits::kMaxSmtInstanceWork)
+    throw LimitExceeded(fmt::format("instance (C,S,R) = ({},{},{}) on {} GPUs: C x R x GPUs = {} is over ccforge's "
+                                    "instance limit of {} (docs/limits.md)",
+                                    *a.chunks, *a.steps, *a.rounds, gpus,
+                                    int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus,
+                                    limits::kMaxSmtInstanceWork));
   prepareOutputDirectory(a.outputDir);
   if (trees) return runTreeSynthesis(a);
   return runSmtSynthesis(a, topology, request);

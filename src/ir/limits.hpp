@@ -42,7 +42,7 @@ inline constexpr uint64_t kAutomorphismWorkLimit = 50'000'000;
 // recorded transfers. Building and compiling take time and memory growing faster than these.
 inline constexpr int32_t kMaxProgramRanks = 4096;
 inline constexpr int64_t kMaxProgramChunks = int64_t{1} << 22;      // sum over ranks of the buffer chunks
-inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 17;   // copy and reduce operations
+inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 20;   // copy and reduce operations (a 4 x 8 A100 hierarchical allreduce needs more than 2^17)
 
 // `bounds` (and the bounds synth starts from): the cut bounds run one max-flow per GPU (per
 // candidate rate), each over the whole graph; refused when GPUs x vertices x links exceeds
@@ -51,9 +51,13 @@ inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 17;   // copy and 
 inline constexpr int64_t kMaxBoundsWork = int64_t{1} << 28;
 
 // `synth`: GPUs per method, and the largest (C,S,R) one SMT instance may ask for.
-inline constexpr int32_t kMaxSmtSynthGpus = 64;
+inline constexpr int32_t kMaxSmtSynthGpus = 16;   // a 32-GPU switch overruns --timeout 10 by 13 s in one Z3 assertion
 inline constexpr int32_t kMaxTreeSynthGpus = 256;
 inline constexpr int32_t kMaxSmtInstanceSize = 4096;  // --chunks, --steps, --rounds
+// One SMT instance: C x R x GPUs (R: rounds, or steps when free). Its encoding is built before
+// the solver's time limit applies: at 2048 on the DGX-1 about 6 s; at 8192 (C=2, R=512) 100 s
+// and 4 GB. An instance the search reaches past it is unknown; one asked for is refused.
+inline constexpr int64_t kMaxSmtInstanceWork = 2048;
 
 // `run`: host memory for the call's buffers over all ranks (inputs, outputs, the reference).
 inline constexpr uint64_t kMaxRunBufferBytes = uint64_t{16} << 30;  // 16 GiB

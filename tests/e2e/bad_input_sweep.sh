@@ -148,7 +148,6 @@ check refused run "$ring" --count -1
 check refused run "$ring" --count 64 --ranks 2147483647
 check refused simulate "$ring" dgx1 --sizes 1..9223372036854775807
 check refused simulate "$ring" a100-1 --sizes 99999999999999999999
-check any topo show boxes_16x16x16.json
 
 # --- options: nan, inf, negatives, unknown names, unwritable outputs -------------------------
 check refused verify --smt-timeout nan "$good"

@@ -20,3 +20,11 @@ find_path(CVC5_INCLUDE_DIR cvc5/cvc5.h REQUIRED)
 find_library(CVC5_LIBRARY cvc5 REQUIRED)
 add_library(ccforge::cvc5 UNKNOWN IMPORTED)
 set_target_properties(ccforge::cvc5 PROPERTIES IMPORTED_LOCATION ${CVC5_LIBRARY} INTERFACE_INCLUDE_DIRECTORIES ${CVC5_INCLUDE_DIR})
+
+# The Python front end (src/python) embeds Debian's CPython through pybind11 (pybind11-dev,
+# python3-dev). The interpreter is Debian's /usr/bin/python3 even where another python3 comes
+# first on PATH (pyenv, venvs): its packages are the ones scripts/setup installs.
+if(NOT DEFINED PYTHON_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(PYTHON_EXECUTABLE /usr/bin/python3)
+endif()
+find_package(pybind11 2.10 CONFIG REQUIRED)

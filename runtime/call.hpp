@@ -51,11 +51,14 @@ int64_t canonicalChunkElems(const CallShape& call);
 // A rank's user buffers (host or device pointers, depending on the backend). In place,
 // `send` must point into `recv` as NCCL requires (allgather: recv + rank*count, reducescatter:
 // recv = send + rank*count, otherwise equal); `sendElems`/`recvElems` are the caller's sizes.
+// Fused programs (docs/fused.md): `send` is the product buffer the compute steps write (writable
+// memory), and `operands` the rank's read-only operands a and b of its <product>.
 struct RankBuffers {
   const void* send = nullptr;
   int64_t sendElems = 0;
   void* recv = nullptr;
   int64_t recvElems = 0;
+  const void* operands[2] = {nullptr, nullptr};
 };
 
 // Throws std::invalid_argument naming the rank and the expected size when the buffers do not fit

@@ -53,12 +53,20 @@ CCF_HD bool blockOn(TbCursor& c, WaitKind kind, const uint64_t* word, uint64_t t
   return false;
 }
 
-// cpy, re and nop: never block; run every transfer of the step at once.
+// cpy, re, cmp and nop: never block; run every transfer of the step at once.
 template <class B, class T, class Op>
 CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, const ExecStep& st, int64_t tile) {
   if (st.kind == ir::OpType::Nop) return;
   const Tiling& t = s.tiling;
   const int64_t e = t.elemBytes;
+  if (st.kind == ir::OpType::Compute) {  // product elements of the step's chunks in this tile
+    for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
+      const int64_t first = t.transferStart(st.dstOffset, group, tile);
+      computeRange<B, T>(b, mem.compute, mem.buffers[st.dstBuffer] + first * e, first, t.transferLength(st.count, group, tile));
+    }
+    b.barrier();
+    return;
+  }
   for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
     const int64_t length = t.transferLength(st.count, group, tile);
     Operands o;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "semantics/host_device.hpp"
+#include "runtime/core/compute.hpp"
 #include "runtime/core/program_tables.hpp"
 #include "runtime/core/tiling.hpp"
 
@@ -12,6 +13,7 @@ namespace ccforge::runtime {
 
 struct RankMemory {
   unsigned char* buffers[3] = {nullptr, nullptr, nullptr};  // indexed by BufferIndex
+  ComputeTable compute;  // fused programs: the rank's operator and operands
 };
 
 // FIFO of a connection. `head` counts slices the receiver has consumed (written only by the

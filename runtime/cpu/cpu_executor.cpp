@@ -1,5 +1,7 @@
 #include "runtime/cpu/cpu_executor.hpp"
 
+#include "runtime/fused_operands.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -73,6 +75,7 @@ CpuExecutor::CpuExecutor(const Program& program, const CallShape& call, CpuOptio
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers_ = options.workers > 0 ? options.workers : std::min(hardware, 8);
   workers_ = std::max(1, std::min<int>(workers_, static_cast<int>(program.tbs().size())));
+  checkFusedCall(program.algorithm(), call, plan_.tiling.chunkElems);
   state_ = std::make_unique<State>(program, plan_, workers_);
 }
 
@@ -90,6 +93,7 @@ void CpuExecutor::launch(std::span<const RankBuffers> buffers) {
     ranks[r].buffers[kInputBuffer] = static_cast<unsigned char*>(const_cast<void*>(buffers[r].send));
     ranks[r].buffers[kOutputBuffer] = static_cast<unsigned char*>(buffers[r].recv);
     ranks[r].buffers[kScratchBuffer] = s.scratch[r]->data;
+    ranks[r].compute = computeTableOf(program_.algorithm(), r, buffers[r], true);
   }
   LaunchState launch;
   launch.program = program_.hostView();

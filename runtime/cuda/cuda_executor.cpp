@@ -12,6 +12,7 @@
 #include "runtime/cuda/kernel_args.hpp"
 #include "runtime/cuda/kernels.hpp"
 #include "runtime/execution_error.hpp"
+#include "runtime/fused_operands.hpp"
 
 namespace ccforge::runtime {
 namespace {
@@ -51,6 +52,7 @@ class CudaExecutor final : public Executor {
                                   " ranks, this machine " + std::to_string(devices) + " GPUs");
     if (perRank) enablePeerAccess();
     allocateConnections();
+    checkFusedCall(program.algorithm(), call, plan_.tiling.chunkElems);
     for (int32_t r = 0; r < program.ranks(); ++r) scratch_.emplace_back(deviceOf(r), static_cast<size_t>(plan_.scratchBytes[r]));
     if (perRank) {
       for (int32_t r = 0; r < program.ranks(); ++r) addGroup(r, program.firstTbOf(r), program.firstTbOf(r + 1) - program.firstTbOf(r));
@@ -197,10 +199,12 @@ class CudaExecutor final : public Executor {
       ranks[r].buffers[kInputBuffer] = static_cast<unsigned char*>(const_cast<void*>(buffers[r].send));
       ranks[r].buffers[kOutputBuffer] = static_cast<unsigned char*>(buffers[r].recv);
       ranks[r].buffers[kScratchBuffer] = scratch_[r].data();
+      ranks[r].compute = computeTableOf(program_.algorithm(), r, buffers[r], false);
     }
     const bool same = ranks.size() == uploaded_.size() &&
                       std::equal(ranks.begin(), ranks.end(), uploaded_.begin(), [](const RankMemory& a, const RankMemory& b) {
-                        return std::equal(std::begin(a.buffers), std::end(a.buffers), std::begin(b.buffers));
+                        return std::equal(std::begin(a.buffers), std::end(a.buffers), std::begin(b.buffers)) &&
+                               a.compute.a.data == b.compute.a.data && a.compute.b.data == b.compute.b.data;
                       });
     if (same) return;
     for (LaunchGroup& g : groups_) {  // launches in flight still read the old table

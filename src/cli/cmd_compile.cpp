@@ -1,21 +1,26 @@
 // `ccforge compile NAME [key=value ...]`: compiles a library algorithm to MSCCL-IR and, unless
 // --no-verify, runs `ccforge verify` on the result before writing it (the driver's
 // compile-then-verify): a file that fails is not written (docs/compiler.md).
+// `ccforge compile SCRIPT.py [ARGS...]`: the same for the program an msccl-tools-style MSCCLang
+// script builds (docs/python.md); its errors point at the script's lines.
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/script_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
+#include "fused_library.hpp"
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"
 #include "ir/output_file.hpp"
 #include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
+#include "verify/verifier.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -30,52 +35,41 @@ struct CompileArguments {
   bool noVerify = false;
 };
 
-int runCompile(const CompileArguments& args) {
-  std::optional<ir::Protocol> protocol;
-  if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
-  std::optional<algorithms::Instance> instance;
+// One program to compile: a library algorithm's, or one XML() call of a script.
+struct CompileJob {
+  const dsl::Program* program = nullptr;
+  std::string title;        // for the summary line
+  std::string errorPrefix;  // where compile errors are reported
+  std::string output;       // "" for standard output
+};
+
+// Fused operators (docs/fused.md) are generated as IR directly and verified for ccforge-fused.
+int runFused(const CompileArguments& args) {
+  ir::Algorithm algo;
   try {
-    if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
-      const std::string profileName = args.profile.empty() ? entry->defaultTarget : args.profile;
-      algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), *profileByName(profileName));
-    }
-    instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
+    algorithms::FusedParameters p = algorithms::fusedParameters(args.algorithm, args.settings);
+    if (!args.protocol.empty()) p.protocol = *ir::parseProtocol(args.protocol);
+    algo = algorithms::fusedProgram(p);
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge compile: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const dsl::DslError& e) {
-    std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
-    return kExitViolation;
   }
-  const std::string profile = args.profile.empty() ? instance->entry->defaultTarget : args.profile;
-  const driver::Target target{*profileByName(profile), args.maxTbs};
-  std::string title = args.algorithm;
-  for (const std::string& s : args.settings) title += " " + s;
   const std::string source = args.output.empty() ? "<stdout>" : args.output;
-
-  driver::CompiledAndVerified result;
-  try {
-    if (args.noVerify)
-      result.compiled = driver::compileFor(instance->program, target);
-    else
-      result = driver::compileAndVerify(instance->program, target, source);
-  } catch (const codegen::CompileError& e) {
-    std::cerr << "ccforge compile: " << title << ": " << e.what() << "\n";
-    return kExitViolation;
-  }
   std::string verdict = "not verified (--no-verify)";
   if (!args.noVerify) {
-    const int code = exitCodeOf(result.report.verdict);
+    verify::Options options;
+    options.profile = fusedProfile();
+    if (args.maxTbs) options.maxCoResidentThreadBlocks = *args.maxTbs;
+    const verify::FileReport report = verify::verifyAlgorithm(algo, source, options, {});
+    const int code = exitCodeOf(report.verdict);
     if (code != kExitVerified) {
-      std::cerr << "ccforge compile: " << title << ": the compiled program does not verify; nothing was written\n";
-      verify::writeText(std::cerr, {result.report}, verify::RunInfo{profile, code});
+      std::cerr << "ccforge compile: " << args.algorithm << ": the fused program does not verify; nothing was written\n";
+      verify::writeText(std::cerr, {report}, verify::RunInfo{options.profile.name, code});
       return code;
     }
-    verdict = "verified for " + profile;
+    verdict = "verified for " + options.profile.name;
   }
-
-  const codegen::Compiled& compiled = result.compiled;
-  const std::string xml = ir::toXml(compiled.algorithm);
+  const std::string xml = ir::toXml(algo);
   if (args.output.empty()) {
     std::cout << xml;
   } else {
@@ -86,10 +80,98 @@ int runCompile(const CompileArguments& args) {
       return kExitUsage;
     }
   }
-  const codegen::CompileStats& st = compiled.stats;
-  std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}\n",
-                           title, compiled.algorithm.ngpus, st.channels, st.threadBlocks, st.steps, st.nops, verdict);
-  for (const std::string& note : compiled.notes) std::cerr << "note: " << note << "\n";
+  std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} steps; {}\n", algo.name, algo.ngpus, algo.stepCount(),
+                           verdict);
+  return kExitVerified;
+}
+
+int runCompile(const CompileArguments& args) {
+  if (algorithms::findFused(args.algorithm)) return runFused(args);
+  std::optional<ir::Protocol> protocol;
+  if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
+  std::optional<algorithms::Instance> instance;
+  std::vector<ScriptProgram> scripts;
+  std::vector<CompileJob> jobs;
+  std::string profile = args.profile;
+  if (isScript(args.algorithm)) {
+    if (protocol) {
+      std::cerr << "ccforge compile: --protocol is for library algorithms; a script sets its own (MSCCLProgram(protocol=...))\n";
+      return kExitUsage;
+    }
+    auto outcome = programsOfScript("ccforge compile", args.algorithm, args.settings, false);
+    if (const int* code = std::get_if<int>(&outcome)) return *code;
+    scripts = std::get<std::vector<ScriptProgram>>(std::move(outcome));
+    for (size_t i = 0; i < scripts.size(); ++i) {
+      std::string title = scripts[i].title;
+      if (scripts.size() > 1) title += " (program " + std::to_string(i + 1) + " of " + std::to_string(scripts.size()) + ")";
+      jobs.push_back(CompileJob{scripts[i].program.get(), title, scriptLocation(scripts[i], args.algorithm),
+                                nthOutput(args.output, i)});
+    }
+    if (profile.empty()) profile = "msccl-legacy";  // the header msccl-tools writes
+  } else {
+    try {
+      if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
+        const std::string profileName = profile.empty() ? entry->defaultTarget : profile;
+        algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), *profileByName(profileName));
+      }
+      instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "ccforge compile: " << e.what() << "\n";
+      return kExitUsage;
+    } catch (const dsl::DslError& e) {
+      std::cerr << "ccforge compile: " << args.algorithm << ": " << e.what() << "\n";
+      return kExitViolation;
+    }
+    if (profile.empty()) profile = instance->entry->defaultTarget;
+    std::string title = args.algorithm;
+    for (const std::string& s : args.settings) title += " " + s;
+    jobs.push_back(CompileJob{&instance->program, title, "ccforge compile: " + title + ": ", args.output});
+  }
+  const driver::Target target{*profileByName(profile), args.maxTbs};
+
+  // Every program is compiled and verified before any file is written.
+  std::vector<codegen::Compiled> compiled;
+  for (const CompileJob& job : jobs) {
+    const std::string source = job.output.empty() ? "<stdout>" : job.output;
+    driver::CompiledAndVerified result;
+    try {
+      if (args.noVerify)
+        result.compiled = driver::compileFor(*job.program, target);
+      else
+        result = driver::compileAndVerify(*job.program, target, source);
+    } catch (const codegen::CompileError& e) {
+      std::cerr << job.errorPrefix << e.what() << "\n";
+      return kExitViolation;
+    }
+    if (!args.noVerify) {
+      const int code = exitCodeOf(result.report.verdict);
+      if (code != kExitVerified) {
+        std::cerr << "ccforge compile: " << job.title << ": the compiled program does not verify; nothing was written\n";
+        verify::writeText(std::cerr, {result.report}, verify::RunInfo{profile, code});
+        return code;
+      }
+    }
+    compiled.push_back(std::move(result.compiled));
+  }
+  const std::string verdict = args.noVerify ? "not verified (--no-verify)" : "verified for " + profile;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string xml = ir::toXml(compiled[i].algorithm);
+    if (jobs[i].output.empty()) {
+      std::cout << xml;
+    } else {
+      try {
+        writeOutputFile(jobs[i].output, xml);
+      } catch (const OutputError& e) {
+        std::cerr << "ccforge compile: " << e.what() << "\n";
+        return kExitUsage;
+      }
+    }
+    const codegen::CompileStats& st = compiled[i].stats;
+    std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}{}\n",
+                             jobs[i].title, compiled[i].algorithm.ngpus, st.channels, st.threadBlocks, st.steps, st.nops,
+                             verdict, jobs.size() > 1 && !jobs[i].output.empty() ? "; written to " + jobs[i].output : "");
+    for (const std::string& note : compiled[i].notes) std::cerr << "note: " << note << "\n";
+  }
   return kExitVerified;
 }
 
@@ -100,12 +182,15 @@ void registerCompileCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "compile", "Compile a library algorithm (ccforge list) to MSCCL-IR and verify it (exit 0 written and verified, "
                  "10 the program is wrong or cannot meet the runtime's limits, 1 usage)");
-  cmd->add_option("algorithm", args->algorithm, "library algorithm, e.g. two-step-alltoall")->required();
-  cmd->add_option("settings", args->settings, "parameters as key=value, e.g. nodes=2 gpus=4");
+  cmd->add_option("algorithm", args->algorithm,
+                  "library algorithm, e.g. two-step-alltoall, or an MSCCLang script SCRIPT.py (docs/python.md)")
+      ->required();
+  cmd->add_option("settings", args->settings,
+                  "parameters as key=value, e.g. nodes=2 gpus=4; for a script, its own arguments");
   cmd->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option("--profile", args->profile,
-                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives)")
+                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives and scripts)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--max-tbs", args->maxTbs, "thread blocks per rank that can be resident at once (as for verify)")
       ->check(CLI::Range(1, 1 << 20));

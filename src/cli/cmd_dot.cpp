@@ -1,6 +1,7 @@
 // `ccforge dot INPUT`: draws a library algorithm (its Chunk DAG, Instruction DAG or compiled
 // thread blocks) or any MSCCL-IR file (thread blocks) with Graphviz; highlights the deadlock
-// cycle or race pair of a failed verification (docs/dsl-guide.md, "Pictures").
+// cycle or race pair of a failed verification (docs/dsl-guide.md, "Pictures"). An MSCCLang script
+// (`ccforge dot SCRIPT.py [ARGS...]`, docs/python.md) is drawn like a library algorithm.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/picture_output.hpp"
+#include "cli/script_cli.hpp"
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
 #include "driver/compile_and_verify.hpp"
@@ -38,13 +40,20 @@ struct DotArguments {
   size_t maxNodes = 2000;
   std::string highlightReport;
   bool verify = false;
+  bool allRanks = false;
 };
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The script's own exit code (its error already printed).
+struct ScriptExit {
+  int code;
+};
+
 bool isFile(const std::string& input) {
+  if (isScript(input)) return false;
   return std::filesystem::exists(input) || input.ends_with(".xml") || input.ends_with(".xml.gz");
 }
 
@@ -68,12 +77,21 @@ int runDot(const DotArguments& args) {
     throw UsageError("--around names a step, so it needs the thread-block view");
 
   std::optional<algorithms::Instance> instance;
+  std::optional<ScriptProgram> script;
+  const dsl::Program* program = nullptr;
   ir::Algorithm algo;
   std::string profile = args.profile;
   if (file) {
     if (!args.settings.empty()) throw UsageError("parameters are for library algorithms, not for files");
     algo = ir::readAlgorithmFile(args.input).algorithm;
     if (profile.empty()) profile = profileForHeader(algo).name;  // as `verify` without --profile
+  } else if (isScript(args.input)) {
+    if (!args.protocol.empty()) throw UsageError("--protocol is for library algorithms; a script sets its own");
+    auto outcome = programsOfScript("ccforge dot", args.input, args.settings, true);
+    if (const int* code = std::get_if<int>(&outcome)) throw ScriptExit{*code};
+    script = std::get<std::vector<ScriptProgram>>(std::move(outcome)).back();
+    program = script->program.get();
+    if (profile.empty()) profile = "msccl-legacy";
   } else {
     std::optional<ir::Protocol> protocol;
     if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
@@ -82,17 +100,18 @@ int runDot(const DotArguments& args) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    program = &instance->program;
     if (args.profile.empty()) profile = instance->entry->defaultTarget;
   }
   const RuntimeProfile target = *profileByName(profile);
 
   viz::DotModel model;
   if (args.view == "chunk-dag") {
-    model = viz::chunkDagModel(instance->program);
+    model = viz::chunkDagModel(*program);
   } else if (args.view == "instruction-dag") {
-    model = viz::instructionDagModel(instance->program, target);
+    model = viz::instructionDagModel(*program, target);
   } else {
-    if (instance) algo = codegen::compile(instance->program, {target}).algorithm;
+    if (program) algo = codegen::compile(*program, {target}).algorithm;
     model = viz::threadBlockModel(algo);
   }
 
@@ -100,7 +119,8 @@ int runDot(const DotArguments& args) {
   if (!args.highlightReport.empty()) groups = viz::highlightsOf(verify::readReportFile(args.highlightReport));
   if (args.verify) {
     const verify::FileReport report = driver::verifyCompiled(
-        algo, instance ? instance->program.binding().verifyName() : std::nullopt, {target, std::nullopt}, args.input);
+        algo, program ? program->binding().verifyName() : std::nullopt, {target, std::nullopt}, args.input,
+        program ? program->binding().refinedCustom(program->refinement()) : std::nullopt);
     std::cerr << "ccforge dot: verify: " << verify::verdictName(report.verdict) << " (" << report.errorCount()
               << " errors; " << profile << " profile)\n";
     auto more = viz::highlightsOf(report.violations);
@@ -126,6 +146,8 @@ int runDot(const DotArguments& args) {
     filter.around = viz::nodeOfStep(algo, id);
     if (!filter.around) throw UsageError("--around " + args.around + ": the program has no such step");
   }
+  filter = viz::legibleFilter(model, filter, args.allRanks);
+  if (!filter.note.empty()) std::cerr << "ccforge dot: note: drawing " << filter.note << "\n";
   const std::string dot = viz::toDot(model, filter);
   if (args.output.empty()) {
     std::cout << dot;
@@ -142,6 +164,8 @@ int runDotReportingErrors(const DotArguments& args) {
   } catch (const UsageError& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const ScriptExit& e) {
+    return e.code;
   } catch (const viz::DotTooLarge& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
@@ -166,8 +190,10 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<DotArguments>();
   CLI::App* cmd = app.add_subcommand(
       "dot", "Draw a library algorithm or an MSCCL-IR file with Graphviz (DOT, SVG, PNG or PDF by the extension of -o)");
-  cmd->add_option("input", args->input, "an MSCCL-IR file, or a library algorithm (ccforge list)")->required();
-  cmd->add_option("settings", args->settings, "the algorithm's parameters as key=value");
+  cmd->add_option("input", args->input,
+                  "an MSCCL-IR file, a library algorithm (ccforge list) or an MSCCLang script SCRIPT.py")
+      ->required();
+  cmd->add_option("settings", args->settings, "the algorithm's parameters as key=value; a script's own arguments");
   cmd->add_option("-o,--output", args->output, "picture to write (.dot, .gv, .svg, .png, .pdf); DOT on stdout without");
   cmd->add_option("--view", args->view, "what to draw of a library algorithm")
       ->check(CLI::IsMember({"chunk-dag", "instruction-dag", "threadblocks"}))
@@ -176,8 +202,10 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option("--profile", args->profile,
                   "runtime a library algorithm is compiled and verified for (a file: --verify's; default from its header)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   cmd->add_option("--rank", args->rank, "only this rank (and the ends of edges leaving it)");
+  cmd->add_flag("--all-ranks", args->allRanks,
+                "draw every rank even when there are more than 4 (by default such views show one rank, saying which)");
   cmd->add_option("--chunk", args->chunk, "only steps touching this chunk (DSL chunks for the DAG views)");
   cmd->add_option("--around", args->around, "only the neighbourhood of the step RANK:TB:STEP");
   cmd->add_option("--radius", args->radius, "edges from --around to include")->check(CLI::Range(0, 1000))->capture_default_str();

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -17,8 +18,10 @@
 #include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/verdict_exit_code.hpp"
+#include "driver/perf_table.hpp"
 #include "driver/run_verification.hpp"
 #include "runtime/execution_error.hpp"
+#include "runtime/fused_check.hpp"
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
@@ -52,6 +55,11 @@ struct RunOptions {
   uint64_t seed = 1;
   int64_t tileBytes = 0;
   int32_t slots = 0;
+  // nccl-tests sweep (-b/-e/-f): one row per size, out-of-place and in-place, as nccl-tests prints.
+  std::string minBytes, maxBytes;
+  uint64_t factor = 2;
+  std::string format = "text";
+  bool countGiven = false;
 };
 
 // A usage problem: reported with exit code 1.
@@ -127,6 +135,153 @@ void checkRunMemory(const CallShape& call) {
   if (bytes > limit) refuse("about " + humanBytes(static_cast<double>(bytes)));
 }
 
+TargetOptions targetOptions(const RunOptions& o) {
+  TargetOptions target;
+  target.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
+  target.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
+  target.cpuWorkers = o.workers;
+  target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
+  target.tuning.tileBytes = o.tileBytes;
+  target.tuning.slots = o.slots;
+  return target;
+}
+
+bool sweeping(const RunOptions& o) { return !o.minBytes.empty() || !o.maxBytes.empty(); }
+
+uint64_t sweepBound(const std::string& text, const char* flag) {
+  auto v = driver::parseNcclTestsSize(text);
+  if (!v) throw UsageError(std::string(flag) + " '" + text + "' is not a size (an integer with an optional K, M or G)");
+  return *v;
+}
+
+// The nccl-tests table: for each size and call form, the program the runtime selects runs and is
+// checked; a form no program serves is N/A, a size none is selected for is skipped with the reasons.
+int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Target> device, const std::vector<std::string>& verified,
+                 DataType dtype, ReduceOp op) {
+  std::vector<uint64_t> sizes;
+  try {
+    const uint64_t minBytes = sweepBound(o.minBytes.empty() ? o.maxBytes : o.minBytes, "-b");
+    const uint64_t maxBytes = o.maxBytes.empty() ? minBytes : sweepBound(o.maxBytes, "-e");
+    sizes = driver::sweepSizes(minBytes, maxBytes, o.factor);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const Program& first = programs.programs().front();
+  const size_t elem = dataTypeSize(dtype);
+  const int32_t ranks = o.ranks > 0 ? o.ranks : first.ranks();
+  const int64_t m = sizeMultiplier(first.collective(), ranks);
+  driver::PerfTable table;
+  for (const Program& p : programs.programs()) table.preamble.push_back("program: " + describeProgram(p));
+  if (o.noVerify) table.preamble.push_back("verification at load: skipped (--no-verify)");
+  for (const std::string& v : verified) table.preamble.push_back("verification at load: " + v);
+
+  struct Pending {
+    size_t row;
+    bool inPlace;
+    CallShape call;
+  };
+  std::vector<Pending> pending;
+  for (uint64_t bytes : sizes) {
+    driver::PerfRow row;
+    row.bytes = bytes;
+    row.count = static_cast<int64_t>(bytes / elem);
+    row.type = driver::ncclTestsTypeName(dataTypeName(dtype));
+    row.redop = reduces(first.collective()) ? std::string(reduceOpName(op)) : "none";  // as nccl-tests prints it
+    row.root = isRooted(first.collective()) ? o.root : -1;
+    CallShape call;
+    call.collective = first.collective();
+    call.root = o.root;
+    call.ranks = ranks;
+    call.dtype = dtype;
+    call.op = op;
+    call.count = static_cast<int64_t>(bytes / elem) / m;
+    for (CallForm form : {CallForm::OutOfPlace, CallForm::InPlace}) {
+      driver::PerfCell& cell = form == CallForm::OutOfPlace ? row.outOfPlace : row.inPlace;
+      call.form = form;
+      bool served = false;
+      for (const Program& p : programs.programs()) served = served || p.serves(form);
+      if (!served) {
+        cell.status = driver::PerfCell::Status::NotApplicable;
+        continue;
+      }
+      if (bytes % (elem * static_cast<uint64_t>(m)) != 0 || call.count == 0) {
+        cell.status = driver::PerfCell::Status::Skipped;
+        cell.reason = std::to_string(bytes) + " B is not a whole number of " + std::to_string(elem) + "-byte elements" +
+                      (m > 1 ? " per rank" : "");
+        continue;
+      }
+      const Selection selection = programs.select(call);
+      if (!selection.program) {
+        cell.status = driver::PerfCell::Status::Skipped;
+        for (const std::string& r : selection.reasons) cell.reason += (cell.reason.empty() ? "" : "; ") + r;
+        continue;
+      }
+      cell.status = driver::PerfCell::Status::Measured;
+      checkRunMemory(call);
+      pending.push_back({table.rows.size(), form == CallForm::InPlace, call});
+    }
+    table.rows.push_back(row);
+  }
+
+  Runtime runtime(std::move(programs), std::move(device));
+  table.preamble.push_back("backend: " + runtime.target().describe());
+  table.preamble.push_back("times: mean of " + std::to_string(o.iterations) + " iterations after " + std::to_string(o.warmup) +
+                           " warm-up; #wrong: output elements that differ from the reference in the checked run");
+  MeasureOptions measureOptions;
+  measureOptions.iterations = o.iterations;
+  measureOptions.warmup = o.warmup;
+  measureOptions.seed = o.seed;
+  bool anyWrong = false;
+  for (const Pending& p : pending) {
+    const Measurement mt = measure(runtime, p.call, measureOptions);
+    driver::PerfCell& cell = p.inPlace ? table.rows[p.row].inPlace : table.rows[p.row].outOfPlace;
+    cell.timeUs = mt.secondsPerIteration * 1e6;
+    cell.algbwGBps = mt.algorithmBandwidth;
+    cell.busbwGBps = mt.busBandwidth;
+    cell.wrong = mt.check.mismatches;
+    if (mt.result.program) cell.program = mt.result.program->source();
+    anyWrong = anyWrong || !mt.check.passed();
+  }
+  const std::string out = o.format == "json"  ? driver::perfTableJson(table)
+                          : o.format == "csv" ? driver::perfTableCsv(table)
+                                              : driver::perfTableText(table);
+  std::cout << out << std::flush;
+  if (pending.empty()) {
+    std::cerr << "ccforge run: no size of the sweep can be served (see the skipped rows)\n";
+    return kExitUsage;
+  }
+  return anyWrong ? kExitViolation : kExitVerified;
+}
+
+// A fused program (docs/fused.md) runs with operands this command makes (small integers) and is
+// checked against a plain reference of its operator and collective; its shape fixes the call.
+int runFused(const RunOptions& o, const ProgramSet& programs, const std::vector<std::string>& verified) {
+  if (programs.programs().size() != 1) throw UsageError("a fused program runs alone: give one file");
+  const Program& p = programs.programs().front();
+  std::unique_ptr<Target> device = makeTarget(targetOptions(o));
+  std::cout << "programs:\n  " << describeProgram(p) << "\n";
+  if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
+  for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
+  std::cout << "backend: " << device->describe() << "\n" << std::flush;
+  FusedRunResult r;
+  try {
+    r = runFusedChecked(*device, p, o.seed, o.iterations);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  std::cout << "call: " << describeCall(r.call) << ", operands: small integers (seed " << o.seed << ")\n";
+  if (r.passed())
+    std::cout << "check: passed: every output element equals the plain reference bit for bit\n";
+  else
+    std::cout << "check: FAILED: " << r.wrongElements << " wrong elements; first: " << r.firstWrong << "\n";
+  if (o.iterations > 0) {
+    char line[120];
+    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations)\n", r.secondsPerIteration * 1e6, o.iterations);
+    std::cout << line;
+  }
+  return r.passed() ? kExitVerified : kExitViolation;
+}
+
 int execute(const RunOptions& o) {
   const std::optional<DataType> dtype = parseDataType(o.dtype);
   if (!dtype) throw UsageError("unsupported --dtype '" + o.dtype + "' (supported: " + dataTypeList() + ")");
@@ -169,6 +324,18 @@ int execute(const RunOptions& o) {
                        std::string(collectiveTypeName(first.collective())) + ", " + p.source() + ": " +
                        std::string(collectiveTypeName(p.collective())) + ")");
 
+  if (first.algorithm().fused) return runFused(o, programs, verified);
+  if (sweeping(o)) {
+    if (o.fallback) throw UsageError("--fallback is for single calls, not -b/-e/-f sweeps");
+    if (o.inPlace) throw UsageError("a -b/-e/-f sweep runs both call forms; --in-place is for single calls");
+    if (o.countGiven) throw UsageError("give either --count or -b/-e/-f, not both");
+    if (o.iterations < 1) throw UsageError("a -b/-e/-f sweep needs --iters of at least 1");
+    if (isRooted(first.collective()) && (o.root < 0 || o.root >= (o.ranks > 0 ? o.ranks : first.ranks())))
+      throw UsageError("--root " + std::to_string(o.root) + " is not a rank");
+    return executeSweep(o, std::move(programs), makeTarget(targetOptions(o)), verified, *dtype, *op);
+  }
+  if (o.format != "text") throw UsageError("--format json|csv is for -b/-e/-f sweeps");
+
   CallShape call;
   call.collective = first.collective();
   call.root = o.root;
@@ -185,15 +352,7 @@ int execute(const RunOptions& o) {
     throw UsageError("no program can serve this call (" + describeCall(call) + "):\n" + selection.summary() +
                      "\npass --fallback to run the fallback path instead");
 
-  TargetOptions target;
-  target.backend = o.backend == "cpu" ? BackendKind::Cpu : BackendKind::Cuda;
-  target.mode = o.mode == "gpu-per-rank" ? GpuMode::GpuPerRank : GpuMode::RanksOnOneGpu;
-  target.cpuWorkers = o.workers;
-  target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
-  target.tuning.tileBytes = o.tileBytes;
-  target.tuning.slots = o.slots;
-
-  std::unique_ptr<Target> device = makeTarget(target);  // fails early when CUDA is unusable here
+  std::unique_ptr<Target> device = makeTarget(targetOptions(o));  // fails early when CUDA is unusable here
   std::cout << "programs:\n";
   for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
   if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
@@ -265,6 +424,13 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"ranks-on-one-gpu", "gpu-per-rank"}))
       ->capture_default_str();
   run->add_option("--count", options->count, "elements per rank (NCCL's count: per-rank share for allgather/reducescatter/alltoall)")
+      ->capture_default_str()
+      ->each([options](const std::string&) { options->countGiven = true; });
+  run->add_option("-b,--minbytes", options->minBytes, "nccl-tests sweep: smallest size (8, 1K, 128M, 1G); prints the nccl-tests table");
+  run->add_option("-e,--maxbytes", options->maxBytes, "nccl-tests sweep: largest size (default: -b)");
+  run->add_option("-f,--stepfactor", options->factor, "nccl-tests sweep: factor between sizes")->capture_default_str();
+  run->add_option("--format", options->format, "sweep output: text (nccl-tests' table), json or csv")
+      ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
   run->add_option("--dtype", options->dtype, "f32, f16, bf16, f64, i32, i64 or u8")->capture_default_str();
   run->add_option("--op", options->op, "sum, prod, min, max or avg (avg always takes the fallback)")->capture_default_str();
@@ -275,7 +441,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   run->add_option("--profile", options->profile,
                   "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");

@@ -8,7 +8,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
+#include "driver/perf_table.hpp"
 #include "ir/reader.hpp"
+#include "runtime/call.hpp"
+#include "runtime/core/data_type.hpp"
+#include "runtime/loader.hpp"
+#include "runtime/names.hpp"
+#include "runtime/program.hpp"
+#include "runtime/program_set.hpp"
 #include "topology/spec_reader.hpp"
 #include "sim/simulate.hpp"
 #include "sim/sizes.hpp"
@@ -25,6 +32,13 @@ struct SimulateArguments {
   std::string arch = "sm80";
   std::string format = "text";
   uint64_t eventLimit = sim::kDefaultEventLimit;
+  // nccl-tests sweep (-b/-e/-f): prints the nccl-tests table instead of the size list.
+  std::string minBytes, maxBytes;
+  uint64_t factor = 2;
+  std::string dtype = "f32";
+  std::string op = "sum";
+  int32_t root = 0;
+  bool sizesGiven = false;
 };
 
 std::string protocolName(ir::Protocol p) {
@@ -74,22 +88,135 @@ std::string json(const SimulateArguments& args, const ir::Algorithm& a, const to
                        {"busbw_GBps", s.busbwGBps},
                        {"in_size_window", s.inSizeWindow},
                        {"tile_iterations", s.iterations},
-                       {"transfers", s.transfers}});
+                       {"transfers", s.transfers},
+                       {"rank_skew_us", s.rankSkewUs}});
   j["results"] = results;
   return j.dump(2) + "\n";
 }
 
+uint64_t sweepBound(const std::string& text, const char* flag) {
+  auto v = driver::parseNcclTestsSize(text);
+  if (!v) throw std::invalid_argument(std::string(flag) + " '" + text + "' is not a size (an integer with an optional K, M or G)");
+  return *v;
+}
+
+// One row per swept size: the simulated time in the columns of each call form the file serves
+// and the runtime would select it for; N/A for a form it does not serve; skipped with the
+// runtime's reason otherwise.
+int runSweep(const SimulateArguments& args) {
+  if (args.sizesGiven) throw std::invalid_argument("give either --sizes or -b/-e/-f, not both");
+  const uint64_t minBytes = sweepBound(args.minBytes.empty() ? args.maxBytes : args.minBytes, "-b");
+  const uint64_t maxBytes = args.maxBytes.empty() ? minBytes : sweepBound(args.maxBytes, "-e");
+  const std::vector<uint64_t> sizes = driver::sweepSizes(minBytes, maxBytes, args.factor);
+  const auto dtype = runtime::parseDataType(args.dtype);
+  if (!dtype) throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() + ")");
+  const auto op = runtime::parseReduceOp(args.op);
+  if (!op) throw std::invalid_argument("unsupported --op '" + args.op + "' (supported: " + runtime::reduceOpList() + ")");
+
+  ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
+  topo::Topology topology = topo::loadTopology(args.topology);
+  // The runtime's own selection decides which sizes and forms the file would be chosen for.
+  std::optional<runtime::Program> program;
+  std::string unloadable;
+  try {
+    program = runtime::loadProgram(algorithm, args.file, runtime::LoadOptions{});
+  } catch (const runtime::ProgramRejected& e) {
+    unloadable = e.what();
+  }
+  if (!program)
+    throw std::invalid_argument(args.file + ": the runtime does not load it (" + unloadable +
+                                "), so no size would select it; --sizes simulates it anyway");
+  const size_t elem = runtime::dataTypeSize(*dtype);
+  const int64_t m = runtime::sizeMultiplier(program->collective(), program->ranks());
+
+  driver::PerfTable table;
+  table.preamble.push_back("ccforge simulate " + args.file + " on " + topology.name + ": " + algorithm.collName + ", " +
+                           std::to_string(algorithm.gpus.size()) + " ranks, " + protocolName(algorithm.proto) + ", arch " + args.arch);
+  table.preamble.push_back("simulated times (event-driven alpha-beta model), not measurements; #wrong '-': data is not checked");
+  std::vector<uint64_t> simulated;
+  for (uint64_t bytes : sizes) {
+    driver::PerfRow row;
+    row.bytes = bytes;
+    row.count = static_cast<int64_t>(bytes / elem);
+    row.type = driver::ncclTestsTypeName(args.dtype);
+    row.redop = runtime::reduces(program->collective()) ? args.op : "none";  // as nccl-tests prints it
+    row.root = isRooted(program->collective()) ? args.root : -1;
+    runtime::CallShape call;
+    call.collective = program->collective();
+    call.ranks = program->ranks();
+    call.root = args.root;
+    call.dtype = *dtype;
+    call.op = *op;
+    call.count = static_cast<int64_t>(bytes / elem) / m;
+    for (auto [form, cell] : {std::pair{CallForm::OutOfPlace, &row.outOfPlace}, std::pair{CallForm::InPlace, &row.inPlace}}) {
+      call.form = form;
+      if (!program->serves(form)) {
+        cell->status = driver::PerfCell::Status::NotApplicable;
+      } else if (bytes % (elem * static_cast<uint64_t>(m)) != 0 || call.count == 0) {
+        cell->status = driver::PerfCell::Status::Skipped;
+        cell->reason = std::to_string(bytes) + " B is not a whole number of " + std::to_string(elem) + "-byte elements" +
+                       (m > 1 ? " per rank" : "");
+      } else if (std::string why = runtime::mismatch(*program, call); !why.empty()) {
+        cell->status = driver::PerfCell::Status::Skipped;
+        cell->reason = why;
+      } else {
+        cell->status = driver::PerfCell::Status::Measured;
+      }
+    }
+    bool any = row.outOfPlace.status == driver::PerfCell::Status::Measured || row.inPlace.status == driver::PerfCell::Status::Measured;
+    if (any) simulated.push_back(bytes);
+    table.rows.push_back(row);
+  }
+  if (!simulated.empty()) {
+    sim::SimulationOptions options;
+    options.sizes = simulated;
+    options.arch = *sim::parseArch(args.arch);
+    options.eventLimit = args.eventLimit;
+    sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
+    size_t next = 0;
+    for (driver::PerfRow& row : table.rows) {
+      if (next < report.results.size() && report.results[next].bytes == row.bytes) {
+        const sim::SizeResult& r = report.results[next++];
+        for (driver::PerfCell* cell : {&row.outOfPlace, &row.inPlace})
+          if (cell->status == driver::PerfCell::Status::Measured) {
+            cell->timeUs = r.timeUs;
+            cell->algbwGBps = r.algbwGBps;
+            cell->busbwGBps = r.busbwGBps;
+            cell->program = args.file;
+          }
+      }
+    }
+  }
+  const std::string out = args.format == "json" ? driver::perfTableJson(table)
+                          : args.format == "csv" ? driver::perfTableCsv(table)
+                                                 : driver::perfTableText(table);
+  const int written = writeOutput("simulate", "", out);
+  if (simulated.empty()) {
+    std::cerr << "ccforge simulate: no size of the sweep would select " << args.file << " (see the skipped rows)\n";
+    return kExitUsage;
+  }
+  return written;
+}
+
 int runSimulate(const SimulateArguments& args) {
+  if (!args.minBytes.empty() || !args.maxBytes.empty()) return runSweep(args);
+  if (args.format == "csv") throw std::invalid_argument("--format csv is for -b/-e/-f sweeps");
   sim::SimulationOptions options;
   options.sizes = sim::parseSizes(args.sizes);
   options.arch = *sim::parseArch(args.arch);
   options.eventLimit = args.eventLimit;
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
   topo::Topology topology = topo::loadTopology(args.topology);
-  try {
+  {
     sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
     return writeOutput("simulate", "",
                        args.format == "json" ? json(args, algorithm, topology, report) : text(args, algorithm, topology, report));
+  }
+}
+
+int simulateGuarded(const SimulateArguments& args) {
+  try {
+    return runSimulate(args);
   } catch (const sim::SimulationViolation& e) {
     std::cerr << "ccforge simulate: " << args.file << ": " << e.what() << "\n";
     return kExitViolation;
@@ -110,13 +237,22 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context) {
   addTopologyArgument(cmd, args->topology);
   cmd->add_option("--sizes", args->sizes, "sizes in bytes as nccl-tests counts them: A..B doubles, or a comma list; "
                                           "K, M, G are powers of 1024")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->sizesGiven = true; });
+  cmd->add_option("-b,--minbytes", args->minBytes, "nccl-tests sweep: smallest size (8, 1K, 128M, 1G); prints the nccl-tests table");
+  cmd->add_option("-e,--maxbytes", args->maxBytes, "nccl-tests sweep: largest size (default: -b)");
+  cmd->add_option("-f,--stepfactor", args->factor, "nccl-tests sweep: factor between sizes")->capture_default_str();
+  cmd->add_option("--dtype", args->dtype, "sweep: element type for the count, type and runtime-selection columns")->capture_default_str();
+  cmd->add_option("--op", args->op, "sweep: reduction op of the redop column")->capture_default_str();
+  cmd->add_option("--root", args->root, "sweep: root of rooted collectives")->capture_default_str();
   cmd->add_option("--arch", args->arch, "GPU generation for NCCL's per-channel bandwidth, or none for no cap")
       ->check(CLI::IsMember({"sm80", "sm90", "sm100", "none"}))
       ->capture_default_str();
   cmd->add_option("--max-events", args->eventLimit, "event limit per size")->capture_default_str();
-  addTextOrJsonFormat(cmd, args->format);
-  cmd->callback([args, &context] { context.exitCode = runGuarded("simulate", [&] { return runSimulate(*args); }); });
+  cmd->add_option("--format", args->format, "text or json (and csv for -b/-e/-f sweeps)")
+      ->check(CLI::IsMember({"text", "json", "csv"}))
+      ->capture_default_str();
+  cmd->callback([args, &context] { context.exitCode = runGuarded("simulate", [&] { return simulateGuarded(*args); }); });
 }
 
 }  // namespace ccforge::cli

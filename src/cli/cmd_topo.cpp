@@ -1,4 +1,4 @@
-// `ccforge topo show|dot|list`: inspect topology specs (docs/topologies.md).
+// `ccforge topo show|dot|list|import`: inspect topology specs, import a machine (docs/topologies.md).
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -8,6 +8,7 @@
 #include "cli/picture_output.hpp"
 #include "cli/topology_cli.hpp"
 #include "topology/catalog.hpp"
+#include "topology/machine_import.hpp"
 #include "viz/topology_dot.hpp"
 #include "topology/spec_reader.hpp"
 #include "topology/summary.hpp"
@@ -23,6 +24,43 @@ struct TopoArguments {
   std::string format = "text";
   std::string output;
 };
+
+struct ImportArguments {
+  std::vector<std::string> files;
+  std::string output;
+  std::string name = "imported";
+  int32_t boxes = 1;
+  std::string fabric = "rail";
+  int32_t railSwitches = 0;
+  int32_t sm = 0;
+  std::string nvlinkGBps;
+  double netAlphaUs = 0;
+  bool quiet = false;
+};
+
+int runImport(const ImportArguments& a) {
+  ImportOptions options;
+  options.name = a.name;
+  options.boxes = a.boxes;
+  options.fabric = a.fabric == "switch" ? Fabric::Switch : Fabric::Rail;
+  options.railSwitches = a.railSwitches;
+  if (a.sm > 0) options.sm = a.sm;
+  if (!a.nvlinkGBps.empty()) {
+    auto r = parseRational(a.nvlinkGBps);
+    if (!r || *r <= 0) throw std::invalid_argument("--nvlink-gbps wants a positive number or p/q, not '" + a.nvlinkGBps + "'");
+    options.nvlinkGBps = *r;
+  }
+  if (a.netAlphaUs < 0) throw std::invalid_argument("--net-alpha-us must be >= 0");
+  options.networkAlphaUs = a.netAlphaUs;
+  std::vector<ImportedBox> boxes;
+  for (const std::string& f : a.files) boxes.push_back(readMachineFile(f));
+  ImportResult result = buildImportedSpec(boxes, options);
+  // The spec must read back; a failure here is ccforge's own bug, not the input's.
+  (void)readTopology(result.specJson, a.output.empty() ? "<imported>" : a.output, {});
+  if (!a.quiet)
+    for (const std::string& n : result.notes) std::cerr << "note: " << n << "\n";
+  return writeOutput("topo import", a.output, result.specJson);
+}
 
 std::string gbps(const Rational& r) {
   std::string text = toFixed(r, 2);
@@ -141,6 +179,24 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
       return static_cast<int>(kExitVerified);
     });
   });
+
+  auto imp = std::make_shared<ImportArguments>();
+  CLI::App* import = topo->add_subcommand(
+      "import", "Write a topology spec from NCCL topology dumps (NCCL_TOPO_DUMP_FILE) or `nvidia-smi topo -m` output");
+  import->add_option("files", imp->files, "one file per box (or one file with --boxes N)")->required()->check(CLI::ExistingFile);
+  import->add_option("-o,--output", imp->output, "write the spec here instead of stdout");
+  import->add_option("--name", imp->name, "the spec's name")->capture_default_str();
+  import->add_option("--boxes", imp->boxes, "copies of the one input box")->capture_default_str();
+  import->add_option("--fabric", imp->fabric, "how NICs of different boxes meet: rail (a switch per NIC index) or switch (one switch)")
+      ->check(CLI::IsMember({"rail", "switch"}))
+      ->capture_default_str();
+  import->add_option("--rail-switches", imp->railSwitches,
+                     "with --fabric rail: K switches, NIC j on rail<j mod K> (the catalog's a100-2 has 2); default one per rail");
+  import->add_option("--sm", imp->sm, "compute capability (70, 80, 90, 100): required for nvidia-smi output with NVLinks, overrides a dump's");
+  import->add_option("--nvlink-gbps", imp->nvlinkGBps, "per-NVLink bandwidth per direction in GB/s, overriding the table");
+  import->add_option("--net-alpha-us", imp->netAlphaUs, "alpha of each NIC-switch link (us)")->capture_default_str();
+  import->add_flag("-q,--quiet", imp->quiet, "do not print the assumptions (they stay in the spec's notes)");
+  import->callback([imp, &context] { context.exitCode = runGuarded("topo import", [&] { return runImport(*imp); }); });
 
   CLI::App* list = topo->add_subcommand("list", "The catalog topologies");
   list->callback([&context] { context.exitCode = runGuarded("topo list", [] { return writeOutput("topo list", "", listText()); }); });

@@ -153,7 +153,7 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--profile", args->profile,
                   "runtime whose limits apply (default: the one each file's header is written for: msccl-executor "
                   "for an executor header, msccl-legacy for a legacy one)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   cmd->add_option("--max-tbs", args->maxTbs,
                   fmt::format("thread blocks per rank that can be resident at once (default: {} {}, {} {})",
                               executorProfile().maxCoResidentThreadBlocks, executorProfile().name,

@@ -20,5 +20,6 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context);
 void registerSimulateCommand(CLI::App& app, CommandContext& context);
 void registerRunCommand(CLI::App& app, CommandContext& context);
 void registerSynthCommand(CLI::App& app, CommandContext& context);
+void registerPlanCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/script_cli.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"ccforge: build, verify and run GPU collective-communication algorithms (MSCCL-IR)"};
@@ -21,8 +22,13 @@ int main(int argc, char** argv) {
   ccforge::cli::registerSimulateCommand(app, context);
   ccforge::cli::registerRunCommand(app, context);
   ccforge::cli::registerSynthCommand(app, context);
+  ccforge::cli::registerPlanCommand(app, context);
   try {
-    app.parse(argc, argv);
+    // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
+    std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);
+    std::vector<char*> pointers;
+    for (std::string& a : args) pointers.push_back(a.data());
+    app.parse(static_cast<int>(pointers.size()), pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

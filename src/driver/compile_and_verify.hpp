@@ -30,8 +30,10 @@ codegen::Compiled compileFor(const dsl::Program& program, const Target& target);
 // `verify --collective` takes it (dsl::CollectiveBinding::verifyName(): the file's coll
 // attribute alone names neither the root of a rooted collective nor alltonext); nullopt: the one
 // coll names. Findings are located in `source`.
+// `custom`: a custom collective's spec (dsl::CollectiveBinding::refinedCustom), which no name gives.
 verify::FileReport verifyCompiled(const ir::Algorithm& algorithm, const std::optional<std::string>& collective,
-                                  const Target& target, const std::string& source);
+                                  const Target& target, const std::string& source,
+                                  const std::optional<CustomCollectiveSpec>& custom = std::nullopt);
 
 struct CompiledAndVerified {
   codegen::Compiled compiled;

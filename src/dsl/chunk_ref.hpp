@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstdint>
-#include <source_location>
+#include "dsl/source_pos.hpp"
 #include <vector>
 
 #include "dsl/trace.hpp"
@@ -22,15 +22,15 @@ class ChunkRef {
 
   // Copies the chunks to (rank, buffer, index..); returns the reference there.
   ChunkRef copy(int32_t rank, ir::Buffer buffer, int32_t index, Directives directives = {},
-                std::source_location where = std::source_location::current()) const;
+                SourcePos where = std::source_location::current()) const;
   // this = this (+) other, on this reference's rank (which receives other's chunks when the
   // ranks differ). Returns the new reference to this location; this one becomes stale.
   ChunkRef reduce(const ChunkRef& other, Directives directives = {},
-                  std::source_location where = std::source_location::current()) const;
+                  SourcePos where = std::source_location::current()) const;
   // `parts` references of count()/parts chunks each, in order.
-  std::vector<ChunkRef> split(int32_t parts, std::source_location where = std::source_location::current()) const;
+  std::vector<ChunkRef> split(int32_t parts, SourcePos where = std::source_location::current()) const;
   // One reference covering this and an adjacent reference of the same buffer.
-  ChunkRef group(const ChunkRef& other, std::source_location where = std::source_location::current()) const;
+  ChunkRef group(const ChunkRef& other, SourcePos where = std::source_location::current()) const;
 
  private:
   friend class ProgramState;

@@ -60,12 +60,18 @@ int32_t CollectiveBinding::chunksPerLoop() const {
 Collective CollectiveBinding::collective(int32_t refinement) const {
   if (refinement < 1) throw std::invalid_argument("chunk refinement must be at least 1");
   if (!custom) return Collective::standard(type, ranks, chunksPerLoop() * refinement, root);
+  return Collective::custom(*refinedCustom(refinement));
+}
+
+std::optional<CustomCollectiveSpec> CollectiveBinding::refinedCustom(int32_t refinement) const {
+  if (!custom) return std::nullopt;
+  if (refinement < 1) throw std::invalid_argument("chunk refinement must be at least 1");
   CustomCollectiveSpec spec = *custom;
   spec.inputChunks *= refinement;
   spec.outputChunks *= refinement;
   if (spec.pre) spec.pre = refine(*spec.pre, refinement);
   spec.post = refine(spec.post, refinement);
-  return Collective::custom(std::move(spec));
+  return spec;
 }
 
 std::optional<std::string> CollectiveBinding::verifyName() const {

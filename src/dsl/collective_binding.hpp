@@ -29,6 +29,9 @@ struct CollectiveBinding {
   // The collective with each chunk cut into `refinement` parts: chunk k becomes chunks
   // k*refinement .. k*refinement + refinement-1.
   Collective collective(int32_t refinement = 1) const;
+  // A custom collective's spec at that granularity (what collective(refinement) is built from);
+  // nullopt for a built-in collective.
+  std::optional<CustomCollectiveSpec> refinedCustom(int32_t refinement = 1) const;
   // The collective as `ccforge verify --collective` names it ("allreduce", "broadcast:2",
   // "alltonext"); nullopt for a custom collective, which only a spec file describes.
   std::optional<std::string> verifyName() const;

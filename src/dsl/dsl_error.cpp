@@ -2,11 +2,11 @@
 
 namespace ccforge::dsl {
 
-std::string describeLocation(const std::source_location& where) {
+std::string describeLocation(const SourcePos& where) {
   return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
-DslError::DslError(const std::string& call, std::source_location where, const std::string& message)
+DslError::DslError(const std::string& call, SourcePos where, const std::string& message)
     : std::runtime_error(describeLocation(where) + ": " + call + ": " + message),
       call_(call),
       where_(where),

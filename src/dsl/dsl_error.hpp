@@ -3,7 +3,7 @@
 // it (file:line of the caller, captured with std::source_location).
 #pragma once
 
-#include <source_location>
+#include "dsl/source_pos.hpp"
 #include <stdexcept>
 #include <string>
 
@@ -11,19 +11,19 @@ namespace ccforge::dsl {
 
 class DslError : public std::runtime_error {
  public:
-  DslError(const std::string& call, std::source_location where, const std::string& message);
+  DslError(const std::string& call, SourcePos where, const std::string& message);
 
   const std::string& call() const { return call_; }
-  const std::source_location& where() const { return where_; }
+  const SourcePos& where() const { return where_; }
   const std::string& message() const { return message_; }
 
  private:
   std::string call_;
-  std::source_location where_;
+  SourcePos where_;
   std::string message_;
 };
 
 // "file.cpp:42" for messages that point back into a program.
-std::string describeLocation(const std::source_location& where);
+std::string describeLocation(const SourcePos& where);
 
 }  // namespace ccforge::dsl

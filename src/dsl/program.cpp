@@ -2,6 +2,8 @@
 
 #include "dsl/program_state.hpp"
 
+#include <stdexcept>
+
 namespace ccforge::dsl {
 
 Program::Program(std::string name, CollectiveBinding binding, ProgramOptions options)
@@ -10,11 +12,11 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
-ChunkRef Program::chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count, std::source_location where) {
+ChunkRef Program::chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count, SourcePos where) {
   return state_->chunk(ChunkLocation{rank, buffer, index}, count, where);
 }
 
-void Program::parallelize(int32_t n, const std::function<void()>& fragment, std::source_location where) {
+void Program::parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where) {
   state_->parallelize(n, fragment, where);
 }
 
@@ -23,6 +25,17 @@ const CollectiveBinding& Program::binding() const { return state_->binding; }
 const ProgramOptions& Program::options() const { return state_->options; }
 const std::vector<TraceOp>& Program::trace() const { return state_->trace; }
 int32_t Program::scratchChunks(int32_t rank) const { return state_->scratchChunks(rank); }
+bool Program::sharesMemory(ChunkLocation a, int32_t countA, ChunkLocation b, int32_t countB) const {
+  if (a.rank < 0 || a.rank >= ranks() || b.rank < 0 || b.rank >= ranks() || a.index < 0 || b.index < 0) return false;
+  return state_->overlap(a, countA, b, countB);
+}
+void Program::replaceCustomPostcondition(std::vector<ChunkMapEntry> post) {
+  if (!state_->binding.custom) throw std::invalid_argument("only a custom collective's postcondition can be replaced");
+  CustomCollectiveSpec spec = *state_->binding.custom;
+  spec.post = std::move(post);
+  (void)Collective::custom(spec);  // its checks (ranks and indices in range)
+  state_->binding.custom = std::move(spec);
+}
 int32_t Program::parallelFactors() const { return state_->parallelLcm; }
 const ChunkValues& Program::values() const { return state_->values; }
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <source_location>
+#include "dsl/source_pos.hpp"
 #include <string>
 #include <vector>
 
@@ -43,11 +43,11 @@ class Program {
 
   // A reference to `count` consecutive chunks; every one must hold data.
   ChunkRef chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count = 1,
-                 std::source_location where = std::source_location::current());
+                 SourcePos where = std::source_location::current());
 
   // Runs `fragment`; every operation it traces is split into n parts, each on its own channel.
   void parallelize(int32_t n, const std::function<void()>& fragment,
-                   std::source_location where = std::source_location::current());
+                   SourcePos where = std::source_location::current());
 
   const std::string& name() const;
   const CollectiveBinding& binding() const;
@@ -56,6 +56,9 @@ class Program {
   int32_t ranks() const { return binding().ranks; }
   // Scratch chunks of a rank: one past the highest index the program used.
   int32_t scratchChunks(int32_t rank) const;
+  // Whether the two ranges share memory: the same rank, and the same chunks or chunks an
+  // in-place call aliases (an allgather's input is part of its output). Out-of-range is false.
+  bool sharesMemory(ChunkLocation a, int32_t countA, ChunkLocation b, int32_t countB) const;
   // Least common multiple of the parallelize factors of all traced operations (1 if none).
   int32_t parallelFactors() const;
   // How many parts the compiler cuts each chunk into: instances * parallelFactors().
@@ -72,6 +75,9 @@ class Program {
     std::vector<std::string> details;  // the first few, explained
     bool holds() const { return mismatches == 0; }
   };
+  // A custom collective's postcondition, decided after the trace (the Python front end derives it
+  // from the script's check()). Throws std::invalid_argument for a built-in collective.
+  void replaceCustomPostcondition(std::vector<ChunkMapEntry> post);
   // Compares the trace's final output buffers with the collective's postcondition.
   PostconditionResult checkPostcondition(size_t maxDetails = 8) const;
 

@@ -77,7 +77,7 @@ int32_t ProgramState::scratchChunks(int32_t rank) const {
 }
 
 template <typename Call>
-void ProgramState::requireRange(const Call& call, std::source_location where, ChunkLocation at,
+void ProgramState::requireRange(const Call& call, SourcePos where, ChunkLocation at,
                                 int32_t count) {
   if (at.rank < 0 || at.rank >= binding.ranks)
     throw DslError(call(), where,
@@ -99,7 +99,7 @@ void ProgramState::requireRange(const Call& call, std::source_location where, Ch
 }
 
 template <typename Call>
-void ProgramState::requireLive(const Call& call, std::source_location where, const ChunkRef& ref,
+void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef& ref,
                                const char* role) {
   if (ref.state_ == nullptr) throw DslError(call(), where, std::string("the ") + role + " reference is empty");
   if (ref.state_ != this)
@@ -117,7 +117,7 @@ void ProgramState::requireLive(const Call& call, std::source_location where, con
 }
 
 template <typename Call>
-void ProgramState::requireDirectives(const Call& call, std::source_location where, const Directives& d) {
+void ProgramState::requireDirectives(const Call& call, SourcePos where, const Directives& d) {
   if (d.ch < -1 || d.ch >= kMaxChannels)
     throw DslError(call(), where,
                    "channel " + std::to_string(d.ch) + " is over the limit: MSCCL runtimes have channels 0.." +
@@ -136,7 +136,7 @@ bool ProgramState::overlap(ChunkLocation a, int32_t countA, ChunkLocation b, int
   return sa < sb + countB && sb < sa + countA;
 }
 
-ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, std::source_location where) {
+ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
   auto call = [&] { return callText("chunk", describeChunks(at, count)); };
   requireRange(call, where, at, count);
   for (int32_t i = 0; i < count; ++i) {
@@ -149,7 +149,7 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, std::source_locati
 }
 
 ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d,
-                              std::source_location where) {
+                              SourcePos where) {
   if (static_cast<int64_t>(trace.size()) >= limits::kMaxProgramTransfers)
     throw LimitExceeded("the program records more than " + std::to_string(limits::kMaxProgramTransfers) +
                         " copy and reduce operations, ccforge's limit (docs/limits.md)");
@@ -167,7 +167,7 @@ ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocati
   return ChunkRef(this, dst, src.count_, stamp);
 }
 
-ChunkRef ProgramState::copy(const ChunkRef& src, ChunkLocation to, Directives d, std::source_location where) {
+ChunkRef ProgramState::copy(const ChunkRef& src, ChunkLocation to, Directives d, SourcePos where) {
   auto call = [&] { return callText("copy", describeRef(src) + " -> " + describeChunks(to, src.count_)); };
   requireLive(call, where, src, "source");
   requireRange(call, where, to, src.count_);
@@ -177,7 +177,7 @@ ChunkRef ProgramState::copy(const ChunkRef& src, ChunkLocation to, Directives d,
   return record(TraceOpKind::Copy, src, to, d, where);
 }
 
-ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, std::source_location where) {
+ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, SourcePos where) {
   auto call = [&] { return callText("reduce", describeRef(dst) + " += " + describeRef(src)); };
   requireLive(call, where, dst, "destination");
   requireLive(call, where, src, "source");
@@ -202,7 +202,7 @@ ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directiv
   return record(TraceOpKind::Reduce, src, dst.location_, d, where);
 }
 
-std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, std::source_location where) {
+std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, SourcePos where) {
   auto call = [&] { return callText("split", describeRef(ref) + " into " + std::to_string(parts)); };
   requireLive(call, where, ref, "split");
   if (parts < 1 || ref.count_ % parts != 0)
@@ -216,7 +216,7 @@ std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, st
   return out;
 }
 
-ChunkRef ProgramState::group(const ChunkRef& a, const ChunkRef& b, std::source_location where) {
+ChunkRef ProgramState::group(const ChunkRef& a, const ChunkRef& b, SourcePos where) {
   auto call = [&] { return callText("group", describeRef(a) + " with " + describeRef(b)); };
   requireLive(call, where, a, "first");
   requireLive(call, where, b, "second");
@@ -227,7 +227,7 @@ ChunkRef ProgramState::group(const ChunkRef& a, const ChunkRef& b, std::source_l
   return ChunkRef(this, first.location_, a.count_ + b.count_, static_cast<uint32_t>(trace.size()));
 }
 
-void ProgramState::parallelize(int32_t n, const std::function<void()>& fragment, std::source_location where) {
+void ProgramState::parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where) {
   auto call = [&] { return callText("parallelize", std::to_string(n)); };
   if (n < 1 || int64_t{parallel_} * n > kMaxParallel)
     throw DslError(call(), where,

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <source_location>
+#include "dsl/source_pos.hpp"
 #include <string>
 #include <vector>
 
@@ -19,12 +19,12 @@ class ProgramState {
  public:
   ProgramState(std::string name, CollectiveBinding binding, ProgramOptions options);
 
-  ChunkRef chunk(ChunkLocation at, int32_t count, std::source_location where);
-  ChunkRef copy(const ChunkRef& src, ChunkLocation to, Directives d, std::source_location where);
-  ChunkRef reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, std::source_location where);
-  std::vector<ChunkRef> split(const ChunkRef& ref, int32_t parts, std::source_location where);
-  ChunkRef group(const ChunkRef& a, const ChunkRef& b, std::source_location where);
-  void parallelize(int32_t n, const std::function<void()>& fragment, std::source_location where);
+  ChunkRef chunk(ChunkLocation at, int32_t count, SourcePos where);
+  ChunkRef copy(const ChunkRef& src, ChunkLocation to, Directives d, SourcePos where);
+  ChunkRef reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, SourcePos where);
+  std::vector<ChunkRef> split(const ChunkRef& ref, int32_t parts, SourcePos where);
+  ChunkRef group(const ChunkRef& a, const ChunkRef& b, SourcePos where);
+  void parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where);
 
   struct Slot {
     ChunkValues::Id value = ChunkValues::kUninitialized;
@@ -33,6 +33,8 @@ class ProgramState {
   // Nullptr when the location is outside the buffer (scratch: beyond what the program used).
   const Slot* find(ChunkLocation at) const;
   int32_t scratchChunks(int32_t rank) const;
+  // Two ranges of one rank that share memory (aliasing of in-place calls included).
+  bool overlap(ChunkLocation a, int32_t countA, ChunkLocation b, int32_t countB) const;
 
   std::string name;
   CollectiveBinding binding;
@@ -49,14 +51,12 @@ class ProgramState {
   Slot& slot(ChunkLocation at);
   // `call` makes the text naming the call; it runs only when there is an error to report.
   template <typename Call>
-  void requireRange(const Call& call, std::source_location where, ChunkLocation at, int32_t count);
+  void requireRange(const Call& call, SourcePos where, ChunkLocation at, int32_t count);
   template <typename Call>
-  void requireLive(const Call& call, std::source_location where, const ChunkRef& ref, const char* role);
+  void requireLive(const Call& call, SourcePos where, const ChunkRef& ref, const char* role);
   template <typename Call>
-  void requireDirectives(const Call& call, std::source_location where, const Directives& d);
-  // Two ranges of one rank that share memory (aliasing of in-place calls included).
-  bool overlap(ChunkLocation a, int32_t countA, ChunkLocation b, int32_t countB) const;
-  ChunkRef record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d, std::source_location where);
+  void requireDirectives(const Call& call, SourcePos where, const Directives& d);
+  ChunkRef record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d, SourcePos where);
 
   std::vector<RankBuffers> ranks_;
   int32_t parallel_ = 1;

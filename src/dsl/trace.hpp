@@ -5,7 +5,7 @@
 #pragma once
 
 #include <cstdint>
-#include <source_location>
+#include "dsl/source_pos.hpp"
 
 #include "ir/model.hpp"
 #include "semantics/protocol.hpp"  // kMaxChannels
@@ -35,7 +35,7 @@ struct TraceOp {
   int32_t count = 1;
   Directives directives;
   int32_t parallel = 1;  // the parallelize(n) factor in force at the call (product when nested)
-  std::source_location where;
+  SourcePos where;
 
   bool local() const { return src.rank == dst.rank; }
 };

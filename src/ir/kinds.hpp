@@ -39,6 +39,18 @@ enum class OpType : uint8_t {
   Copy,                // cpy
   Reduce,              // re
   Nop,                 // nop
+  Compute,             // cmp: a fused program's compute step (docs/fused.md)
 };
+
+// The operator of a fused program (docs/fused.md): what a compute step evaluates.
+enum class ComputeOp : uint8_t {
+  None,
+  Gemv,          // gemv:  out[i]    = sum_k A[i,k] * B[k]
+  EmbeddingBag,  // embag: out[b,d]  = sum_l A[B[b,l], d]   (B holds i32 row indices)
+  Gemm,          // gemm:  out[t,f]  = sum_h A[t,h] * B[h,f]
+};
+
+// Element type of an operand.
+enum class OperandType : uint8_t { F32, I32 };
 
 }  // namespace ccforge::ir

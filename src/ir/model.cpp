@@ -6,7 +6,8 @@ namespace ccforge::ir {
 namespace {
 
 auto fields(const Step& s) {
-  return std::tie(s.s, s.type, s.srcbuf, s.dstbuf, s.hasdep, s.srcoff, s.dstoff, s.cnt, s.depid, s.deps);
+  return std::tie(s.s, s.type, s.srcbuf, s.dstbuf, s.hasdep, s.srcoff, s.dstoff, s.cnt, s.depid, s.deps, s.op, s.row,
+                  s.nrows, s.srcOperand, s.dstOperand);
 }
 bool same(const Step& a, const Step& b) { return fields(a) == fields(b); }
 
@@ -18,10 +19,22 @@ bool same(const ThreadBlock& a, const ThreadBlock& b) {
   return true;
 }
 
+bool same(const Operand& a, const Operand& b) {
+  return std::tie(a.id, a.name, a.dtype, a.rows, a.cols, a.columnMajor) ==
+         std::tie(b.id, b.name, b.dtype, b.rows, b.cols, b.columnMajor);
+}
+bool same(const std::optional<Product>& a, const std::optional<Product>& b) {
+  if (!a || !b) return !a && !b;
+  return std::tie(a->op, a->a, a->b, a->rows, a->cols) == std::tie(b->op, b->a, b->b, b->rows, b->cols);
+}
+
 bool same(const Gpu& a, const Gpu& b) {
   if (std::tie(a.id, a.inputChunks, a.outputChunks, a.scratchChunks) !=
       std::tie(b.id, b.inputChunks, b.outputChunks, b.scratchChunks))
     return false;
+  if (a.operands.size() != b.operands.size() || !same(a.product, b.product)) return false;
+  for (size_t i = 0; i < a.operands.size(); ++i)
+    if (!same(a.operands[i], b.operands[i])) return false;
   if (a.threadBlocks.size() != b.threadBlocks.size()) return false;
   for (size_t i = 0; i < a.threadBlocks.size(); ++i)
     if (!same(a.threadBlocks[i], b.threadBlocks[i])) return false;
@@ -39,8 +52,8 @@ size_t Algorithm::stepCount() const {
 
 bool Algorithm::sameAs(const Algorithm& o) const {
   if (std::tie(name, proto, nchannels, nchunksperloop, ngpus, coll, collName, inplace, outofplace, minBytes,
-               maxBytes) != std::tie(o.name, o.proto, o.nchannels, o.nchunksperloop, o.ngpus, o.coll, o.collName,
-                                     o.inplace, o.outofplace, o.minBytes, o.maxBytes))
+               maxBytes, fused) != std::tie(o.name, o.proto, o.nchannels, o.nchunksperloop, o.ngpus, o.coll, o.collName,
+                                     o.inplace, o.outofplace, o.minBytes, o.maxBytes, o.fused))
     return false;
   if (gpus.size() != o.gpus.size()) return false;
   for (size_t i = 0; i < gpus.size(); ++i)

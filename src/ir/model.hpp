@@ -30,6 +30,13 @@ struct Step {
   int32_t cnt = 0;
   int32_t depid = -1;
   int32_t deps = -1;
+  // Fused programs (docs/fused.md). A compute step (type cmp) evaluates `op` for rows
+  // [row, row + nrows) of its rank's product. srcbuf/dstbuf "w" name the rank's operands.
+  ComputeOp op = ComputeOp::None;
+  int32_t row = -1;
+  int32_t nrows = -1;
+  bool srcOperand = false;  // srcbuf="w" (srcbuf then holds Input, unused)
+  bool dstOperand = false;  // dstbuf="w"
   TextLocation where;
 };
 
@@ -42,6 +49,28 @@ struct ThreadBlock {
   TextLocation where;
 };
 
+// A read-only tensor of a fused program's rank, outside the collective's buffers.
+struct Operand {
+  int32_t id = 0;
+  std::string name;
+  OperandType dtype = OperandType::F32;
+  int32_t rows = 0;
+  int32_t cols = 0;
+  bool columnMajor = false;  // layout="col"; "row" otherwise
+  TextLocation where;
+};
+
+// The operator a fused program's rank computes: a rows x cols row-major product of operands
+// a and b that fills the collective's input buffer, rows / i_chunks rows per chunk.
+struct Product {
+  ComputeOp op = ComputeOp::None;
+  int32_t a = -1;
+  int32_t b = -1;
+  int32_t rows = 0;
+  int32_t cols = 0;
+  TextLocation where;
+};
+
 struct Gpu {
   int32_t id = 0;
   int32_t inputChunks = 0;    // i_chunks
@@ -49,6 +78,8 @@ struct Gpu {
   int32_t scratchChunks = 0;  // s_chunks
   std::vector<ThreadBlock> threadBlocks;
   TextLocation where;
+  std::vector<Operand> operands;    // fused programs only
+  std::optional<Product> product;   // fused programs only
 };
 
 // Which header generation a file follows; decides what the writer emits and what the
@@ -66,6 +97,9 @@ struct Algorithm {
   int32_t ngpus = 1;
   CollectiveKind coll = CollectiveKind::AllReduce;
   std::string collName = "allreduce";  // spelling in the file
+  // coll="fused-<collective>": a fused computation + collective program (docs/fused.md); `coll`
+  // is then the collective. The stock runtimes refuse the name.
+  bool fused = false;
   std::optional<bool> inplace;  // absent only in hand-written files; the runtime then reads 0
   std::optional<bool> outofplace;
   std::optional<int64_t> minBytes;

@@ -26,7 +26,7 @@ constexpr std::array<std::pair<std::string_view, Protocol>, 3> kProtocols{{
     {"LL128", Protocol::LL128},
 }};
 
-constexpr std::array<std::pair<std::string_view, OpType>, 9> kOps{{
+constexpr std::array<std::pair<std::string_view, OpType>, 10> kOps{{
     {"s", OpType::Send},
     {"r", OpType::Recv},
     {"rcs", OpType::RecvCopySend},
@@ -36,6 +36,18 @@ constexpr std::array<std::pair<std::string_view, OpType>, 9> kOps{{
     {"cpy", OpType::Copy},
     {"re", OpType::Reduce},
     {"nop", OpType::Nop},
+    {"cmp", OpType::Compute},
+}};
+
+constexpr std::array<std::pair<std::string_view, ComputeOp>, 3> kComputeOps{{
+    {"gemv", ComputeOp::Gemv},
+    {"embag", ComputeOp::EmbeddingBag},
+    {"gemm", ComputeOp::Gemm},
+}};
+
+constexpr std::array<std::pair<std::string_view, OperandType>, 2> kOperandTypes{{
+    {"f32", OperandType::F32},
+    {"i32", OperandType::I32},
 }};
 
 constexpr std::array<std::pair<std::string_view, Buffer>, 3> kBuffers{{
@@ -71,6 +83,11 @@ char bufferLetter(Buffer b) { return nameOf(kBuffers, b)[0]; }
 std::optional<Buffer> parseBuffer(std::string_view text) { return lookup(kBuffers, text); }
 std::string_view collectiveName(CollectiveKind k) { return nameOf(kCollectives, k); }
 std::optional<CollectiveKind> parseCollectiveKind(std::string_view text) { return lookup(kCollectives, text); }
+
+std::string_view computeOpName(ComputeOp o) { return nameOf(kComputeOps, o); }
+std::optional<ComputeOp> parseComputeOp(std::string_view text) { return lookup(kComputeOps, text); }
+std::string_view operandTypeName(OperandType t) { return nameOf(kOperandTypes, t); }
+std::optional<OperandType> parseOperandType(std::string_view text) { return lookup(kOperandTypes, text); }
 
 std::string_view bufferName(Buffer b) {
   switch (b) {

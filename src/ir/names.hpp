@@ -18,6 +18,13 @@ char bufferLetter(Buffer b);
 std::string_view bufferName(Buffer b);  // "input", "output", "scratch"
 std::optional<Buffer> parseBuffer(std::string_view text);
 
+std::string_view computeOpName(ComputeOp o);  // "gemv", "embag", "gemm"
+std::optional<ComputeOp> parseComputeOp(std::string_view text);
+std::string_view operandTypeName(OperandType t);  // "f32", "i32"
+std::optional<OperandType> parseOperandType(std::string_view text);
+// The prefix of a fused program's coll attribute: coll="fused-allreduce".
+inline constexpr std::string_view kFusedCollPrefix = "fused-";
+
 // Canonical (executor) spelling, e.g. "reducescatter".
 std::string_view collectiveName(CollectiveKind k);
 // Accepts both generations: reduce_scatter/reducescatter, custom, ...

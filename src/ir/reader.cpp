@@ -39,7 +39,10 @@ constexpr Schema<10> kAlgoSchema{{{"name", false},
                                   {"maxBytes", false}}};
 constexpr Schema<4> kGpuSchema{{{"id", true}, {"i_chunks", true}, {"o_chunks", true}, {"s_chunks", true}}};
 constexpr Schema<4> kTbSchema{{{"id", true}, {"send", true}, {"recv", true}, {"chan", true}}};
-constexpr Schema<10> kStepSchema{{{"s", true},
+constexpr Schema<6> kOperandSchema{
+    {{"id", true}, {"name", false}, {"dtype", true}, {"rows", true}, {"cols", true}, {"layout", false}}};
+constexpr Schema<5> kProductSchema{{{"op", true}, {"a", true}, {"b", true}, {"rows", true}, {"cols", true}}};
+constexpr Schema<13> kStepSchema{{{"s", true},
                                   {"type", true},
                                   {"srcbuf", true},
                                   {"srcoff", true},
@@ -48,7 +51,10 @@ constexpr Schema<10> kStepSchema{{{"s", true},
                                   {"cnt", true},
                                   {"depid", true},
                                   {"deps", true},
-                                  {"hasdep", true}}};
+                                  {"hasdep", true},
+                                  {"op", false},
+                                  {"row", false},
+                                  {"nrows", false}}};
 
 // Raised inside an expat callback; carried out of XML_Parse and rethrown as an InputError.
 struct Stop {
@@ -151,6 +157,7 @@ class Reader {
   static void onEnd(void* user, const XML_Char*) {
     guarded(user, [](Reader& r) {
       r.lexicalScan_.endTag(r.rawEvent(), r.location());
+      r.inLeaf_ = false;
       --r.depth_;
     });
   }
@@ -188,6 +195,23 @@ class Reader {
 
   void start(std::string_view name, const XML_Char** attributes) {
     TextLocation where = location();
+    if (inLeaf_) stop(where, "unexpected content inside <operand>/<product>: they are empty elements");
+    if (depth_ == 2 && (name == "operand" || name == "product")) {
+      if (!result_.algorithm.fused)
+        stop(where, "<" + std::string(name) + "> belongs to fused programs only (coll=\"fused-...\", docs/fused.md)");
+      if (!result_.algorithm.gpus.back().threadBlocks.empty())
+        stop(where, "<" + std::string(name) + "> must come before the <tb> elements of its <gpu>");
+      lexicalScan_.startTag(rawEvent(), where);
+      if (name == "operand")
+        result_.algorithm.gpus.back().operands.push_back(readOperand(attributes, where));
+      else if (result_.algorithm.gpus.back().product)
+        stop(where, "a <gpu> has at most one <product>");
+      else
+        result_.algorithm.gpus.back().product = readProduct(attributes, where);
+      inLeaf_ = true;
+      ++depth_;
+      return;
+    }
     std::string_view expected = depth_ < 4 ? kElements[depth_] : std::string_view{};
     if (name != expected) {
       std::string parent = "the document";
@@ -285,6 +309,45 @@ class Reader {
          "attribute '" + std::string(attribute) + "' must be i, o or s, got \"" + std::string(value) + "\"");
   }
 
+  // "w": the rank's operands (fused programs only).
+  bool operandBuffer(const char* value, std::string_view attribute) {
+    if (std::string_view(value) != "w") return false;
+    if (!result_.algorithm.fused)
+      stop(attributeLocation(attribute), "buffer \"w\" (operands) belongs to fused programs only");
+    return true;
+  }
+
+  Operand readOperand(const XML_Char** attributes, TextLocation where) {
+    auto a = slots(attributes, kOperandSchema, "operand", where);
+    Operand o;
+    o.where = where;
+    o.id = int32(a[0], "id");
+    if (a[1]) o.name = a[1];
+    auto dtype = parseOperandType(a[2]);
+    if (!dtype) stop(attributeLocation("dtype"), "dtype must be f32 or i32, got \"" + std::string(a[2]) + "\"");
+    o.dtype = *dtype;
+    o.rows = int32(a[3], "rows");
+    o.cols = int32(a[4], "cols");
+    if (a[5] && std::string_view(a[5]) != "row" && std::string_view(a[5]) != "col")
+      stop(attributeLocation("layout"), "layout must be row or col, got \"" + std::string(a[5]) + "\"");
+    o.columnMajor = a[5] && std::string_view(a[5]) == "col";
+    return o;
+  }
+
+  Product readProduct(const XML_Char** attributes, TextLocation where) {
+    auto a = slots(attributes, kProductSchema, "product", where);
+    Product p;
+    p.where = where;
+    auto op = parseComputeOp(a[0]);
+    if (!op) stop(attributeLocation("op"), "op must be gemv, embag or gemm, got \"" + std::string(a[0]) + "\"");
+    p.op = *op;
+    p.a = int32(a[1], "a");
+    p.b = int32(a[2], "b");
+    p.rows = int32(a[3], "rows");
+    p.cols = int32(a[4], "cols");
+    return p;
+  }
+
   void readAlgo(const XML_Char** attributes, TextLocation where) {
     auto a = slots(attributes, kAlgoSchema, "algo", where);
     Algorithm& algo = result_.algorithm;
@@ -297,7 +360,12 @@ class Reader {
     algo.nchunksperloop = int32(a[3], "nchunksperloop");
     algo.ngpus = int32(a[4], "ngpus");
     algo.collName = a[5];
-    auto coll = parseCollectiveKind(algo.collName);
+    std::string_view collective = algo.collName;
+    if (collective.starts_with(kFusedCollPrefix)) {
+      algo.fused = true;
+      collective.remove_prefix(kFusedCollPrefix.size());
+    }
+    auto coll = parseCollectiveKind(collective);
     if (!coll) stop(attributeLocation("coll"), "unknown collective coll=\"" + algo.collName + "\"");
     algo.coll = *coll;
     if (a[6]) algo.inplace = flag(a[6], "inplace");
@@ -308,7 +376,7 @@ class Reader {
 
   Gpu readGpu(const XML_Char** attributes, TextLocation where) {
     auto a = slots(attributes, kGpuSchema, "gpu", where);
-    return Gpu{int32(a[0], "id"), int32(a[1], "i_chunks"), int32(a[2], "o_chunks"), int32(a[3], "s_chunks"), {}, where};
+    return Gpu{int32(a[0], "id"), int32(a[1], "i_chunks"), int32(a[2], "o_chunks"), int32(a[3], "s_chunks"), {}, where, {}, {}};
   }
 
   ThreadBlock readThreadBlock(const XML_Char** attributes, TextLocation where) {
@@ -324,14 +392,29 @@ class Reader {
     auto type = parseOpType(a[1]);
     if (!type) stop(attributeLocation("type"), "unknown step type \"" + std::string(a[1]) + "\"");
     step.type = *type;
-    step.srcbuf = buffer(a[2], "srcbuf");
+    step.srcOperand = operandBuffer(a[2], "srcbuf");
+    step.srcbuf = step.srcOperand ? Buffer::Input : buffer(a[2], "srcbuf");
     step.srcoff = int32(a[3], "srcoff");
-    step.dstbuf = buffer(a[4], "dstbuf");
+    step.dstOperand = operandBuffer(a[4], "dstbuf");
+    step.dstbuf = step.dstOperand ? Buffer::Input : buffer(a[4], "dstbuf");
     step.dstoff = int32(a[5], "dstoff");
     step.cnt = int32(a[6], "cnt");
     step.depid = int32(a[7], "depid");
     step.deps = int32(a[8], "deps");
     step.hasdep = flag(a[9], "hasdep");
+    const bool compute = step.type == OpType::Compute;
+    if (compute && !result_.algorithm.fused)
+      stop(attributeLocation("type"), "step type \"cmp\" belongs to fused programs only (coll=\"fused-...\")");
+    if (compute != (a[10] != nullptr) || compute != (a[11] != nullptr) || compute != (a[12] != nullptr))
+      stop(where, compute ? "a cmp step needs the attributes op, row and nrows"
+                          : "op, row and nrows belong to cmp steps only");
+    if (compute) {
+      auto op = parseComputeOp(a[10]);
+      if (!op) stop(attributeLocation("op"), "op must be gemv, embag or gemm, got \"" + std::string(a[10]) + "\"");
+      step.op = *op;
+      step.row = int32(a[11], "row");
+      step.nrows = int32(a[12], "nrows");
+    }
     return step;
   }
 
@@ -342,6 +425,7 @@ class Reader {
   std::optional<Stop> stop_;
   size_t depth_ = 0;
   bool sawAlgo_ = false;
+  bool inLeaf_ = false;  // inside <operand> or <product>
   bool fedAny_ = false;
 };
 

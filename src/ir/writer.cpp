@@ -50,14 +50,25 @@ std::string toXml(const Algorithm& algo) {
   for (const Gpu& gpu : algo.gpus) {
     fmt::format_to(it, "  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"{}\" s_chunks=\"{}\">\n", gpu.id, gpu.inputChunks,
                    gpu.outputChunks, gpu.scratchChunks);
+    for (const Operand& o : gpu.operands)
+      fmt::format_to(it, "    <operand id=\"{}\" name=\"{}\" dtype=\"{}\" rows=\"{}\" cols=\"{}\" layout=\"{}\"/>\n", o.id,
+                     escapedName(o.name), operandTypeName(o.dtype), o.rows, o.cols, o.columnMajor ? "col" : "row");
+    if (gpu.product)
+      fmt::format_to(it, "    <product op=\"{}\" a=\"{}\" b=\"{}\" rows=\"{}\" cols=\"{}\"/>\n", computeOpName(gpu.product->op),
+                     gpu.product->a, gpu.product->b, gpu.product->rows, gpu.product->cols);
     for (const ThreadBlock& tb : gpu.threadBlocks) {
       fmt::format_to(it, "    <tb id=\"{}\" send=\"{}\" recv=\"{}\" chan=\"{}\">\n", tb.id, tb.send, tb.recv, tb.chan);
-      for (const Step& st : tb.steps)
+      for (const Step& st : tb.steps) {
         fmt::format_to(it,
                        "      <step s=\"{}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" "
-                       "cnt=\"{}\" depid=\"{}\" deps=\"{}\" hasdep=\"{}\"/>\n",
-                       st.s, opTypeName(st.type), bufferLetter(st.srcbuf), st.srcoff, bufferLetter(st.dstbuf),
-                       st.dstoff, st.cnt, st.depid, st.deps, st.hasdep ? 1 : 0);
+                       "cnt=\"{}\" depid=\"{}\" deps=\"{}\" hasdep=\"{}\"",
+                       st.s, opTypeName(st.type), st.srcOperand ? 'w' : bufferLetter(st.srcbuf), st.srcoff,
+                       st.dstOperand ? 'w' : bufferLetter(st.dstbuf), st.dstoff, st.cnt, st.depid, st.deps,
+                       st.hasdep ? 1 : 0);
+        if (st.type == OpType::Compute)
+          fmt::format_to(it, " op=\"{}\" row=\"{}\" nrows=\"{}\"", computeOpName(st.op), st.row, st.nrows);
+        out += "/>\n";
+      }
       out += "    </tb>\n";
     }
     out += "  </gpu>\n";

@@ -42,13 +42,18 @@ struct fmt::formatter<ccforge::LoadedStepName> : fmt::formatter<std::string_view
 
 namespace ccforge {
 
+int32_t productRowsPerChunk(const ir::Gpu& g) {
+  if (!g.product || g.inputChunks < 1 || g.product->rows < 1 || g.product->rows % g.inputChunks != 0) return 0;
+  return g.product->rows / g.inputChunks;
+}
+
 class ProgramLoader {
  public:
   explicit ProgramLoader(const ir::Algorithm& a) : a_(a) { p_.algo_ = &a; }
 
   LoadResult run() {
     LoadResult result;
-    if (header() && ranks() && threadBlocks()) {
+    if (header() && ranks() && products() && threadBlocks()) {
       for (int32_t tb = 0; tb < p_.threadBlockCount(); ++tb) steps(tb);
       if (issues_.empty()) connections();
     }
@@ -93,6 +98,92 @@ class ProgramLoader {
       for (int32_t r = 0; r < a_.ngpus; ++r)
         if (p_.gpuOfRank_[r] < 0) issue("limits.gpu-id", a_.where, "no <gpu id=\"{}\">", r);
     return issues_.empty();
+  }
+
+  // A fused program's declarations: operands and the product each rank computes (docs/fused.md).
+  bool products() {
+    for (int32_t r = 0; r < a_.ngpus; ++r) {
+      const ir::Gpu& g = p_.gpu(r);
+      for (size_t i = 0; i < g.operands.size(); ++i) {
+        const ir::Operand& o = g.operands[i];
+        if (o.id != static_cast<int32_t>(i))
+          issue("fused.declaration", o.where, "gpu {}: operand id={} should be {} (ids are dense, in order)", r, o.id, i);
+        if (o.rows < 1 || o.cols < 1)
+          issue("fused.declaration", o.where, "gpu {}: operand {} has shape {}x{}", r, o.id, o.rows, o.cols);
+      }
+      if (!g.product) continue;
+      const ir::Product& pr = *g.product;
+      auto operand = [&](int32_t id, const char* which) -> const ir::Operand* {
+        if (id >= 0 && id < static_cast<int32_t>(g.operands.size())) return &g.operands[id];
+        issue("fused.declaration", pr.where, "gpu {}: product operand {}={} names no <operand>", r, which, id);
+        return nullptr;
+      };
+      const ir::Operand* A = operand(pr.a, "a");
+      const ir::Operand* B = operand(pr.b, "b");
+      if (pr.rows < 1 || pr.cols < 1 || g.inputChunks < 1 || pr.rows % g.inputChunks != 0)
+        issue("fused.declaration", pr.where,
+              "gpu {}: the product's {} rows must split evenly over i_chunks={} (its chunks are row blocks)", r, pr.rows,
+              g.inputChunks);
+      if (!A || !B) continue;
+      auto require = [&](bool ok, const char* what) {
+        if (!ok)
+          issue("fused.declaration", pr.where, "gpu {}: {} needs {} (a: {}x{} {}, b: {}x{} {}, product {}x{})", r,
+                ir::computeOpName(pr.op), what, A->rows, A->cols, ir::operandTypeName(A->dtype), B->rows, B->cols,
+                ir::operandTypeName(B->dtype), pr.rows, pr.cols);
+      };
+      switch (pr.op) {
+        case ir::ComputeOp::Gemv:
+          require(A->dtype == ir::OperandType::F32 && B->dtype == ir::OperandType::F32, "f32 operands");
+          require(A->rows == pr.rows && A->cols == B->rows && B->cols == 1 && pr.cols == 1,
+                  "a: rows x K, b: K x 1, product rows x 1");
+          break;
+        case ir::ComputeOp::EmbeddingBag:
+          require(A->dtype == ir::OperandType::F32 && B->dtype == ir::OperandType::I32, "an f32 table a and i32 indices b");
+          require(B->rows == pr.rows && A->cols == pr.cols, "a: V x D, b: rows x L, product rows x D");
+          break;
+        case ir::ComputeOp::Gemm:
+          require(A->dtype == ir::OperandType::F32 && B->dtype == ir::OperandType::F32, "f32 operands");
+          require(A->rows == pr.rows && A->cols == B->rows && B->cols == pr.cols, "a: rows x H, b: H x cols, product rows x cols");
+          break;
+        case ir::ComputeOp::None: require(false, "an operator"); break;
+      }
+    }
+    return issues_.empty();
+  }
+
+  // Operands are read-only and never leave their rank; a compute step defines the product rows it
+  // names, which live in the input buffer at the chunks its row range maps to.
+  void fusedStep(int32_t rank, const LoadedStepName& at, const ir::Step& st) {
+    if (st.dstOperand)
+      issue("fused.operand-write", st.where, "{}: '{}' writes operand memory (dstbuf=\"w\"); operands are read-only", at,
+            ir::opTypeName(st.type));
+    if (st.srcOperand && st.type != ir::OpType::Compute)
+      issue("fused.operand-write", st.where, "{}: '{}' {} operand memory (srcbuf=\"w\"); only cmp steps read operands", at,
+            ir::opTypeName(st.type), sends(st.type) ? "sends" : "copies");
+    if (st.type != ir::OpType::Compute) return;
+    const ir::Gpu& g = p_.gpu(rank);
+    if (!g.product) {
+      issue("fused.declaration", st.where, "{}: a cmp step on a rank that declares no <product>", at);
+      return;
+    }
+    if (st.op != g.product->op)
+      issue("fused.declaration", st.where, "{}: op=\"{}\" but the rank's product is {}", at, ir::computeOpName(st.op),
+            ir::computeOpName(g.product->op));
+    const int32_t perChunk = productRowsPerChunk(g);
+    if (perChunk == 0) return;  // reported with the product
+    if (st.row < 0 || st.nrows < 1 || st.row + static_cast<int64_t>(st.nrows) > g.product->rows ||
+        st.row % perChunk != 0 || st.nrows % perChunk != 0) {
+      issue("fused.declaration", st.where,
+            "{}: rows {}..{} are not whole chunks of the {}-row product ({} rows per chunk)", at, st.row,
+            static_cast<int64_t>(st.row) + st.nrows - 1, g.product->rows, perChunk);
+      return;
+    }
+    if (st.dstbuf != ir::Buffer::Input || st.dstoff != st.row / perChunk || st.cnt != st.nrows / perChunk)
+      issue("fused.declaration", st.where,
+            "{}: rows {}..{} live in input chunks {}..{}, but the step writes {} chunks {}..{} (dstbuf=\"i\" dstoff={} "
+            "cnt={} expected)",
+            at, st.row, st.row + st.nrows - 1, st.row / perChunk, (st.row + st.nrows) / perChunk - 1,
+            ir::bufferName(st.dstbuf), st.dstoff, st.dstoff + st.cnt - 1, st.row / perChunk, st.nrows / perChunk);
   }
 
   // Thread blocks by <tb id>, which must be dense (the parser: "thread block %d is missing").
@@ -154,6 +245,9 @@ class ProgramLoader {
       l.cnt = st.cnt;
       l.where = st.where;
       l.chainFirst = static_cast<int32_t>(i);
+      l.row = st.row;
+      l.nrows = st.nrows;
+      if (a_.fused) fusedStep(rank, at, st);
       if (dependency(rank, at, st)) pending.push_back({p_.rankFirstTb_[rank] + st.depid, st.deps});
       if (st.type != ir::OpType::Nop) {
         if (st.cnt < 1) issue("limits.cnt", st.where, "{}: cnt={} must be at least 1", at, st.cnt);

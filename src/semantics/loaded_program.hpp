@@ -48,6 +48,8 @@ struct LoadedStep {
   int32_t transmission = -1;  // the runtime instruction it is part of (index in its tb); -1 for nops
   int32_t chainFirst = 0;     // first member (index in its tb) of its fused `re` chain, itself otherwise
   int32_t chainLength = 1;    // members of that chain
+  int32_t row = -1;           // cmp: the product rows [row, row + nrows) it defines (in chunks dstoff..dstoff+cnt-1)
+  int32_t nrows = 0;
   ir::TextLocation where;
 };
 
@@ -132,6 +134,10 @@ struct LoadResult {
   std::optional<LoadedProgram> program;  // absent when an issue leaves execution undefined
   std::vector<LoadIssue> issues;
 };
+
+// Rows of a fused program's product per input chunk (product rows / i_chunks); 0 when the rank
+// declares no product or the rows do not divide evenly.
+int32_t productRowsPerChunk(const ir::Gpu& gpu);
 
 // The algorithm must outlive the program. Checks only what makes execution undefined (ids,
 // peers, dependency targets, steps that need a peer the block lacks, the parser's own

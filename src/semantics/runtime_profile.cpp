@@ -38,7 +38,21 @@ const RuntimeProfile& executorProfile() {
                                 .requiresExecutorHeader = true,
                                 .checksChunkCounts = false,
                                 .acceptsLegacyCollNames = false,
+                                .runsFusedPrograms = false,
                                 .selectors = {Selector::Internal, Selector::External}};
+  return p;
+}
+
+// ccforge's runtime (runtime/) for fused programs: the executor's storage and header rules, and
+// compute steps. Selected only by ccforge's own loader (the internal scheduler's rule).
+const RuntimeProfile& fusedProfile() {
+  static const RuntimeProfile p = [] {
+    RuntimeProfile f = executorProfile();
+    f.name = "ccforge-fused";
+    f.runsFusedPrograms = true;
+    f.selectors = {Selector::Internal};
+    return f;
+  }();
   return p;
 }
 
@@ -65,6 +79,7 @@ const RuntimeProfile& legacyProfile() {
                                 .requiresExecutorHeader = false,
                                 .checksChunkCounts = true,
                                 .acceptsLegacyCollNames = true,
+                                .runsFusedPrograms = false,
                                 .selectors = {Selector::Legacy}};
   return p;
 }
@@ -86,10 +101,12 @@ std::optional<int64_t> largestFlagSafeBytes(ir::Protocol proto, int32_t nchunksp
 std::optional<RuntimeProfile> profileByName(std::string_view name) {
   if (name == executorProfile().name) return executorProfile();
   if (name == legacyProfile().name) return legacyProfile();
+  if (name == fusedProfile().name) return fusedProfile();
   return std::nullopt;
 }
 
 const RuntimeProfile& profileForHeader(const ir::Algorithm& algorithm) {
+  if (algorithm.fused) return fusedProfile();
   return algorithm.headerStyle() == ir::HeaderStyle::Executor ? executorProfile() : legacyProfile();
 }
 

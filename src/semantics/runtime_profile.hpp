@@ -55,6 +55,10 @@ struct RuntimeProfile {
   bool requiresExecutorHeader;  // inplace, outofplace, minBytes, maxBytes
   bool checksChunkCounts;       // rejects i_chunks/o_chunks inconsistent with the collective
   bool acceptsLegacyCollNames;  // reduce_scatter, custom
+  // Runs fused programs (coll="fused-...", cmp steps, operands): only ccforge's own runtime.
+  // The stock parsers refuse the coll name (msccl-executor-nccl src/misc/msccl/msccl_parser.cc,
+  // mscclGetAlgoFromXmlFile: "MSCCL: unsupported collective: %s", return ncclInvalidUsage).
+  bool runsFusedPrograms;
   // Who picks a file of an algorithm directory for a call: the executor with its internal
   // scheduler or with the msccl-scheduler plugin; the legacy runtime from MSCCL_XML_FILES.
   std::vector<Selector> selectors;
@@ -67,12 +71,16 @@ std::optional<int64_t> largestFlagSafeBytes(ir::Protocol proto, int32_t nchunksp
 
 const RuntimeProfile& executorProfile();
 const RuntimeProfile& legacyProfile();
-// "msccl-executor" or "msccl-legacy".
+// ccforge's runtime running fused computation + collective programs (docs/fused.md): the
+// executor's limits, plus compute steps and operands.
+const RuntimeProfile& fusedProfile();
+// "msccl-executor", "msccl-legacy" or "ccforge-fused".
 std::optional<RuntimeProfile> profileByName(std::string_view name);
 // The runtime a file's header is written for; `verify` and `run` check against it when no
 // --profile is given. An executor header (outofplace, minBytes or maxBytes present: a file that
 // lacks some of them is meant for msccl-executor and is told which are missing) -> msccl-executor;
-// a legacy header (inplace only, as msccl-tools and ncclize write it) -> msccl-legacy.
+// a legacy header (inplace only, as msccl-tools and ncclize write it) -> msccl-legacy; a fused
+// header (coll="fused-...") -> ccforge-fused.
 const RuntimeProfile& profileForHeader(const ir::Algorithm& algorithm);
 
 }  // namespace ccforge

@@ -18,23 +18,27 @@ struct StepKind {
   bool readsDestination;   // reads dstbuf/dstoff before writing it (re: dst = dst (+) src)
   bool writesDestination;  // writes dstbuf/dstoff
   bool reduces;            // applies the reduction operator
+  bool computes;           // evaluates the rank's operator on its operands (cmp, fused programs)
 };
 
 // A switch rather than a table, so that device code can evaluate it.
 CCF_HD constexpr StepKind stepKind(ir::OpType t) {
-  //                                     recv   send   src    rdDst  wrDst  reduce
+  //                                     recv   send   src    rdDst  wrDst  reduce compute
   switch (t) {
-    case ir::OpType::Send: return {false, true, true, false, false, false};
-    case ir::OpType::Recv: return {true, false, false, false, true, false};
-    case ir::OpType::RecvCopySend: return {true, true, false, false, true, false};
-    case ir::OpType::RecvReduceSend: return {true, true, true, false, false, true};
-    case ir::OpType::RecvReduceCopy: return {true, false, true, false, true, true};
-    case ir::OpType::RecvReduceCopySend: return {true, true, true, false, true, true};
-    case ir::OpType::Copy: return {false, false, true, false, true, false};
-    case ir::OpType::Reduce: return {false, false, true, true, true, true};
+    case ir::OpType::Send: return {false, true, true, false, false, false, false};
+    case ir::OpType::Recv: return {true, false, false, false, true, false, false};
+    case ir::OpType::RecvCopySend: return {true, true, false, false, true, false, false};
+    case ir::OpType::RecvReduceSend: return {true, true, true, false, false, true, false};
+    case ir::OpType::RecvReduceCopy: return {true, false, true, false, true, true, false};
+    case ir::OpType::RecvReduceCopySend: return {true, true, true, false, true, true, false};
+    case ir::OpType::Copy: return {false, false, true, false, true, false, false};
+    case ir::OpType::Reduce: return {false, false, true, true, true, true, false};
+    // cmp reads no buffer: it reads the rank's operands (read-only, outside the buffers) and
+    // defines its destination chunks, the rows [row, row + nrows) of the rank's product.
+    case ir::OpType::Compute: return {false, false, false, false, true, false, true};
     case ir::OpType::Nop: break;
   }
-  return {false, false, false, false, false, false};
+  return {false, false, false, false, false, false, false};
 }
 CCF_HD constexpr bool receives(ir::OpType t) { return stepKind(t).receives; }
 CCF_HD constexpr bool sends(ir::OpType t) { return stepKind(t).sends; }
@@ -42,6 +46,7 @@ CCF_HD constexpr bool readsLocalSource(ir::OpType t) { return stepKind(t).readsS
 CCF_HD constexpr bool readsLocalDestination(ir::OpType t) { return stepKind(t).readsDestination; }
 CCF_HD constexpr bool writesLocalDestination(ir::OpType t) { return stepKind(t).writesDestination; }
 CCF_HD constexpr bool reduces(ir::OpType t) { return stepKind(t).reduces; }
+CCF_HD constexpr bool computes(ir::OpType t) { return stepKind(t).computes; }
 // Moves data through a FIFO, so it may block on data or a free slot.
 CCF_HD constexpr bool communicates(ir::OpType t) { return receives(t) || sends(t); }
 // A receive that also reduces with the local operand (rrs, rrc, rrcs).

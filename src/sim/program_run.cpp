@@ -5,6 +5,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <queue>
 #include <sstream>
 #include <tuple>
@@ -29,7 +30,7 @@ MachineConfig configFor(const LoadedProgram& p, double bytes) {
 class Execution {
  public:
   Execution(const LoadedProgram& p, const CostModel& model, const std::vector<topo::Route>& routes,
-            const std::vector<double>& linkCapacity, double bytes)
+            const std::vector<double>& linkCapacity, double bytes, std::optional<topo::GpuSpec> gpu)
       : p_(p),
         model_(model),
         routes_(routes),
@@ -39,7 +40,10 @@ class Execution {
         tile_(static_cast<double>(tileBytes(p.algorithm().proto))),
         conn_(p.connections().size()),
         tb_(static_cast<size_t>(p.threadBlockCount())),
-        flagWaiters_(static_cast<size_t>(p.threadBlockCount())) {
+        flagWaiters_(static_cast<size_t>(p.threadBlockCount())),
+        gpu_(gpu),
+        computeFree_(static_cast<size_t>(p.ranks()), 0.0),
+        rankFinish_(static_cast<size_t>(p.ranks()), 0.0) {
     for (const topo::Route& r : routes) {
       const double perChannel = model.perChannelGBps(r.linkClass).value_or(std::numeric_limits<double>::infinity());
       capOf_.push_back(perChannel * model.efficiency() * 1e9);
@@ -54,9 +58,17 @@ class Execution {
     while (finished_ < tb_.size()) {
       double next = network_.nextCompletion();
       if (!arrivals_.empty()) next = std::min(next, std::get<0>(arrivals_.top()));
+      if (!computing_.empty()) next = std::min(next, std::get<0>(computing_.top()));
       if (!std::isfinite(next)) throw SimulationViolation(deadlockReport());
       count();
       for (int64_t id : network_.advanceTo(next)) flowDone(id);
+      while (!computing_.empty() && std::get<0>(computing_.top()) <= next) {
+        const int32_t g = std::get<2>(computing_.top());
+        computing_.pop();
+        tb_[static_cast<size_t>(g)].busy = false;
+        move(g, [&] { machine_.start(g); });  // completes the compute step
+        wake(g);
+      }
       while (!arrivals_.empty() && std::get<0>(arrivals_.top()) <= next) {
         const auto [time, order, c, head] = arrivals_.top();
         arrivals_.pop();
@@ -65,7 +77,7 @@ class Execution {
       }
       drain();
     }
-    return {network_.now() * 1e6 + model_.baseLatencyUs(), machine_.config().tiles, transfers_};
+    return {network_.now() * 1e6 + model_.baseLatencyUs(), machine_.config().tiles, transfers_, rankFinish_};
   }
 
  private:
@@ -177,6 +189,8 @@ class Execution {
           if (!b.done) {
             b.done = true;
             ++finished_;
+            double& f = rankFinish_[static_cast<size_t>(p_.rankOf(g))];
+            f = std::max(f, network_.now() * 1e6);
           }
           return;
         case Need::Busy:
@@ -187,6 +201,15 @@ class Execution {
       }
       const LoadedStep& st = current(g);
       const TbCursor& c = machine_.cursor(g);
+      if (c.wait == st.waitCount && computes(st.type) && gpu_) {
+        // A compute step occupies its rank's GPU for its roofline time (docs/fused.md, "Prediction").
+        const int32_t rank = p_.rankOf(g);
+        double& free = computeFree_[static_cast<size_t>(rank)];
+        free = std::max(free, network_.now()) + computeSeconds(rank, st, c.tile);
+        computing_.emplace(free, computeSeq_++, g);
+        b.busy = true;
+        return;
+      }
       if (c.wait < st.waitCount || machine_.unitsOf(st) == 0) {
         move(g, [&] { machine_.start(g); });
         continue;
@@ -226,6 +249,36 @@ class Execution {
     else
       finishUnit(g);
     wake(g);
+  }
+
+  // Roofline time of a compute step in tile iteration `tile`: its FLOPs at the GPU's peak or its
+  // memory traffic at the GPU's bandwidth, whichever is longer (fp32 elements).
+  double computeSeconds(int32_t rank, const LoadedStep& st, int64_t tile) const {
+    const ir::Gpu& g = p_.gpu(rank);
+    if (!g.product) return 0;
+    const ir::Product& pr = *g.product;
+    const double perChunk = std::min(tile_, chunkBytes_ - static_cast<double>(tile) * tile_);
+    const double elems = st.cnt * perChunk / 4;
+    const double rows = elems / pr.cols;
+    const ir::Operand& A = g.operands.at(static_cast<size_t>(pr.a));
+    const ir::Operand& B = g.operands.at(static_cast<size_t>(pr.b));
+    double flops = 0, bytes = elems * 4;  // the output
+    switch (pr.op) {
+      case ir::ComputeOp::Gemv:
+        flops = 2 * elems * A.cols;
+        bytes += rows * A.cols * 4 + static_cast<double>(B.rows) * 4;
+        break;
+      case ir::ComputeOp::Gemm:
+        flops = 2 * elems * A.cols;
+        bytes += rows * A.cols * 4 + static_cast<double>(B.rows) * B.cols * 4;
+        break;
+      case ir::ComputeOp::EmbeddingBag:
+        flops = elems * B.cols;
+        bytes += elems * B.cols * 4 + rows * B.cols * 4;  // gathered table rows and the indices
+        break;
+      case ir::ComputeOp::None: break;
+    }
+    return std::max(flops / (gpu_->peakTflops * 1e12), bytes / (gpu_->memoryGBps * 1e9));
   }
 
   std::string where(int32_t g) const {
@@ -276,6 +329,12 @@ class Execution {
   using Arrival = std::tuple<double, int64_t, int32_t, bool>;  // time, order, connection, head
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   int64_t arrivalSeq_ = 0;
+  std::optional<topo::GpuSpec> gpu_;
+  std::vector<double> computeFree_;  // per rank
+  std::vector<double> rankFinish_;   // per rank: when its last thread block finished, us: when its GPU finishes the compute steps started so far
+  using Computing = std::tuple<double, int64_t, int32_t>;  // finish time, order, thread block
+  std::priority_queue<Computing, std::vector<Computing>, std::greater<Computing>> computing_;
+  int64_t computeSeq_ = 0;
   size_t finished_ = 0;
   int64_t transfers_ = 0;
   uint64_t events_ = 0;
@@ -291,7 +350,7 @@ ProgramRun::ProgramRun(const LoadedProgram& program, const topo::Topology& topol
 RunResult ProgramRun::run(double bytes, uint64_t eventLimit) const {
   std::vector<double> capacity;
   for (const topo::Link& l : topology_.links()) capacity.push_back(topo::toDouble(l.bandwidthGBps) * model_.efficiency() * 1e9);
-  Execution e(program_, model_, routes_, capacity, bytes);
+  Execution e(program_, model_, routes_, capacity, bytes, topology_.gpu);
   return e.run(eventLimit);
 }
 

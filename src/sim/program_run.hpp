@@ -33,6 +33,7 @@ struct RunResult {
   double timeUs = 0;
   int64_t iterations = 0;
   int64_t transfers = 0;
+  std::vector<double> rankFinishUs;  // per rank: when its last thread block finished (no base latency)
 };
 
 class ProgramRun {

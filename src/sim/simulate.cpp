@@ -1,6 +1,8 @@
 #include "semantics/step_kinds.hpp"
 #include "sim/simulate.hpp"
 
+#include <algorithm>
+
 
 #include "ir/input_error.hpp"
 #include "semantics/loaded_program.hpp"
@@ -74,6 +76,9 @@ SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& sou
     s.inSizeWindow = sizeWindowOf(algorithm).contains(static_cast<int64_t>(bytes));
     s.iterations = r.iterations;
     s.transfers = r.transfers;
+    if (!r.rankFinishUs.empty())
+      s.rankSkewUs = *std::max_element(r.rankFinishUs.begin(), r.rankFinishUs.end()) -
+                     *std::min_element(r.rankFinishUs.begin(), r.rankFinishUs.end());
     report.results.push_back(s);
   }
   return report;

@@ -29,6 +29,8 @@ struct SizeResult {
   bool inSizeWindow = true;  // minBytes <= bytes <= maxBytes (maxBytes 0: unbounded)
   int64_t iterations = 0;    // tile iterations per thread block
   int64_t transfers = 0;
+  // Skew: the latest minus the earliest time a rank finished its last thread block.
+  double rankSkewUs = 0;
 };
 
 struct SimulationReport {

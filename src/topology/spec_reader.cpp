@@ -158,7 +158,7 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links"});
+    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links", "gpu"});
     Topology t;
     t.sourceFile = source_;
     const json* name = member(spec, "name");
@@ -166,11 +166,29 @@ class SpecReader {
     t.name = text(*name, JsonLocations::child(ptr, "name"));
     if (!validName(t.name)) fail(JsonLocations::child(ptr, "name"), "a name uses letters, digits and _ . : + - only");
     if (const json* d = member(spec, "description")) t.description = text(*d, JsonLocations::child(ptr, "description"));
+    if (const json* n = member(spec, "notes")) {
+      // Free-text assumptions (written by `topo import`); checked for shape, otherwise ignored.
+      const std::string notesPtr = JsonLocations::child(ptr, "notes");
+      if (!n->is_array()) fail(notesPtr, "notes must be an array of strings");
+      for (size_t i = 0; i < n->size(); ++i) text((*n)[i], JsonLocations::child(notesPtr, i));
+    }
     if (const json* u = member(spec, "unit_GBps")) t.unitGBps = positive(*u, JsonLocations::child(ptr, "unit_GBps"));
     LinkDefaults defaults;
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
     if (const json* c = member(spec, "link_class")) defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
 
+    if (const json* g = member(spec, "gpu")) {
+      const std::string gp = JsonLocations::child(ptr, "gpu");
+      checkKeys(*g, gp, {"model", "peak_tflops", "memory_GBps"});
+      GpuSpec gpu;
+      if (const json* m = member(*g, "model")) gpu.model = text(*m, gp + "/model");
+      const json* peak = member(*g, "peak_tflops");
+      const json* bw = member(*g, "memory_GBps");
+      if (peak == nullptr || bw == nullptr) fail(gp, "a gpu needs peak_tflops and memory_GBps");
+      gpu.peakTflops = toDouble(positive(*peak, gp + "/peak_tflops"));
+      gpu.memoryGBps = toDouble(positive(*bw, gp + "/memory_GBps"));
+      t.gpu = gpu;
+    }
     if (const json* f = member(spec, "family")) readFamily(t, *f, JsonLocations::child(ptr, "family"), defaults);
     if (const json* b = member(spec, "boxes")) readBoxes(t, *b, JsonLocations::child(ptr, "boxes"));
     if (const json* v = member(spec, "vertices")) readVertices(t, *v, JsonLocations::child(ptr, "vertices"));
@@ -240,6 +258,7 @@ class SpecReader {
     } else {
       fail(ptr + "/box", "expected a catalog name, a path or an inline spec object");
     }
+    if (!t.gpu) t.gpu = inner.gpu;
     if (const json* n = member(b, "nics")) {
       std::string p = ptr + "/nics";
       checkKeys(*n, p, {"bw", "alpha_us", "link_class", "gpus_per_nic"});

@@ -41,9 +41,18 @@ struct Link {
   ir::TextLocation where;
 };
 
+// The GPU of a machine, for the roofline time of compute steps (docs/fused.md, "Prediction"):
+// peak arithmetic throughput and memory bandwidth of one GPU (one GCD on MI250).
+struct GpuSpec {
+  std::string model;
+  double peakTflops = 0;
+  double memoryGBps = 0;
+};
+
 class Topology {
  public:
   std::string name;
+  std::optional<GpuSpec> gpu;  // "gpu" in the spec; composed machines take their boxes'
   std::string description;
   std::string sourceFile;
   // Bandwidths in the spec are multiples of this; bounds count "rounds" of one chunk over one unit.

@@ -58,11 +58,16 @@ void checkCollectiveOption(const std::string& option) {
 }
 
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
-                                     Findings& findings) {
+                                     const std::optional<CustomCollectiveSpec>& custom, Findings& findings) {
   ResolvedCollective out;
   std::optional<CollectiveType> declared = collectiveTypeOf(algo.coll);
   try {
-    if (override && looksLikePath(*override)) {
+    if (custom) {
+      if (custom->ranks != algo.ngpus)
+        throw std::invalid_argument("custom collective '" + custom->name + "' is for " + std::to_string(custom->ranks) +
+                                    " ranks, the program has ngpus=" + std::to_string(algo.ngpus));
+      out.collective = Collective::custom(*custom);
+    } else if (override && looksLikePath(*override)) {
       CustomCollectiveSpec spec = readCollectiveSpecFile(*override);
       if (spec.ranks != algo.ngpus)
         throw std::invalid_argument("collective spec " + *override + " is for " + std::to_string(spec.ranks) +

@@ -19,8 +19,9 @@ struct ResolvedCollective {
 };
 
 // Problems with the file's own header become findings; an unreadable spec file throws InputError.
+// `custom`, when given, is the postcondition (Options::customCollective).
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
-                                     Findings& findings);
+                                     const std::optional<CustomCollectiveSpec>& custom, Findings& findings);
 
 // The --collective option on its own, before any file is read: throws std::invalid_argument for
 // an unknown name or a bad root (a usage error) and InputError for a spec file that cannot be

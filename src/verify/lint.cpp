@@ -7,6 +7,7 @@
 #include "ir/names.hpp"
 #include "semantics/step_kinds.hpp"
 #include "verify/parser_limits.hpp"
+#include "verify/rules.hpp"
 #include "verify/tile_iterations.hpp"
 
 namespace ccforge::verify {
@@ -30,7 +31,10 @@ class Linter {
     headerRules();
     checkParserStorage(a_, p_, f_);
     checkTileIterations(a_, p_, f_);
-    for (const LoadIssue& issue : load.issues) f_.error(Check::Limits, issue.rule, issue.where, issue.message);
+    for (const LoadIssue& issue : load.issues) {
+      const RuleInfo* rule = findRule(issue.rule);
+      f_.error(rule ? rule->check : Check::Limits, issue.rule, issue.where, issue.message);
+    }
     if (!load.program) return std::move(r_);
     const LoadedProgram& program = *load.program;
     if (collective_) chunkCountRules(program);
@@ -58,6 +62,11 @@ class Linter {
                fmt::format("coll=\"{}\" is not accepted by {} (it takes {}{})", a_.collName, p_.name,
                            a_.collName == "reduce_scatter" ? "reducescatter" : "only the built-in collectives",
                            a_.collName == "custom" ? "; custom collectives need msccl-legacy" : ""));
+    if (a_.fused && !p_.runsFusedPrograms)
+      f_.error(Check::Format, "format.fused-program", a_.where,
+               fmt::format("coll=\"{}\" is a fused computation + collective program: {}'s parser refuses it "
+                           "(\"unsupported collective\"); only ccforge's runtime (profile ccforge-fused) runs it",
+                           a_.collName, p_.name));
     if (p_.maxNameLength > 0 && a_.name.size() > static_cast<size_t>(p_.maxNameLength))
       f_.warning(Check::Format, "format.name-length", a_.where,
                  fmt::format("name is {} characters; {} keeps only the first {}", a_.name.size(), p_.name,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/load_file.hpp"
+#include "semantics/collective.hpp"
 #include "semantics/runtime_profile.hpp"
 
 namespace ccforge::smt {
@@ -41,6 +42,9 @@ struct Options {
   // --collective: "NAME", "NAME:ROOT" or a path to a collective spec (JSON). Supplies the
   // postcondition of coll="custom" files, or the root of rooted collectives.
   std::optional<std::string> collective;
+  // A custom collective given as data (a compiled DSL program's own, e.g. a Python script's
+  // Collective subclass); takes the place of `collective`.
+  std::optional<CustomCollectiveSpec> customCollective;
   uint64_t maxInputBytes = kDefaultMaxInputBytes;
   // Node visits the precise happens-before search may spend per file before the race check
   // gives up as inconclusive.

@@ -9,8 +9,9 @@
 namespace ccforge::verify {
 namespace {
 
+// A fused program's input buffer holds its product, which its compute steps define (docs/fused.md).
 bool writesSendBuffer(const LoadedStep& step) {
-  return writesLocalDestination(step.type) && step.dstbuf == ir::Buffer::Input;
+  return writesLocalDestination(step.type) && step.dstbuf == ir::Buffer::Input && !computes(step.type);
 }
 
 }  // namespace

@@ -7,13 +7,14 @@ using ir::OpType;
 
 SymbolicExecution::SymbolicExecution(const LoadedProgram& index, const std::vector<RankLayout>& layouts,
                                      const Collective& collective, ChunkValues& values)
-    : index_(index), layouts_(layouts), values_(values) {
+    : index_(index), layouts_(layouts), collective_(collective), values_(values) {
   provenance_.resize(3);  // kInitialInput, kNeverWritten, kOutOfBounds
   memory_.resize(layouts.size());
   for (size_t r = 0; r < layouts.size(); ++r) {
     for (int32_t size : layouts[r].regionSizes)
       memory_[r].emplace_back(static_cast<size_t>(size), Cell{ChunkValues::kUninitialized, kNeverWritten});
     const BufferView& in = layouts[r].view(ir::Buffer::Input);
+    if (index.algorithm().fused && index.gpu(static_cast<int32_t>(r)).product) continue;  // compute steps define it
     for (int32_t k = 0; k < in.length; ++k)
       memory_[r][in.region][in.base + k] =
           Cell{collective.initialInput(values, static_cast<int32_t>(r), k), kInitialInput};
@@ -88,6 +89,11 @@ void SymbolicExecution::execute(uint32_t s) {
         Cell dst = read(st.dstbuf, st.dstoff + static_cast<int32_t>(j));
         ChunkValues::Id v = values_.reduce(dst.value, local[j].value);
         result[j] = Cell{v, record(s, dst.provenance, local[j].provenance, v)};
+        break;
+      }
+      case OpType::Compute: {  // product chunk dstoff + j of the rank: its input in the collective's terms
+        ChunkValues::Id v = collective_.initialInput(values_, rank, st.dstoff + static_cast<int32_t>(j));
+        result[j] = Cell{v, record(s, kInitialInput, 0, v)};
         break;
       }
       case OpType::Nop: break;

@@ -47,6 +47,7 @@ class SymbolicExecution {
 
   const LoadedProgram& index_;
   const std::vector<RankLayout>& layouts_;
+  const Collective& collective_;
   ChunkValues& values_;
   std::vector<std::vector<std::vector<Cell>>> memory_;  // [rank][region][chunk]
   std::vector<std::vector<Cell>> sent_;                 // per connection: every chunk sent, in order

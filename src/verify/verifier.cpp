@@ -12,6 +12,7 @@
 #include "verify/connections.hpp"
 #include "verify/deadlock.hpp"
 #include "verify/directory.hpp"
+#include "verify/fused.hpp"
 #include "verify/layouts.hpp"
 #include "verify/lint.hpp"
 #include "verify/postcondition.hpp"
@@ -51,7 +52,7 @@ class FileVerification {
   }
 
   FileReport run(const std::vector<ir::RuntimeParserIssue>& parserIssues) {
-    ResolvedCollective resolved = resolveCollective(algo_, options_.collective, findings_);
+    ResolvedCollective resolved = resolveCollective(algo_, options_.collective, options_.customCollective, findings_);
     report_.program = summarize(algo_, resolved.description);
     for (std::string& note : resolved.notes) report_.notes.push_back(std::move(note));
     const LoadResult load = loadProgram(algo_);
@@ -95,6 +96,7 @@ class FileVerification {
   }
 
   void semanticChecks(const LoadedProgram& index, const LintResult& lint, const ResolvedCollective& resolved) {
+    if (algo_.fused) checkProductPartition(index, findings_);
     bool connectionsSound = checkConnections(index, findings_);
     outcome(Check::Connections, statusOf(Check::Connections));
     if (!connectionsSound) {
@@ -166,7 +168,12 @@ class FileVerification {
     }
     if (options_.engine != Engine::Smt) {
       StepGraph graph(index, backPressureDistance(algo_.proto, slots));
-      racesCheck(index, graph, forms, lint, resolved);
+      bool producersComplete = true;
+      if (algo_.fused) {
+        uint64_t budget = options_.raceSearchBudget;
+        producersComplete = checkProducers(index, graph, budget, findings_);
+      }
+      racesCheck(index, graph, forms, lint, resolved, producersComplete);
       postconditionCheck(index, graph, forms, lint, resolved);
     }
     if (!smt) return;
@@ -195,9 +202,9 @@ class FileVerification {
   }
 
   void racesCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
-                  const LintResult& lint, const ResolvedCollective& resolved) {
+                  const LintResult& lint, const ResolvedCollective& resolved, bool producersComplete) {
     uint64_t budget = options_.raceSearchBudget;
-    bool complete = true;
+    bool complete = producersComplete;
     for (CallForm form : forms)
       complete = checkRaces(index, graph, form, rankLayouts(resolved.collective, form, lint.bufferLengths), budget,
                             findings_)
@@ -273,19 +280,31 @@ FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& sou
 
 }  // namespace
 
-FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source, const Options& options,
+FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source, const Options& givenOptions,
                            const std::vector<ir::RuntimeParserIssue>& parserIssues) {
-  if (!options.profileFromHeader) return checkAgainstProfile(algo, source, options, parserIssues);
+  // The SMT encodings do not model compute steps: the simulation engine decides fused programs.
+  Options simOnly = givenOptions;
+  const bool smtRefused = algo.fused && givenOptions.engine != Engine::Sim;
+  if (smtRefused) simOnly.engine = Engine::Sim;
+  const Options& options = simOnly;
+  auto noteEngine = [&](FileReport r) {
+    if (smtRefused)
+      r.notes.push_back("fused program: the SMT engine does not model compute steps, so the simulation engine decided "
+                        "every check");
+    return r;
+  };
+  if (!options.profileFromHeader) return noteEngine(checkAgainstProfile(algo, source, options, parserIssues));
   Options fromHeader = options;
   fromHeader.profileFromHeader = false;
   fromHeader.profile = profileForHeader(algo);
   FileReport r = checkAgainstProfile(algo, source, fromHeader, parserIssues);
   r.notes.insert(r.notes.begin(),
                  fmt::format("profile {} from the header ({}); --profile chooses another", fromHeader.profile.name,
-                             algo.headerStyle() == ir::HeaderStyle::Executor
-                                 ? "an executor header: outofplace, minBytes, maxBytes"
-                                 : "a legacy header: no outofplace, minBytes or maxBytes"));
-  return r;
+                             algo.fused ? "a fused program: coll=\"" + algo.collName + "\""
+                             : algo.headerStyle() == ir::HeaderStyle::Executor
+                                 ? std::string("an executor header: outofplace, minBytes, maxBytes")
+                                 : std::string("a legacy header: no outofplace, minBytes or maxBytes")));
+  return noteEngine(std::move(r));
 }
 
 namespace {

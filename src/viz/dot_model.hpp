@@ -18,7 +18,16 @@ enum class DotEdgeKind : uint8_t {
   TrueDependency,   // reads what the other wrote
   FalseDependency,  // overwrites what the other read or wrote
   Wait,             // an IR dependency (depid, deps)
-  Highlight,        // part of a deadlock cycle or race pair
+  FindingPath,      // joins the steps a finding names: a deadlock cycle, a race pair, a wrong chunk's chain
+  WitnessPath,      // joins an SMT witness's schedule, in the order it runs
+};
+
+// What a highlighted step is part of; each is drawn distinctly and explained in the legend.
+enum class NodeMark : uint8_t {
+  None,
+  Finding,  // named by a finding of the verifier
+  Witness,  // runs in an SMT witness's schedule
+  Blocked,  // where a deadlocked thread block waits at the end of a witness
 };
 
 struct ChunkRange {
@@ -31,7 +40,8 @@ struct DotNode {
   int32_t tb = -1;    // thread block cluster inside the rank's; -1: none
   int32_t order = 0;  // position inside its cluster
   ChunkRange a, b;    // chunks it touches
-  bool highlighted = false;
+  NodeMark mark = NodeMark::None;
+  bool compute = false;  // a compute step of a fused program (drawn as a square blue box)
 };
 
 struct DotEdge {
@@ -54,15 +64,28 @@ struct DotFilter {
   std::optional<int32_t> around;  // a node; with `radius` edges around it
   int32_t radius = 2;
   size_t maxNodes = 2000;
+  std::string note;  // said under the title, e.g. how the view was narrowed and how to widen it
 };
+
+// A view of more ranks than this, with no --rank, --chunk or --around, is drawn one rank at a time:
+// past about four side-by-side rank clusters Graphviz's layout is wider than a screen and the
+// communication edges cross into a tangle.
+inline constexpr int32_t kMaxRanksDrawnTogether = 4;
+
+// The filter to draw with: `requested`, or, when it selects nothing and the model has more than
+// kMaxRanksDrawnTogether ranks (and `allRanks` is false), one rank (the first with a highlighted
+// step, else the lowest) with a note saying how to see the others.
+DotFilter legibleFilter(const DotModel& model, const DotFilter& requested, bool allRanks);
 
 class DotTooLarge : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// The DOT text of the filtered model. An edge that leaves the selection keeps its other end,
-// drawn faded. Throws DotTooLarge when more than filter.maxNodes nodes would be drawn.
+// The DOT text of the filtered model: rank clusters left to right in rank order, and a legend
+// (in the graph's label) for the kinds of edges and marks drawn. An edge that leaves the selection
+// keeps its other end, drawn faded. Throws DotTooLarge when more than filter.maxNodes nodes would be
+// drawn.
 std::string toDot(const DotModel& model, const DotFilter& filter);
 
 }  // namespace ccforge::viz

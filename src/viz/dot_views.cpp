@@ -49,7 +49,7 @@ DotModel chunkDagModel(const dsl::Program& program) {
   for (size_t t = 0; t < trace.size(); ++t) {
     const dsl::TraceOp& op = trace[t];
     m.nodes.push_back(DotNode{op.dst.rank, -1, static_cast<int32_t>(t), {op.src.index, op.src.index + op.count},
-                              {op.dst.index, op.dst.index + op.count}, false});
+                              {op.dst.index, op.dst.index + op.count}});
   }
   for (const Edge& e : chunkDagEdges(program))
     m.edges.push_back(DotEdge{e.from, e.to, e.kind == EdgeKind::True ? DotEdgeKind::TrueDependency
@@ -79,7 +79,7 @@ DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& 
     if (in.removed) continue;
     node[i] = static_cast<int32_t>(m.nodes.size());
     m.nodes.push_back(DotNode{in.rank, -1, static_cast<int32_t>(i), dslChunks(in.srcOff, in.cnt, dag->refinement),
-                              dslChunks(in.dstOff, in.cnt, dag->refinement), false});
+                              dslChunks(in.dstOff, in.cnt, dag->refinement)});
   }
   for (const Edge& e : dag->edges)
     m.edges.push_back(DotEdge{node[static_cast<size_t>(e.from)], node[static_cast<size_t>(e.to)],
@@ -127,7 +127,7 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
                                   writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
                                       ? stepChunks(st.dstoff, st.cnt)
                                       : ChunkRange{},
-                                  false});
+                                  NodeMark::None, computes(st.type)});
         stepOf.push_back(&st);
         if (s > 0) m.edges.push_back(DotEdge{v - 1, v, DotEdgeKind::Order});
         if (sends(st.type)) sent[{g.id, tb.send, tb.chan}].push_back(v);
@@ -151,6 +151,9 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
     const ir::Step& st = *stepOf[static_cast<size_t>(v)];
     std::string s = fmt::format("{}: {}", st.s, ir::opTypeName(st.type));
     if (st.type == OpType::Nop) return s;
+    if (st.type == OpType::Compute)
+      return fmt::format("{}: {} rows {}..{} -> {}", st.s, ir::computeOpName(st.op), st.row, st.row + st.nrows - 1,
+                         chunks(st.dstbuf, st.dstoff, st.cnt));
     const bool reads = readsLocalSource(st.type);
     if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
     if (writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
@@ -178,20 +181,31 @@ std::optional<int32_t> nodeOfStep(const ir::Algorithm& algo, StepId id) {
 }
 
 std::vector<StepId> highlight(DotModel& model, const ir::Algorithm& algo, const std::vector<HighlightGroup>& groups) {
+  // Lower is stronger: a step a finding names stays red even if a witness also runs it.
+  auto strength = [](NodeMark m) {
+    switch (m) {
+      case NodeMark::Finding: return 0;
+      case NodeMark::Blocked: return 1;
+      case NodeMark::Witness: return 2;
+      case NodeMark::None: return 3;
+    }
+    return 3;
+  };
   std::vector<StepId> missing;
   for (const HighlightGroup& g : groups) {
     std::vector<int32_t> nodes;
     for (const StepId& s : g.steps) {
       if (auto v = nodeOfStep(algo, s)) {
         nodes.push_back(*v);
-        model.nodes[static_cast<size_t>(*v)].highlighted = true;
+        NodeMark& mark = model.nodes[static_cast<size_t>(*v)].mark;
+        if (strength(g.kind) < strength(mark)) mark = g.kind;
       } else {
         missing.push_back(s);
       }
     }
-    for (size_t i = 0; i + 1 < nodes.size(); ++i)
-      model.edges.push_back(DotEdge{nodes[i], nodes[i + 1], DotEdgeKind::Highlight});
-    if (g.cycle && nodes.size() > 1) model.edges.push_back(DotEdge{nodes.back(), nodes.front(), DotEdgeKind::Highlight});
+    const DotEdgeKind path = g.kind == NodeMark::Witness ? DotEdgeKind::WitnessPath : DotEdgeKind::FindingPath;
+    for (size_t i = 0; i + 1 < nodes.size(); ++i) model.edges.push_back(DotEdge{nodes[i], nodes[i + 1], path});
+    if (g.cycle && nodes.size() > 1) model.edges.push_back(DotEdge{nodes.back(), nodes.front(), path});
   }
   return missing;
 }

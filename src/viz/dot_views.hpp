@@ -32,13 +32,16 @@ struct StepId {
 // The node of a step of threadBlockModel(algo), if the program has that step.
 std::optional<int32_t> nodeOfStep(const ir::Algorithm& algo, StepId id);
 
-// Steps to mark: a deadlock cycle (each waits for the next, the last for the first) or a race pair.
+// Steps to mark: a deadlock cycle (each waits for the next, the last for the first), a race pair or
+// a chain (kind Finding); a witness's schedule (Witness); a step a deadlocked block waits at (Blocked).
 struct HighlightGroup {
   std::vector<StepId> steps;
   bool cycle = false;
+  NodeMark kind = NodeMark::Finding;
 };
-// Marks the steps and joins consecutive ones (and closes cycles) with highlight edges. Steps the
-// program does not have are returned, for the caller to report.
+// Marks the steps and joins consecutive ones (and closes cycles) with path edges of the group's
+// kind. A step in several groups keeps the first mark it got from a finding, then blocked, then
+// witness. Steps the program does not have are returned, for the caller to report.
 std::vector<StepId> highlight(DotModel& model, const ir::Algorithm& algo, const std::vector<HighlightGroup>& groups);
 
 }  // namespace ccforge::viz

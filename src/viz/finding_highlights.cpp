@@ -16,6 +16,7 @@ std::vector<HighlightGroup> highlightsOf(const std::vector<verify::Violation>& v
 
 std::vector<HighlightGroup> highlightsOf(const verify::Witness& witness) {
   HighlightGroup path;
+  path.kind = NodeMark::Witness;
   for (const verify::ScheduleEvent& e : witness.schedule) {
     // A step's tiles and its data events are consecutive events of one step: drawn once.
     const bool repeat = !path.steps.empty() && path.steps.back().rank == e.rank && path.steps.back().tb == e.tb &&
@@ -23,7 +24,7 @@ std::vector<HighlightGroup> highlightsOf(const verify::Witness& witness) {
     if (!repeat) path.steps.push_back({e.rank, e.tb, e.step});
   }
   std::vector<HighlightGroup> groups{std::move(path)};
-  for (const verify::StepRef& s : witness.blocked) groups.push_back({{{s.rank, s.tb, s.step}}, false});
+  for (const verify::StepRef& s : witness.blocked) groups.push_back({{{s.rank, s.tb, s.step}}, false, NodeMark::Blocked});
   return groups;
 }
 

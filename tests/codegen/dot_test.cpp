@@ -3,8 +3,10 @@
 
 #include <graphviz/cgraph.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -13,12 +15,14 @@
 #include "viz/dot_views.hpp"
 #include "viz/finding_highlights.hpp"
 #include "compile_support.hpp"
+#include "fused_library.hpp"
 
 using namespace ccforge;
 using viz::DotFilter;
 
 namespace {
 
+// What is drawn: invisible layout helpers (rank anchors and the edges that hold the layers) left out.
 struct Parsed {
   int nodes = 0;
   int edges = 0;
@@ -26,11 +30,17 @@ struct Parsed {
   std::set<std::string> labels;
   std::set<std::string> redNodes;
   int redEdges = 0;
+  std::string graphLabel;
 };
+
+bool invisible(void* object) {
+  const char* style = agget(object, const_cast<char*>("style"));
+  return style && std::string(style).find("invis") != std::string::npos;
+}
 
 void collectClusters(Agraph_t* g, std::set<std::string>& out) {
   for (Agraph_t* s = agfstsubg(g); s; s = agnxtsubg(s)) {
-    out.insert(agnameof(s));
+    if (std::string(agnameof(s)).starts_with("cluster")) out.insert(agnameof(s));
     collectClusters(s, out);
   }
 }
@@ -39,15 +49,18 @@ Parsed parse(const std::string& dot) {
   std::unique_ptr<Agraph_t, decltype(&agclose)> g(agmemread(dot.c_str()), agclose);
   REQUIRE(g);
   Parsed p;
+  p.graphLabel = agget(g.get(), const_cast<char*>("label"));
   for (Agnode_t* n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {
+    for (Agedge_t* e = agfstout(g.get(), n); e; e = agnxtout(g.get(), e)) {
+      if (invisible(e)) continue;
+      ++p.edges;
+      if (std::string(agget(e, const_cast<char*>("color"))) == "red") ++p.redEdges;
+    }
+    if (invisible(n)) continue;
     ++p.nodes;
     const std::string label = agget(n, const_cast<char*>("label"));
     p.labels.insert(label);
     if (std::string(agget(n, const_cast<char*>("fillcolor"))) == "red") p.redNodes.insert(label);
-    for (Agedge_t* e = agfstout(g.get(), n); e; e = agnxtout(g.get(), e)) {
-      ++p.edges;
-      if (std::string(agget(e, const_cast<char*>("color"))) == "red") ++p.redEdges;
-    }
   }
   collectClusters(g.get(), p.clusters);
   return p;
@@ -140,6 +153,92 @@ TEST_CASE("highlights: a deadlock cycle's steps turn red and are joined in a cyc
   CHECK(p.redEdges == 4);
 }
 
+TEST_CASE("highlights: a witness's schedule, the steps where blocks wait and a finding's steps are drawn distinctly") {
+  const ir::Algorithm a = ring4();
+  viz::DotModel m = viz::threadBlockModel(a);
+  viz::highlight(m, a,
+                 {viz::HighlightGroup{{{0, 0, 0}, {1, 0, 1}}, false, viz::NodeMark::Witness},
+                  viz::HighlightGroup{{{2, 0, 3}}, false, viz::NodeMark::Blocked},
+                  viz::HighlightGroup{{{1, 0, 1}, {3, 0, 5}}, false, viz::NodeMark::Finding}});
+  const std::string dot = viz::toDot(m, DotFilter{});
+  CHECK(dot.find("label=\"0: s i[0]\", fillcolor=gold") != std::string::npos);             // witness only
+  CHECK(dot.find("label=\"3: rrcs i[3]\", fillcolor=white, color=red") != std::string::npos);  // blocked
+  CHECK(dot.find("label=\"1: rrs i[0]\", fillcolor=red") != std::string::npos);  // witness and finding: the finding wins
+  CHECK(dot.find("color=goldenrod, penwidth=3") != std::string::npos);
+  CHECK(dot.find("color=red, penwidth=3, constraint=false") != std::string::npos);
+  const Parsed p = parse(dot);
+  for (const char* meaning : {"a step the witness runs", "blocked: where a deadlocked thread block waits",
+                              "a step a finding names", "the SMT witness", "a finding: deadlock cycle"})
+    CHECK(p.graphLabel.find(meaning) != std::string::npos);
+}
+
+TEST_CASE("legend: it explains exactly the kinds of edges and marks drawn") {
+  const Parsed ring = parse(viz::toDot(viz::threadBlockModel(ring4()), DotFilter{}));
+  CHECK(ring.graphLabel.find("program order in a thread block") != std::string::npos);
+  CHECK(ring.graphLabel.find("a send and the receive it pairs with") != std::string::npos);
+  CHECK(ring.graphLabel.find("false dependency") == std::string::npos);
+  CHECK(ring.graphLabel.find("outside the view") == std::string::npos);
+  CHECK(ring.graphLabel.find("witness") == std::string::npos);
+
+  const dsl::Program prog = algorithms::instantiate("ring-allreduce", {"ranks=3"}).program;
+  const Parsed dag = parse(viz::toDot(viz::chunkDagModel(prog), DotFilter{}));
+  CHECK(dag.graphLabel.find("reads what the other wrote") != std::string::npos);
+  CHECK(dag.graphLabel.find("false dependency: overwrites what the other read or wrote") != std::string::npos);
+  CHECK(dag.graphLabel.find("program order") == std::string::npos);
+
+  DotFilter one;
+  one.rank = 0;
+  const Parsed rank0 = parse(viz::toDot(viz::threadBlockModel(ring4()), one));
+  CHECK(rank0.graphLabel.find("outside the view") != std::string::npos);
+}
+
+TEST_CASE("narrowing: past 4 ranks an unfiltered view shows one rank and says how to widen it") {
+  const ir::Algorithm a = testing::compileVerified("ring-allreduce", {"ranks=8"}).algorithm;
+  viz::DotModel m = viz::threadBlockModel(a);
+  const DotFilter narrowed = viz::legibleFilter(m, DotFilter{}, false);
+  REQUIRE(narrowed.rank);
+  CHECK(*narrowed.rank == 0);
+  CHECK(narrowed.note.find("rank 0 of 8 ranks") != std::string::npos);
+  CHECK(narrowed.note.find("--all-ranks") != std::string::npos);
+  CHECK(parse(viz::toDot(m, narrowed)).graphLabel.find("rank 0 of 8 ranks") != std::string::npos);
+
+  CHECK_FALSE(viz::legibleFilter(m, DotFilter{}, true).rank);  // --all-ranks
+  DotFilter chosen;
+  chosen.chunk = 2;
+  CHECK_FALSE(viz::legibleFilter(m, chosen, false).rank);  // the user chose a view
+  CHECK_FALSE(viz::legibleFilter(viz::threadBlockModel(ring4()), DotFilter{}, false).rank);  // 4 ranks: all drawn
+
+  viz::highlight(m, a, {viz::HighlightGroup{{{5, 0, 2}}, false, viz::NodeMark::Finding}});
+  CHECK(*viz::legibleFilter(m, DotFilter{}, false).rank == 5);  // the rank with the finding
+}
+
+TEST_CASE("layout: Graphviz places the rank clusters left to right in rank order") {
+  // The ring's sends cross from rank 3 back to rank 0; without the layout's precautions
+  // Graphviz puts rank 1 left of rank 0 to cross fewer edges.
+  for (const viz::DotModel& m : {viz::threadBlockModel(ring4()),
+                                 viz::chunkDagModel(algorithms::instantiate("ring-allreduce", {"ranks=4"}).program)}) {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "ccforge_dot_order_test.dot";
+    std::ofstream(file) << viz::toDot(m, DotFilter{});
+    const std::string command = "dot -Tplain " + file.string();
+    std::unique_ptr<FILE, decltype(&pclose)> pipe(popen(command.c_str(), "r"), pclose);
+    REQUIRE(pipe);
+    std::map<int32_t, double> leftmost;  // rank -> smallest x of its nodes
+    char line[4096];
+    while (fgets(line, sizeof line, pipe.get())) {
+      std::istringstream in(line);
+      std::string kind, name;
+      double x = 0;
+      if (!(in >> kind >> name >> x) || kind != "node" || name[0] != 'n') continue;
+      const int32_t rank = m.nodes[static_cast<size_t>(std::stoi(name.substr(1)))].rank;
+      leftmost[rank] = leftmost.count(rank) ? std::min(leftmost[rank], x) : x;
+    }
+    REQUIRE(leftmost.size() == 4);
+    CHECK(leftmost[0] < leftmost[1]);
+    CHECK(leftmost[1] < leftmost[2]);
+    CHECK(leftmost[2] < leftmost[3]);
+  }
+}
+
 TEST_CASE("highlights of findings: errors with steps, deadlocks closed, and a witness's steps once each, then where blocks wait") {
   verify::Violation cycle;
   cycle.rule = "deadlock.cycle";
@@ -213,4 +312,16 @@ TEST_CASE("Graphviz's dot renders the views to SVG and PNG") {
   CHECK_THROWS_WITH(viz::writePicture("digraph {", viz::DotFormat::Svg, dir / "broken.svg"),
                     Catch::Contains("could not render"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("thread-block view: compute steps of a fused program are gold boxes labelled with their rows") {
+  algorithms::FusedParameters f;
+  f.op = ir::ComputeOp::Gemv;
+  f.ranks = 2;
+  f.chunksPerRank = 1;
+  f.rows = 8;
+  f.inner = 4;
+  const std::string dot = viz::toDot(viz::threadBlockModel(algorithms::fusedProgram(f)), DotFilter{});
+  CHECK(dot.find("\"0: gemv rows 0..3 -> i[0]\", shape=box, style=\"filled\", fillcolor=gold") != std::string::npos);
+  CHECK(dot.find("\"1: gemv rows 4..7 -> i[1]\", shape=box, style=\"filled\", fillcolor=gold") != std::string::npos);
 }

@@ -70,6 +70,10 @@ ccforge_cli_test("dot: the thread-block view of a third-party file, one rank" 0
   -- dot ${RING4} --rank 0)
 ccforge_cli_test("dot: the Chunk DAG of a DSL program" 0
   --has "Chunk DAG" --has "reduce r1 i\\[0..1\\] -> r2 i\\[0..1\\]" --has "style=dashed"
+  -- dot hierarchical-allreduce --view chunk-dag --all-ranks)
+ccforge_cli_test("dot: a view of more than 4 ranks shows one, saying how to see the others" 0
+  --has "note: drawing rank 0 of 8 ranks" --has "--all-ranks draws them all" --has "subgraph cluster_r0 "
+  --lacks "cluster_r2 "
   -- dot hierarchical-allreduce --view chunk-dag)
 ccforge_cli_test("dot: the Instruction DAG of a DSL program" 0
   --has "Instruction DAG" --has "rrcs i\\[2\\] from r0 to r2" --has "color=blue"
@@ -85,7 +89,7 @@ ccforge_cli_test("dot: --verify on a file takes the profile from its header, as 
   -- dot ${FIXTURES}/msccl-tools/invalid/rrc_srcoff_probe_allreduce_n2.xml --verify)
 ccforge_cli_test("dot: too many nodes is refused with a way to narrow the view" 1
   --has "over the cap of 2000" --has "--rank, --chunk or --around"
-  -- dot two-step-alltoall nodes=8 gpus=8)
+  -- dot two-step-alltoall nodes=8 gpus=8 --all-ranks)
 ccforge_cli_test("dot: the neighbourhood of a step of a large program" 0
   --has "subgraph cluster_r9_t"
   -- dot two-step-alltoall nodes=8 gpus=8 --around 9:0:0 --radius 1)

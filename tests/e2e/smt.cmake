@@ -51,6 +51,7 @@ add_test(NAME "cli: smt: --witness-dir writes one JSON file per witness"
 set_tests_properties("cli: smt: --witness-dir writes one JSON file per witness" PROPERTIES TIMEOUT 300)
 set(HIGHLIGHT_DIR ${CMAKE_CURRENT_BINARY_DIR}/smt-witness-highlight)
 add_test(NAME "cli: smt: ccforge dot --highlight marks a witness's schedule on the program"
-  COMMAND ${CCFORGE_EXPECT} 0 --has "fillcolor=red" --has "color=red, penwidth=3"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "fillcolor=gold" --has "color=goldenrod, penwidth=3"
+    --has "fillcolor=white, color=red, penwidth=3" --has "the SMT witness's schedule, in order"
   -- bash -c "rm -rf '${HIGHLIGHT_DIR}' && '$<TARGET_FILE:ccforge>' verify --engine smt --slots 1 --witness-dir '${HIGHLIGHT_DIR}' '${VF}/deadlock/allreduce_pairs_one_slot.xml' >/dev/null || test $? -eq 10 && '$<TARGET_FILE:ccforge>' dot '${VF}/deadlock/allreduce_pairs_one_slot.xml' --highlight \"$(ls '${HIGHLIGHT_DIR}'/*.witness1.json)\"")
 set_tests_properties("cli: smt: ccforge dot --highlight marks a witness's schedule on the program" PROPERTIES TIMEOUT 300)

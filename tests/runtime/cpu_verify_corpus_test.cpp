@@ -144,6 +144,9 @@ TEST_CASE("CPU: every file of the verifier's corpus has the stated outcome") {
   for (const auto& e : fs::recursive_directory_iterator(base)) {
     if (!e.is_regular_file() || e.path().extension() != ".xml") continue;
     const std::string name = nameUnder(e.path(), base);
+    // Fused programs need their operands, which this harness does not pass; cpu_fused_test.cpp
+    // runs them against their own reference.
+    if (name.starts_with("fused/")) continue;
     const bool good = name.starts_with("good/");
     INFO(name);
     REQUIRE((good || kExpected.count(name) == 1));  // a new fixture needs its expectation here

@@ -2,9 +2,11 @@
 // "SKIPPED: <why>" and ctest counts it as skipped.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <iostream>
 
 #include "codegen/compiler.hpp"
+#include "fused_library.hpp"
 #include "library.hpp"
 #include "runtime/execution_error.hpp"
 #include "runtime/samples/sample_programs.hpp"
@@ -136,4 +138,60 @@ TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fall
   const Measurement outside = runOn(p, callFor(p, ranks * (1 << 20), DataType::F32, ReduceOp::Sum), o);
   CHECK(outside.result.path == Path::Nccl);
   CHECK(outside.check.passed());
+}
+
+// Fused GEMV + AllReduce (docs/fused.md) as one cooperative launch of compute and communication
+// blocks: small-integer operands, so y = sum_r W_r x_r is exact and compared bit for bit.
+TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and bulk-synchronous") {
+  if (skipUnlessGpus(1)) return;
+  for (bool bulk : {false, true})
+    for (int32_t ranks : {2, 4, 8}) {
+      algorithms::FusedParameters p;
+      p.op = ir::ComputeOp::Gemv;
+      p.ranks = ranks;
+      p.chunksPerRank = 2;
+      p.rows = ranks * 2 * 16;
+      p.inner = 40;
+      p.order = algorithms::FusedOrder::RemoteFirst;
+      p.bulkSynchronous = bulk;
+      const Program program = Program::compile(algorithms::fusedProgram(p), "gemv");
+      CallShape call;
+      call.collective = CollectiveType::AllReduce;
+      call.ranks = ranks;
+      call.form = CallForm::OutOfPlace;
+      call.count = p.rows;
+      std::unique_ptr<Target> target = makeTarget(gpu());
+      std::unique_ptr<Executor> executor = target->prepare(program, call);
+      std::vector<std::vector<float>> w(ranks), x(ranks);
+      std::vector<float> y(static_cast<size_t>(p.rows), 0.0f);
+      std::vector<RankBuffers> buffers(ranks);
+      std::vector<void*> allocations;
+      auto device = [&](int32_t r, const void* host, size_t bytes) {
+        void* d = target->allocate(r, bytes);
+        if (host) target->upload(r, d, host, bytes);
+        allocations.push_back(d);
+        return d;
+      };
+      for (int32_t r = 0; r < ranks; ++r) {
+        for (int32_t i = 0; i < p.rows * p.inner; ++i) w[r].push_back(static_cast<float>((i * 7 + r * 3) % 5 - 2));
+        for (int32_t k = 0; k < p.inner; ++k) x[r].push_back(static_cast<float>((k + r) % 5 - 2));
+        for (int32_t i = 0; i < p.rows; ++i)
+          for (int32_t k = 0; k < p.inner; ++k) y[static_cast<size_t>(i)] += w[r][static_cast<size_t>(i * p.inner + k)] * x[r][static_cast<size_t>(k)];
+        buffers[r].send = device(r, nullptr, sizeof(float) * static_cast<size_t>(p.rows));
+        buffers[r].sendElems = p.rows;
+        buffers[r].recv = device(r, nullptr, sizeof(float) * static_cast<size_t>(p.rows));
+        buffers[r].recvElems = p.rows;
+        buffers[r].operands[0] = device(r, w[r].data(), sizeof(float) * w[r].size());
+        buffers[r].operands[1] = device(r, x[r].data(), sizeof(float) * x[r].size());
+      }
+      executor->launch(buffers);
+      target->synchronize();
+      for (int32_t r = 0; r < ranks; ++r) {
+        std::vector<float> out(static_cast<size_t>(p.rows));
+        target->download(r, out.data(), buffers[r].recv, sizeof(float) * out.size());
+        INFO("bulk=" << bulk << " ranks=" << ranks << " rank " << r);
+        CHECK(std::memcmp(out.data(), y.data(), sizeof(float) * y.size()) == 0);
+      }
+      for (size_t k = 0; k < allocations.size(); ++k) target->release(static_cast<int32_t>(k / 4), allocations[k]);
+    }
 }

@@ -33,7 +33,7 @@ TEST_CASE("the writer emits what the runtime's hand-written parser needs") {
   a.outofplace = true;
   a.minBytes = 0;
   a.maxBytes = 0;
-  a.gpus.push_back(Gpu{0, 1, 1, 0, {ThreadBlock{0, -1, -1, 0, {Step{}}, {}}}, {}});
+  a.gpus.push_back(Gpu{0, 1, 1, 0, {ThreadBlock{0, -1, -1, 0, {Step{}}, {}}}, {}, {}, {}});
   a.gpus[0].threadBlocks[0].steps[0].type = OpType::Copy;
   a.gpus[0].threadBlocks[0].steps[0].cnt = 1;
   std::string text = toXml(a);

@@ -4,6 +4,8 @@
 // exhaustive interleaving oracle decides who is right.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <fstream>
 #include <sstream>
 
@@ -183,11 +185,34 @@ TEST_CASE("SMT agrees with the simulation: msccl-tools samples") {
   checkDirectory("valid");
   checkDirectory("invalid");
 }
+// Fused programs: the SMT encodings do not model compute steps, so --engine smt and both fall back to
+// the simulation engine (docs/fused.md), say so, and reach its verdict.
+TEST_CASE("SMT on fused programs falls back to the simulation, with a note") {
+  size_t n = 0;
+  for (const fs::path& p : test::corpus()) {
+    if (p.parent_path().filename() != "fused") continue;
+    INFO(p.string());
+    verify::Options options = fixtureOptions(p);
+    const verify::FileReport sim = verify::verifyFile(p, options);
+    for (verify::Engine engine : {verify::Engine::Smt, verify::Engine::Both}) {
+      verify::Options o = options;
+      o.engine = engine;
+      const verify::FileReport r = verify::verifyFile(p, o);
+      CHECK(r.verdict == sim.verdict);
+      CHECK(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& note) {
+        return note.find("the SMT engine does not model compute steps") != std::string::npos;
+      }));
+    }
+    ++n;
+  }
+  CHECK(n >= 8);
+}
+
 TEST_CASE("the corpus is all covered") {
   size_t covered = 0;
   for (const fs::path& p : test::corpus())
-    for (const char* dir : {"buffers", "connections", "custom", "deadlock", "differential", "format", "good", "limits",
-                            "postcondition", "races", "valid", "invalid"})
+    for (const char* dir : {"buffers", "connections", "custom", "deadlock", "differential", "format", "fused", "good",
+                            "limits", "postcondition", "races", "valid", "invalid"})
       covered += p.parent_path().filename() == dir;
   CHECK(covered == test::corpus().size());
 }

@@ -30,7 +30,7 @@ ir::Algorithm copies(const std::vector<int32_t>& stepsPerRank) {
   a.minBytes = 0;
   a.maxBytes = 0;
   for (int32_t r = 0; r < a.ngpus; ++r) {
-    ir::Gpu g{r, chunks, chunks, 0, {}, {}};
+    ir::Gpu g{r, chunks, chunks, 0, {}, {}, {}, {}};
     for (int32_t k = 0; k < stepsPerRank[static_cast<size_t>(r)]; ++k) {
       if (k % 64 == 0) g.threadBlocks.push_back({static_cast<int32_t>(g.threadBlocks.size()), -1, -1, 0, {}, {}});
       ir::Step st;

@@ -31,7 +31,7 @@ ir::Algorithm chainOfCopies(int n) {
   a.outofplace = true;
   a.minBytes = 0;
   a.maxBytes = 0;
-  ir::Gpu g{0, n, n, 0, {}, {}};
+  ir::Gpu g{0, n, n, 0, {}, {}, {}, {}};
   for (int k = 0; k < n; ++k) {
     ir::Step s;
     s.type = ir::OpType::Copy;

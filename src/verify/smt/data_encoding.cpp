@@ -312,6 +312,7 @@ void DataEncoding::encodeValues() {
           expr = valueTable(s, destination, readDomains_[static_cast<size_t>(dst)], source,
                             readDomains_[static_cast<size_t>(src)], false);
           break;
+        case ir::OpType::Compute:  // not modelled: the verifier decides fused programs by simulation
         case ir::OpType::Nop: continue;
       }
       query_.require(T.eq(value_[slot], expr));

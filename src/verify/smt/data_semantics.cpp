@@ -57,6 +57,7 @@ ChunkValues::Id DataSetting::result(uint32_t s, ChunkValues::Id incoming, ChunkV
     case ir::OpType::RecvReduceCopy:
     case ir::OpType::RecvReduceCopySend: return values_.reduce(incoming, source);
     case ir::OpType::Reduce: return values_.reduce(destination, source);
+    case ir::OpType::Compute:  // not modelled: the verifier decides fused programs by simulation
     case ir::OpType::Nop: break;
   }
   return ChunkValues::kUninitialized;

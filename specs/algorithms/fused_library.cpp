@@ -1,0 +1,274 @@
+#include "fused_library.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "ir/names.hpp"
+#include "semantics/protocol.hpp"
+
+namespace ccforge::algorithms {
+namespace {
+
+using ir::Buffer;
+using ir::OpType;
+
+ir::Step step(OpType type, Buffer src, int32_t srcoff, Buffer dst, int32_t dstoff) {
+  ir::Step s;
+  s.type = type;
+  s.srcbuf = src;
+  s.srcoff = srcoff;
+  s.dstbuf = dst;
+  s.dstoff = dstoff;
+  s.cnt = 1;
+  return s;
+}
+
+void dependOn(ir::Step& s, int32_t tb, int32_t stepIndex) {
+  s.depid = tb;
+  s.deps = stepIndex;
+}
+
+void number(ir::ThreadBlock& tb) {
+  for (size_t i = 0; i < tb.steps.size(); ++i) tb.steps[i].s = static_cast<int32_t>(i);
+}
+
+// The order rank r computes its product chunks in (destination rank p owns chunks p*C..p*C+C-1).
+std::vector<int32_t> computeOrder(const FusedParameters& p, int32_t rank) {
+  std::vector<int32_t> out;
+  const int32_t R = p.ranks, C = p.chunksPerRank;
+  for (int32_t k = 0; k < R; ++k) {
+    const int32_t dest = p.order == FusedOrder::Natural ? k : (rank + 1 + k) % R;
+    for (int32_t c = 0; c < C; ++c) out.push_back(dest * C + c);
+  }
+  return out;
+}
+
+void operands(const FusedParameters& p, ir::Gpu& g) {
+  auto operand = [&](int32_t id, const char* name, ir::OperandType t, int32_t rows, int32_t cols) {
+    ir::Operand o;
+    o.id = id;
+    o.name = name;
+    o.dtype = t;
+    o.rows = rows;
+    o.cols = cols;
+    g.operands.push_back(o);
+  };
+  ir::Product pr;
+  pr.op = p.op;
+  pr.a = 0;
+  pr.b = 1;
+  pr.rows = p.rows;
+  pr.cols = p.cols;
+  switch (p.op) {
+    case ir::ComputeOp::Gemv:
+      operand(0, "W", ir::OperandType::F32, p.rows, p.inner);
+      operand(1, "x", ir::OperandType::F32, p.inner, 1);
+      break;
+    case ir::ComputeOp::EmbeddingBag:
+      operand(0, "table", ir::OperandType::F32, p.tableRows, p.cols);
+      operand(1, "indices", ir::OperandType::I32, p.rows, p.inner);
+      break;
+    case ir::ComputeOp::Gemm:
+      operand(0, "X", ir::OperandType::F32, p.rows, p.inner);
+      operand(1, "W", ir::OperandType::F32, p.inner, p.cols);
+      break;
+    case ir::ComputeOp::None: break;
+  }
+  g.product = pr;
+}
+
+}  // namespace
+
+ir::Algorithm fusedProgram(const FusedParameters& p) {
+  const int32_t R = p.ranks, C = p.chunksPerRank;
+  if (R < 2) throw std::invalid_argument("a fused program needs at least 2 ranks");
+  if (C < 1) throw std::invalid_argument("chunks (per rank) must be at least 1");
+  const int32_t chunks = R * C;
+  if (p.rows < 1 || p.rows % chunks != 0)
+    throw std::invalid_argument("the product's rows (" + std::to_string(p.rows) + ") must be a positive multiple of ranks * chunks (" +
+                                std::to_string(chunks) + ")");
+  if (p.cols < 1 || p.inner < 1 || (p.op == ir::ComputeOp::EmbeddingBag && p.tableRows < 1))
+    throw std::invalid_argument("every shape parameter must be at least 1");
+  if (chunks > 64) throw std::invalid_argument("ranks * chunks must be at most 64 (the executor's steps per thread block)");
+  const bool allreduce = p.op == ir::ComputeOp::Gemv;
+  const int32_t perChunk = p.rows / chunks;
+
+  ir::Algorithm a;
+  const char* opName = p.op == ir::ComputeOp::Gemv ? "gemv-allreduce"
+                       : p.op == ir::ComputeOp::EmbeddingBag ? "embedding-alltoall"
+                                                             : "gemm-alltoall";
+  a.name = std::string(opName) + (p.bulkSynchronous ? "-bulk" : "") + "-r" + std::to_string(R) + "-c" + std::to_string(C) +
+           (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
+  a.proto = p.protocol;
+  a.nchannels = 1;
+  a.nchunksperloop = chunks;
+  a.ngpus = R;
+  a.coll = allreduce ? ir::CollectiveKind::AllReduce : ir::CollectiveKind::AllToAll;
+  a.collName = std::string(ir::kFusedCollPrefix) + (allreduce ? "allreduce" : "alltoall");
+  a.fused = true;
+  a.inplace = false;
+  a.outofplace = true;
+  a.minBytes = 0;
+  a.maxBytes = 0;
+  // Thread blocks of rank r: 0 computes; 1 reduces (allreduce) or copies the own slice
+  // (alltoall); 2 + k sends to peer (r+1+k) % R; 2 + (R-1) + k receives from it.
+  for (int32_t r = 0; r < R; ++r) {
+    ir::Gpu g;
+    g.id = r;
+    g.inputChunks = chunks;
+    g.outputChunks = chunks;
+    g.scratchChunks = allreduce ? (R - 1) * C : 0;
+    operands(p, g);
+    const std::vector<int32_t> order = computeOrder(p, r);
+    std::vector<int32_t> computeStep(static_cast<size_t>(chunks));
+    ir::ThreadBlock compute;
+    compute.id = 0;
+    for (int32_t q : order) {
+      ir::Step s = step(OpType::Compute, Buffer::Input, -1, Buffer::Input, q);
+      s.srcOperand = true;
+      s.op = p.op;
+      s.row = q * perChunk;
+      s.nrows = perChunk;
+      s.hasdep = true;
+      computeStep[static_cast<size_t>(q)] = static_cast<int32_t>(compute.steps.size());
+      compute.steps.push_back(s);
+    }
+    const int32_t lastCompute = static_cast<int32_t>(compute.steps.size()) - 1;
+    // The step of tb 0 a reader of chunk q waits for.
+    auto producerOf = [&](int32_t q) { return p.bulkSynchronous ? lastCompute : computeStep[static_cast<size_t>(q)]; };
+    auto peer = [&](int32_t k) { return (r + 1 + k) % R; };
+    auto sendTb = [&](int32_t k) { return 2 + k; };
+    auto recvTb = [&](int32_t k) { return 2 + (R - 1) + k; };
+    // Index k of peer `from` as seen from rank r (peer(k) == from).
+    auto peerIndex = [&](int32_t from) { return (from - r - 1 + R) % R; };
+
+    ir::ThreadBlock local;
+    local.id = 1;
+    std::vector<ir::ThreadBlock> senders, receivers;
+    for (int32_t k = 0; k < R - 1; ++k) {
+      ir::ThreadBlock s;
+      s.id = sendTb(k);
+      s.send = peer(k);
+      senders.push_back(s);
+      ir::ThreadBlock v;
+      v.id = recvTb(k);
+      v.recv = peer(k);
+      receivers.push_back(v);
+    }
+    if (allreduce) {
+      // Reduce-scatter into rank r's slice, then allgather it (all pairs).
+      for (int32_t k = 0; k < R - 1; ++k)
+        for (int32_t c = 0; c < C; ++c) {
+          const int32_t q = peer(k) * C + c;
+          ir::Step s = step(OpType::Send, Buffer::Input, q, Buffer::Scratch, 0);
+          dependOn(s, 0, producerOf(q));
+          senders[k].steps.push_back(s);
+          ir::Step v = step(OpType::Recv, Buffer::Input, r * C + c, Buffer::Scratch, k * C + c);
+          v.hasdep = true;
+          receivers[k].steps.push_back(v);
+        }
+      std::vector<int32_t> reduced(static_cast<size_t>(C));
+      for (int32_t c = 0; c < C; ++c) {
+        const int32_t q = r * C + c;
+        ir::Step copy = step(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
+        dependOn(copy, 0, producerOf(q));
+        local.steps.push_back(copy);
+        for (int32_t k = 0; k < R - 1; ++k) {
+          ir::Step re = step(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
+          dependOn(re, recvTb(k), c);
+          re.hasdep = k == R - 2;
+          local.steps.push_back(re);
+        }
+        reduced[static_cast<size_t>(c)] = static_cast<int32_t>(local.steps.size()) - 1;
+      }
+      for (int32_t k = 0; k < R - 1; ++k)
+        for (int32_t c = 0; c < C; ++c) {
+          ir::Step s = step(OpType::Send, Buffer::Output, r * C + c, Buffer::Output, r * C + c);
+          dependOn(s, 1, reduced[static_cast<size_t>(c)]);
+          senders[k].steps.push_back(s);
+          const int32_t from = peer(k);
+          receivers[k].steps.push_back(step(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
+        }
+    } else {
+      // AllToAll: slice p*C..p*C+C-1 of rank r goes to rank p's chunks r*C..r*C+C-1.
+      for (int32_t c = 0; c < C; ++c) {
+        const int32_t q = r * C + c;
+        ir::Step copy = step(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
+        dependOn(copy, 0, producerOf(q));
+        local.steps.push_back(copy);
+      }
+      for (int32_t k = 0; k < R - 1; ++k)
+        for (int32_t c = 0; c < C; ++c) {
+          const int32_t q = peer(k) * C + c;
+          ir::Step s = step(OpType::Send, Buffer::Input, q, Buffer::Output, r * C + c);
+          dependOn(s, 0, producerOf(q));
+          senders[k].steps.push_back(s);
+          const int32_t from = peer(k);
+          receivers[k].steps.push_back(step(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
+        }
+    }
+    (void)peerIndex;
+    g.threadBlocks.push_back(std::move(compute));
+    g.threadBlocks.push_back(std::move(local));
+    for (auto& s : senders) g.threadBlocks.push_back(std::move(s));
+    for (auto& v : receivers) g.threadBlocks.push_back(std::move(v));
+    for (auto& tb : g.threadBlocks) number(tb);
+    a.gpus.push_back(std::move(g));
+  }
+  return a;
+}
+
+const std::vector<FusedEntry>& fusedLibrary() {
+  static const std::vector<FusedEntry> entries{
+      {"gemv-allreduce", "y = sum_r W_r x_r on every rank: each rank's partial GEMV rows feed an all-pairs allreduce as they are computed",
+       ir::ComputeOp::Gemv, {"m", "k"}},
+      {"embedding-alltoall", "DLRM: each rank pools its embedding table for the whole batch; batch slices go to their ranks as they are pooled",
+       ir::ComputeOp::EmbeddingBag, {"batch", "dim", "pooling", "table"}},
+      {"gemm-alltoall", "MoE: each rank's expert GEMM output rows return to the tokens' ranks as tiles finish",
+       ir::ComputeOp::Gemm, {"tokens", "hidden", "ffn"}},
+  };
+  return entries;
+}
+
+const FusedEntry* findFused(std::string_view name) {
+  for (const FusedEntry& e : fusedLibrary())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+FusedParameters fusedParameters(std::string_view name, const std::vector<std::string>& settings) {
+  const FusedEntry* e = findFused(name);
+  if (!e) throw std::invalid_argument("unknown fused operator '" + std::string(name) + "'");
+  FusedParameters p;
+  p.op = e->op;
+  p.ranks = 4;
+  p.chunksPerRank = 1;
+  switch (p.op) {
+    case ir::ComputeOp::Gemv: p.rows = 64; p.inner = 32; p.cols = 1; break;
+    case ir::ComputeOp::EmbeddingBag: p.rows = 64; p.cols = 16; p.inner = 4; p.tableRows = 100; break;
+    case ir::ComputeOp::Gemm: p.rows = 64; p.inner = 16; p.cols = 16; break;
+    case ir::ComputeOp::None: break;
+  }
+  for (const std::string& kv : settings) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("expected key=value, got '" + kv + "'");
+    const std::string key = kv.substr(0, eq), text = kv.substr(eq + 1);
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size() || v < 0 || v > (int64_t{1} << 30))
+      throw std::invalid_argument("'" + kv + "': the value must be a non-negative integer");
+    const auto i = static_cast<int32_t>(v);
+    if (key == "ranks") p.ranks = i;
+    else if (key == "chunks") p.chunksPerRank = i;
+    else if (key == "order") p.order = i == 0 ? FusedOrder::Natural : FusedOrder::RemoteFirst;
+    else if (key == "bulk") p.bulkSynchronous = i != 0;
+    else if (key == "m" || key == "batch" || key == "tokens") p.rows = i;
+    else if (key == "k" || key == "pooling" || key == "hidden") p.inner = i;
+    else if (key == "dim" || key == "ffn") p.cols = i;
+    else if (key == "table") p.tableRows = i;
+    else throw std::invalid_argument("unknown parameter '" + key + "' for " + std::string(name));
+  }
+  return p;
+}
+
+}  // namespace ccforge::algorithms

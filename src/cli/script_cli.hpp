@@ -1,0 +1,136 @@
+// `ccforge compile|dot SCRIPT.py [ARGS...]`: the command-line side of the Python front end
+// (docs/python.md). Arguments after the script belong to it, except the command's own options
+// (listed below), which may appear anywhere; everything after `--` goes to the script verbatim.
+#pragma once
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "python/script_runner.hpp"
+
+namespace ccforge::cli {
+
+// An MSCCLang script, or an algorithm SCCL synthesized (`msccl solve ... -o ALGO.json`), which the
+// front end's importer (python/msccl/_sccl_import.py) lowers to a program.
+inline bool isSccl(const std::string& input) { return input.ends_with(".json"); }
+inline bool isScript(const std::string& input) { return input.ends_with(".py") || isSccl(input); }
+
+// Rewrites `ccforge CMD SCRIPT.py a --x y -o f` to `ccforge CMD -o f -- SCRIPT.py a --x y`, so that
+// CLI11 hands the script's arguments over untouched. Other command lines are returned as they are.
+inline std::vector<std::string> scriptArgumentOrder(int argc, char** argv) {
+  std::vector<std::string> in(argv, argv + argc);
+  if (in.size() < 3 || (in[1] != "compile" && in[1] != "dot")) return in;
+  // The command's own options and whether they take a value.
+  static const std::map<std::string, std::map<std::string, bool>> own = {
+      {"compile", {{"-o", true}, {"--output", true}, {"--profile", true}, {"--max-tbs", true}, {"--no-verify", false}}},
+      {"dot",
+       {{"-o", true}, {"--output", true}, {"--view", true}, {"--profile", true}, {"--rank", true}, {"--chunk", true},
+        {"--around", true}, {"--radius", true}, {"--max-nodes", true}, {"--highlight", true}, {"--verify", false}}}};
+  const auto& options = own.at(in[1]);
+  size_t script = 0;
+  for (size_t i = 2; i < in.size(); ++i) {
+    const std::string& a = in[i];
+    if (a == "--") break;
+    const std::string name = a.substr(0, a.find('='));
+    if (auto o = options.find(name); o != options.end()) {
+      if (o->second && a.find('=') == std::string::npos) ++i;
+      continue;
+    }
+    if (!a.starts_with("-")) {
+      if (isScript(a)) script = i;
+      break;
+    }
+  }
+  if (script == 0) return in;
+  std::vector<std::string> mine(in.begin(), in.begin() + 2), theirs{in[script]};
+  for (size_t i = 2; i < in.size(); ++i) {
+    if (i == script) continue;
+    const std::string& a = in[i];
+    if (a == "--" && i > script) {
+      theirs.insert(theirs.end(), in.begin() + static_cast<std::ptrdiff_t>(i) + 1, in.end());
+      break;
+    }
+    const std::string name = a.substr(0, a.find('='));
+    if (auto o = options.find(name); o != options.end()) {
+      mine.push_back(a);
+      if (o->second && a.find('=') == std::string::npos && i + 1 < in.size()) mine.push_back(in[++i]);
+      continue;
+    }
+    (i < script ? mine : theirs).push_back(a);
+  }
+  mine.push_back("--");
+  mine.insert(mine.end(), theirs.begin(), theirs.end());
+  return mine;
+}
+
+struct ScriptProgram {
+  std::shared_ptr<dsl::Program> program;
+  dsl::SourcePos at;  // XML(), or the line 1 of the script when it never called XML()
+  std::string title;  // "script.py arg ..."
+};
+
+// Runs the script and returns the programs it asked to be written (XML(), in order); `anyProgram`
+// (ccforge dot) takes the last of them, or else the last one it built. Prints what went wrong
+// and returns the exit code otherwise.
+inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std::string& tool, const std::string& script,
+                                                                     const std::vector<std::string>& args,
+                                                                     bool anyProgram) {
+  python::ScriptResult result;
+  try {
+    if (isSccl(script)) {
+      const auto package = python::packageDirectory();
+      if (!package) throw std::runtime_error("cannot find the Python package msccl (its SCCL importer)");
+      std::vector<std::string> importArgs{script};
+      importArgs.insert(importArgs.end(), args.begin(), args.end());
+      result = python::runScript({*package / "msccl" / "_sccl_import.py", importArgs});
+    } else {
+      result = python::runScript({script, args});
+    }
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return kExitInternalError;
+  }
+  if (!result.error.empty()) std::cerr << result.error << "\n";
+  switch (result.status) {
+    case python::ScriptStatus::ProgramWrong: return kExitViolation;
+    case python::ScriptStatus::ScriptFailed: return kExitMalformedInput;
+    case python::ScriptStatus::Exited: return result.exitCode;
+    case python::ScriptStatus::Finished: break;
+  }
+  std::string title = script;
+  for (const std::string& a : args) title += " " + a;
+  std::vector<ScriptProgram> programs;
+  for (const python::EmittedProgram& e : result.emitted) programs.push_back(ScriptProgram{e.program, e.at, title});
+  if (anyProgram && programs.size() > 1) programs.erase(programs.begin(), programs.end() - 1);
+  if (!programs.empty()) return programs;
+  if (anyProgram && result.lastCreated) return std::vector<ScriptProgram>{ScriptProgram{result.lastCreated, {}, title}};
+  std::cerr << script << ":1:1: error: the script built no program to write (it never called XML() inside "
+            << "`with MSCCLProgram(...)`)\n";
+  return kExitMalformedInput;
+}
+
+// Where the n-th (0-based) program of a script goes: `output` for the first, STEM.N.EXT after it.
+inline std::string nthOutput(const std::string& output, size_t n) {
+  if (n == 0 || output.empty()) return output;
+  const size_t slash = output.find_last_of('/');
+  const size_t dot = output.find_last_of('.');
+  const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const std::string suffix = "." + std::to_string(n + 1);
+  return hasExtension ? output.substr(0, dot) + suffix + output.substr(dot) : output + suffix;
+}
+
+// "FILE:LINE:COL: error: " for messages about the program the script emitted.
+inline std::string scriptLocation(const ScriptProgram& p, const std::string& script) {
+  if (p.at.line() == 0) return script + ":1:1: error: ";
+  return std::string(p.at.file_name()) + ":" + std::to_string(p.at.line()) + ":" +
+         std::to_string(p.at.column() ? p.at.column() : 1) +
+         ": error: ";
+}
+
+}  // namespace ccforge::cli

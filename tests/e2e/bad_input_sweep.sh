@@ -191,6 +191,16 @@ check refused bounds dgx1 custom
 check any list
 check refused nosuch-command
 
+# --- commands added since: topology import and planning ---------------------------------------
+for f in empty.xml garbage.xml truncated.xml entities.xml deep.xml empty.json broken.json; do
+  check any topo import "$f"
+  check any topo import "$f" --boxes 1000000
+  check any plan "$f"
+done
+check refused topo import garbage.xml -o /nonexistent/dir/x.json
+check any plan nosuch-model
+check any plan nosuch-model --workers -5 --network ib56
+
 # Nothing may be left half written: no temporary files beside the outputs.
 if ls -a | grep -q '\.tmp[0-9]'; then
   failures=$((failures + 1))

@@ -37,8 +37,13 @@ class CpuTarget final : public Target {
   void synchronize() override {}
   void* allocate(int32_t, size_t bytes) override { return ::operator new(bytes ? bytes : 1, std::align_val_t{64}); }
   void release(int32_t, void* p) override { ::operator delete(p, std::align_val_t{64}); }
-  void upload(int32_t, void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void download(int32_t, void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+  // An empty vector's data() may be null, which memcpy must not get even for 0 bytes.
+  void upload(int32_t, void* dst, const void* src, size_t bytes) override {
+    if (bytes != 0) std::memcpy(dst, src, bytes);
+  }
+  void download(int32_t, void* dst, const void* src, size_t bytes) override {
+    if (bytes != 0) std::memcpy(dst, src, bytes);
+  }
 
  private:
   CpuOptions options_;

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "ir/limits.hpp"
+
 #include "algorithms.hpp"
 
 namespace ccforge::algorithms {
@@ -19,13 +21,47 @@ Parameter inplace() { return {"inplace", 1, "1: in-place call (output aliases in
 Parameter root() { return {"root", 0, "root rank", 0}; }
 Parameter chunks() { return {"chunks", 1, "chunks the buffer is cut into (pipelining)", 1, 1024}; }
 
+// A ring with chunk i on channel i mod channels: a rank's thread block of one channel handles
+// k = ceil(ranks / channels) chunks, one (fused) step each per pass around the ring. Allreduce
+// makes two passes, the first chunk's two fusing on a single channel (2k - 1 steps, 2k on more).
+int64_t ringChunksPerChannel(const Arguments& a) {
+  const int64_t n = a.at("ranks"), c = a.at("channels");
+  return (n + c - 1) / c;
+}
+int64_t ringAllReduceSteps(const Arguments& a) { return 2 * ringChunksPerChannel(a) - (a.at("channels") == 1 ? 1 : 0); }
+int64_t ringOnePassSteps(const Arguments& a) { return ringChunksPerChannel(a); }
+
 }  // namespace
+
+void requireFits(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile) {
+  if (!entry.busiestThreadBlockSteps) return;
+  const int64_t steps = entry.busiestThreadBlockSteps(arguments);
+  const int32_t limit = profile.maxStepsPerThreadBlock;
+  if (steps <= limit) return;
+  std::string fix;
+  if (arguments.contains("channels")) {
+    for (int64_t c = arguments.at("channels") + 1; c <= kMaxChannels && fix.empty(); ++c) {
+      Arguments more = arguments;
+      more["channels"] = c;
+      if (entry.busiestThreadBlockSteps(more) <= limit) fix = "channels=" + std::to_string(c);
+    }
+  }
+  if (fix.empty() && steps <= legacyProfile().maxStepsPerThreadBlock && profile.name != legacyProfile().name)
+    fix = "--profile " + legacyProfile().name + " (" + std::to_string(legacyProfile().maxStepsPerThreadBlock) +
+          " steps per thread block)";
+  if (fix.empty()) fix = "fewer ranks";
+  std::string settings;
+  for (const auto& [key, value] : arguments) settings += " " + key + "=" + std::to_string(value);
+  throw LimitExceeded(entry.name + settings + ": its busiest thread block would need " + std::to_string(steps) +
+                      " steps; " + profile.name + " allows " + std::to_string(limit) +
+                      " per thread block (MSCCL_MAX_NUM_STEPS). Use " + fix);
+}
 
 const std::vector<LibraryEntry>& library() {
   using ir::Protocol;
   static const std::vector<LibraryEntry> entries{
       {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
-       {ranks(), channels(), instances()}, Protocol::LL128, "msccl-executor", ringAllReduce},
+       {ranks(), channels(), instances()}, Protocol::LL128, "msccl-executor", ringAllReduce, ringAllReduceSteps},
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
        "(MSCCLang paper §2)",
@@ -36,13 +72,14 @@ const std::vector<LibraryEntry>& library() {
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
        {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},
       {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace()},
-       Protocol::LL128, "msccl-executor", ringAllGather},
+       Protocol::LL128, "msccl-executor", ringAllGather, ringOnePassSteps},
       {"allpairs-allgather", "each rank sends its chunk to every other rank", {ranks(), instances(), inplace()},
        Protocol::LL128, "msccl-executor", allPairsAllGather},
       {"recursive-doubling-allgather", "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
        {ranks(), instances(), inplace()}, Protocol::Simple, "msccl-executor", recursiveDoublingAllGather},
       {"ring-reducescatter", "chunk i is reduced around the ring and ends on rank i",
-       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringReduceScatter},
+       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringReduceScatter,
+       ringOnePassSteps},
       {"allpairs-alltoall", "every rank sends each chunk straight to its destination", {ranks(), instances()},
        Protocol::Simple, "msccl-executor", allPairsAllToAll},
       {"two-step-alltoall",

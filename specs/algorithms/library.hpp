@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dsl/program.hpp"
+#include "semantics/runtime_profile.hpp"
 
 namespace ccforge::algorithms {
 
@@ -32,6 +33,10 @@ struct LibraryEntry {
   std::string defaultTarget = "msccl-executor";  // custom collectives need msccl-legacy
   // Throws std::invalid_argument for parameters the algorithm cannot use.
   std::function<dsl::Program(const Arguments&, ir::Protocol)> build;
+  // The steps the busiest thread block gets once compiled, predicted from the parameters
+  // without building the program (empty: no prediction). A prediction over the runtime's
+  // steps per thread block is refused up front (requireFits) instead of failing the compile late.
+  std::function<int64_t(const Arguments&)> busiestThreadBlockSteps = nullptr;
 };
 
 const std::vector<LibraryEntry>& library();
@@ -39,6 +44,10 @@ const LibraryEntry* findAlgorithm(std::string_view name);
 // "key=value" settings over the entry's defaults; throws std::invalid_argument for an unknown
 // key, a malformed value or a repeated key.
 Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::string>& settings);
+
+// Throws LimitExceeded (an std::invalid_argument: exit 1) when the entry's predicted steps per
+// thread block exceed `profile`'s, naming the limit and the settings that would fit.
+void requireFits(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile);
 
 struct Instance {
   const LibraryEntry* entry = nullptr;

@@ -83,7 +83,8 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
                 "(exit 0 ok, 2 unusable topology, 1 usage, 5 inconclusive: LP over its size limit)");
   addTopologyArgument(cmd, args->topology);
   cmd->add_option("collective", args->collective,
-                  "allgather, reducescatter, alltoall, broadcast, reduce, scatter or gather (default: all)");
+                  "allgather, reducescatter, allreduce (as reducescatter + allgather), alltoall, broadcast, reduce, scatter or "
+                  "gather (default: all)");
   cmd->add_option("--root", args->root, "root rank of broadcast, reduce, scatter and gather")->capture_default_str();
   addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] {

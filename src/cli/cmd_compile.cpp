@@ -5,7 +5,6 @@
 // script builds (docs/python.md); its errors point at the script's lines.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -19,6 +18,7 @@
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"
+#include "ir/output_file.hpp"
 #include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
@@ -74,10 +74,10 @@ int runFused(const CompileArguments& args) {
   if (args.output.empty()) {
     std::cout << xml;
   } else {
-    std::ofstream file(args.output, std::ios::binary);
-    file << xml;
-    if (!file.flush()) {
-      std::cerr << "ccforge compile: cannot write " << args.output << "\n";
+    try {
+      writeOutputFile(args.output, xml);
+    } catch (const OutputError& e) {
+      std::cerr << "ccforge compile: " << e.what() << "\n";
       return kExitUsage;
     }
   }
@@ -111,6 +111,10 @@ int runCompile(const CompileArguments& args) {
     if (profile.empty()) profile = "msccl-legacy";  // the header msccl-tools writes
   } else {
     try {
+      if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
+        const std::string profileName = profile.empty() ? entry->defaultTarget : profile;
+        algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), *profileByName(profileName));
+      }
       instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
     } catch (const std::invalid_argument& e) {
       std::cerr << "ccforge compile: " << e.what() << "\n";
@@ -159,10 +163,10 @@ int runCompile(const CompileArguments& args) {
     if (jobs[i].output.empty()) {
       std::cout << xml;
     } else {
-      std::ofstream file(jobs[i].output, std::ios::binary);
-      file << xml;
-      if (!file.flush()) {
-        std::cerr << "ccforge compile: cannot write " << jobs[i].output << "\n";
+      try {
+        writeOutputFile(jobs[i].output, xml);
+      } catch (const OutputError& e) {
+        std::cerr << "ccforge compile: " << e.what() << "\n";
         return kExitUsage;
       }
     }

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/picture_output.hpp"
 #include "cli/script_cli.hpp"
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
@@ -131,6 +132,10 @@ int runDot(const DotArguments& args) {
     std::cerr << fmt::format("ccforge dot: warning: the program has no step rank {} tb {} step {} to highlight\n",
                              s.rank, s.tb, s.step);
 
+  const int32_t ranks = instance ? instance->program.binding().ranks : algo.ngpus;
+  if (args.rank && (*args.rank < 0 || *args.rank >= ranks))
+    throw UsageError(fmt::format("--rank {}: the program has ranks 0..{}", *args.rank, ranks - 1));
+  if (args.chunk && *args.chunk < 0) throw UsageError(fmt::format("--chunk {}: chunks are numbered from 0", *args.chunk));
   viz::DotFilter filter;
   filter.rank = args.rank;
   filter.chunk = args.chunk;
@@ -147,7 +152,7 @@ int runDot(const DotArguments& args) {
   if (args.output.empty()) {
     std::cout << dot;
   } else {
-    viz::writePicture(dot, *format, args.output);
+    writePictureFile(dot, args.output);
     std::cerr << "ccforge dot: wrote " << args.output << "\n";
   }
   return kExitVerified;
@@ -167,6 +172,12 @@ int runDotReportingErrors(const DotArguments& args) {
   } catch (const InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge dot: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const OutputError& e) {
+    std::cerr << "ccforge dot: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const codegen::CompileError& e) {
     std::cerr << "ccforge dot: " << args.input << ": " << e.what() << "\n";
     return kExitViolation;

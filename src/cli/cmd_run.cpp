@@ -4,6 +4,10 @@
 // and busbw (nccl-tests conventions). Exit codes as `verify`: 0 correct, 10 wrong result /
 // deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable input,
 // 6 internal error. docs/runtime.md describes it.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +15,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "driver/perf_table.hpp"
@@ -20,6 +25,7 @@
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
+#include "ir/limits.hpp"
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "verify/report_writers.hpp"
@@ -97,6 +103,36 @@ std::string verificationLine(const std::string& file, const driver::RunVerificat
   if (v.decision == driver::LoadDecision::RunUnproven)
     line += "; it runs anyway, and every output element is checked against the reference";
   return line;
+}
+
+// The host memory a run of `call` takes: every rank's buffers, the inputs kept for the check and
+// the reference's outputs. Refused up front past limits::kMaxRunBufferBytes or three quarters of
+// the machine's memory, whichever is less (docs/limits.md), so that it never ends in bad_alloc.
+void checkRunMemory(const CallShape& call) {
+  const long double elem = static_cast<long double>(dataTypeSize(call.dtype));
+  const long double ranks = call.ranks;
+  long double limit = static_cast<long double>(limits::kMaxRunBufferBytes);
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && pageSize > 0) limit = std::min(limit, static_cast<long double>(pages) * pageSize * 3 / 4);
+  auto refuse = [&](const std::string& need) {
+    throw UsageError(fmt::format("--count {}: the call needs {} of host memory, over the limit of {} "
+                                 "(the smaller of 16 GiB and 3/4 of this machine's memory; docs/limits.md)",
+                                 call.count, need, humanBytes(static_cast<double>(limit))));
+  };
+  // No buffer holds more than count x ranks elements, and the ranks are capped: past this
+  // bound the sizes could overflow, and the need (at least count x ranks elements) is far over.
+  const long double bound = static_cast<long double>(call.count) * ranks * ranks * 4 * elem;
+  if (bound > static_cast<long double>(int64_t{1} << 62)) refuse("far more than " + humanBytes(static_cast<double>(limit)));
+  long double bytes = 0;
+  try {
+    for (int32_t r = 0; r < call.ranks; ++r) {
+      const BufferSizes b = bufferSizes(call, r);
+      bytes += 2 * elem * (static_cast<long double>(b.inputElems) + std::max(b.outputElems, b.regionElems));
+    }
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (bytes > limit) refuse("about " + humanBytes(static_cast<double>(bytes)));
 }
 
 TargetOptions targetOptions(const RunOptions& o) {
@@ -181,6 +217,7 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
         continue;
       }
       cell.status = driver::PerfCell::Status::Measured;
+      checkRunMemory(call);
       pending.push_back({table.rows.size(), form == CallForm::InPlace, call});
     }
     table.rows.push_back(row);
@@ -309,11 +346,7 @@ int execute(const RunOptions& o) {
   call.form = o.inPlace || !first.serves(CallForm::OutOfPlace) ? CallForm::InPlace : CallForm::OutOfPlace;
   if (isRooted(call.collective) && (call.root < 0 || call.root >= call.ranks))
     throw UsageError("--root " + std::to_string(call.root) + " is not a rank (0.." + std::to_string(call.ranks - 1) + ")");
-  try {
-    bufferSizes(call, 0);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
+  checkRunMemory(call);
   const Selection selection = programs.select(call);
   if (!selection.program && !o.fallback)
     throw UsageError("no program can serve this call (" + describeCall(call) + "):\n" + selection.summary() +
@@ -404,6 +437,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--iters", options->iterations, "timed iterations after the checked run")->capture_default_str();
   run->add_option("--warmup", options->warmup, "untimed iterations before the timed ones")->capture_default_str();
   run->add_option("--timeout", options->timeoutSeconds, "watchdog limit in seconds (a launch on the CPU, a wait on the GPU)")
+      ->check(finiteRange(0.001, 1e6))
       ->capture_default_str();
   run->add_option("--profile", options->profile,
                   "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
@@ -411,7 +445,8 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");
-  run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)");
+  run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)")
+      ->check(CLI::Range(0, limits::kMaxProgramRanks));
   run->add_option("--root", options->root, "root of broadcast, reduce, gather, scatter")->capture_default_str();
   run->add_option("--workers", options->workers, "CPU worker threads (default: one per hardware thread, at most 8)");
   run->add_option("--seed", options->seed, "random input seed")->capture_default_str();

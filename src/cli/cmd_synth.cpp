@@ -4,16 +4,22 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/synth_arguments.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
+#include "ir/limits.hpp"
 #include "ir/names.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/sccl/cost.hpp"
@@ -220,7 +226,23 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
     std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected\n";
   progress::done();
   std::cout << (a.format == "json" ? json(a, synth, result, points) : text(a, synth, result, points, cost)) << std::flush;
+  const auto deployable = std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return p.deployment.window.has_value(); });
+  if (a.outputDir.empty() && deployable > 0)
+    std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
+              << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
   return exitCode(result, points, synth);
+}
+
+// -o DIR is checked before any search: it must be (or become) a writable directory.
+void prepareOutputDirectory(const std::string& dir) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw OutputError("-o " + dir + ": it exists and is not a directory (synth -o names a directory)");
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw OutputError("-o " + dir + ": cannot create the directory: " + ec.message());
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw OutputError("-o " + dir + ": cannot write into the directory: " + std::strerror(errno));
 }
 
 int runSynth(const SynthArguments& a) {
@@ -229,6 +251,24 @@ int runSynth(const SynthArguments& a) {
   progress::phase("loading topology " + a.topology);
   topo::Topology topology = topo::loadTopology(a.topology);
   const bool trees = a.method == "trees" || (a.method == "auto" && topology.boxCount() > 1);
+  const auto gpus = static_cast<int32_t>(topology.gpus().size());
+  const int32_t most = trees ? limits::kMaxTreeSynthGpus : limits::kMaxSmtSynthGpus;
+  if (gpus > most)
+    throw LimitExceeded(fmt::format("topology {} has {} GPUs; the {} method synthesizes for at most {} "
+                                    "(ccforge's limit, docs/limits.md)",
+                                    topology.name, gpus, trees ? "tree" : "SMT", most));
+  for (const auto& [name, value] : {std::pair{"--chunks", a.chunks}, {"--steps", a.steps}, {"--rounds", a.rounds}})
+    if (value && (*value < 1 || *value > limits::kMaxSmtInstanceSize))
+      throw std::invalid_argument(fmt::format("{} {} is out of range: an instance has 1 to {} (docs/limits.md)", name,
+                                              *value, limits::kMaxSmtInstanceSize));
+  if (!trees && a.chunks && a.steps && a.rounds &&
+      int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus > limits::kMaxSmtInstanceWork)
+    throw LimitExceeded(fmt::format("instance (C,S,R) = ({},{},{}) on {} GPUs: C x R x GPUs = {} is over ccforge's "
+                                    "instance limit of {} (docs/limits.md)",
+                                    *a.chunks, *a.steps, *a.rounds, gpus,
+                                    int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus,
+                                    limits::kMaxSmtInstanceWork));
+  prepareOutputDirectory(a.outputDir);
   if (trees) return runTreeSynthesis(a);
   return runSmtSynthesis(a, topology, request);
 }
@@ -267,10 +307,10 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
                   "sizes where it is predicted the fastest");
   addTextOrJsonFormat(cmd, args->format);
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
-      ->check(CLI::Range(0.001, 1e6))
+      ->check(finiteRange(0.001, 1e6))
       ->capture_default_str();
   cmd->add_option("--instance-timeout", args->instanceTimeoutSeconds, "seconds per solver call")
-      ->check(CLI::Range(0.001, 1e6))
+      ->check(finiteRange(0.001, 1e6))
       ->capture_default_str();
   cmd->add_option("--max-chunks", args->maxChunks, "largest C the searches try (default: from the bandwidth bound)")
       ->check(CLI::Range(1, 4096));

@@ -82,6 +82,11 @@ int synthesize(const SynthArguments& args) {
   if (!args.outputDir.empty() &&
       std::none_of(run.outcomes.begin(), run.outcomes.end(), [](const auto& o) { return !o.file.empty(); }))
     std::cerr << "ccforge synth: no file written to " << args.outputDir << ": no program found can be selected\n";
+  const auto deployable = std::count_if(run.outcomes.begin(), run.outcomes.end(),
+                                        [](const auto& o) { return o.deployment.window.has_value(); });
+  if (args.outputDir.empty() && deployable > 0)
+    std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
+              << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
   std::cout << (args.format == "json" ? synth::trees::treeRunJson(args.topology, args.collective, run.outcomes)
                                       : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))
             << std::flush;

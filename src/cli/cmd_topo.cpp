@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/picture_output.hpp"
 #include "cli/topology_cli.hpp"
 #include "topology/catalog.hpp"
 #include "topology/machine_import.hpp"
@@ -167,10 +168,15 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
 
   CLI::App* dot = topo->add_subcommand("dot", "Graphviz DOT of a topology");
   addTopologyArgument(dot, args->topology);
-  dot->add_option("-o,--output", args->output, "write to this file instead of stdout");
+  dot->add_option("-o,--output", args->output, "write to this file instead of stdout: DOT for .dot/.gv, rendered by Graphviz for .svg, .png, .pdf");
   dot->callback([args, &context] {
     context.exitCode = runGuarded("topo dot", [&] {
-      return writeOutput("topo dot", args->output, viz::topologyToDot(loadTopology(args->topology)));
+      if (!args->output.empty() && !viz::formatForPath(args->output))
+        throw std::invalid_argument("-o " + args->output + ": the extension must be .dot, .gv, .svg, .png or .pdf");
+      const std::string text = viz::topologyToDot(loadTopology(args->topology));
+      if (args->output.empty()) return writeOutput("topo dot", "", text);
+      writePictureFile(text, args->output);
+      return static_cast<int>(kExitVerified);
     });
   });
 

@@ -3,13 +3,18 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
 #include "cli/verdict_exit_code.hpp"
+#include "ir/input_error.hpp"
+#include "ir/limits.hpp"
+#include "ir/output_file.hpp"
+#include "verify/collective_resolution.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
 
@@ -41,11 +46,12 @@ bool writeWitnesses(const std::string& dir, const std::vector<verify::FileReport
     std::replace(stem.begin(), stem.end(), '/', '_');
     for (size_t n = 0; n < r.smt->witnesses.size(); ++n) {
       const std::string path = (std::filesystem::path(dir) / fmt::format("{}.witness{}.json", stem, n + 1)).string();
-      std::ofstream out(path);
+      std::ostringstream out;
       verify::writeWitness(out, r.file, r.smt->witnesses[n]);
-      out.flush();
-      if (!out) {
-        std::cerr << "ccforge verify: cannot write " << path << "\n";
+      try {
+        writeOutputFile(path, out.str());
+      } catch (const OutputError& e) {
+        std::cerr << "ccforge verify: " << e.what() << "\n";
         return false;
       }
     }
@@ -66,6 +72,30 @@ bool prepareDirectory(const std::string& option, const std::string& dir) {
 }
 
 int runVerify(const VerifyArguments& args) {
+  if (args.maxInputBytes == 0 || args.maxInputBytes > limits::kMaxInputBytesCeiling) {
+    std::cerr << "ccforge verify: --max-input-size must be between 1 byte and " << limits::kMaxInputBytesCeiling
+              << " bytes (1 TiB; docs/limits.md)\n";
+    return kExitUsage;
+  }
+  if (!args.output.empty()) {
+    try {
+      checkOutputPath(args.output);
+    } catch (const OutputError& e) {
+      std::cerr << "ccforge verify: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+  if (args.collective) {
+    try {
+      verify::checkCollectiveOption(*args.collective);
+    } catch (const InputError& e) {
+      std::cerr << "ccforge verify: " << e.what() << "\n";
+      return kExitMalformedInput;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "ccforge verify: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   verify::Options options;
   options.profileFromHeader = args.profile.empty();
   if (!options.profileFromHeader) options.profile = *profileByName(args.profile);
@@ -92,26 +122,27 @@ int runVerify(const VerifyArguments& args) {
   if (profile.empty()) profile = "none";  // no file could be read
   verify::RunInfo run{profile, exitCodeOf(verify::combinedVerdict(reports))};
 
-  std::ofstream file;
-  if (!args.output.empty()) {
-    file.open(args.output);
-    if (!file) {
-      std::cerr << "ccforge verify: cannot write " << args.output << "\n";
-      return kExitUsage;
-    }
-  }
-  std::ostream& out = args.output.empty() ? std::cout : file;
+  std::ostringstream text;
+  std::ostream& out = args.output.empty() ? std::cout : text;
   switch (*verify::parseReportFormat(args.format)) {
     case verify::ReportFormat::Text: verify::writeText(out, reports, run); break;
     case verify::ReportFormat::Json: verify::writeJson(out, reports, run); break;
     case verify::ReportFormat::Sarif: verify::writeSarif(out, reports, run); break;
   }
-  out.flush();
-  if (!out) {
-    std::cerr << "ccforge verify: writing the report failed\n";
-    return kExitInternalError;
+  if (args.output.empty()) {
+    if (!std::cout.flush()) {
+      std::cerr << "ccforge verify: cannot write the report to standard output\n";
+      return kExitUsage;
+    }
+  } else {
+    try {
+      writeOutputFile(args.output, text.str());
+    } catch (const OutputError& e) {
+      std::cerr << "ccforge verify: " << e.what() << "\n";
+      return kExitUsage;
+    }
   }
-  if (!args.witnessDir.empty() && !writeWitnesses(args.witnessDir, reports)) return kExitInternalError;
+  if (!args.witnessDir.empty() && !writeWitnesses(args.witnessDir, reports)) return kExitUsage;
   return run.exitCode;
 }
 
@@ -142,6 +173,7 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("-o,--output", args->output, "write the report to this file instead of standard output");
   cmd->add_option("--max-input-size", args->maxInputBytes, "largest input accepted, after gzip inflation (e.g. 2GB)")
+      ->check(unsignedSize())
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
   cmd->add_option("--engine", args->engine,
@@ -154,7 +186,7 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--smt-timeout", args->smtTimeoutSeconds,
                   "wall-clock limit per SMT query and solver, in seconds; a query that hits it is inconclusive (exit 5)")
-      ->check(CLI::Range(0.001, 86400.0))
+      ->check(finiteRange(0.001, 86400.0))
       ->capture_default_str();
   cmd->add_option("--smt-rlimit", args->smtRlimit,
                   "deterministic resource limit per SMT query (Z3 rlimit, cvc5 rlimit-per); 0: none")

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -12,6 +12,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "ir/input_error.hpp"
+#include "ir/output_file.hpp"
 
 namespace ccforge::cli {
 
@@ -24,7 +25,8 @@ inline void addTextOrJsonFormat(CLI::App* cmd, std::string& format) {
 }
 
 // Unusable input (a spec, an IR file, a disconnected topology) exits 2; a nonsensical
-// request (unknown collective, root out of range) exits 1.
+// request (unknown collective, root out of range, a request over a limit of docs/limits.md)
+// and an output that cannot be written exit 1.
 template <typename Body>
 int runGuarded(std::string_view command, Body&& body) {
   try {
@@ -35,20 +37,30 @@ int runGuarded(std::string_view command, Body&& body) {
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge " << command << ": " << e.what() << "\n";
     return kExitUsage;
+  } catch (const OutputError& e) {
+    std::cerr << "ccforge " << command << ": " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::overflow_error& e) {  // exact arithmetic past 64 bits: the input's numbers
+    std::cerr << "ccforge " << command << ": " << e.what() << " (docs/limits.md)\n";
+    return kExitMalformedInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "ccforge " << command << ": " << e.what() << "\n";
+    return kExitUsage;
   }
 }
 
-// Writes `text` to `path`, or to stdout when `path` is empty.
+// Writes `text` to `path` (never leaving a partial file), or to stdout when `path` is empty.
 inline int writeOutput(std::string_view command, const std::string& path, const std::string& text) {
   if (path.empty()) {
     std::cout << text << std::flush;
-    return std::cout ? kExitVerified : kExitInternalError;
+    if (std::cout) return kExitVerified;
+    std::cerr << "ccforge " << command << ": cannot write to standard output\n";
+    return kExitUsage;
   }
-  std::ofstream file(path);
-  file << text;
-  file.flush();
-  if (!file) {
-    std::cerr << "ccforge " << command << ": cannot write " << path << "\n";
+  try {
+    writeOutputFile(path, text);
+  } catch (const OutputError& e) {
+    std::cerr << "ccforge " << command << ": " << e.what() << "\n";
     return kExitUsage;
   }
   return kExitVerified;

@@ -1,6 +1,9 @@
 #include "dsl/collective_binding.hpp"
 
+#include <limits>
 #include <stdexcept>
+
+#include "ir/limits.hpp"
 
 namespace ccforge::dsl {
 namespace {
@@ -27,6 +30,18 @@ std::vector<ChunkMapEntry> refine(const std::vector<ChunkMapEntry>& entries, int
 void CollectiveBinding::validate() const {
   if (ranks < 1) throw std::invalid_argument("a program needs at least 1 rank, got " + std::to_string(ranks));
   if (chunkFactor < 1) throw std::invalid_argument("the chunk factor must be at least 1, got " + std::to_string(chunkFactor));
+  if (ranks > limits::kMaxProgramRanks)
+    throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks is over ccforge's limit of " +
+                        std::to_string(limits::kMaxProgramRanks) + " ranks (docs/limits.md)");
+  // The chunks of every rank's buffers, as the DSL tracks them (chunksPerLoop per rank at most,
+  // twice for an out-of-place call): computed in 64 bits, as ranks x chunks may pass 2^31.
+  const int64_t perRank = sharded(type) ? int64_t{ranks} * chunkFactor : chunkFactor;
+  if (!custom && perRank * ranks * 2 > limits::kMaxProgramChunks)
+    throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks with " + std::to_string(perRank) +
+                        " chunks per rank buffer is over ccforge's limit of " + std::to_string(limits::kMaxProgramChunks) +
+                        " buffer chunks over all ranks (docs/limits.md)");
+  if (perRank > std::numeric_limits<int32_t>::max())
+    throw LimitExceeded("a buffer of " + std::to_string(perRank) + " chunks does not fit the IR's 32-bit counts");
   if (type == CollectiveType::Custom && !custom)
     throw std::invalid_argument("a custom collective needs its specification");
   if (type != CollectiveType::Custom && custom)

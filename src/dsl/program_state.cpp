@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "dsl/dsl_error.hpp"
+#include "ir/limits.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::dsl {
@@ -149,6 +150,9 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
 
 ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d,
                               SourcePos where) {
+  if (static_cast<int64_t>(trace.size()) >= limits::kMaxProgramTransfers)
+    throw LimitExceeded("the program records more than " + std::to_string(limits::kMaxProgramTransfers) +
+                        " copy and reduce operations, ccforge's limit (docs/limits.md)");
   // Chunk by chunk: the callers made sure that source and destination do not overlap.
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < src.count_; ++i) {

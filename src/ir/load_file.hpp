@@ -7,11 +7,13 @@
 #include <memory>
 #include <string>
 
+#include "ir/limits.hpp"
+
 struct gzFile_s;
 
 namespace ccforge {
 
-inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{1} << 30;  // 1 GiB
+inline constexpr uint64_t kDefaultMaxInputBytes = limits::kDefaultMaxInputBytes;  // 1 GiB
 
 class InputStream {
  public:

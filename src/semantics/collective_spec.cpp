@@ -1,5 +1,7 @@
 #include "semantics/collective_spec.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -7,6 +9,7 @@
 
 #include "ir/input_error.hpp"
 #include "ir/json_locations.hpp"
+#include "ir/limits.hpp"
 #include "ir/load_file.hpp"
 #include "ir/text_position.hpp"
 
@@ -36,6 +39,11 @@ class SpecReader {
     spec.ranks = integer(doc, "ranks", "");
     spec.inputChunks = integer(doc, "input_chunks", "");
     spec.outputChunks = integer(doc, "output_chunks", "");
+    if (spec.ranks > limits::kMaxProgramRanks)
+      fail("/ranks", "more than " + std::to_string(limits::kMaxProgramRanks) + " ranks, ccforge's limit (docs/limits.md)");
+    if (int64_t{spec.ranks} * std::max(spec.inputChunks, spec.outputChunks) > limits::kMaxProgramChunks)
+      fail("", "ranks x chunks is over ccforge's limit of " + std::to_string(limits::kMaxProgramChunks) +
+                   " buffer chunks (docs/limits.md)");
     if (doc.contains("precondition")) spec.pre = entries(doc["precondition"], "/precondition");
     if (!doc.contains("postcondition")) fail("", "missing key 'postcondition'");
     spec.post = entries(doc["postcondition"], "/postcondition");
@@ -96,6 +104,8 @@ CustomCollectiveSpec parseCollectiveSpec(const std::string& text, const std::str
     ir::LineIndex lines(text);
     size_t offset = e.byte == 0 ? 0 : e.byte - 1;
     throw InputError(sourceName, lines.at(std::min(offset, text.size())), "malformed JSON");
+  } catch (const json::exception& e) {  // e.g. a number beyond double's range (1e400)
+    throw InputError(sourceName, {}, std::string("malformed JSON: ") + e.what());
   }
   try {
     return SpecReader(sourceName, text).read(doc);

@@ -13,7 +13,8 @@
 
 namespace ccforge {
 
-// Indexed by rank 0 .. ngpus-1 (ranks load the <gpu> elements with their id).
+// Indexed by rank 0 .. (the last rank with a <gpu> element); the ranks after it, up to ngpus-1,
+// store only the shared nodes (rank 0 alone when no rank has one).
 std::vector<int64_t> parserNodesPerRank(const ir::Algorithm& algorithm);
 
 }  // namespace ccforge

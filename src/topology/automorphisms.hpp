@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ir/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
@@ -24,10 +25,11 @@ struct AutomorphismGroup {
 };
 
 // Work is counted in refinement entries (one per vertex and link per refinement round,
-// times the logarithm that sorting adds); the default costs at most about 10 s on the
-// 2-core machine (a 4096-GPU ring or torus completes within it). Past it the group found so
-// far (a subgroup: every generator is a genuine automorphism) is returned, complete = false.
-inline constexpr uint64_t kDefaultAutomorphismWorkLimit = 1'000'000'000;
+// times the logarithm that sorting adds); the default (limits::kAutomorphismWorkLimit) costs a
+// few seconds on the 2-core machine: catalog machines complete well within it, a 4096-GPU ring
+// does not. Past it the group found so far (a subgroup: every generator is a genuine
+// automorphism) is returned, complete = false.
+inline constexpr uint64_t kDefaultAutomorphismWorkLimit = limits::kAutomorphismWorkLimit;
 
 AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting,
                                 uint64_t workLimit = kDefaultAutomorphismWorkLimit);

@@ -5,11 +5,12 @@
 #include <cstdint>
 #include <optional>
 
+#include "ir/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
 
-inline constexpr int32_t kMaxBoxes = 1024;
+inline constexpr int32_t kMaxBoxes = limits::kMaxBoxes;
 
 struct NicSpec {
   int32_t gpusPerNic = 1;  // NIC j of a box serves the box's GPUs j*g .. j*g+g-1 (rank order)

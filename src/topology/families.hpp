@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
@@ -14,8 +15,8 @@ enum class Family : uint8_t { Ring, Line, Star, FullyConnected, Switch, Mesh, To
 std::string_view familyName(Family f);
 std::optional<Family> parseFamily(std::string_view name);
 
-inline constexpr int32_t kMaxFamilyGpus = 4096;
-inline constexpr int32_t kMaxFullyConnectedGpus = 512;
+inline constexpr int32_t kMaxFamilyGpus = limits::kMaxFamilyGpus;
+inline constexpr int32_t kMaxFullyConnectedGpus = limits::kMaxFullyConnectedGpus;
 
 struct FamilySpec {
   Family family = Family::Ring;

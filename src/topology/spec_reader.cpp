@@ -22,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxBoxNesting = 8;
+constexpr int kMaxBoxNesting = limits::kMaxBoxNesting;
 
 bool validName(std::string_view name) {
   if (name.empty() || name.size() > 128) return false;
@@ -65,6 +65,10 @@ class SpecReader {
       std::string what = e.what();
       if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
       throw InputError(source_, ir::LineIndex(text_).at(std::min(offset, text_.size())), "malformed JSON: " + what);
+    } catch (const json::exception& e) {  // e.g. a number beyond double's range (1e400)
+      std::string what = e.what();
+      if (auto colon = what.find("] "); colon != std::string::npos) what = what.substr(colon + 2);
+      throw InputError(source_, {}, "malformed JSON: " + what);
     }
     try {
       locations_ = std::make_unique<JsonLocations>(text_);

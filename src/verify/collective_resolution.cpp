@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "semantics/collective_spec.hpp"
+#include "ir/input_error.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::verify {
@@ -42,6 +43,19 @@ NamedCollective parseName(const std::string& text) {
 }
 
 }  // namespace
+
+void checkCollectiveOption(const std::string& option) {
+  if (!looksLikePath(option)) {
+    (void)parseName(option);
+    return;
+  }
+  CustomCollectiveSpec spec = readCollectiveSpecFile(option);
+  try {
+    (void)Collective::custom(std::move(spec));
+  } catch (const std::invalid_argument& e) {
+    throw InputError(option, {}, std::string("invalid collective spec: ") + e.what());
+  }
+}
 
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
                                      const std::optional<CustomCollectiveSpec>& custom, Findings& findings) {

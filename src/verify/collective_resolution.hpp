@@ -23,4 +23,9 @@ struct ResolvedCollective {
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
                                      const std::optional<CustomCollectiveSpec>& custom, Findings& findings);
 
+// The --collective option on its own, before any file is read: throws std::invalid_argument for
+// an unknown name or a bad root (a usage error) and InputError for a spec file that cannot be
+// read or is invalid.
+void checkCollectiveOption(const std::string& option);
+
 }  // namespace ccforge::verify

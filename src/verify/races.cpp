@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <unordered_map>
 
@@ -66,9 +67,13 @@ class RaceChecker {
           for (int32_t u = 0; u < nTbs; ++u) clock[u] = std::max(clock[u], it->second[u]);
       for (const Access& a : accessesOf(st)) {
         const BufferView& view = layouts_[rank].view(a.buffer);
-        for (int32_t j = 0; j < st.cnt && result_.complete; ++j)
-          if (a.offset + j >= 0 && a.offset + j < view.length)  // outside: a lint error, not a race
-            visit(history[view.region][view.base + a.offset + j], s, a, j, clock, firstTb);
+        // Only the chunks inside the view (outside: a lint error, not a race), in 64 bits: a
+        // file's offset and count may be anything up to 2^31 - 1.
+        const int64_t first = std::max<int64_t>(0, -int64_t{a.offset});
+        const int64_t end = std::min<int64_t>(st.cnt, int64_t{view.length} - a.offset);
+        for (int64_t j = first; j < end && result_.complete; ++j)
+          visit(history[view.region][static_cast<size_t>(view.base + a.offset + j)], s, a, static_cast<int32_t>(j), clock,
+                firstTb);
       }
       clock[t] = index_.indexInTb(s);
       if (st.publishes) snapshots_[s].assign(clock, clock + nTbs);

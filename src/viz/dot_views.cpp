@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -19,7 +21,14 @@ using ir::OpType;
 
 std::string chunks(ir::Buffer b, int32_t off, int32_t cnt) {
   if (cnt == 1) return fmt::format("{}[{}]", ir::bufferLetter(b), off);
-  return fmt::format("{}[{}..{}]", ir::bufferLetter(b), off, off + cnt - 1);
+  return fmt::format("{}[{}..{}]", ir::bufferLetter(b), off, int64_t{off} + cnt - 1);
+}
+
+// [off, off+cnt) of a step as read from a file: the offsets are any int32 (verify reports the
+// out-of-range ones), so the end saturates instead of overflowing.
+ChunkRange stepChunks(int32_t off, int32_t cnt) {
+  const int64_t end = std::min<int64_t>(int64_t{off} + cnt, std::numeric_limits<int32_t>::max());
+  return {off, static_cast<int32_t>(end)};
 }
 
 std::string rankLabel(int32_t rank, int32_t) { return fmt::format("rank {}", rank); }
@@ -27,7 +36,8 @@ std::string rankLabel(int32_t rank, int32_t) { return fmt::format("rank {}", ran
 // Chunk range of compiled chunks [off, off+cnt) in DSL chunks.
 ChunkRange dslChunks(int32_t off, int32_t cnt, int32_t refinement) {
   if (off < 0 || cnt <= 0) return {};
-  return {off / refinement, (off + cnt + refinement - 1) / refinement};
+  const int64_t end = (int64_t{off} + cnt + refinement - 1) / refinement;
+  return {off / refinement, static_cast<int32_t>(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()))};
 }
 
 }  // namespace
@@ -112,10 +122,10 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
         const auto v = static_cast<int32_t>(m.nodes.size());
         const bool local = st.type == OpType::Copy || st.type == OpType::Reduce;
         m.nodes.push_back(DotNode{g.id, tb.id, static_cast<int32_t>(s),
-                                  readsLocalSource(st.type) || local ? ChunkRange{st.srcoff, st.srcoff + st.cnt}
+                                  readsLocalSource(st.type) || local ? stepChunks(st.srcoff, st.cnt)
                                                                          : ChunkRange{},
                                   writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
-                                      ? ChunkRange{st.dstoff, st.dstoff + st.cnt}
+                                      ? stepChunks(st.dstoff, st.cnt)
                                       : ChunkRange{},
                                   NodeMark::None, computes(st.type)});
         stepOf.push_back(&st);

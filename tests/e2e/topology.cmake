@@ -44,7 +44,7 @@ ccforge_cli_test("bounds of a zero-bandwidth spec" 2 --has "bandwidth must be po
   -- bounds ${CCFORGE_E2E_DATA}/topo_zero_bandwidth.json)
 ccforge_cli_test("bounds root out of range" 1 --has "root 8 is out of range: topology dgx1 has ranks 0 to 7"
   -- bounds dgx1 broadcast --root 8)
-ccforge_cli_test("bounds of allreduce are refused" 1 --has "no exact bound for allreduce" -- bounds dgx1 allreduce)
+ccforge_cli_test("bounds of a custom collective are refused" 1 --has "no exact bound for custom" -- bounds dgx1 custom)
 ccforge_cli_test("bounds of an unknown collective" 1 --has "unknown collective 'allgathr'" -- bounds dgx1 allgathr)
 
 set(CCFORGE_IR ${PROJECT_SOURCE_DIR}/tests/fixtures/msccl-tools/valid)

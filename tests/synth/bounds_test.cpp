@@ -55,7 +55,7 @@ TEST_CASE("nonsensical requests are refused with a message") {
   CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Broadcast, 8),
                     Catch::Contains("root 8 is out of range: topology dgx1 has ranks 0 to 7"));
   CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Reduce, -1), Catch::Contains("root -1 is out of range"));
-  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::AllReduce), Catch::Contains("no exact bound for allreduce"));
+  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Custom), Catch::Contains("no exact bound for custom"));
   CHECK_THROWS_AS(collectiveBound(topo::familyTopology(topo::Family::Ring, {1}), CollectiveType::AllGather), std::invalid_argument);
 }
 
@@ -87,4 +87,22 @@ TEST_CASE("an alltoall LP beyond the row limit is inconclusive, not a long wait"
   CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllToAll),
                     Catch::Contains("the alltoall LP has 2998 rows after symmetry reduction, more than 2000"));
   CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), BoundsLimit);
+}
+
+// By hand: a line of 4 GPUs, links of one unit. The allgather cut {gpu0, gpu1, gpu2} has one link
+// out for 3 GPUs: x = 1/3, 3 rounds per chunk, 3 steps; reducescatter the same reversed.
+// Allreduce as RS + AG: 6 steps, 6 rounds per chunk, algbw N x / 2 = 2/3 unit.
+TEST_CASE("allreduce is bounded as reducescatter + allgather") {
+  const topo::Topology line = topo::familyTopology(topo::Family::Line, {4});
+  const CollectiveBound b = collectiveBound(line, CollectiveType::AllReduce);
+  CHECK(b.stepsLowerBound == 6);
+  CHECK(b.roundsPerChunkLowerBound == Rational(6));
+  CHECK(b.algbwUpperBoundGBps == Rational(2, 3));
+  CHECK(b.root == -1);
+}
+
+TEST_CASE("a topology past the work limit is refused before any max-flow") {
+  const topo::Topology ring = topo::familyTopology(topo::Family::Ring, {4096});
+  CHECK_THROWS_WITH(collectiveBound(ring, CollectiveType::AllGather), Catch::Contains("over ccforge's work limit of 2^28"));
+  CHECK_THROWS_AS(collectiveBound(ring, CollectiveType::AllGather), std::invalid_argument);
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "ir/input_error.hpp"
+#include "ir/limits.hpp"
 #include "topology/distances.hpp"
 #include "synth/bounds/concurrent_flow.hpp"
 #include "synth/bounds/cut_bounds.hpp"
@@ -40,23 +41,50 @@ int32_t stepsNeeded(const Topology& t, CollectiveType c, int32_t root) {
   return most;
 }
 
+// The exact bounds run a max-flow per GPU (per candidate rate), each over the whole graph:
+// refused up front when GPUs x vertices x links passes limits::kMaxBoundsWork.
+void requireWithinWorkLimit(const Topology& t) {
+  const auto gpus = static_cast<int64_t>(t.gpus().size()), vertices = static_cast<int64_t>(t.vertices().size()),
+             links = static_cast<int64_t>(t.links().size());
+  const long double work = static_cast<long double>(gpus) * vertices * links;
+  if (work <= static_cast<long double>(limits::kMaxBoundsWork)) return;
+  throw LimitExceeded("topology " + t.name + " is too large for the exact bounds: " + std::to_string(gpus) + " GPUs x " +
+                      std::to_string(vertices) + " vertices x " + std::to_string(links) +
+                      " links is over ccforge's work limit of 2^28 (one max-flow per GPU; docs/limits.md)");
+}
+
+CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root);
+
 }  // namespace
 
 const std::vector<CollectiveType>& boundedCollectives() {
   static const std::vector<CollectiveType> all{CollectiveType::AllGather, CollectiveType::ReduceScatter,
-                                               CollectiveType::AllToAll,  CollectiveType::Broadcast,
-                                               CollectiveType::Reduce,    CollectiveType::Scatter,
-                                               CollectiveType::Gather};
+                                               CollectiveType::AllReduce, CollectiveType::AllToAll,
+                                               CollectiveType::Broadcast, CollectiveType::Reduce,
+                                               CollectiveType::Scatter,   CollectiveType::Gather};
   return all;
 }
 
 CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t root) {
+  try {
+    return exactBound(t, c, root);
+  } catch (const std::overflow_error& e) {
+    throw InputError(t.sourceFile, {},
+                     "topology " + t.name + ": " + e.what() +
+                         " (the exact max-flows scale every bandwidth to a common integer unit that must fit 64 bits; "
+                         "docs/limits.md)");
+  }
+}
+
+namespace {
+
+CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
   const auto n = static_cast<int32_t>(t.gpus().size());
   bool supported = false;
   for (CollectiveType b : boundedCollectives()) supported = supported || b == c;
   if (!supported)
     throw std::invalid_argument("no exact bound for " + std::string(collectiveTypeName(c)) +
-                                "; bounded: allgather, reducescatter, alltoall, broadcast, reduce, scatter, gather");
+                                "; bounded: allgather, reducescatter, allreduce, alltoall, broadcast, reduce, scatter, gather");
   if (n < 2)
     throw std::invalid_argument("topology " + t.name + " has " + std::to_string(n) +
                                 " GPU: a collective needs at least 2 to communicate");
@@ -64,6 +92,25 @@ CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t roo
   if (rooted && (root < 0 || root >= n))
     throw std::invalid_argument("root " + std::to_string(root) + " is out of range: topology " + t.name + " has ranks 0 to " +
                                 std::to_string(n - 1));
+
+  // The alltoall LP has its own limit (kMaxAllToAllRows, inconclusive past it); every other
+  // bound runs max-flows per GPU.
+  if (c != CollectiveType::AllToAll) requireWithinWorkLimit(t);
+  if (c == CollectiveType::AllReduce) {
+    // As reducescatter then allgather (synth --method trees composes it so): steps, rounds per
+    // chunk and time add up; algbw = 1 / (1/RS + 1/AG). A bound on those algorithms only.
+    const CollectiveBound rs = collectiveBound(t, CollectiveType::ReduceScatter);
+    const CollectiveBound ag = collectiveBound(t, CollectiveType::AllGather);
+    CollectiveBound bound;
+    bound.collective = c;
+    bound.stepsLowerBound = rs.stepsLowerBound + ag.stepsLowerBound;
+    bound.roundsPerChunkLowerBound = rs.roundsPerChunkLowerBound + ag.roundsPerChunkLowerBound;
+    bound.algbwUpperBoundGBps =
+        rs.algbwUpperBoundGBps * ag.algbwUpperBoundGBps / (rs.algbwUpperBoundGBps + ag.algbwUpperBoundGBps);
+    bound.method = "reducescatter + allgather: their steps and rounds per chunk added, algbw 1/(1/RS + 1/AG); a bound "
+                   "on allreduce algorithms that reduce-scatter then all-gather";
+    return bound;
+  }
 
   CollectiveBound bound;
   bound.collective = c;
@@ -107,5 +154,7 @@ CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t roo
   bound.algbwUpperBoundGBps = wholeBuffer ? rate : rate * n;
   return bound;
 }
+
+}  // namespace
 
 }  // namespace ccforge::synth

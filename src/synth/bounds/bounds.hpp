@@ -37,7 +37,9 @@ struct CollectiveBound {
 // The collectives with a bound, in report order.
 const std::vector<CollectiveType>& boundedCollectives();
 
-// Throws std::invalid_argument for a collective without a bound (allreduce, custom), a root
+// Allreduce is bounded as reducescatter + allgather (see docs/bounds.md). Throws
+// LimitExceeded (an std::invalid_argument) past limits::kMaxBoundsWork, and
+// std::invalid_argument for a collective without a bound (custom), a root
 // out of range or a topology with fewer than 2 GPUs; InputError (naming the topology's file)
 // when a GPU the collective needs cannot reach another; BoundsLimit past a work limit.
 CollectiveBound collectiveBound(const topo::Topology& topology, CollectiveType collective, int32_t root = 0);

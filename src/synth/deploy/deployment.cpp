@@ -9,6 +9,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "ir/output_file.hpp"
 #include "ir/writer.hpp"
 #include "semantics/selection.hpp"
 
@@ -136,11 +137,11 @@ std::string outcomeText(const Deployment& d, const std::string& file, bool writi
 }
 
 std::string writeProgram(const std::string& directory, const std::string& fileName, const ir::Algorithm& algorithm) {
-  std::filesystem::create_directories(directory);
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) throw OutputError("cannot create the directory " + directory + ": " + ec.message());
   const std::string path = (std::filesystem::path(directory) / fileName).string();
-  std::ofstream file(path, std::ios::binary);
-  file << ir::toXml(algorithm);
-  if (!file.flush()) throw std::invalid_argument("cannot write " + path);
+  writeOutputFile(path, ir::toXml(algorithm));
   return path;
 }
 

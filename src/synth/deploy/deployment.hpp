@@ -41,8 +41,8 @@ std::string windowText(const SizeWindow& window);
 // output directory (`file` empty, `writing` false) ", deployable for ..." or ", not deployable: WHY".
 std::string outcomeText(const Deployment& deployment, const std::string& file, bool writing);
 
-// Writes `algorithm` as DIRECTORY/FILE_NAME (creating the directory) and returns the path.
-// Throws std::invalid_argument when it cannot be written.
+// Writes `algorithm` as DIRECTORY/FILE_NAME (creating the directory; a temporary file renamed,
+// so never half written) and returns the path. Throws OutputError when it cannot be written.
 std::string writeProgram(const std::string& directory, const std::string& fileName, const ir::Algorithm& algorithm);
 
 }  // namespace ccforge::synth::deploy

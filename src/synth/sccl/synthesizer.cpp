@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ir/limits.hpp"
 #include "synth/sccl/encoding.hpp"
 #include "synth/sccl/symmetry.hpp"
 
@@ -10,7 +11,8 @@ namespace ccforge::synth::sccl {
 namespace {
 
 // The bound on the method's allreduce instances (C, 2S, 2R), both phases (C, S, R): twice the
-// larger of the reducescatter and allgather bounds (src/synth/bounds has no allreduce bound).
+// larger of the reducescatter and allgather bounds (the bounds command's allreduce row adds the
+// two instead: phases of different (C,S,R)).
 CollectiveBound allReduceBound(const topo::Topology& topology) {
   const CollectiveBound rs = collectiveBound(topology, CollectiveType::ReduceScatter);
   const CollectiveBound ag = collectiveBound(topology, CollectiveType::AllGather);
@@ -123,6 +125,13 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
   if (!rounds && steps < bound_.stepsLowerBound) {
     pruned(chunks, steps, steps, r.note);
     r.verdict = Verdict::Pruned;
+    return record(r);
+  }
+  // Encoding the instance (not interruptible by the solver's time limit) grows with C x R x GPUs.
+  const int64_t work = int64_t{chunks} * std::max(rounds.value_or(steps), steps) * ranks();
+  if (work > limits::kMaxSmtInstanceWork) {
+    r.note = "C x R x GPUs = " + std::to_string(work) + " is over ccforge's instance limit of " +
+             std::to_string(limits::kMaxSmtInstanceWork) + " (docs/limits.md)";
     return record(r);
   }
   const double left = secondsLeft();

@@ -49,7 +49,7 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
         "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
         "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
         "  {}{}\n"
-        "  synthesized, compiled, verified and simulated in {:.2f} s\n",
+        "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
         topology, collective, o.composition == Composition::Packing ? "tree packing" : "hierarchical composition",
         s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
         s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),

@@ -1,0 +1,159 @@
+# End-to-end tests of ccforge's own limits (docs/limits.md) and of its answers to absurd or
+# broken requests: refused up front with exit 1 or 2 and a message naming the limit, never an
+# internal error, a crash or minutes of work. Expected outcomes are stated here, from the limits
+# and from hand computation.
+set(LIMITS_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
+set(HARDEN_GOOD ${FIXTURES}/verify/good/allgather_pairs_n2.xml)
+set(HARDEN_RING ${FIXTURES}/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+set(HARDEN_OUT ${CMAKE_CURRENT_BINARY_DIR}/hardening_out)
+file(MAKE_DIRECTORY ${HARDEN_OUT})
+file(WRITE ${HARDEN_OUT}/existing_file "")
+
+# --- (a) absurd requests: refused in well under a second --------------------------------------
+# Ring allreduce on one channel: a thread block gets 2 * ceil(ranks / channels) - 1 steps; the
+# executor allows 64, so ranks=33 is the first that cannot fit (65 steps).
+ccforge_cli_test("limits: compile ring-allreduce ranks=2000 is refused up front" 1
+  --has "ring-allreduce channels=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
+  -- compile ring-allreduce ranks=2000)
+ccforge_cli_test("limits: compile ring-allreduce ranks=128 suggests channels=4" 1
+  --has "would need 255 steps. msccl-executor allows 64 per thread block \\(MSCCL_MAX_NUM_STEPS\\). Use channels=4"
+  -- compile ring-allreduce ranks=128)
+ccforge_cli_test("limits: compile ring-allreduce ranks=33 needs 65 steps" 1
+  --has "would need 65 steps" -- compile ring-allreduce ranks=33)
+ccforge_cli_test("limits: compile ring-allreduce ranks=32 fits (63 steps)" 0
+  --has "32 ranks, 1 channels" -- compile ring-allreduce ranks=32 -o ${HARDEN_OUT}/ring32.xml)
+ccforge_cli_test("limits: compile ring-allgather ranks=65 is refused, suggesting channels=2" 1
+  --has "would need 65 steps. .* Use channels=2" -- compile ring-allgather ranks=65)
+ccforge_cli_test("limits: the legacy profile's 256 steps are suggested when channels cannot help" 1
+  --has "ring-reducescatter channels=32 .* would need 65 steps" --has "Use --profile msccl-legacy \\(256 steps per thread block\\)"
+  -- compile ring-reducescatter ranks=2049 channels=32)
+ccforge_cli_test("limits: compile allpairs-allreduce ranks=3000 is over the buffer-chunk limit" 1
+  --has "a program of 3000 ranks with 3000 chunks per rank buffer is over ccforge's limit of 4194304 buffer chunks"
+  -- compile allpairs-allreduce ranks=3000)
+ccforge_cli_test("limits: compile hierarchical-allreduce nodes=1000 gpus=1000 is over the rank limit" 1
+  --has "a program of 1000000 ranks is over ccforge's limit of 4096 ranks"
+  -- compile hierarchical-allreduce nodes=1000 gpus=1000)
+# 1100 x 1099 transfers: refused once the 2^20-th is recorded (a few seconds of building).
+ccforge_cli_test("limits: compile allpairs-alltoall ranks=1100 is over the transfer limit" 1
+  --has "the program records more than 1048576 copy and reduce operations, ccforge's limit"
+  -- compile allpairs-alltoall ranks=1100)
+ccforge_cli_test("limits: dot of a program over the limits is refused too" 1
+  --has "1000000 ranks is over ccforge's limit" -- dot hierarchical-allreduce nodes=1000 gpus=1000)
+ccforge_cli_test("limits: bounds of a 4096-GPU ring is over the work limit" 1
+  --has "topology ring4096 is too large for the exact bounds: 4096 GPUs x 4096 vertices x 8192 links is over ccforge's work limit of 2\\^28"
+  -- bounds ${LIMITS_DATA}/limits_ring4096.json)
+ccforge_cli_test("limits: bounds of 512 fully connected GPUs is over the work limit" 1
+  --has "512 GPUs x 512 vertices x 261632 links is over ccforge's work limit"
+  -- bounds ${LIMITS_DATA}/limits_fc512.json allgather)
+ccforge_cli_test("limits: a spec of more than 4096 GPUs is refused while it is read" 2
+  --has "limits_switch12288.json:.*/boxes: the topology has more than 4096 GPUs, ccforge's limit"
+  -- synth ${LIMITS_DATA}/limits_switch12288.json allgather --timeout 20)
+ccforge_cli_test("limits: synth on a 4096-GPU ring is over the SMT method's GPU limit" 1
+  --has "topology ring4096 has 4096 GPUs. the SMT method synthesizes for at most 16"
+  -- synth ${LIMITS_DATA}/limits_ring4096.json allgather --timeout 20)
+ccforge_cli_test("limits: synth on 16 x 16 x 16 boxes is over the tree method's GPU limit" 1
+  --has "topology boxes16 has 4096 GPUs. the tree method synthesizes for at most 256"
+  -- synth ${LIMITS_DATA}/limits_boxes16x16x16.json allreduce --timeout 20)
+ccforge_cli_test("limits: topo show of 1024 x 1024 boxes is refused at the GPU limit" 2
+  --has "the topology has more than 4096 GPUs" -- topo show ${LIMITS_DATA}/limits_boxes1024x1024.json)
+ccforge_cli_test("limits: topo show of 16 x 16 x 16 boxes works, the automorphism search bounded" 0
+  --has "4096 GPUs" --has "the automorphism search stopped at its work limit"
+  -- topo show ${LIMITS_DATA}/limits_boxes16x16x16.json)
+ccforge_cli_test("limits: bounds of 16 x 16 x 16 boxes is over the work limit" 1
+  --has "is over ccforge's work limit" -- bounds ${LIMITS_DATA}/limits_boxes16x16x16.json)
+ccforge_cli_test("limits: synth --steps 2000000000 is refused" 1
+  --has "--steps 2000000000 is out of range: an instance has 1 to 4096"
+  -- synth dgx1 allgather --chunks 1 --steps 2000000000 --rounds 2000000000)
+ccforge_cli_test("limits: an SMT instance over the encoding limit is refused" 1
+  --has "instance \\(C,S,R\\) = \\(2,64,512\\) on 8 GPUs: C x R x GPUs = 8192 is over ccforge's instance limit of 2048"
+  -- synth dgx1 allgather --chunks 2 --steps 64 --rounds 512)
+ccforge_cli_test("limits: bandwidths too fine-grained for 64-bit max-flows are an input error" 2
+  --has "limits_fine_bandwidth.json: topology fine: bandwidths too fine-grained for an exact max-flow in 64 bits"
+  --lacks "internal error"
+  -- bounds ${LIMITS_DATA}/limits_fine_bandwidth.json allgather)
+ccforge_cli_test("limits: a collective spec over the chunk limit is an input error" 2
+  --has "limits_spec_huge.json: at /ranks: more than 4096 ranks" --lacks "bad_alloc"
+  -- verify --collective ${LIMITS_DATA}/limits_spec_huge.json ${HARDEN_GOOD})
+
+# --- (b) crashes and undefined behaviour (the sanitizer pass runs these too) -------------------
+ccforge_cli_test("limits: run --count 2^62 is refused before any allocation" 1
+  --has "--count 4611686018427387904: the call needs far more than 16 GiB of host memory, over the limit of"
+  -- run ${HARDEN_RING} --count 4611686018427387904)
+ccforge_cli_test("limits: run --count 2^34 is refused, naming the memory it needs" 1
+  --has "--count 17179869184: the call needs about [0-9.]+ TiB of host memory, over the limit of" --lacks "bad_alloc"
+  -- run ${HARDEN_RING} --count 17179869184)
+ccforge_cli_test("run --count 0 runs an empty call" 0
+  --has "check: all 0 constrained output elements match" -- run ${HARDEN_RING} --count 0 --iters 1)
+ccforge_cli_test("dot of a file whose srcoff is 2^31 - 1 draws it" 0
+  --has "i\\[2147483647\\]" -- dot ${LIMITS_DATA}/limits_huge_srcoff.xml)
+ccforge_cli_test("verify of a file whose cnt is 2^31 - 1 answers at once" 10
+  --has "the steps move [0-9]+ chunks in all, more than" -- verify ${LIMITS_DATA}/limits_huge_cnt.xml)
+ccforge_cli_test("verify of a file claiming 2^31 - 1 GPUs answers at once" 10
+  --has "verdict: VIOLATION" -- verify ${LIMITS_DATA}/limits_huge_ngpus.xml)
+
+# --- (c) exit codes and output ----------------------------------------------------------------
+ccforge_cli_test("verify -o /dev/full exits 1 with the reason" 1
+  --has "cannot write /dev/full: No space left on device" -- verify -o /dev/full ${HARDEN_GOOD})
+ccforge_cli_test("verify -o into a missing directory is refused before verifying" 1
+  --has "cannot write /nonexistent/dir/report.txt: no directory /nonexistent/dir" -- verify -o /nonexistent/dir/report.txt ${HARDEN_GOOD})
+ccforge_cli_test("verify --smt-timeout nan is a usage error" 1
+  --has "--smt-timeout: 'nan' is not a number in" -- verify --smt-timeout nan ${HARDEN_GOOD})
+ccforge_cli_test("verify --max-input-size -1 is a usage error" 1
+  --has "--max-input-size: '-1' is not a size" -- verify --max-input-size -1 ${HARDEN_GOOD})
+ccforge_cli_test("verify --max-input-size 0 is a usage error" 1
+  --has "--max-input-size must be between 1 byte and" -- verify --max-input-size 0 ${HARDEN_GOOD})
+ccforge_cli_test("verify --collective nosuch is a usage error" 1
+  --has "--collective nosuch: unknown collective" --lacks "verdict" -- verify --collective nosuch ${HARDEN_GOOD})
+ccforge_cli_test("dot -o into a missing directory exits 1" 1
+  --has "cannot write /nonexistent/dir/x.dot: no directory /nonexistent/dir" -- dot ${HARDEN_GOOD} -o /nonexistent/dir/x.dot)
+ccforge_cli_test("dot --rank past the program's ranks is a usage error" 1
+  --has "--rank 9: the program has ranks 0..1" -- dot ${HARDEN_GOOD} --rank 9)
+ccforge_cli_test("topo dot -o with an unknown extension is a usage error" 1
+  --has "-o .*x.jpeg: the extension must be .dot, .gv, .svg, .png or .pdf" -- topo dot dgx1 -o ${HARDEN_OUT}/x.jpeg)
+add_test(NAME "cli: topo dot -o x.png renders a PNG"
+  COMMAND bash -c "rm -f \"$2\" && \"$1\" topo dot dgx1 -o \"$2\" && head -c 4 \"$2\" | od -An -c | grep -q 'P   N   G'"
+          _ $<TARGET_FILE:ccforge> ${HARDEN_OUT}/dgx1.png)
+ccforge_cli_test("synth -o an existing file exits 1 before searching" 1
+  --has "-o .*existing_file: it exists and is not a directory" --lacks "\\(C,S,R\\)"
+  -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o ${HARDEN_OUT}/existing_file)
+ccforge_cli_test("synth -o an unwritable directory exits 1" 1
+  --has "-o /proc/ccforge-nope: cannot create the directory"
+  -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o /proc/ccforge-nope)
+ccforge_cli_test("synth --timeout nan is a usage error" 1
+  --has "--timeout: 'nan' is not a number" -- synth dgx1 allgather --timeout nan)
+ccforge_cli_test("synth --collective nosuch is a usage error" 1
+  --has "unknown collective 'nosuch'" -- synth dgx1 nosuch)
+ccforge_cli_test("synth without -o says that nothing was written" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\) .*verified, deployable for"
+  --has "nothing was written \\(no -o\\). pass -o DIR to write the 1 deployable program"
+  -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3)
+ccforge_cli_test("compile refused for a limit writes no file" 1
+  --has "would need 3999 steps" -- compile ring-allreduce ranks=2000 -o ${HARDEN_OUT}/never.xml)
+add_test(NAME "cli: an output is written whole or not at all (no partial or temporary file)"
+  COMMAND bash -c "cd \"$2\" && rm -f never.xml out.xml && \"$1\" compile ring-allreduce ranks=4 -o out.xml 2>/dev/null && test -s out.xml && ! ls -a | grep -q 'tmp[0-9]' && test ! -e never.xml"
+          _ $<TARGET_FILE:ccforge> ${HARDEN_OUT})
+set_tests_properties("cli: an output is written whole or not at all (no partial or temporary file)"
+  PROPERTIES DEPENDS "cli: compile refused for a limit writes no file")
+
+# --- (d) the allreduce row of bounds, by hand --------------------------------------------------
+# A line of 4 GPUs, 25 GB/s links: the allgather cut {gpu0, gpu1, gpu2} has one link out for
+# 3 GPUs, so x = 1/3 unit, rounds per chunk 3, steps 3 (the diameter); reducescatter the same on
+# the reversed links. Allreduce as RS + AG: steps 3 + 3 = 6, rounds per chunk 3 + 3 = 6, and
+# time M/N * 6 / 25 GB/s, i.e. algbw <= 4 * 25 / 6 = 50/3 GB/s.
+ccforge_cli_test("bounds allreduce on a 4-GPU line: 6 steps, 6 rounds per chunk, 50/3 GB/s" 0
+  --has "allreduce +6 +6 +16.67 +50/3" -- bounds ${LIMITS_DATA}/topo_line4.json allreduce)
+# DGX-1: allgather and reducescatter each 2 steps, 7/6 rounds, 1200/7 GB/s: allreduce 4, 7/3, 600/7.
+ccforge_cli_test("bounds dgx1 prints an allreduce row" 0
+  --has "allreduce +4 +7/3 +85.71 +600/7" -- bounds dgx1)
+
+# --- the bad-input sweep ------------------------------------------------------------------------
+add_test(NAME "cli: bad-input sweep (no crash, internal error or time-out on malformed and absurd input)"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_sweep.sh $<TARGET_FILE:ccforge> ${FIXTURES})
+# Under ASan+UBSan every case runs a few times slower: 30 s each instead of 10.
+if(CCFORGE_SANITIZE)
+  set(SWEEP_LIMIT 30)
+else()
+  set(SWEEP_LIMIT 10)
+endif()
+set_tests_properties("cli: bad-input sweep (no crash, internal error or time-out on malformed and absurd input)"
+  PROPERTIES TIMEOUT 900 ENVIRONMENT "CCFORGE_SWEEP_LIMIT=${SWEEP_LIMIT}")

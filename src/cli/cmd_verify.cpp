@@ -89,7 +89,7 @@ int runVerify(const VerifyArguments& args) {
     try {
       verify::checkCollectiveOption(*args.collective);
     } catch (const InputError& e) {
-      std::cerr << "ccforge verify: " << e.what() << "\n";
+      std::cerr << e.diagnostic() << "\n";
       return kExitMalformedInput;
     } catch (const std::invalid_argument& e) {
       std::cerr << "ccforge verify: " << e.what() << "\n";

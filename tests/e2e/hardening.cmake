@@ -72,7 +72,7 @@ ccforge_cli_test("limits: bandwidths too fine-grained for 64-bit max-flows are a
   --lacks "internal error"
   -- bounds ${LIMITS_DATA}/limits_fine_bandwidth.json allgather)
 ccforge_cli_test("limits: a collective spec over the chunk limit is an input error" 2
-  --has "limits_spec_huge.json: at /ranks: more than 4096 ranks" --lacks "bad_alloc"
+  --has "limits_spec_huge.json:1:27: error: at /ranks: more than 4096 ranks" --lacks "bad_alloc"
   -- verify --collective ${LIMITS_DATA}/limits_spec_huge.json ${HARDEN_GOOD})
 
 # --- (b) crashes and undefined behaviour (the sanitizer pass runs these too) -------------------

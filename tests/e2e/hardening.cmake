@@ -68,7 +68,7 @@ ccforge_cli_test("limits: an SMT instance over the encoding limit is refused" 1
   --has "instance \\(C,S,R\\) = \\(2,64,512\\) on 8 GPUs: C x R x GPUs = 8192 is over ccforge's instance limit of 2048"
   -- synth dgx1 allgather --chunks 2 --steps 64 --rounds 512)
 ccforge_cli_test("limits: bandwidths too fine-grained for 64-bit max-flows are an input error" 2
-  --has "limits_fine_bandwidth.json: topology fine: bandwidths too fine-grained for an exact max-flow in 64 bits"
+  --has "limits_fine_bandwidth.json:1:1: error: topology fine: bandwidths too fine-grained for an exact max-flow in 64 bits"
   --lacks "internal error"
   -- bounds ${LIMITS_DATA}/limits_fine_bandwidth.json allgather)
 ccforge_cli_test("limits: a collective spec over the chunk limit is an input error" 2

@@ -215,8 +215,10 @@ TEST_CASE("narrowing: past 4 ranks an unfiltered view shows one rank and says ho
 TEST_CASE("layout: Graphviz places the rank clusters left to right in rank order") {
   // The ring's sends cross from rank 3 back to rank 0; without the layout's precautions
   // Graphviz puts rank 1 left of rank 0 to cross fewer edges.
-  for (const viz::DotModel& m : {viz::threadBlockModel(ring4()),
-                                 viz::chunkDagModel(algorithms::instantiate("ring-allreduce", {"ranks=4"}).program)}) {
+  // A model refers to the algorithm or program it was built from: both live through the loop.
+  const ir::Algorithm algorithm = ring4();
+  const algorithms::Instance instance = algorithms::instantiate("ring-allreduce", {"ranks=4"});
+  for (const viz::DotModel& m : {viz::threadBlockModel(algorithm), viz::chunkDagModel(instance.program)}) {
     const std::filesystem::path file = std::filesystem::temp_directory_path() / "ccforge_dot_order_test.dot";
     std::ofstream(file) << viz::toDot(m, DotFilter{});
     const std::string command = "dot -Tplain " + file.string();

@@ -54,7 +54,10 @@ CCF_HD constexpr int32_t maxAllowedCount(int64_t chunkBytes, int64_t tile) {
   return static_cast<int32_t>(fit < 1 ? 1 : (fit > kMaxStepCount ? kMaxStepCount : fit));
 }
 // Transfers a step of `cnt` chunks issues.
-CCF_HD constexpr int32_t transfersOf(int32_t cnt, int32_t maxAllowed) { return (cnt + maxAllowed - 1) / maxAllowed; }
+// (Summed in 64 bits: a file may claim cnt = 2^31 - 1.)
+CCF_HD constexpr int32_t transfersOf(int32_t cnt, int32_t maxAllowed) {
+  return static_cast<int32_t>((static_cast<int64_t>(cnt) + maxAllowed - 1) / maxAllowed);
+}
 // Tile iterations of one call: every thread block runs its whole step list once per tile.
 CCF_HD constexpr int64_t tileIterations(int64_t chunkBytes, int64_t tile) {
   return chunkBytes <= 0 ? 0 : (chunkBytes + tile - 1) / tile;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 
@@ -10,6 +9,7 @@
 #include "codegen/compiler.hpp"
 #include "ir/input_error.hpp"
 #include "ir/names.hpp"
+#include "ir/output_file.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "library.hpp"
@@ -106,9 +106,7 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
         std::filesystem::create_directories(o.irDir);
         file = (std::filesystem::path(o.irDir) / (baseName + "-" + std::string(ir::protocolName(protocol)) + ".xml"))
                    .string();
-        std::ofstream out(file);
-        out << ir::toXml(compiled->algorithm);
-        if (!out) throw std::invalid_argument("cannot write " + file);
+        writeOutputFile(file, ir::toXml(compiled->algorithm));
       }
       try {
         curves.push_back(tabulate(compiled->algorithm, name, file, t, o, notes));

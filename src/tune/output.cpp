@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "ir/names.hpp"
+#include "ir/output_file.hpp"
 #include "ir/reader.hpp"
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
@@ -30,12 +30,6 @@ constexpr uint64_t kCheckLow = uint64_t{1} << 10;   // 1 KiB
 constexpr uint64_t kCheckHigh = uint64_t{1} << 32;  // 4 GiB
 
 std::string collName(const CollectiveTuning& t) { return std::string(ir::collectiveName(irKindOf(t.collective))); }
-
-void writeText(const fs::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f.flush()) throw std::invalid_argument("cannot write " + path.string());
-}
 
 bool isAlgorithmName(const fs::path& p) {
   const std::string n = p.filename().string();
@@ -180,7 +174,7 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
   for (const CollectiveTuning& t : run.collectives) {
     const std::string name = collName(t);
     const std::string svg = (report / ("plot-" + name + ".svg")).string();
-    writeText(svg, plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
+    writeOutputFile(svg, plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
     out.reportFiles.push_back(svg);
     const std::string png = (report / ("plot-" + name + ".png")).string();
     const std::string why = svgToPng(svg, png);
@@ -189,7 +183,7 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
 
     std::vector<std::string> left;
     const std::string legacy = (report / ("msccl-config-" + name + ".xml")).string();
-    writeText(legacy, legacyConfig(t, directory, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), left));
+    writeOutputFile(legacy, legacyConfig(t, directory, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), left));
     out.reportFiles.push_back(legacy);
     if (!left.empty())
       out.warnings.push_back(fmt::format("{}: the legacy runtime loads at most {} algorithms (MSCCL_MAX_NUM_ALGOS); "
@@ -240,9 +234,9 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                     {"calls_checked", out.check.callsChecked},
                     {"ambiguous_calls", out.check.ambiguous}};
   index["warnings"] = out.warnings;
-  writeText(report / "index.json", index.dump(2) + "\n");
+  writeOutputFile(report / "index.json", index.dump(2) + "\n");
   out.reportFiles.push_back((report / "index.json").string());
-  writeText(report / "report.md", reportMarkdown(run, out));
+  writeOutputFile(report / "report.md", reportMarkdown(run, out));
   out.reportFiles.push_back((report / "report.md").string());
   return out;
 }

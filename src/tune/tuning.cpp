@@ -30,15 +30,22 @@ std::string sizeLabel(uint64_t bytes) {
   return fmt::format("{}{}", bytes, units[u]);
 }
 
-// Whether every power-of-two call of `form` with callBytes in [low, high) that the executor's
-// selectors pass reaches the header's divisibility and call-form tests with success.
-bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_t high) {
+// The header with no size window and its call forms as the file declares them: the selectors'
+// divisibility and call-form tests alone.
+ir::Algorithm openedHeader(const ir::Algorithm& header) {
   ir::Algorithm open = header;
   open.gpus.clear();
   open.minBytes = 0;
   open.maxBytes = 0;
   if (!open.outofplace) open.outofplace = open.servesOutOfPlace();
   if (!open.inplace) open.inplace = false;
+  return open;
+}
+
+// Whether every power-of-two call of `form` with callBytes in [low, high) that the executor's
+// selectors pass reaches the header's divisibility and call-form tests with success.
+bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_t high) {
+  const ir::Algorithm open = openedHeader(header);
   bool any = false;
   for (Selector s : executorProfile().selectors)
     for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
@@ -114,12 +121,7 @@ std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t lo
   if (!compiled.contains(static_cast<int64_t>(low)) || !compiled.contains(static_cast<int64_t>(2 * low - 1)))
     return fmt::format("its compiled window {} does not hold all of {}..{} bytes", windowText(Selector::Internal, header),
                        low, 2 * low - 1);
-  ir::Algorithm open = header;
-  open.gpus.clear();
-  open.minBytes = 0;
-  open.maxBytes = 0;
-  if (!open.outofplace) open.outofplace = open.servesOutOfPlace();
-  if (!open.inplace) open.inplace = false;
+  const ir::Algorithm open = openedHeader(header);
   std::vector<std::string> parts;
   for (Selector s : executorProfile().selectors)
     for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {

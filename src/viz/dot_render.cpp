@@ -8,10 +8,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "ir/output_file.hpp"
 
 extern char** environ;
 
@@ -59,14 +60,10 @@ std::optional<DotFormat> formatForPath(const std::filesystem::path& path) {
   return std::nullopt;
 }
 
-void writePicture(const std::string& dot, DotFormat format, const std::filesystem::path& path,
-                  std::chrono::seconds limit) {
-  if (format == DotFormat::Dot) {
-    std::ofstream out(path, std::ios::binary);
-    out << dot;
-    if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
-    return;
-  }
+namespace {
+
+// Runs Graphviz's dot on `dot`, writing the picture of `format` to `out`.
+void render(const std::string& dot, DotFormat format, const std::filesystem::path& out, std::chrono::seconds limit) {
   int fds[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0)
     throw std::runtime_error(std::string("cannot start dot: ") + std::strerror(errno));
@@ -76,9 +73,9 @@ void writePicture(const std::string& dot, DotFormat format, const std::filesyste
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addclose(&actions, fds[1]);
   const std::string type = format == DotFormat::Svg ? "-Tsvg" : format == DotFormat::Png ? "-Tpng" : "-Tpdf";
-  const std::string out = path.string();
+  const std::string outName = out.string();
   std::vector<char*> argv{const_cast<char*>("dot"), const_cast<char*>(type.c_str()), const_cast<char*>("-o"),
-                          const_cast<char*>(out.c_str()), nullptr};
+                          const_cast<char*>(outName.c_str()), nullptr};
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, "dot", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -92,8 +89,20 @@ void writePicture(const std::string& dot, DotFormat format, const std::filesyste
   close(fds[0]);
   const int status = waitWithLimit(pid, limit);
   if (!sent || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("Graphviz's dot could not render " + out +
+    throw std::runtime_error("Graphviz's dot could not render " + outName +
                              (WIFEXITED(status) ? " (exit " + std::to_string(WEXITSTATUS(status)) + ")" : ""));
+}
+
+}  // namespace
+
+void writePicture(const std::string& dot, DotFormat format, const std::filesystem::path& path,
+                  std::chrono::seconds limit) {
+  if (format == DotFormat::Dot) {
+    writeOutputFile(path, dot);
+    return;
+  }
+  // Rendered beside the target and renamed over it: a failed or killed dot leaves no partial picture.
+  replaceOutputFile(path, [&](const std::filesystem::path& temporary) { render(dot, format, temporary, limit); });
 }
 
 }  // namespace ccforge::viz

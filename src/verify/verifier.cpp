@@ -111,9 +111,23 @@ class FileVerification {
     if (smt) report_.smt = smt->takeSummary();
   }
 
+  // The symbolic checks and the deadlock search walk every chunk each step moves (one transfer
+  // per chunk at worst): a file's cnt may be 2^31 - 1. Past the budget they are inconclusive.
+  std::optional<std::string> tooManyChunksMoved(const LoadedProgram& index) const {
+    uint64_t moved = 0;
+    for (uint32_t st = 0; st < index.stepCount(); ++st) moved += static_cast<uint64_t>(std::max(index.step(st).cnt, 0));
+    if (moved <= options_.maxSymbolicCells) return std::nullopt;
+    return fmt::format("the steps move {} chunks in all, more than the {} the symbolic checks may use", moved,
+                       options_.maxSymbolicCells);
+  }
+
   // Returns the slot count checked.
   int32_t deadlockCheck(const LoadedProgram& index, smt::SmtEngine* smt) {
     const int32_t slots = options_.slots.value_or(transfersInFlight(algo_.proto));
+    if (const std::optional<std::string> why = tooManyChunksMoved(index)) {
+      outcome(Check::Deadlock, CheckStatus::Inconclusive, *why);
+      return slots;
+    }
     std::optional<DeadlockSummary> summary;
     CheckStatus status = CheckStatus::Passed;
     std::string note;
@@ -149,14 +163,9 @@ class FileVerification {
     uint64_t cells = 0;
     for (const auto& lengths : lint.bufferLengths)
       for (int32_t n : lengths) cells += static_cast<uint64_t>(std::max(n, 0));
-    // The symbolic checks also walk every chunk each step moves: a file's cnt may be 2^31 - 1.
-    uint64_t moved = 0;
-    for (uint32_t st = 0; st < index.stepCount(); ++st) moved += static_cast<uint64_t>(std::max(index.step(st).cnt, 0));
-    if (moved > options_.maxSymbolicCells) {
-      std::string why = fmt::format("the steps move {} chunks in all, more than the {} the symbolic checks may use",
-                                    moved, options_.maxSymbolicCells);
-      outcome(Check::Races, CheckStatus::Inconclusive, why);
-      outcome(Check::Postcondition, CheckStatus::Inconclusive, why);
+    if (const std::optional<std::string> why = tooManyChunksMoved(index)) {
+      outcome(Check::Races, CheckStatus::Inconclusive, *why);
+      outcome(Check::Postcondition, CheckStatus::Inconclusive, *why);
       return;
     }
     if (cells > options_.maxSymbolicCells) {

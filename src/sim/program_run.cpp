@@ -53,6 +53,11 @@ class Execution {
 
   RunResult run(uint64_t eventLimit) {
     eventLimit_ = eventLimit;
+    // Every unit started is an event, so a call moving more units than the limit is answered
+    // before it runs (a file's cnt may be 2^31 - 1).
+    uint64_t units = 0;
+    for (uint32_t st = 0; st < p_.stepCount(); ++st) units += static_cast<uint64_t>(machine_.unitsOf(p_.step(st)));
+    if (units > eventLimit_ / static_cast<uint64_t>(machine_.config().tiles)) throwLimit();
     for (int32_t g = 0; g < p_.threadBlockCount(); ++g) wake(g);
     drain();
     while (finished_ < tb_.size()) {
@@ -115,10 +120,12 @@ class Execution {
     work_.push_back(g);
   }
 
-  // Network events and completed steps both count against the limit.
+  // Network events, units started and completed steps all count against the limit.
   void count() {
-    if (++events_ > eventLimit_)
-      throw SimulationLimit("the simulation needed more than " + std::to_string(eventLimit_) + " events");
+    if (++events_ > eventLimit_) throwLimit();
+  }
+  [[noreturn]] void throwLimit() const {
+    throw SimulationLimit("the simulation needed more than " + std::to_string(eventLimit_) + " events");
   }
 
   void drain() {
@@ -223,6 +230,7 @@ class Execution {
         if ((tx ? t.headsArrived : t.tailsArrived) <= machine_.consumed(in)) return;
         checkPairedSize(g, t, bytes);
       }
+      count();
       machine_.start(g);
       if (!tx) {
         finishUnit(g);

@@ -17,6 +17,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/synth_arguments.hpp"
+#include "cli/synth_index.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "ir/limits.hpp"
@@ -80,14 +81,6 @@ synth::sccl::SearchResult search(synth::sccl::Synthesizer& synth, const SynthArg
   return out;
 }
 
-// Files are <topology>-<collective>-c<C>-s<S>-r<R>.xml, a root spelled -ROOT.
-std::string filePrefix(const SynthArguments& a) {
-  std::string coll = a.collective;
-  for (char& ch : coll)
-    if (ch == ':') ch = '-';
-  return std::filesystem::path(a.topology).stem().string() + "-" + coll;
-}
-
 std::string bytes(double b) {
   if (b >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
   if (b >= 1 << 10) return fmt::format("{:.1f} KiB", b / (1 << 10));
@@ -123,8 +116,10 @@ std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
                      cost.bytesPerChunkUnit, cost.alphaUs, cost.betaUsPerByte);
   if (points.empty()) out += "no schedule found\n";
   for (const FrontierPoint& p : points) {
-    out += fmt::format("(C,S,R) = {}  R/C {}  {}  {}\n", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
-                       topo::toString(p.roundsPerChunk), windowText(p.cheapest),
+    const std::string substitute =
+        p.instance.substituteFor.empty() ? "" : "  (power-of-two C for " + p.instance.substituteFor + ")";
+    out += fmt::format("(C,S,R) = {}  R/C {}{}  {}  {}: {}\n", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
+                       topo::toString(p.roundsPerChunk), substitute, windowText(p.cheapest), callFormName(p.form),
                        (p.emitted.verified() ? "verified" : "not verified") +
                            synth::deploy::outcomeText(p.deployment, p.file, !a.outputDir.empty()));
   }
@@ -147,7 +142,8 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   ordered_json frontier = ordered_json::array();
   for (const FrontierPoint& p : points) {
     ordered_json e{{"chunks", p.instance.chunks}, {"steps", p.instance.steps}, {"rounds", p.instance.rounds},
-                   {"rounds_per_chunk", topo::toString(p.roundsPerChunk)}};
+                   {"rounds_per_chunk", topo::toString(p.roundsPerChunk)}, {"form", std::string(callFormName(p.form))}};
+    if (!p.instance.substituteFor.empty()) e["substitute_for"] = p.instance.substituteFor;
     e["file"] = p.file.empty() ? ordered_json(nullptr) : ordered_json(p.file);
     e["verified"] = p.emitted.verified();
     if (p.cheapest) {
@@ -204,7 +200,11 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
     };
   progress::phase("computing the lower bounds on " + topology.name);
   synth::sccl::Synthesizer synth(topology, request.collective, request.root, options);
-  const synth::sccl::SearchResult result = search(synth, a);
+  synth::sccl::SearchResult result = search(synth, a);
+  if (!(a.chunks && a.steps && a.rounds)) {
+    progress::phase("looking for power-of-two substitutes");
+    synth::sccl::addPowerOfTwoSubstitutes(synth, result, {a.maxChunks, a.maxSteps});
+  }
   progress::phase(fmt::format("compiling and verifying {} frontier program{}", result.frontier.size(),
                               result.frontier.size() == 1 ? "" : "s"));
 
@@ -214,7 +214,7 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
       {.protocol = *protocol,
        .outputDirectory = a.outputDir,
        .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
-       .filePrefix = filePrefix(a)});
+       .filePrefix = synthFilePrefix(a.topology, a.collective)});
   for (const FrontierPoint& p : points) {
     if (p.emitted.verified()) continue;
     const InstanceResult& r = p.instance;
@@ -225,7 +225,9 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   if (!a.outputDir.empty() && std::none_of(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }))
     std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected\n";
   progress::done();
-  std::cout << (a.format == "json" ? json(a, synth, result, points) : text(a, synth, result, points, cost)) << std::flush;
+  const std::string report = json(a, synth, result, points);
+  if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
+  std::cout << (a.format == "json" ? report : text(a, synth, result, points, cost)) << std::flush;
   const auto deployable = std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return p.deployment.window.has_value(); });
   if (a.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable

@@ -11,6 +11,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
 #include "cli/synth_arguments.hpp"
+#include "cli/synth_index.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "ir/names.hpp"
@@ -87,7 +88,9 @@ int synthesize(const SynthArguments& args) {
   if (args.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
               << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
-  std::cout << (args.format == "json" ? synth::trees::treeRunJson(args.topology, args.collective, run.outcomes)
+  const std::string report = synth::trees::treeRunJson(args.topology, args.collective, run.outcomes);
+  if (!args.outputDir.empty()) writeSynthIndex(args.outputDir, args.topology, args.collective, report);
+  std::cout << (args.format == "json" ? report
                                       : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))
             << std::flush;
   return code;

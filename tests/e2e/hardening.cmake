@@ -125,7 +125,7 @@ ccforge_cli_test("synth --collective nosuch is a usage error" 1
   --has "unknown collective 'nosuch'" -- synth dgx1 nosuch)
 ccforge_cli_test("synth without -o says that nothing was written" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\) .*verified, deployable for"
-  --has "nothing was written \\(no -o\\). pass -o DIR to write the 1 deployable program"
+  --has "nothing was written \\(no -o\\). pass -o DIR to write the 2 deployable programs"
   -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3)
 ccforge_cli_test("compile refused for a limit writes no file" 1
   --has "would need 3999 steps" -- compile ring-allreduce ranks=2000 -o ${HARDEN_OUT}/never.xml)

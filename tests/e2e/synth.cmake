@@ -2,11 +2,16 @@
 # (targets.md) and the exact bounds (docs/bounds.md).
 set(SYNTH_OUT ${CMAKE_CURRENT_BINARY_DIR}/synth_out)
 
-# (6,3,7) has nchunksperloop 8 x 6 = 48, which divides no power-of-two count: it is not written,
-# and (2,2,3) serves every size up to the bound of its tile iterations (16 chunks x 65,536
-# iterations x 2 MiB tiles = 2^41 bytes, docs/msccl-ir.md).
-ccforge_cli_test("synth dgx1 allgather pareto: SCCL's frontier, the deployable point written" 0
-  --has "\\(C,S,R\\) = \\(2,2,3\\) +R/C 3/2 .*verified, written to [^ ]*dgx1-allgather-c2-s2-r3.xml for 0..2199023255552 bytes"
+# (6,3,7) has nchunksperloop 8 x 6 = 48, which divides no power-of-two count: it is not written.
+# Its power-of-two substitute (4,3,5) (R/C 5/4) is, from where the cost model makes it faster
+# than (2,2,3): 3 x 0.7 + (5/4)(M/8) x 4e-5 = 2 x 0.7 + (3/2)(M/8) x 4e-5 at M = 560,000 bytes;
+# it serves up to the bound of its tile iterations (32 chunks x 65,536 iterations x 2 MiB tiles
+# = 2^42 bytes, docs/msccl-ir.md). Both call forms of each.
+ccforge_cli_test("synth dgx1 allgather pareto: SCCL's frontier, the deployable points written" 0
+  --has "\\(C,S,R\\) = \\(2,2,3\\) +R/C 3/2 .*out-of-place: verified, written to [^ ]*dgx1-allgather-c2-s2-r3.xml for 0..559999 bytes"
+  --has "\\(C,S,R\\) = \\(2,2,3\\) +R/C 3/2 .*in-place: verified, written to [^ ]*dgx1-allgather-c2-s2-r3-inplace.xml for 0..559999 bytes"
+  --has "\\(C,S,R\\) = \\(4,3,5\\) +R/C 5/4 +\\(power-of-two C for \\(6,3,7\\)\\) .*out-of-place: verified, written to [^ ]*dgx1-allgather-c4-s3-r5.xml for 560000..4398046511104 bytes"
+  --has "\\(C,S,R\\) = \\(4,3,5\\) .*in-place: verified, written to [^ ]*dgx1-allgather-c4-s3-r5-inplace.xml for 560000..4398046511104 bytes"
   --has "\\(C,S,R\\) = \\(6,3,7\\) +R/C 7/6 .*verified, not written: nchunksperloop=48 divides count\\*8 for no power-of-two count. it serves only counts that are multiples of 6 \\(under the internal scheduler\\)"
   --has "ccforge synth: \\(3,2,4\\) unsat" --has "ccforge synth: \\(6,2,7\\) unsat"
   --lacks "\\(C,S,R\\) = \\(1,2,2\\)" --lacks "incomplete"
@@ -94,3 +99,18 @@ add_test(NAME "cli: synth -o writes a directory that verify accepts with no flag
   --lacks "VIOLATION|INCONCLUSIVE"
   -- sh -c "rm -rf '${SYNTH_OUT}/plain' && '$<TARGET_FILE:ccforge>' synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o '${SYNTH_OUT}/plain' > /dev/null && '$<TARGET_FILE:ccforge>' verify '${SYNTH_OUT}/plain'")
 set_tests_properties("cli: synth -o writes a directory that verify accepts with no flag" PROPERTIES TIMEOUT 300)
+
+# Power-of-two substitutes (docs/synth.md "Output directories"): the alltoall frontier is the
+# bandwidth-optimal (24,2,8) alone, whose nchunksperloop 24 serves no power-of-two count; (8,2,3)
+# (C a power of two and a multiple of the 8 GPUs) is written instead, for every size.
+ccforge_cli_test("synth dgx1 alltoall writes the power-of-two substitute of (24,2,8)" 0
+  --has "\\(C,S,R\\) = \\(24,2,8\\) +R/C 8/3 .*not written: nchunksperloop=24"
+  --has "\\(C,S,R\\) = \\(8,2,3\\) +R/C 3 +\\(power-of-two C for \\(24,2,8\\)\\) .*out-of-place: verified, written to [^ ]*dgx1-alltoall-c8-s2-r3.xml for 0..unbounded bytes"
+  --lacks "incomplete" --lacks "in-place"
+  -- synth dgx1 alltoall -o ${SYNTH_OUT}/a2a)
+# The index: the run's JSON report without timings, files named relative to DIR.
+add_test(NAME "cli: synth -o writes an index of the directory in report/"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "\"form\": \"in-place\"" --has "\"file\": \"dgx1-allgather-c2-s2-r3-inplace.xml\""
+  --has "\"min_bytes\": 0" --has "\"result\": \"sat\"" --lacks "\"seconds\"" --lacks "synth_out/index"
+  -- sh -c "rm -rf '${SYNTH_OUT}/index' && '$<TARGET_FILE:ccforge>' synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o '${SYNTH_OUT}/index' > /dev/null && cat '${SYNTH_OUT}/index/report/dgx1-allgather.json'")
+set_tests_properties("cli: synth -o writes an index of the directory in report/" PROPERTIES TIMEOUT 300)

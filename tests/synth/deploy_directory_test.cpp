@@ -3,7 +3,8 @@
 // process), including the directory's selection check (docs/verify.md "Directories": no
 // selection.ambiguous, .shadowed, .dead or .stray-file). Expected files: SCCL's DGX-1 frontier
 // (2,2,3) and (6,3,7) (Cai et al., PPoPP'21), of which (6,3,7) has nchunksperloop 8 x 6 = 48,
-// which divides no power-of-two count (selection.dead if written); on 4 x 8 A100 the tree packing
+// which divides no power-of-two count (selection.dead if written), so (2,2,3) is written in both
+// call forms (the in-place and the out-of-place file do not compete); on 4 x 8 A100 the tree packing
 // is the faster below about 12 MiB and the hierarchical composition above (docs/synth-trees.md),
 // so both are written with adjacent windows.
 #include <catch2/catch.hpp>
@@ -62,26 +63,35 @@ std::vector<synth::sccl::FrontierPoint> scclFrontier(CollectiveType collective, 
                                      .filePrefix = "dgx1-" + name});
 }
 
+// Each instance is lowered out of place and in place: the points come in that order.
 void checkScclDirectory(CollectiveType collective) {
   const std::filesystem::path dir = freshDirectory(std::string(collectiveTypeName(collective)));
   const auto points = scclFrontier(collective, dir);
-  REQUIRE(points.size() == 2);
-  checkDirectoryVerifies(dir, 1);
-  CHECK(points[0].file == (dir / ("dgx1-" + std::string(collectiveTypeName(collective)) + "-c2-s2-r3.xml")).string());
-  REQUIRE(points[0].deployment.window);
-  CHECK(points[0].deployment.window->minBytes == 0);
-  CHECK(points[1].file.empty());
-  CHECK_THAT(points[1].deployment.notWritten, Catch::Contains("nchunksperloop=48"));
+  REQUIRE(points.size() == 4);
+  checkDirectoryVerifies(dir, 2);
+  const std::string stem = "dgx1-" + std::string(collectiveTypeName(collective)) + "-c2-s2-r3";
+  CHECK(points[0].form == CallForm::OutOfPlace);
+  CHECK(points[0].file == (dir / (stem + ".xml")).string());
+  CHECK(points[1].form == CallForm::InPlace);
+  CHECK(points[1].file == (dir / (stem + "-inplace.xml")).string());
+  for (size_t i : {0, 1}) {
+    REQUIRE(points[i].deployment.window);
+    CHECK(points[i].deployment.window->minBytes == 0);
+  }
+  for (size_t i : {2, 3}) {
+    CHECK(points[i].file.empty());
+    CHECK_THAT(points[i].deployment.notWritten, Catch::Contains("nchunksperloop=48"));
+  }
   std::filesystem::remove_all(dir);
 }
 
 }  // namespace
 
-TEST_CASE("synth -o dgx1 allgather: only the deployable frontier point is written; the directory verifies") {
+TEST_CASE("synth -o dgx1 allgather: only the deployable frontier point is written, in both call forms; the directory verifies") {
   checkScclDirectory(CollectiveType::AllGather);
 }
 
-TEST_CASE("synth -o dgx1 reducescatter: only the deployable frontier point is written; the directory verifies") {
+TEST_CASE("synth -o dgx1 reducescatter: only the deployable frontier point is written, in both call forms; the directory verifies") {
   checkScclDirectory(CollectiveType::ReduceScatter);
 }
 

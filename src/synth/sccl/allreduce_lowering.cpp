@@ -18,13 +18,13 @@ int32_t indexOf(const Problem& p, int32_t chunk) {
 
 dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                                  const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                                 ir::Protocol protocol) {
+                                 ir::Protocol protocol, CallForm form) {
   if (reduceScatter.chunks != allGather.chunks || reduceScatter.ranks != allGather.ranks)
     throw std::logic_error("allreduce phases of different shapes");
   const dsl::CollectiveBinding binding{.type = CollectiveType::AllReduce,
                                        .ranks = allGather.ranks,
                                        .chunkFactor = allGather.ranks * allGather.chunks,
-                                       .form = CallForm::OutOfPlace,
+                                       .form = form,
                                        .root = 0};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
   const auto sameIndex = [&](int32_t chunk) { return indexOf(reduceScatter, chunk); };

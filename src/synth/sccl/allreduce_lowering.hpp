@@ -17,6 +17,6 @@ namespace ccforge::synth::sccl {
 // `reduceScatter` and `allGather` are the phases' problems for the same C.
 dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                                  const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                                 ir::Protocol protocol = ir::Protocol::Simple);
+                                 ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace);
 
 }  // namespace ccforge::synth::sccl

@@ -28,16 +28,16 @@ Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::
 }  // namespace
 
 Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
-                     ir::Protocol protocol, const std::string& source) {
-  return compileAndVerify([&] { return lowerToDsl(problem, schedule, name, protocol); }, source);
+                     ir::Protocol protocol, const std::string& source, CallForm form) {
+  return compileAndVerify([&] { return lowerToDsl(problem, schedule, name, protocol, form); }, source);
 }
 
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                              ir::Protocol protocol, const std::string& source) {
+                              ir::Protocol protocol, const std::string& source, CallForm form) {
   return compileAndVerify(
       [&] {
-        return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol);
+        return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol, form);
       },
       source);
 }

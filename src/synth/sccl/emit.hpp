@@ -19,10 +19,11 @@ struct Emitted {
 };
 
 Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
-                     ir::Protocol protocol, const std::string& source);
+                     ir::Protocol protocol, const std::string& source, CallForm form = CallForm::OutOfPlace);
 // Allreduce: the reducescatter phase's problem and schedule, then the allgather phase's.
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                              ir::Protocol protocol, const std::string& source);
+                              ir::Protocol protocol, const std::string& source,
+                              CallForm form = CallForm::OutOfPlace);
 
 }  // namespace ccforge::synth::sccl

@@ -6,44 +6,59 @@
 
 namespace ccforge::synth::sccl {
 
+std::vector<CallForm> callFormsOf(CollectiveType collective) {
+  switch (collective) {
+    case CollectiveType::AllGather:
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::AllReduce: return {CallForm::OutOfPlace, CallForm::InPlace};
+    default: return {CallForm::OutOfPlace};
+  }
+}
+
 std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::vector<InstanceResult>& frontier,
                                          const CostModel& cost, const FrontierFilesOptions& options) {
   if (!options.outputDirectory.empty()) std::filesystem::create_directories(options.outputDirectory);
   std::vector<FrontierPoint> points;
   std::vector<CostPoint> costPoints;
   std::vector<std::string> fileNames;
+  std::vector<size_t> instanceOf;  // per point, its instance's index in `frontier`
   for (const InstanceResult& r : frontier) {
-    FrontierPoint p;
-    p.instance = r;
     const auto [num, den] = roundsPerChunk(synthesizer.collective(), synthesizer.ranks(), r.chunks, r.rounds);
-    p.roundsPerChunk = topo::Rational(num, den);
-    const std::string suffix = fmt::format("-c{}-s{}-r{}", r.chunks, r.steps, r.rounds);
-    const std::string name = options.programPrefix + suffix;
-    const std::string fileName = options.filePrefix + suffix + ".xml";
-    const std::string source = options.outputDirectory.empty()
-                                   ? name + ".xml"
-                                   : (std::filesystem::path(options.outputDirectory) / fileName).string();
-    p.emitted = r.allgatherPhase
-                    ? emitVerifiedAllReduce(synthesizer.problem(r.chunks, CollectiveType::ReduceScatter), *r.schedule,
-                                            synthesizer.problem(r.chunks, CollectiveType::AllGather), *r.allgatherPhase,
-                                            name, options.protocol, source)
-                    : emitVerified(synthesizer.problem(r.chunks), *r.schedule, name, options.protocol, source);
-    costPoints.push_back({r.steps, p.roundsPerChunk});
-    fileNames.push_back(fileName);
-    points.push_back(std::move(p));
+    costPoints.push_back({r.steps, topo::Rational(num, den)});
+    for (const CallForm form : callFormsOf(synthesizer.collective())) {
+      FrontierPoint p;
+      p.instance = r;
+      p.form = form;
+      p.roundsPerChunk = costPoints.back().roundsPerChunk;
+      const std::string suffix =
+          fmt::format("-c{}-s{}-r{}{}", r.chunks, r.steps, r.rounds, form == CallForm::InPlace ? "-inplace" : "");
+      const std::string name = options.programPrefix + suffix;
+      const std::string fileName = options.filePrefix + suffix + ".xml";
+      const std::string source = options.outputDirectory.empty()
+                                     ? name + ".xml"
+                                     : (std::filesystem::path(options.outputDirectory) / fileName).string();
+      p.emitted = r.allgatherPhase
+                      ? emitVerifiedAllReduce(synthesizer.problem(r.chunks, CollectiveType::ReduceScatter), *r.schedule,
+                                              synthesizer.problem(r.chunks, CollectiveType::AllGather),
+                                              *r.allgatherPhase, name, options.protocol, source, form)
+                      : emitVerified(synthesizer.problem(r.chunks), *r.schedule, name, options.protocol, source, form);
+      fileNames.push_back(fileName);
+      points.push_back(std::move(p));
+      instanceOf.push_back(costPoints.size() - 1);
+    }
   }
   const std::vector<std::optional<deploy::SizeRange>> cheapest = sizeWindows(cost, costPoints);
 
   std::vector<deploy::DeployCandidate> candidates;
   std::vector<size_t> verified;  // the points that are candidates
   for (size_t i = 0; i < points.size(); ++i) {
-    points[i].cheapest = cheapest[i];
+    points[i].cheapest = cheapest[instanceOf[i]];
     if (!points[i].emitted.verified()) {
       points[i].deployment.notWritten = "it did not compile and verify";
       continue;
     }
     verified.push_back(i);
-    candidates.push_back({&points[i].emitted.algorithm, costCurve(cost, costPoints[i])});
+    candidates.push_back({&points[i].emitted.algorithm, costCurve(cost, costPoints[instanceOf[i]])});
   }
   const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, executorProfile());
   for (size_t k = 0; k < verified.size(); ++k) {

@@ -26,6 +26,7 @@ struct FrontierFilesOptions {
 
 struct FrontierPoint {
   InstanceResult instance;
+  CallForm form = CallForm::OutOfPlace;
   topo::Rational roundsPerChunk;
   Emitted emitted;
   std::optional<deploy::SizeRange> cheapest;  // of the whole frontier under the cost model
@@ -33,7 +34,12 @@ struct FrontierPoint {
   std::string file;               // where it was written; empty when not written
 };
 
-// The points in frontier order. A point that fails to compile or verify is not written.
+// The call forms a schedule is lowered for: out of place, and in place where the collective
+// has an in-place call (allgather, reducescatter, allreduce).
+std::vector<CallForm> callFormsOf(CollectiveType collective);
+
+// The points in frontier order, each instance once per call form. A point that fails to compile
+// or verify is not written.
 // Throws std::invalid_argument when a file cannot be written.
 std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::vector<InstanceResult>& frontier,
                                          const CostModel& cost, const FrontierFilesOptions& options);

@@ -61,7 +61,9 @@ void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, 
   for (size_t c = 0; c < p.demands.size(); ++c) {
     const ChunkDemand& d = p.demands[c];
     if (!d.wanted[static_cast<size_t>(d.source)]) continue;
-    program.chunk(d.source, Buffer::Input, layout.inputIndex(d)).copy(d.source, Buffer::Output, layout.outputIndex(d));
+    const dsl::ChunkLocation in{d.source, Buffer::Input, layout.inputIndex(d)}, out{d.source, Buffer::Output, layout.outputIndex(d)};
+    if (program.sharesMemory(in, 1, out, 1)) continue;  // in place: already there
+    program.chunk(in.rank, in.buffer, in.index).copy(out.rank, out.buffer, out.index);
   }
   for (const Send& s : schedule.sends) {
     const Place from = layout.at(s.chunk, s.from), to = layout.at(s.chunk, s.to);
@@ -91,12 +93,12 @@ void lowerReductions(dsl::Program& program, const Problem& p, const Layout& layo
 }  // namespace
 
 dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
-                        ir::Protocol protocol) {
+                        ir::Protocol protocol, CallForm form) {
   const Layout layout(problem);
   dsl::CollectiveBinding binding{.type = problem.asked,
                                  .ranks = problem.ranks,
                                  .chunkFactor = layout.chunkFactor(),
-                                 .form = CallForm::OutOfPlace,
+                                 .form = form,
                                  .root = problem.root};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
   if (problem.asked == CollectiveType::Scatter)

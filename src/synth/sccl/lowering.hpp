@@ -14,7 +14,9 @@
 
 namespace ccforge::synth::sccl {
 
+// `form`: in place, a rank's input is part of its output (allgather) or its output part of its
+// input (reducescatter); a copy of a chunk onto itself is left out.
 dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
-                        ir::Protocol protocol = ir::Protocol::Simple);
+                        ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace);
 
 }  // namespace ccforge::synth::sccl

@@ -32,7 +32,10 @@ void lowerReductionPhase(dsl::Program& program, const Problem& problem, const Sc
   for (size_t c = 0; c < problem.demands.size(); ++c) {
     const auto chunk = static_cast<int32_t>(c);
     const int32_t source = problem.demands[c].source;
-    partial(source, chunk).copy(source, Buffer::Output, outputIndex(chunk));
+    const dsl::ChunkRef sum = partial(source, chunk);
+    const dsl::ChunkLocation out{source, Buffer::Output, outputIndex(chunk)};
+    if (program.sharesMemory({sum.rank(), sum.buffer(), sum.index()}, 1, out, 1)) continue;  // in place: already there
+    sum.copy(out.rank, out.buffer, out.index);
   }
 }
 

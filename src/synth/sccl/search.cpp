@@ -4,6 +4,8 @@
 #include <optional>
 #include <tuple>
 
+#include "ir/limits.hpp"
+
 namespace ccforge::synth::sccl {
 namespace {
 
@@ -152,6 +154,62 @@ SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits) {
     out.note = "no bandwidth-optimal schedule within the step limit";
   }
   return out;
+}
+
+namespace {
+
+bool isPowerOfTwo(int32_t c) { return c > 0 && (c & (c - 1)) == 0; }
+
+// An instance left unknown here does not make the search incomplete: the frontier is what it was.
+std::optional<InstanceResult> powerOfTwoSubstitute(Synthesizer& synth, const InstanceResult& point,
+                                                   const std::optional<Rational>& limit, int32_t maxChunks) {
+  const Rational bound = synth.bound().roundsPerChunkLowerBound;
+  std::vector<std::tuple<Rational, int32_t, int32_t>> candidates;  // (R/C, C, R)
+  for (int32_t c = 1; c <= maxChunks; c *= 2) {
+    if (c % synth.chunkStep() != 0) continue;
+    for (int32_t r = point.steps;; r += synth.phases()) {
+      const Rational ratio = ratioOf(synth, c, r);
+      if (limit && ratio >= *limit) break;
+      if (ratio >= bound && synth.instanceWork(c, point.steps, r) <= limits::kMaxSmtInstanceWork)
+        candidates.emplace_back(ratio, c, r);
+      if (!limit && ratio >= bound) break;  // with nothing to beat, the least R/C per C
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  if (candidates.size() > static_cast<size_t>(kSubstituteTries)) candidates.resize(kSubstituteTries);
+  SearchResult scratch;
+  for (const auto& [ratio, c, r] : candidates) {
+    std::optional<InstanceResult> res = solveInTime(synth, scratch, c, point.steps, r);
+    if (!res) break;
+    if (res->verdict == Verdict::Sat) return res;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void addPowerOfTwoSubstitutes(Synthesizer& synth, SearchResult& result, SearchLimits limits) {
+  // Power-of-two C up to the next power of two above the search's own largest C.
+  int32_t maxChunks = 1;
+  while (maxChunks < maxChunksOf(synth, limits)) maxChunks *= 2;
+  std::vector<InstanceResult> merged;
+  std::optional<Rational> limit;  // the least R/C of the power-of-two points so far
+  auto keep = [&](const InstanceResult& r) {
+    merged.push_back(r);
+    if (!isPowerOfTwo(r.chunks)) return;
+    const Rational ratio = ratioOf(synth, r.chunks, r.rounds);
+    if (!limit || ratio < *limit) limit = ratio;
+  };
+  for (const InstanceResult& point : result.frontier) {
+    keep(point);
+    if (isPowerOfTwo(point.chunks)) continue;
+    if (std::optional<InstanceResult> sub = powerOfTwoSubstitute(synth, point, limit, maxChunks)) {
+      sub->substituteFor = "(" + std::to_string(point.chunks) + "," + std::to_string(point.steps) + "," +
+                           std::to_string(point.rounds) + ")";
+      keep(*sub);
+    }
+  }
+  result.frontier = std::move(merged);
 }
 
 }  // namespace ccforge::synth::sccl

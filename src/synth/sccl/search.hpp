@@ -6,6 +6,10 @@
 //     the bandwidth bound, when no candidate can beat the best point, or at maxSteps.
 //   leastSteps: the least S with any schedule (rounds left free), then the least R there.
 //   bandwidthOptimal: R/C equal to the bound, the least S with a schedule.
+//   power-of-two substitutes: for a frontier point whose C is not a power of two (its
+//     nchunksperloop then divides few power-of-two counts, and the runtime selects it for none),
+//     the same S with a power-of-two C (a multiple of the chunk step) and the least R/C that
+//     beats the power-of-two points with fewer steps, trying at most kSubstituteTries instances.
 #pragma once
 
 #include <cstdint>
@@ -30,5 +34,9 @@ struct SearchResult {
 SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits);
 SearchResult leastStepsSearch(Synthesizer& synth, SearchLimits limits);
 SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits);
+
+inline constexpr int32_t kSubstituteTries = 4;
+// Inserts each substitute found after the point it stands in for (frontier order is kept: same S).
+void addPowerOfTwoSubstitutes(Synthesizer& synth, SearchResult& result, SearchLimits limits);
 
 }  // namespace ccforge::synth::sccl

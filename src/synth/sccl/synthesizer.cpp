@@ -117,7 +117,7 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
   if (options_.starting) options_.starting(chunks, steps, rounds);
   const Problem& p = collective_ == CollectiveType::AllReduce ? problem(chunks, CollectiveType::ReduceScatter)
                                                               : problem(chunks);  // validates C
-  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt};
+  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt, ""};
   if (rounds && pruned(chunks, steps, *rounds, r.note)) {
     r.verdict = Verdict::Pruned;
     return record(r);
@@ -127,8 +127,7 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     r.verdict = Verdict::Pruned;
     return record(r);
   }
-  // Encoding the instance (not interruptible by the solver's time limit) grows with C x R x GPUs.
-  const int64_t work = int64_t{chunks} * std::max(rounds.value_or(steps), steps) * ranks();
+  const int64_t work = instanceWork(chunks, steps, rounds);
   if (work > limits::kMaxSmtInstanceWork) {
     r.note = "C x R x GPUs = " + std::to_string(work) + " is over ccforge's instance limit of " +
              std::to_string(limits::kMaxSmtInstanceWork) + " (docs/limits.md)";
@@ -150,7 +149,7 @@ InstanceResult Synthesizer::solveAllReduce(int32_t chunks, int32_t steps, std::o
   const int32_t half = steps / 2;
   const std::optional<int32_t> halfRounds = rounds ? std::optional<int32_t>(*rounds / 2) : std::nullopt;
   InstanceResult rs = decide(problem(chunks, CollectiveType::ReduceScatter), chunks, half, halfRounds, limit);
-  InstanceResult r{chunks, steps, rounds.value_or(0), rs.verdict, rs.seconds, "", std::nullopt, std::nullopt};
+  InstanceResult r{chunks, steps, rounds.value_or(0), rs.verdict, rs.seconds, "", std::nullopt, std::nullopt, ""};
   if (!rs.note.empty()) r.note = "reducescatter " + rs.note;
   if (rs.verdict != Verdict::Sat) return r;
   const double left = std::min(limit, secondsLeft());
@@ -175,7 +174,7 @@ InstanceResult Synthesizer::solveAllReduce(int32_t chunks, int32_t steps, std::o
 
 InstanceResult Synthesizer::decide(const Problem& p, int32_t chunks, int32_t steps, std::optional<int32_t> rounds,
                                    double limit) {
-  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt};
+  InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt, ""};
   std::vector<ProblemSymmetry> symmetries;
   if (options_.symmetryBreaking) symmetries = problemSymmetries(topology_, group_, p);
   smt::SolverResult answer;

@@ -5,6 +5,7 @@
 // reducescatter and the allgather instance (C, S, R) are; both are asked.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -31,6 +32,7 @@ struct InstanceResult {
   std::string note;  // why pruned or unknown; "rounds left free" for a free-rounds query
   std::optional<Schedule> schedule;  // sat only; allreduce: the reducescatter phase
   std::optional<Schedule> allgatherPhase;  // allreduce, sat only
+  std::string substituteFor;  // "(C,S,R)" of the frontier point this power-of-two instance stands in for
 };
 
 struct SynthOptions {
@@ -66,6 +68,11 @@ class Synthesizer {
   InstanceResult solve(int32_t chunks, int32_t steps, std::optional<int32_t> rounds);
   // Whether the bounds rule the instance out; `why` says which.
   bool pruned(int32_t chunks, int32_t steps, int32_t rounds, std::string& why) const;
+  // Encoding an instance (not interruptible by the solver's time limit) grows with C x R x GPUs:
+  // past limits::kMaxSmtInstanceWork an instance is not encoded (unknown).
+  int64_t instanceWork(int32_t chunks, int32_t steps, std::optional<int32_t> rounds) const {
+    return int64_t{chunks} * std::max(rounds.value_or(steps), steps) * ranks();
+  }
   bool outOfTime() const { return secondsLeft() <= 0; }
   double secondsLeft() const;
 

@@ -262,13 +262,19 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
   // them; edges with constraint=false take no part in that. So every drawn edge is
   // constraint=false, and the layers (longest path over the drawn edges) are held by invisible
   // edges inside each rank's cluster alone: from the rank's anchor, on the top layer with every
-  // other anchor, down through its nodes in layer order. The clusters keep the order written.
+  // other anchor, down through its nodes in layer order.
   const std::vector<int32_t> depth = layers(drawn, drawnEdges, m.nodes.size());
   std::map<int32_t, std::map<int32_t, std::vector<int32_t>>> layersOfRank;
   for (int32_t v : drawn) layersOfRank[m.nodes[static_cast<size_t>(v)].rank][depth[static_cast<size_t>(v)]].push_back(v);
-  out += "  { rank=min;";
+  // The anchors hang from one invisible root whose out-edges keep the order they are written
+  // in (ordering=out): that fixes the clusters' order, which crossing minimisation may
+  // otherwise change.
+  out += "  order_root [style=invis, shape=point, width=0, label=\"\", ordering=out];\n";
+  out += "  { rank=same;";
   for (const auto& [rank, unused] : layersOfRank) out += " anchor_r" + std::to_string(rank) + ";";
   out += " }\n";
+  for (const auto& [rank, unused] : layersOfRank)
+    out += "  order_root -> anchor_r" + std::to_string(rank) + " [style=invis];\n";
   for (const auto& [rank, byDepth] : layersOfRank) {
     std::string above = "anchor_r" + std::to_string(rank);
     int32_t aboveDepth = -1;

@@ -82,6 +82,12 @@ ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optio
       if (isRooted(named.type) && !named.rootGiven)
         out.notes.push_back("assuming root 0 (give --collective " + std::string(collectiveTypeName(named.type)) +
                             ":ROOT for another root)");
+    } else if (!declared && parseCollectiveType(algo.name) == CollectiveType::AllToNext) {
+      // The runtime knows alltonext only as coll="custom"; ccforge's compile names the program
+      // after it, so its own files verify with no flag.
+      out.collective = Collective::standard(CollectiveType::AllToNext, algo.ngpus, algo.nchunksperloop, 0);
+      out.notes.push_back("coll=\"custom\": checking alltonext, the collective the program is named after "
+                          "(--collective chooses another)");
     } else if (declared) {
       out.collective = Collective::standard(*declared, algo.ngpus, algo.nchunksperloop, 0);
       if (isRooted(*declared))

@@ -1,5 +1,6 @@
 #include "driver/compile_and_verify.hpp"
 
+#include "semantics/collective_spec.hpp"
 #include "verify/verifier.hpp"
 
 namespace ccforge::driver {
@@ -25,8 +26,9 @@ verify::FileReport verifyCompiled(const ir::Algorithm& algorithm, const std::opt
 CompiledAndVerified compileAndVerify(const dsl::Program& program, const Target& target, const std::string& source) {
   CompiledAndVerified out;
   out.compiled = compileFor(program, target);
-  out.report = verifyCompiled(out.compiled.algorithm, program.binding().verifyName(), target, source,
-                              program.binding().refinedCustom(program.refinement()));
+  const std::optional<CustomCollectiveSpec> custom = program.binding().refinedCustom(program.refinement());
+  if (custom) out.compiled.algorithm.collectiveSpec = collectiveSpecJson(*custom);
+  out.report = verifyCompiled(out.compiled.algorithm, program.binding().verifyName(), target, source, custom);
   return out;
 }
 

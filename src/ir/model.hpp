@@ -6,11 +6,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/kinds.hpp"
 
 namespace ccforge::ir {
+
+// The word that opens the comment holding a custom collective's spec (Algorithm::collectiveSpec).
+inline constexpr std::string_view kCollectiveSpecComment = "ccforge-collective-spec";
 
 // 1-based line and column in the file the element came from; 0 when built in memory.
 struct TextLocation {
@@ -104,6 +108,11 @@ struct Algorithm {
   std::optional<bool> outofplace;
   std::optional<int64_t> minBytes;
   std::optional<int64_t> maxBytes;
+  // A custom collective's spec (docs/collective-spec.md, JSON) that ccforge wrote into the file
+  // as the comment `<!-- ccforge-collective-spec JSON -->` right inside <algo>: the runtimes skip
+  // comments (msccl_parser.cc:117-119, microsoft/msccl src/graph/xml.cc:121), and verify takes
+  // the postcondition from it when the file's coll is "custom".
+  std::optional<std::string> collectiveSpec;
   std::vector<Gpu> gpus;
   TextLocation where;
 

@@ -176,7 +176,13 @@ class Reader {
     });
   }
   static void onComment(void* user, const XML_Char* data) {
-    guarded(user, [&](Reader& r) { r.lexicalScan_.comment(data, r.location()); });
+    guarded(user, [&](Reader& r) {
+      r.lexicalScan_.comment(data, r.location());
+      std::string_view text(data);
+      const std::string prefix = " " + std::string(kCollectiveSpecComment) + " ";
+      if (r.depth_ == 1 && text.starts_with(prefix) && text.ends_with(" "))
+        r.result_.algorithm.collectiveSpec = std::string(text.substr(prefix.size(), text.size() - prefix.size() - 1));
+    });
   }
   static void onDeclaration(void* user, const XML_Char*, const XML_Char*, int) {
     guarded(user, [](Reader& r) { r.lexicalScan_.declaration(r.location()); });

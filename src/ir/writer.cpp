@@ -38,6 +38,7 @@ void appendAlgo(std::string& out, const Algorithm& algo) {
   if (algo.minBytes) fmt::format_to(it, " minBytes=\"{}\"", *algo.minBytes);
   if (algo.maxBytes) fmt::format_to(it, " maxBytes=\"{}\"", *algo.maxBytes);
   out += ">\n";
+  if (algo.collectiveSpec) out += "  <!-- " + std::string(kCollectiveSpecComment) + " " + *algo.collectiveSpec + " -->\n";
 }
 
 }  // namespace

@@ -114,6 +114,29 @@ CustomCollectiveSpec parseCollectiveSpec(const std::string& text, const std::str
   }
 }
 
+std::string collectiveSpecJson(const CustomCollectiveSpec& spec) {
+  auto entries = [](const std::vector<ChunkMapEntry>& list) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const ChunkMapEntry& e : list) {
+      nlohmann::ordered_json value = nlohmann::ordered_json::array();
+      for (const Atom& a : e.value) value.push_back({a.rank, a.index});
+      out.push_back({{"rank", e.rank}, {"index", e.index}, {"value", value}});
+    }
+    return out;
+  };
+  nlohmann::ordered_json doc{{"name", spec.name},
+                             {"ranks", spec.ranks},
+                             {"input_chunks", spec.inputChunks},
+                             {"output_chunks", spec.outputChunks}};
+  if (spec.pre) doc["precondition"] = entries(*spec.pre);
+  doc["postcondition"] = entries(spec.post);
+  // Outside strings JSON never has two minus signs in a row; inside, "\u002d" reads back as "-".
+  std::string text = doc.dump();
+  for (size_t at = text.find('-'); at != std::string::npos; at = text.find('-', at + 1))
+    if (at + 1 < text.size() && text[at + 1] == '-') text.replace(at + 1, 1, "\\u002d");
+  return text;
+}
+
 CustomCollectiveSpec readCollectiveSpecFile(const std::filesystem::path& path) {
   return parseCollectiveSpec(loadFile(path, 64 << 20), path.string());
 }

@@ -82,6 +82,19 @@ ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optio
       if (isRooted(named.type) && !named.rootGiven)
         out.notes.push_back("assuming root 0 (give --collective " + std::string(collectiveTypeName(named.type)) +
                             ":ROOT for another root)");
+    } else if (!declared && algo.collectiveSpec) {
+      CustomCollectiveSpec spec;
+      try {
+        spec = parseCollectiveSpec(*algo.collectiveSpec, std::string(ir::kCollectiveSpecComment));
+      } catch (const InputError& e) {  // a finding about this file, not a bad command line
+        throw std::invalid_argument(std::string("the file's collective spec comment: ") + e.what());
+      }
+      if (spec.ranks != algo.ngpus)
+        throw std::invalid_argument("the collective spec in the file is for " + std::to_string(spec.ranks) +
+                                    " ranks, the program has ngpus=" + std::to_string(algo.ngpus));
+      out.notes.push_back("coll=\"custom\": checking '" + spec.name + "', the collective spec ccforge wrote into the file "
+                          "(--collective chooses another)");
+      out.collective = Collective::custom(std::move(spec));
     } else if (!declared && parseCollectiveType(algo.name) == CollectiveType::AllToNext) {
       // The runtime knows alltonext only as coll="custom"; ccforge's compile names the program
       // after it, so its own files verify with no flag.

@@ -115,8 +115,8 @@ set_tests_properties("${CCFORGE_INSTALL_TEST}" PROPERTIES TIMEOUT 1800
   PASS_REGULAR_EXPRESSION "verdict: VERIFIED(.|\n)*install test: done")
 
 # Files ccforge writes verify with no flag: verify takes the runtime profile from the header
-# (docs/verify.md, "Options"). A custom collective (coll="custom") carries no postcondition in
-# MSCCL-IR; alltonext is checked when the program is named after it, as ccforge's compile names
+# (docs/verify.md, "Options"). A custom collective (coll="custom") has no postcondition in the
+# runtime's MSCCL-IR; alltonext is checked when the program is named after it, as ccforge's compile names
 # it; under another name plain verify is inconclusive (exit 5) and says to give --collective.
 dsl_shell_test("compile for msccl-legacy, then verify with no flag: the legacy profile from the header" 0
   --has "ring-allreduce ranks=4: .* verified for msccl-legacy" --has "note: profile msccl-legacy from the header"

@@ -94,3 +94,13 @@ add_test(NAME "cli: python: the same script gives byte-identical IR"
   "cd ${PY_OUT} && $<TARGET_FILE:ccforge> compile ${PY}/alltoall_scratch.py -o det1.xml 2>/dev/null && $<TARGET_FILE:ccforge> compile ${PY}/alltoall_scratch.py -o det2.xml 2>/dev/null && cmp det1.xml det2.xml && echo identical")
 set_tests_properties("cli: python: the same script gives byte-identical IR" PROPERTIES TIMEOUT 300
   ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+
+# A custom collective's spec goes into the file (a comment inside <algo>, which the runtimes
+# skip), so the file verifies with no flag; a spec that does not fit the program is an error.
+add_test(NAME "cli: python: a custom collective's file verifies with no flag, from the spec written into it"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "<!-- ccforge-collective-spec \\{\"name\":\"custom\",\"ranks\":4,"
+  --has "note: coll=\"custom\": checking 'custom', the collective spec ccforge wrote into the file"
+  --has "verdict: VERIFIED" --has "error: the collective spec in the file is for 3 ranks, the program has ngpus=4 \\[limits.collective\\]"
+  -- sh -c "'$<TARGET_FILE:ccforge>' compile '${PY}/alltonext.py' 4 2 -o '${PY_OUT}/tonext.xml' > /dev/null && cat '${PY_OUT}/tonext.xml' && '$<TARGET_FILE:ccforge>' verify '${PY_OUT}/tonext.xml' && sed 's/\"ranks\":4,/\"ranks\":3,/' '${PY_OUT}/tonext.xml' > '${PY_OUT}/tonext_bad.xml' && '$<TARGET_FILE:ccforge>' verify '${PY_OUT}/tonext_bad.xml' || test $? = 10")
+set_tests_properties("cli: python: a custom collective's file verifies with no flag, from the spec written into it"
+  PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")

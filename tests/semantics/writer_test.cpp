@@ -5,6 +5,7 @@
 
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
+#include "semantics/collective_spec.hpp"
 
 using namespace ccforge::ir;
 namespace fs = std::filesystem;
@@ -50,4 +51,36 @@ TEST_CASE("the writer emits what the runtime's hand-written parser needs") {
   auto back = readAlgorithm(text, "w.xml").algorithm;
   CHECK(back.name == a.name);
   CHECK(back.sameAs(a));
+}
+
+TEST_CASE("a custom collective's spec travels in a comment inside <algo>, even with -- in its name") {
+  ccforge::CustomCollectiveSpec spec;
+  spec.name = "to--next";
+  spec.ranks = 2;
+  spec.inputChunks = 1;
+  spec.outputChunks = 1;
+  spec.post = {{0, 0, {{1, 0}}}, {1, 0, {{0, 0}}}};
+  Algorithm a;
+  a.name = "x";
+  a.ngpus = 2;
+  a.collName = "custom";
+  a.coll = CollectiveKind::Custom;
+  a.collectiveSpec = ccforge::collectiveSpecJson(spec);
+  CHECK(a.collectiveSpec->find("--") == std::string::npos);
+  const std::string text = toXml(a);
+  CHECK(text.find("<!-- ccforge-collective-spec {") != std::string::npos);
+  const ReadResult back = readAlgorithm(text, "custom.xml");
+  CHECK(back.runtimeParserIssues.empty());
+  REQUIRE(back.algorithm.collectiveSpec);
+  CHECK(*back.algorithm.collectiveSpec == *a.collectiveSpec);
+  const ccforge::CustomCollectiveSpec read = ccforge::parseCollectiveSpec(*back.algorithm.collectiveSpec, "x");
+  CHECK(read.name == "to--next");
+  CHECK(read.ranks == 2);
+  CHECK_FALSE(read.pre);
+  REQUIRE(read.post.size() == 2);
+  CHECK(read.post[1].value == std::vector<ccforge::Atom>{{0, 0}});
+  // Any other comment is only a comment.
+  const ReadResult plain = readAlgorithm("<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" "
+                                         "coll=\"custom\" inplace=\"0\">\n  <!-- a note -->\n</algo>\n", "plain.xml");
+  CHECK_FALSE(plain.algorithm.collectiveSpec);
 }

@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
+#include "ir/output_file.hpp"
+#include "ir/svg_to_png.hpp"
 #include "plan/planner.hpp"
 #include "plan/simulated_cost.hpp"
 #include "plan/timeline_svg.hpp"
@@ -34,6 +37,7 @@ struct PlanArguments {
   int32_t channels = 1;
   plan::SearchOptions search;
   std::string svg;
+  std::string png;
   double astraCycleNs = 1.0;
   std::string format = "text";
   std::string output;
@@ -197,6 +201,24 @@ std::string json(const Context& c, const plan::PlanReport& r) {
   return j.dump(2) + "\n";
 }
 
+// The timeline as PNG: the SVG rendered by rsvg-convert into a temporary file renamed to `path`.
+int writePng(const std::string& path, const std::string& svg) {
+  try {
+    replaceOutputFile(path, [&](const std::filesystem::path& png) {
+      const std::filesystem::path svgFile = png.string() + ".svg";
+      writeOutputFile(svgFile, svg);
+      const std::string why = svgToPng(svgFile.string(), png.string());
+      std::error_code ec;
+      std::filesystem::remove(svgFile, ec);
+      if (!why.empty()) throw OutputError(path + ": no PNG: " + why);
+    });
+  } catch (const OutputError& e) {
+    std::cerr << "ccforge plan: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  return kExitVerified;
+}
+
 int runPlan(const PlanArguments& args) {
   Context c{plan::loadWorkload(args.model, args.astraCycleNs), {}, "", "", {}, args.channels};
   if (!args.topology.empty() || args.simulate || !args.irFiles.empty()) {
@@ -232,12 +254,14 @@ int runPlan(const PlanArguments& args) {
   o.search = args.search;
   plan::RooflineEstimator estimator;
   plan::PlanReport r = plan::makePlan(c.workload, c.cost, o, estimator);
-  if (!args.svg.empty()) {
+  if (!args.svg.empty() || !args.png.empty()) {
     std::string title = "ccforge plan " + c.workload.name + " on " + c.where + ": iteration " + ms(r.iterationUs) +
                         " ms, lower bound " + ms(r.bounds.lowerBoundUs) + " ms";
-    int rc = writeOutput("plan", args.svg,
-                         plan::timelineSvg(c.workload, r.schedule, r.buckets, c.cost, title, r.bounds.lowerBoundUs));
-    if (rc != kExitVerified) return rc;
+    const std::string svg = plan::timelineSvg(c.workload, r.schedule, r.buckets, c.cost, title, r.bounds.lowerBoundUs);
+    if (!args.svg.empty())
+      if (const int rc = writeOutput("plan", args.svg, svg); rc != kExitVerified) return rc;
+    if (!args.png.empty())
+      if (const int rc = writePng(args.png, svg); rc != kExitVerified) return rc;
   }
   return writeOutput("plan", args.output, args.format == "json" ? json(c, r) : text(c, r));
 }
@@ -283,6 +307,7 @@ void registerPlanCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::Range(1e-6, 1e6))
       ->capture_default_str();
   cmd->add_option("--svg", args->svg, "write the timeline picture (SVG) here");
+  cmd->add_option("--png", args->png, "write the timeline picture as PNG here (rendered by rsvg-convert)");
   cmd->add_option("-o,--output", args->output, "write the report here instead of standard output");
   addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] { context.exitCode = runGuarded("plan", [&] { return runPlan(*args); }); });

@@ -12,6 +12,7 @@
 #include "ir/names.hpp"
 #include "ir/output_file.hpp"
 #include "ir/reader.hpp"
+#include "ir/svg_to_png.hpp"
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
 #include "sim/simulate.hpp"

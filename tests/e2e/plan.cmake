@@ -54,3 +54,10 @@ ccforge_cli_test("plan on two channels" 0
 # candidates; one for another rank count is refused at its <algo> element.
 add_test(NAME "cli: plan takes an AllReduce IR file as a candidate"
          COMMAND sh -c "set -e; c=$<TARGET_FILE:ccforge>; o=${CCFORGE_PLAN_OUT}; $c compile allpairs-allreduce ranks=8 --protocol LL -o $o/ap8.xml > /dev/null; $c compile allpairs-allreduce ranks=4 -o $o/ap4.xml > /dev/null; $c plan resnet50 --topology a100-1 --ring-only --algorithm-ir $o/ap8.xml > $o/ir.txt; grep -q 'algorithms: ring-allreduce/Simple, ring-allreduce/LL128, ring-allreduce/LL, ap8.xml' $o/ir.txt; if $c plan resnet50 --topology a100-1 --algorithm-ir $o/ap4.xml 2> $o/ir4.err; then exit 1; else test $? -eq 2; fi; grep -q 'ap4.xml:[0-9]*:[0-9]*: error: has 4 ranks; the topology has 8 GPUs' $o/ir4.err")
+# --png renders the same timeline with rsvg-convert (scripts/setup installs librsvg2-bin); an
+# unwritable path is exit 1 and leaves nothing.
+add_test(NAME "cli: plan --png writes the timeline as a PNG"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "P +N +G" --lacks "resnet50.png.svg"
+  -- sh -c "rm -f '${CCFORGE_PLAN_OUT}/resnet50.png' && '$<TARGET_FILE:ccforge>' plan resnet50 --network 10gbe --workers 8 --png '${CCFORGE_PLAN_OUT}/resnet50.png' > /dev/null && od -An -c -N4 '${CCFORGE_PLAN_OUT}/resnet50.png' && ls '${CCFORGE_PLAN_OUT}'")
+ccforge_cli_test("plan --png to a missing directory is exit 1" 1
+  --has "cannot write .*/no-such-dir/x.png" -- plan resnet50 --network 10gbe --workers 8 --png ${CCFORGE_PLAN_OUT}/no-such-dir/x.png)

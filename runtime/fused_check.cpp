@@ -104,7 +104,7 @@ FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t 
   }
   try {
     executor->launch(buffers);
-    target.synchronize();
+    executor->wait();
     const int64_t share = elems / R;
     std::vector<float> out(static_cast<size_t>(elems));
     for (int32_t r = 0; r < R; ++r) {
@@ -124,7 +124,7 @@ FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t 
     if (iterations > 0) {
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < iterations; ++i) executor->launch(buffers);
-      target.synchronize();
+      executor->wait();
       result.secondsPerIteration = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / iterations;
     }
   } catch (...) {

@@ -36,8 +36,9 @@ struct TargetOptions {
 class Executor {
  public:
   virtual ~Executor() = default;
-  // Starts one launch. The CPU finishes it before returning; CUDA may return early, and
-  // Target::synchronize() then waits and reports failures. Throws ExecutionFailed.
+  // Starts one launch. The CPU finishes it before returning; CUDA may return early, and wait()
+  // then waits and reports failures (Target::synchronize() waits only for the fallback's work).
+  // Throws ExecutionFailed.
   virtual void launch(std::span<const RankBuffers> buffers) = 0;
   // Waits until every launch has completed; throws ExecutionFailed if the watchdog stopped one.
   virtual void wait() {}

@@ -1,9 +1,9 @@
 // Compute steps of fused programs (docs/fused.md), written once for every backend: element g of
 // a rank's product (row g / cols, column g % cols, row-major, filling the input buffer from
-// element 0) is one dot product over the rank's read-only operands, accumulated in index order,
-// so the result does not depend on how steps, tiles or threads split the rows.
+// element 0) is one sum over the rank's read-only operands, in the order described below.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -35,36 +35,109 @@ CCF_HD T operandAt(const OperandView& v, int64_t i, int64_t j) {
   return static_cast<const T*>(v.data)[i * v.rowStride + j * v.colStride];
 }
 
-// Product element g of the rank.
-template <class T>
-CCF_HD T productElement(const ComputeTable& c, int64_t g) {
-  const int64_t row = g / c.cols, col = g % c.cols;
-  T acc = T(0);
+// Every product element is a sum over the inner index k, taken in one order on every backend.
+// The terms go in quads (k = 4q .. 4q+3); lane l of kDotLanes takes quads l, l + kDotLanes, ...
+// and adds their terms in index order (products by fused multiply-add); the lanes' partial sums
+// are then combined pairwise by the butterfly: lanes l and l ^ h for h = 16, 8, 4, 2, 1. A GPU
+// warp does exactly this, a quad per 16-byte load and shuffles for the butterfly; the CPU
+// emulates it. So the result is the same bits on every backend and does not depend on how
+// steps, tiles or threads split rows.
+inline constexpr int kDotLanes = 32;
+inline constexpr int kQuad = 4;
+inline constexpr int kQuadsInFlight = 4;  // quads a lane loads before adding them
+
+CCF_HD float multiplyAdd(float a, float b, float c) {  // one rounding on every backend
+#ifdef __CUDA_ARCH__
+  return __fmaf_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+// The `count` (<= kQuad) elements p[0], p[stride], ... into out: one 16-byte load on a GPU
+// when they are four contiguous aligned floats.
+CCF_HD void loadQuad(float (&out)[kQuad], const float* p, int64_t stride, int32_t count) {
+#ifdef __CUDA_ARCH__
+  if (count == kQuad && stride == 1 && reinterpret_cast<uintptr_t>(p) % 16 == 0) {
+    const float4 v = *reinterpret_cast<const float4*>(p);
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = v.w;
+    return;
+  }
+#endif
+  for (int32_t v = 0; v < kQuad; ++v)  // constant indices: the quad stays in registers
+    if (v < count) out[v] = p[v * stride];
+}
+
+// Lane `lane`'s partial sum of product element (row, col).
+CCF_HD float lanePartialSum(const ComputeTable& c, int64_t row, int64_t col, int32_t lane) {
+  const int32_t quads = (c.inner + kQuad - 1) / kQuad;
+  float acc = 0.0f;
   switch (c.op) {
     case ir::ComputeOp::Gemv:
-      for (int32_t k = 0; k < c.inner; ++k) acc += operandAt<T>(c.a, row, k) * operandAt<T>(c.b, k, 0);
-      break;
-    case ir::ComputeOp::Gemm:
-      for (int32_t k = 0; k < c.inner; ++k) acc += operandAt<T>(c.a, row, k) * operandAt<T>(c.b, k, col);
-      break;
-    case ir::ComputeOp::EmbeddingBag:
-      for (int32_t l = 0; l < c.inner; ++l) {
-        const int32_t index = operandAt<int32_t>(c.b, row, l);
-        if (index >= 0 && index < c.a.rows) acc += operandAt<T>(c.a, index, col);  // the host checks indices
+    case ir::ComputeOp::Gemm: {
+      const float* a = static_cast<const float*>(c.a.data) + row * c.a.rowStride;
+      const float* b = static_cast<const float*>(c.b.data) + (c.op == ir::ComputeOp::Gemm ? col * c.b.colStride : 0);
+      for (int32_t q0 = lane; q0 < quads; q0 += kDotLanes * kQuadsInFlight) {
+        float x[kQuadsInFlight][kQuad] = {}, y[kQuadsInFlight][kQuad] = {};
+        for (int32_t u = 0; u < kQuadsInFlight; ++u) {
+          const int32_t k = (q0 + u * kDotLanes) * kQuad;
+          const int32_t count = c.inner - k < kQuad ? c.inner - k : kQuad;
+          if (count > 0) {
+            loadQuad(x[u], a + k * c.a.colStride, c.a.colStride, count);
+            loadQuad(y[u], b + k * c.b.rowStride, c.b.rowStride, count);
+          }
+        }
+        for (int32_t u = 0; u < kQuadsInFlight; ++u)
+          for (int32_t v = 0; v < kQuad; ++v)
+            if ((q0 + u * kDotLanes) * kQuad + v < c.inner) acc = multiplyAdd(x[u][v], y[u][v], acc);
       }
+      break;
+    }
+    case ir::ComputeOp::EmbeddingBag:
+      for (int32_t q = lane; q < quads; q += kDotLanes)
+        for (int32_t l = q * kQuad; l < q * kQuad + kQuad && l < c.inner; ++l) {
+          const int32_t index = operandAt<int32_t>(c.b, row, l);
+          if (index >= 0 && index < c.a.rows) acc += operandAt<float>(c.a, index, col);  // the host checks indices
+        }
       break;
     case ir::ComputeOp::None: break;
   }
   return acc;
 }
 
-// Elements [first, first + length) of the product into dst (which holds element `first`); the
-// block's threads stride over them. Fused programs run with f32 data only (the loader refuses others).
+// Product element g of the rank (row g / cols, column g % cols, row-major), lane by lane.
+CCF_HD float productElement(const ComputeTable& c, int64_t g) {
+  const int64_t row = g / c.cols, col = g % c.cols;
+  float lanes[kDotLanes];
+  for (int32_t l = 0; l < kDotLanes; ++l) lanes[l] = lanePartialSum(c, row, col, l);
+  for (int32_t h = kDotLanes / 2; h > 0; h /= 2) {
+    float next[kDotLanes];
+    for (int32_t l = 0; l < kDotLanes; ++l) next[l] = lanes[l] + lanes[l ^ h];
+    for (int32_t l = 0; l < kDotLanes; ++l) lanes[l] = next[l];
+  }
+  return lanes[0];
+}
+
+// Elements [first, first + length) of the product into dst (which holds element `first`).
+// Fused programs run with f32 data only (the loader refuses others). A backend with warps
+// (B::kWarpLanes == kDotLanes) gives each element to a warp; else each thread takes elements.
 template <class B, class T>
 CCF_HD void computeRange(B& b, const ComputeTable& c, unsigned char* dst, int64_t first, int64_t length) {
   if constexpr (std::is_same_v<T, float>) {
     T* out = reinterpret_cast<T*>(dst);
-    for (int64_t p = b.thread(); p < length; p += b.threads()) out[p] = productElement<T>(c, first + p);
+    if constexpr (B::kWarpLanes == kDotLanes) {
+      const int lane = b.thread() % kDotLanes, warps = b.threads() / kDotLanes;
+      for (int64_t p = b.thread() / kDotLanes; p < length; p += warps) {
+        const int64_t g = first + p;
+        const T sum = b.butterflySum(lanePartialSum(c, g / c.cols, g % c.cols, lane));
+        if (lane == 0) out[p] = sum;
+      }
+    } else {
+      for (int64_t p = b.thread(); p < length; p += b.threads()) out[p] = productElement(c, first + p);
+    }
   }
 }
 

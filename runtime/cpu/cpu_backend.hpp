@@ -16,6 +16,7 @@ class CpuBackend {
  public:
   static constexpr int kVectorBytes = 0;  // element loops; the compiler vectorises them
   static constexpr int kUnroll = 1;
+  static constexpr int kWarpLanes = 1;  // compute steps: each element in full (core/compute.hpp)
 
   explicit CpuBackend(Scheduler& scheduler) : scheduler_(scheduler) {}
 

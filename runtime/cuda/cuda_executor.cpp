@@ -34,7 +34,8 @@ struct LaunchGroup {
   int32_t blocks = 0;
   int threads = 0;
   DeviceMemory tbs, steps, reduceOffsets, connections, ranks, flags;
-  Stream stream;  // destroyed first: waits for the launches that use the memory above
+  Stream ownStream;  // destroyed first: waits for the launches that use the memory above
+  cudaStream_t stream = nullptr;  // ownStream's, or the caller's (CudaExecutorOptions::stream)
 };
 
 class CudaExecutor final : public Executor {
@@ -89,7 +90,7 @@ class CudaExecutor final : public Executor {
       args.records = static_cast<WatchdogRecord*>(records_.data());
       void* params[] = {&args};
       checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
-      checkCuda(cudaLaunchCooperativeKernel(kernel_, dim3(g.blocks), dim3(g.threads), params, 0, g.stream.get()),
+      checkCuda(cudaLaunchCooperativeKernel(kernel_, dim3(g.blocks), dim3(g.threads), params, 0, g.stream),
                 "cudaLaunchCooperativeKernel (interpreter)");
     }
   }
@@ -98,7 +99,7 @@ class CudaExecutor final : public Executor {
   void wait() override {
     for (LaunchGroup& g : groups_) {
       checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
-      checkCuda(cudaStreamSynchronize(g.stream.get()), "interpreter kernel");
+      checkCuda(cudaStreamSynchronize(g.stream), "interpreter kernel");
     }
     if (*static_cast<volatile uint32_t*>(abort_.data()) == 0) return;
     const auto* records = static_cast<const WatchdogRecord*>(records_.data());
@@ -183,7 +184,12 @@ class CudaExecutor final : public Executor {
     g.blocks = blocks;
     checkCuda(cudaSetDevice(device), "cudaSetDevice");
     g.threads = chooseThreads(device, blocks);
-    g.stream = Stream(device);
+    if (options_.stream && options_.mode == GpuMode::RanksOnOneGpu) {
+      g.stream = options_.stream;
+    } else {
+      g.ownStream = Stream(device);
+      g.stream = g.ownStream.get();
+    }
     g.tbs = deviceCopy(device, program_.tbs());
     g.steps = deviceCopy(device, program_.steps());
     g.reduceOffsets = deviceCopy(device, program_.reduceSourceOffsets());
@@ -209,7 +215,7 @@ class CudaExecutor final : public Executor {
     if (same) return;
     for (LaunchGroup& g : groups_) {  // launches in flight still read the old table
       checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
-      checkCuda(cudaStreamSynchronize(g.stream.get()), "interpreter kernel");
+      checkCuda(cudaStreamSynchronize(g.stream), "interpreter kernel");
       g.ranks.upload(ranks.data(), sizeof(RankMemory) * ranks.size());
     }
     uploaded_ = ranks;

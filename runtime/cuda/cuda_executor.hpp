@@ -11,12 +11,17 @@
 
 #include "runtime/target.hpp"
 
+struct CUstream_st;  // cudaStream_t, without the CUDA headers
+
 namespace ccforge::runtime {
 
 struct CudaExecutorOptions {
   GpuMode mode = GpuMode::RanksOnOneGpu;
   std::chrono::milliseconds timeout{30000};
   ExecutionTuning tuning;
+  // Ranks-on-one-GPU only: launch on the caller's stream (so that its CUDA events bracket the
+  // launch) instead of one the executor creates.
+  CUstream_st* stream = nullptr;
 };
 
 // Throws std::invalid_argument when the program cannot serve the call or does not fit the GPUs

@@ -15,12 +15,18 @@ class DeviceBackend {
  public:
   static constexpr int kVectorBytes = 16;
   static constexpr int kUnroll = 4;  // packs in flight per thread
+  static constexpr int kWarpLanes = 32;  // compute steps: a warp per product element (core/compute.hpp)
 
   __device__ explicit DeviceBackend(bool systemScope) : systemScope_(systemScope) {}
 
   __device__ int thread() const { return static_cast<int>(threadIdx.x); }
   __device__ int threads() const { return static_cast<int>(blockDim.x); }
   __device__ void barrier() const { __syncthreads(); }
+  // The butterfly of core/compute.hpp over the warp's lanes; every lane gets the sum.
+  __device__ float butterflySum(float v) const {
+    for (int h = kWarpLanes / 2; h > 0; h /= 2) v += __shfl_xor_sync(0xffffffffu, v, h);
+    return v;
+  }
   __device__ bool allThreads(bool v) const { return __syncthreads_and(v) != 0; }
 
   __device__ uint64_t loadOwn(const uint64_t* word) const { return *reinterpret_cast<const volatile uint64_t*>(word); }

@@ -90,6 +90,9 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   if (p.cols < 1 || p.inner < 1 || (p.op == ir::ComputeOp::EmbeddingBag && p.tableRows < 1))
     throw std::invalid_argument("every shape parameter must be at least 1");
   if (chunks > 64) throw std::invalid_argument("ranks * chunks must be at most 64 (the executor's steps per thread block)");
+  if (p.computeTbs < 1 || p.computeTbs > chunks)
+    throw std::invalid_argument("computetbs (compute thread blocks per rank) must be between 1 and ranks * chunks (" +
+                                std::to_string(chunks) + ")");
   const bool allreduce = p.op == ir::ComputeOp::Gemv;
   const int32_t perChunk = p.rows / chunks;
 
@@ -110,8 +113,10 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   a.outofplace = true;
   a.minBytes = 0;
   a.maxBytes = 0;
-  // Thread blocks of rank r: 0 computes; 1 reduces (allreduce) or copies the own slice
-  // (alltoall); 2 + k sends to peer (r+1+k) % R; 2 + (R-1) + k receives from it.
+  // Thread blocks of rank r: 0..N-1 compute (N = computeTbs, the slices dealt round-robin in
+  // compute order); N reduces (allreduce) or copies the own slice (alltoall); N + 1 + k sends to
+  // peer (r+1+k) % R; N + 1 + (R-1) + k receives from it.
+  const int32_t N = p.computeTbs;
   for (int32_t r = 0; r < R; ++r) {
     ir::Gpu g;
     g.id = r;
@@ -120,30 +125,49 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     g.scratchChunks = allreduce ? (R - 1) * C : 0;
     operands(p, g);
     const std::vector<int32_t> order = computeOrder(p, r);
-    std::vector<int32_t> computeStep(static_cast<size_t>(chunks));
-    ir::ThreadBlock compute;
-    compute.id = 0;
-    for (int32_t q : order) {
+    std::vector<std::pair<int32_t, int32_t>> producer(static_cast<size_t>(chunks));  // chunk q: (tb, step)
+    std::vector<ir::ThreadBlock> computeTbs(static_cast<size_t>(N));
+    for (int32_t t = 0; t < N; ++t) computeTbs[static_cast<size_t>(t)].id = t;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const int32_t q = order[i];
+      ir::ThreadBlock& tb = computeTbs[i % static_cast<size_t>(N)];
       ir::Step s = step(OpType::Compute, Buffer::Input, -1, Buffer::Input, q);
       s.srcOperand = true;
       s.op = p.op;
       s.row = q * perChunk;
       s.nrows = perChunk;
       s.hasdep = true;
-      computeStep[static_cast<size_t>(q)] = static_cast<int32_t>(compute.steps.size());
-      compute.steps.push_back(s);
+      producer[static_cast<size_t>(q)] = {tb.id, static_cast<int32_t>(tb.steps.size())};
+      tb.steps.push_back(s);
     }
-    const int32_t lastCompute = static_cast<int32_t>(compute.steps.size()) - 1;
-    // The step of tb 0 a reader of chunk q waits for.
-    auto producerOf = [&](int32_t q) { return p.bulkSynchronous ? lastCompute : computeStep[static_cast<size_t>(q)]; };
+    // Bulk-synchronous: every reader waits for tb 0's last compute step, which first waits for
+    // the other compute tbs' last steps: tb 1's as its own dependency, the others' through a nop
+    // each before it (the runtime gives a step one dependency and adds the waits of the nops
+    // right before it).
+    ir::ThreadBlock& first = computeTbs.front();
+    auto lastStepOf = [&](int32_t t) { return static_cast<int32_t>(computeTbs[static_cast<size_t>(t)].steps.size()) - 1; };
+    if (p.bulkSynchronous && N > 1) {
+      dependOn(first.steps.back(), 1, lastStepOf(1));
+      for (int32_t t = 2; t < N; ++t) {
+        ir::Step join = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
+        join.cnt = 0;
+        dependOn(join, t, lastStepOf(t));
+        first.steps.insert(first.steps.end() - 1, join);
+      }
+    }
+    const std::pair<int32_t, int32_t> allComputed{0, static_cast<int32_t>(first.steps.size()) - 1};
+    // The step a reader of chunk q waits for.
+    auto producerOf = [&](int32_t q) { return p.bulkSynchronous ? allComputed : producer[static_cast<size_t>(q)]; };
     auto peer = [&](int32_t k) { return (r + 1 + k) % R; };
-    auto sendTb = [&](int32_t k) { return 2 + k; };
-    auto recvTb = [&](int32_t k) { return 2 + (R - 1) + k; };
-    // Index k of peer `from` as seen from rank r (peer(k) == from).
-    auto peerIndex = [&](int32_t from) { return (from - r - 1 + R) % R; };
+    auto sendTb = [&](int32_t k) { return N + 1 + k; };
+    auto recvTb = [&](int32_t k) { return N + 1 + (R - 1) + k; };
+    auto dependOnProducer = [&](ir::Step& s, int32_t q) {
+      const auto [tb, at] = producerOf(q);
+      dependOn(s, tb, at);
+    };
 
     ir::ThreadBlock local;
-    local.id = 1;
+    local.id = N;
     std::vector<ir::ThreadBlock> senders, receivers;
     for (int32_t k = 0; k < R - 1; ++k) {
       ir::ThreadBlock s;
@@ -161,7 +185,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
         for (int32_t c = 0; c < C; ++c) {
           const int32_t q = peer(k) * C + c;
           ir::Step s = step(OpType::Send, Buffer::Input, q, Buffer::Scratch, 0);
-          dependOn(s, 0, producerOf(q));
+          dependOnProducer(s, q);
           senders[k].steps.push_back(s);
           ir::Step v = step(OpType::Recv, Buffer::Input, r * C + c, Buffer::Scratch, k * C + c);
           v.hasdep = true;
@@ -171,7 +195,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       for (int32_t c = 0; c < C; ++c) {
         const int32_t q = r * C + c;
         ir::Step copy = step(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
-        dependOn(copy, 0, producerOf(q));
+        dependOnProducer(copy, q);
         local.steps.push_back(copy);
         for (int32_t k = 0; k < R - 1; ++k) {
           ir::Step re = step(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
@@ -184,7 +208,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       for (int32_t k = 0; k < R - 1; ++k)
         for (int32_t c = 0; c < C; ++c) {
           ir::Step s = step(OpType::Send, Buffer::Output, r * C + c, Buffer::Output, r * C + c);
-          dependOn(s, 1, reduced[static_cast<size_t>(c)]);
+          dependOn(s, N, reduced[static_cast<size_t>(c)]);
           senders[k].steps.push_back(s);
           const int32_t from = peer(k);
           receivers[k].steps.push_back(step(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
@@ -194,21 +218,20 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       for (int32_t c = 0; c < C; ++c) {
         const int32_t q = r * C + c;
         ir::Step copy = step(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
-        dependOn(copy, 0, producerOf(q));
+        dependOnProducer(copy, q);
         local.steps.push_back(copy);
       }
       for (int32_t k = 0; k < R - 1; ++k)
         for (int32_t c = 0; c < C; ++c) {
           const int32_t q = peer(k) * C + c;
           ir::Step s = step(OpType::Send, Buffer::Input, q, Buffer::Output, r * C + c);
-          dependOn(s, 0, producerOf(q));
+          dependOnProducer(s, q);
           senders[k].steps.push_back(s);
           const int32_t from = peer(k);
           receivers[k].steps.push_back(step(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
         }
     }
-    (void)peerIndex;
-    g.threadBlocks.push_back(std::move(compute));
+    for (auto& tb : computeTbs) g.threadBlocks.push_back(std::move(tb));
     g.threadBlocks.push_back(std::move(local));
     for (auto& s : senders) g.threadBlocks.push_back(std::move(s));
     for (auto& v : receivers) g.threadBlocks.push_back(std::move(v));
@@ -262,6 +285,7 @@ FusedParameters fusedParameters(std::string_view name, const std::vector<std::st
     else if (key == "chunks") p.chunksPerRank = i;
     else if (key == "order") p.order = i == 0 ? FusedOrder::Natural : FusedOrder::RemoteFirst;
     else if (key == "bulk") p.bulkSynchronous = i != 0;
+    else if (key == "computetbs") p.computeTbs = i;
     else if (key == "m" || key == "batch" || key == "tokens") p.rows = i;
     else if (key == "k" || key == "pooling" || key == "hidden") p.inner = i;
     else if (key == "dim" || key == "ffn") p.cols = i;

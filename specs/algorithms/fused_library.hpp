@@ -26,6 +26,7 @@ struct FusedParameters {
   int32_t chunksPerRank = 1;  // slice granularity: product chunks per destination rank
   FusedOrder order = FusedOrder::Natural;
   bool bulkSynchronous = false;  // compute everything, then the collective
+  int32_t computeTbs = 1;         // thread blocks per rank that compute (slices dealt round-robin)
   // gemv: rows = M, inner = K. embag: rows = batch, cols = dim, inner = pooling, tableRows.
   // gemm: rows = tokens, inner = hidden, cols = ffn.
   int32_t rows = 0;
@@ -40,7 +41,7 @@ struct FusedParameters {
 ir::Algorithm fusedProgram(const FusedParameters& p);
 
 // The library entries: gemv-allreduce, embedding-alltoall, gemm-alltoall with their knobs
-// (key=value: ranks, chunks, order=0 natural / 1 remote-first, bulk=0/1, and the shape).
+// (key=value: ranks, chunks, order=0 natural / 1 remote-first, bulk=0/1, computetbs, and the shape).
 struct FusedEntry {
   std::string name;
   std::string summary;

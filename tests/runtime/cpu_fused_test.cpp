@@ -4,12 +4,15 @@
 // make every fp32 sum exact, so the results must be bit-identical whatever the order.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "fused_library.hpp"
+#include "runtime/core/compute.hpp"
 #include "runtime/program.hpp"
 #include "runtime/target.hpp"
 
@@ -91,7 +94,7 @@ void runAndCheck(const FusedParameters& p, int64_t tileBytes, int workers, uint3
                                                     : static_cast<const void*>(data[r].bIndex.data());
   }
   executor->launch(buffers);
-  target->synchronize();
+  executor->wait();
 
   const int64_t share = elems / R;  // alltoall: what one rank sends each other rank
   int64_t wrong = 0;
@@ -137,6 +140,7 @@ void sweepOperator(ir::ComputeOp op) {
             FusedParameters p = shape(op, ranks, chunks, variant == 0 ? 4 : 12, variant);
             p.order = order;
             p.bulkSynchronous = bulk;
+            p.computeTbs = variant == 0 ? 1 : std::min(ranks * chunks, 3);
             // One tile, and tiles of 256 bytes (several tile iterations per chunk).
             runAndCheck(p, 0, 2, seed++);
             runAndCheck(p, 256, 3, seed++);
@@ -159,4 +163,41 @@ TEST_CASE("cpu fused: a call whose size is not the product's is refused") {
   call.count = 16;  // the product has 8 elements
   std::unique_ptr<Target> target = makeCpuTarget({});
   CHECK_THROWS_AS(target->prepare(program, call), std::invalid_argument);
+}
+
+// The summation order every backend shares (runtime/core/compute.hpp): the terms in quads, lane
+// l taking quads l, l + 32, ... in index order by fused multiply-add, the 32 lane sums combined
+// by the xor butterfly. Values chosen so that this order and the plain index order round
+// differently, so the test can tell them apart.
+TEST_CASE("cpu fused: a product element is summed in the documented lane order") {
+  // In index order the ones after 1e8 are lost to rounding until -1e8 cancels it (sum 11);
+  // lane 0 holds both large terms (quads 0 and 32), so in lane order only its ones next to 1e8
+  // are lost (sum 135).
+  const int32_t inner = 140;
+  std::vector<float> w(inner, 1.0f), x(inner, 1.0f);
+  w[0] = 1e8f;
+  w[128] = -1e8f;
+  ComputeTable c;
+  c.op = ir::ComputeOp::Gemv;
+  c.rows = 1;
+  c.cols = 1;
+  c.inner = inner;
+  c.a = OperandView{w.data(), 1, inner, inner, 1};
+  c.b = OperandView{x.data(), inner, 1, 1, 0};
+  float lanes[32] = {};
+  for (int32_t k = 0; k < inner; ++k) {
+    const int32_t lane = k / 4 % 32;
+    lanes[lane] = std::fma(w[static_cast<size_t>(k)], x[static_cast<size_t>(k)], lanes[lane]);
+  }
+  for (int32_t h : {16, 8, 4, 2, 1}) {
+    float next[32];
+    for (int32_t l = 0; l < 32; ++l) next[l] = lanes[l] + lanes[l ^ h];
+    std::copy(std::begin(next), std::end(next), std::begin(lanes));
+  }
+  float indexOrder = 0;
+  for (int32_t k = 0; k < inner; ++k) indexOrder += w[static_cast<size_t>(k)];
+  CHECK(indexOrder == 11.0f);
+  CHECK(lanes[0] == 135.0f);
+  const float got = productElement(c, 0);
+  CHECK(std::memcmp(&got, &lanes[0], sizeof got) == 0);
 }

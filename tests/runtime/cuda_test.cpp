@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <random>
 #include <iostream>
+#include <utility>
 
 #include "codegen/compiler.hpp"
+#include "ir/names.hpp"
 #include "fused_library.hpp"
 #include "library.hpp"
 #include "runtime/execution_error.hpp"
@@ -145,11 +148,12 @@ TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fall
 TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and bulk-synchronous") {
   if (skipUnlessGpus(1)) return;
   for (bool bulk : {false, true})
-    for (int32_t ranks : {2, 4, 8}) {
+    for (auto [ranks, computeTbs] : {std::pair{2, 1}, std::pair{4, 1}, std::pair{8, 1}, std::pair{4, 3}, std::pair{8, 16}}) {
       algorithms::FusedParameters p;
       p.op = ir::ComputeOp::Gemv;
       p.ranks = ranks;
       p.chunksPerRank = 2;
+      p.computeTbs = computeTbs;
       p.rows = ranks * 2 * 16;
       p.inner = 40;
       p.order = algorithms::FusedOrder::RemoteFirst;
@@ -185,13 +189,87 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
         buffers[r].operands[1] = device(r, x[r].data(), sizeof(float) * x[r].size());
       }
       executor->launch(buffers);
-      target->synchronize();
+      executor->wait();
       for (int32_t r = 0; r < ranks; ++r) {
         std::vector<float> out(static_cast<size_t>(p.rows));
         target->download(r, out.data(), buffers[r].recv, sizeof(float) * out.size());
-        INFO("bulk=" << bulk << " ranks=" << ranks << " rank " << r);
+        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " rank " << r);
         CHECK(std::memcmp(out.data(), y.data(), sizeof(float) * y.size()) == 0);
       }
       for (size_t k = 0; k < allocations.size(); ++k) target->release(static_cast<int32_t>(k / 4), allocations[k]);
     }
+}
+
+// One semantics: the GPU's compute steps (a warp per element) and its reductions give the CPU
+// backend's bits on arbitrary floats, for each operator: the products (left in the input buffers)
+// and the collective's outputs are compared bit for bit between the two backends.
+TEST_CASE("CUDA ranks-on-one-gpu: fused programs give the CPU backend's bits on arbitrary floats") {
+  if (skipUnlessGpus(1)) return;
+  for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::EmbeddingBag, ir::ComputeOp::Gemm}) {
+    algorithms::FusedParameters p;
+    p.op = op;
+    p.ranks = 4;
+    p.chunksPerRank = 2;
+    p.computeTbs = 3;
+    p.rows = 4 * 2 * 8;
+    p.cols = op == ir::ComputeOp::Gemv ? 1 : 3;
+    p.inner = op == ir::ComputeOp::EmbeddingBag ? 37 : 101;  // not multiples of the 32 lanes
+    p.tableRows = 50;
+    const Program program = Program::compile(algorithms::fusedProgram(p), "arbitrary floats");
+    const ir::Algorithm& a = program.algorithm();
+    const bool allreduce = op == ir::ComputeOp::Gemv;
+    const int64_t elems = int64_t{p.rows} * p.cols;
+    CallShape call;
+    call.collective = allreduce ? CollectiveType::AllReduce : CollectiveType::AllToAll;
+    call.ranks = p.ranks;
+    call.count = allreduce ? elems : elems / p.ranks;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    std::vector<std::vector<float>> operandA(p.ranks), operandB(p.ranks);
+    std::vector<std::vector<int32_t>> indices(p.ranks);
+    for (int32_t r = 0; r < p.ranks; ++r) {
+      const ir::Operand& A = a.gpus[static_cast<size_t>(r)].operands[0];
+      const ir::Operand& B = a.gpus[static_cast<size_t>(r)].operands[1];
+      for (int64_t i = 0; i < int64_t{A.rows} * A.cols; ++i) operandA[r].push_back(value(rng));
+      for (int64_t i = 0; i < int64_t{B.rows} * B.cols; ++i)
+        if (B.dtype == ir::OperandType::I32) indices[r].push_back(static_cast<int32_t>(rng() % static_cast<uint32_t>(A.rows)));
+        else operandB[r].push_back(value(rng));
+    }
+    // Runs the program on `options`' target; returns every rank's input then output buffer.
+    auto runOn = [&](const TargetOptions& options) {
+      std::unique_ptr<Target> target = makeTarget(options);
+      std::unique_ptr<Executor> executor = target->prepare(program, call);
+      std::vector<RankBuffers> buffers(p.ranks);
+      std::vector<std::pair<int32_t, void*>> owned;
+      auto place = [&](int32_t r, const void* host, size_t bytes) {
+        void* d = target->allocate(r, bytes);
+        if (host) target->upload(r, d, host, bytes);
+        owned.emplace_back(r, d);
+        return d;
+      };
+      const size_t bytes = sizeof(float) * static_cast<size_t>(elems);
+      for (int32_t r = 0; r < p.ranks; ++r) {
+        buffers[r].send = place(r, nullptr, bytes);
+        buffers[r].sendElems = elems;
+        buffers[r].recv = place(r, nullptr, bytes);
+        buffers[r].recvElems = elems;
+        buffers[r].operands[0] = place(r, operandA[r].data(), sizeof(float) * operandA[r].size());
+        buffers[r].operands[1] = indices[r].empty() ? place(r, operandB[r].data(), sizeof(float) * operandB[r].size())
+                                                    : place(r, indices[r].data(), sizeof(int32_t) * indices[r].size());
+      }
+      executor->launch(buffers);
+      executor->wait();
+      std::vector<float> all(static_cast<size_t>(2 * p.ranks * elems));
+      for (int32_t r = 0; r < p.ranks; ++r) {
+        target->download(r, all.data() + (2 * r) * elems, buffers[r].send, bytes);
+        target->download(r, all.data() + (2 * r + 1) * elems, buffers[r].recv, bytes);
+      }
+      for (auto& [r, d] : owned) target->release(r, d);
+      return all;
+    };
+    TargetOptions cpu;
+    const std::vector<float> onCpu = runOn(cpu), onGpu = runOn(gpu());
+    INFO(std::string(ir::computeOpName(op)));
+    CHECK(std::memcmp(onCpu.data(), onGpu.data(), sizeof(float) * onCpu.size()) == 0);
+  }
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The GPU checks of one lent device session (docs/benchmarks.md, sections marked "measured on a
+# GPU"), run on that machine over binaries built elsewhere: the CUDA tests, compute-sanitizer on the
+# fused test, the runtime throughput benchmark and the fused GEMV + AllReduce benchmark.
+#
+# usage: bench/device_checks.sh BIN_DIR OUT_DIR [SECTION...]   (sections: tests sanitizer fused runtime;
+#   default all)
+#   BIN_DIR holds runtime_cuda_tests, runtime_gpu_bench, fused_gpu_bench and the shared libraries
+#   they need that the device lacks (lib/); NCCL is taken from the machine (its Python packages).
+set -u
+bin=$1
+out=$2
+shift 2
+sections=${*:-tests sanitizer fused runtime}
+wanted() { [[ " $sections " == *" $1 "* ]]; }
+mkdir -p "$out"
+nccl=$(find / -xdev -name 'libnccl.so.2' -path '*nvidia*' 2>/dev/null | head -1)
+export LD_LIBRARY_PATH="$bin/lib:$(dirname "${nccl:-/nonexistent/x}"):${LD_LIBRARY_PATH:-}"
+chmod +x "$bin"/runtime_cuda_tests "$bin"/runtime_gpu_bench "$bin"/fused_gpu_bench
+status=0
+step() {  # NAME SECONDS COMMAND...: runs it with a time limit, output to OUT/NAME.log and the console
+  local name=$1 limit=$2
+  shift 2
+  echo "=== $name: $*"
+  local t0=$SECONDS
+  timeout "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  tail -n 40 "$out/$name.log"
+  echo "=== $name: exit $rc after $((SECONDS - t0)) s"
+  [ "$rc" -eq 0 ] || status=1
+}
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+echo "nccl: ${nccl:-not found}"
+wanted tests && step cuda_tests 240 "$bin"/runtime_cuda_tests
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+if wanted sanitizer && [ -n "$sanitizer" ]; then
+  step sanitizer_fused 180 "$sanitizer" --tool memcheck --error-exitcode 3 "$bin"/runtime_cuda_tests "*fused*"
+fi
+if wanted fused; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M
+  step fused_r8_t1 200 "$bin"/fused_gpu_bench 8 4 16384 1 1024
+  step fused_r8_t16 200 "$bin"/fused_gpu_bench 8 4 32768 16 1024
+  step fused_r4_t16 200 "$bin"/fused_gpu_bench 4 8 32768 16 1024
+  step fused_r4_t32 200 "$bin"/fused_gpu_bench 4 8 32768 32 1024
+  step fused_r2_t32 200 "$bin"/fused_gpu_bench 2 16 32768 32 1024
+fi
+wanted runtime && step runtime 240 "$bin"/runtime_gpu_bench $((256 << 20)) 8
+exit $status

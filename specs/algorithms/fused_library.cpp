@@ -3,6 +3,7 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "dsl/fused_product.hpp"
 #include "ir/names.hpp"
 #include "semantics/protocol.hpp"
 
@@ -43,40 +44,6 @@ std::vector<int32_t> computeOrder(const FusedParameters& p, int32_t rank) {
   return out;
 }
 
-void operands(const FusedParameters& p, ir::Gpu& g) {
-  auto operand = [&](int32_t id, const char* name, ir::OperandType t, int32_t rows, int32_t cols) {
-    ir::Operand o;
-    o.id = id;
-    o.name = name;
-    o.dtype = t;
-    o.rows = rows;
-    o.cols = cols;
-    g.operands.push_back(o);
-  };
-  ir::Product pr;
-  pr.op = p.op;
-  pr.a = 0;
-  pr.b = 1;
-  pr.rows = p.rows;
-  pr.cols = p.cols;
-  switch (p.op) {
-    case ir::ComputeOp::Gemv:
-      operand(0, "W", ir::OperandType::F32, p.rows, p.inner);
-      operand(1, "x", ir::OperandType::F32, p.inner, 1);
-      break;
-    case ir::ComputeOp::EmbeddingBag:
-      operand(0, "table", ir::OperandType::F32, p.tableRows, p.cols);
-      operand(1, "indices", ir::OperandType::I32, p.rows, p.inner);
-      break;
-    case ir::ComputeOp::Gemm:
-      operand(0, "X", ir::OperandType::F32, p.rows, p.inner);
-      operand(1, "W", ir::OperandType::F32, p.inner, p.cols);
-      break;
-    case ir::ComputeOp::None: break;
-  }
-  g.product = pr;
-}
-
 }  // namespace
 
 ir::Algorithm fusedProgram(const FusedParameters& p) {
@@ -87,8 +54,8 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   if (p.rows < 1 || p.rows % chunks != 0)
     throw std::invalid_argument("the product's rows (" + std::to_string(p.rows) + ") must be a positive multiple of ranks * chunks (" +
                                 std::to_string(chunks) + ")");
-  if (p.cols < 1 || p.inner < 1 || (p.op == ir::ComputeOp::EmbeddingBag && p.tableRows < 1))
-    throw std::invalid_argument("every shape parameter must be at least 1");
+  const dsl::FusedProduct product{p.op, p.rows, p.cols, p.inner, p.tableRows};
+  product.validate();
   if (chunks > 64) throw std::invalid_argument("ranks * chunks must be at most 64 (the executor's steps per thread block)");
   if (p.computeTbs < 1 || p.computeTbs > chunks)
     throw std::invalid_argument("computetbs (compute thread blocks per rank) must be between 1 and ranks * chunks (" +
@@ -123,7 +90,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     g.inputChunks = chunks;
     g.outputChunks = chunks;
     g.scratchChunks = allreduce ? (R - 1) * C : 0;
-    operands(p, g);
+    product.declareOn(g);
     const std::vector<int32_t> order = computeOrder(p, r);
     std::vector<std::pair<int32_t, int32_t>> producer(static_cast<size_t>(chunks));  // chunk q: (tb, step)
     std::vector<ir::ThreadBlock> computeTbs(static_cast<size_t>(N));

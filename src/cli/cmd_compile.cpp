@@ -108,7 +108,7 @@ int runCompile(const CompileArguments& args) {
       jobs.push_back(CompileJob{scripts[i].program.get(), title, scriptLocation(scripts[i], args.algorithm),
                                 nthOutput(args.output, i)});
     }
-    if (profile.empty()) profile = "msccl-legacy";  // the header msccl-tools writes
+    if (profile.empty()) profile = scripts.empty() ? "msccl-legacy" : defaultScriptProfile(*scripts.front().program);
   } else {
     try {
       if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {

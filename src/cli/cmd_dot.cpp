@@ -91,7 +91,7 @@ int runDot(const DotArguments& args) {
     if (const int* code = std::get_if<int>(&outcome)) throw ScriptExit{*code};
     script = std::get<std::vector<ScriptProgram>>(std::move(outcome)).back();
     program = script->program.get();
-    if (profile.empty()) profile = "msccl-legacy";
+    if (profile.empty()) profile = defaultScriptProfile(*program);
   } else {
     std::optional<ir::Protocol> protocol;
     if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);

@@ -75,6 +75,12 @@ struct ScriptProgram {
   std::string title;  // "script.py arg ..."
 };
 
+// The profile a script's program compiles for when --profile is not given: the header msccl-tools
+// writes (msccl-legacy), or ccforge-fused for a fused program (MSCCLProgram(product=...)).
+inline std::string defaultScriptProfile(const dsl::Program& program) {
+  return program.binding().product ? "ccforge-fused" : "msccl-legacy";
+}
+
 // Runs the script and returns the programs it asked to be written (XML(), in order); `anyProgram`
 // (ccforge dot) takes the last of them, or else the last one it built. Prints what went wrong
 // and returns the exit code otherwise.

@@ -17,7 +17,7 @@ std::vector<Edge> chunkDagEdges(const dsl::Program& program) {
     const auto id = static_cast<int32_t>(t);
     const auto [sb, so] = ranks[static_cast<size_t>(op.src.rank)].canonical(op.src.buffer, op.src.index);
     const auto [db, dof] = ranks[static_cast<size_t>(op.dst.rank)].canonical(op.dst.buffer, op.dst.index);
-    slots.read(op.src.rank, sb, so, op.count, id);
+    if (op.kind != dsl::TraceOpKind::Compute) slots.read(op.src.rank, sb, so, op.count, id);
     slots.write(op.dst.rank, db, dof, op.count, id, op.kind == dsl::TraceOpKind::Reduce);
     slots.flush(id, edges);
   }

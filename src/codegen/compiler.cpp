@@ -111,7 +111,9 @@ void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& sc
 void requireConstInput(const dsl::Program& program, const InstructionDag& dag) {
   if (program.binding().form != CallForm::OutOfPlace) return;
   for (const Instr& in : dag.instrs) {
-    if (in.removed || !writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input) continue;
+    // A fused program's compute defines its input: the caller passes the product buffer there.
+    if (in.removed || !writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input || in.type == ir::OpType::Compute)
+      continue;
     throw CompileError("rank " + std::to_string(in.rank) + ": " + describeTraceOp(program, in.traceOp) +
                        " stores into the input buffer, which in an out-of-place call is the caller's const send "
                        "buffer; keep the value in scratch or output (a copy to scratch followed by the reduction "
@@ -170,6 +172,9 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
     throw CompileError("program '" + program.name() + "' implements a custom collective (" +
                        program.binding().collective().describe() + "), which " + target.name +
                        " cannot run (coll=\"custom\"); compile it for msccl-legacy");
+  if (program.binding().product && !target.runsFusedPrograms)
+    throw CompileError("program '" + program.name() + "' is a fused program (it computes), which " + target.name +
+                       " cannot run; compile it for ccforge-fused");
   requirePostcondition(program);
   Lowered lowered = lower(program, target);
   const FusionStats fusion = fuse(lowered);

@@ -29,6 +29,9 @@ ir::Step stepOf(const InstructionDag& dag, const ScheduledStep& st) {
   out.dstbuf = in.dstBuf;
   out.dstoff = in.dstOff;
   switch (in.type) {
+    case OpType::Compute:  // rows of the product, filled in by emitAlgorithm, which knows its shape
+      out.srcOperand = true;
+      break;
     case OpType::Send: {  // where the data goes, for readers of the file; the runtime ignores it
       const Instr& to = dag.instrs[static_cast<size_t>(in.sendTo)];
       out.dstbuf = to.dstBuf;
@@ -72,6 +75,16 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
   algo.ngpus = program.ranks();
   algo.coll = irKindOf(coll.type());
   algo.collName = collName(algo.coll, target);
+  const std::optional<dsl::FusedProduct>& product = program.binding().product;
+  if (product) {
+    algo.fused = true;
+    algo.collName = std::string(ir::kFusedCollPrefix) + algo.collName;
+    if (product->rows % coll.inputChunks() != 0)
+      throw CompileError("the product's " + std::to_string(product->rows) + " rows do not divide into the " +
+                         std::to_string(coll.inputChunks()) + " compiled input chunks (instances and parallelize cut "
+                                                              "every chunk); use fewer parts or more rows");
+  }
+  const int32_t rowsPerChunk = product ? product->rows / coll.inputChunks() : 0;
   const bool inplace = program.binding().form == CallForm::InPlace;
   algo.inplace = inplace;
   if (target.requiresExecutorHeader) {
@@ -116,6 +129,7 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
     gpu.inputChunks = coll.inputChunks();
     gpu.outputChunks = coll.outputChunks();
     gpu.scratchChunks = lowered.scratchChunks[static_cast<size_t>(r)];
+    if (product) product->declareOn(gpu);
     for (int32_t tb : order) {
       const ScheduledTb& t = schedule.tbs[static_cast<size_t>(tb)];
       ir::ThreadBlock out;
@@ -128,6 +142,11 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
       for (const ScheduledStep& st : t.steps) {
         ir::Step step = stepOf(dag, st);
         step.s = static_cast<int32_t>(out.steps.size());
+        if (step.type == OpType::Compute) {
+          step.op = product->op;
+          step.row = step.dstoff * rowsPerChunk;
+          step.nrows = step.cnt * rowsPerChunk;
+        }
         if (st.depTb >= 0) {
           step.depid = idOf[static_cast<size_t>(st.depTb)];
           waitsOnFlags = true;

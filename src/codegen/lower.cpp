@@ -9,7 +9,7 @@ using ir::Buffer;
 
 std::string describeTraceOp(const dsl::Program& program, int32_t traceOp) {
   const dsl::TraceOp& op = program.trace()[static_cast<size_t>(traceOp)];
-  return std::string(op.kind == dsl::TraceOpKind::Copy ? "copy" : "reduce") + " at " + dsl::describeLocation(op.where);
+  return std::string(dsl::traceOpName(op.kind)) + " at " + dsl::describeLocation(op.where);
 }
 
 Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
@@ -65,16 +65,17 @@ Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
         const auto id = static_cast<int32_t>(dag.instrs.size());
         base.twin = first + p * perPart;
         if (op.local()) {
+          const bool compute = op.kind == dsl::TraceOpKind::Compute;
           Instr i = base;
-          i.type = reduce ? ir::OpType::Reduce : ir::OpType::Copy;
+          i.type = compute ? ir::OpType::Compute : reduce ? ir::OpType::Reduce : ir::OpType::Copy;
           i.rank = op.src.rank;
           i.srcBuf = srcBuf;
-          i.srcOff = srcBase + begin;
+          i.srcOff = compute ? -1 : srcBase + begin;  // a compute reads the rank's operands
           i.dstBuf = dstBuf;
           i.dstOff = dstBase + begin;
           i.tbLabel = op.directives.sendtb >= 0 ? op.directives.sendtb : op.directives.recvtb;
           dag.instrs.push_back(i);
-          slots.read(i.rank, i.srcBuf, i.srcOff, cnt, id);
+          if (!compute) slots.read(i.rank, i.srcBuf, i.srcOff, cnt, id);
           slots.write(i.rank, i.dstBuf, i.dstOff, cnt, id, reduce);
           slots.flush(id, dag.edges);
           continue;

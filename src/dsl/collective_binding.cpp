@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "ir/limits.hpp"
+#include "ir/names.hpp"
 
 namespace ccforge::dsl {
 namespace {
@@ -50,6 +51,17 @@ void CollectiveBinding::validate() const {
     throw std::invalid_argument("the custom collective is for " + std::to_string(custom->ranks) +
                                 " ranks, the program for " + std::to_string(ranks));
   (void)collective(1);  // the collective's own parameter checks
+  if (!product) return;
+  product->validate();
+  const CollectiveType expected = product->allreduce() ? CollectiveType::AllReduce : CollectiveType::AllToAll;
+  if (type != expected)
+    throw std::invalid_argument(std::string("a fused ") + std::string(ir::computeOpName(product->op)) + " product goes with " +
+                                std::string(collectiveTypeName(expected)) + ", not " + std::string(collectiveTypeName(type)));
+  if (form != CallForm::OutOfPlace)
+    throw std::invalid_argument("a fused program is out of place: its input buffer is the product");
+  if (product->rows % chunksPerLoop() != 0)
+    throw std::invalid_argument("the product's rows (" + std::to_string(product->rows) + ") must be a multiple of the " +
+                                std::to_string(chunksPerLoop()) + " input chunks, so that every chunk holds whole rows");
 }
 
 int32_t CollectiveBinding::chunksPerLoop() const {

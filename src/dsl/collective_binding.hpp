@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "dsl/fused_product.hpp"
 #include "semantics/collective.hpp"
 
 namespace ccforge::dsl {
@@ -22,6 +23,9 @@ struct CollectiveBinding {
   CallForm form = CallForm::OutOfPlace;
   int32_t root = 0;                           // rooted collectives only
   std::optional<CustomCollectiveSpec> custom = std::nullopt;  // type == Custom only
+  // A fused program (docs/fused.md): every rank's input buffer is its product, defined chunk by
+  // chunk by compute(); allreduce for gemv, alltoall otherwise, out of place.
+  std::optional<FusedProduct> product = std::nullopt;
 
   // Throws std::invalid_argument when the parameters do not describe a collective.
   void validate() const;

@@ -22,7 +22,7 @@ Program::PostconditionResult Program::checkPostcondition(size_t maxDetails) cons
       const int64_t writer = lastWriter(r, ir::Buffer::Output, i);
       if (writer >= 0) {
         const TraceOp& op = trace()[static_cast<size_t>(writer)];
-        line += " (last written by " + std::string(op.kind == TraceOpKind::Copy ? "copy" : "reduce") + " at " +
+        line += " (last written by " + std::string(traceOpName(op.kind)) + " at " +
                 describeLocation(op.where) + ")";
       } else if (actual == ChunkValues::kUninitialized) {
         line += " (never written)";

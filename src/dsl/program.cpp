@@ -16,6 +16,10 @@ ChunkRef Program::chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t 
   return state_->chunk(ChunkLocation{rank, buffer, index}, count, where);
 }
 
+ChunkRef Program::compute(int32_t rank, int32_t index, int32_t count, Directives directives, SourcePos where) {
+  return state_->compute(ChunkLocation{rank, ir::Buffer::Input, index}, count, directives, where);
+}
+
 void Program::parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where) {
   state_->parallelize(n, fragment, where);
 }

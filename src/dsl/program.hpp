@@ -45,6 +45,12 @@ class Program {
   ChunkRef chunk(int32_t rank, ir::Buffer buffer, int32_t index, int32_t count = 1,
                  SourcePos where = SourcePos::current());
 
+  // Fused programs (binding.product): computes input chunks index..index+count-1 of the rank
+  // from its operands, each once, and returns the reference to them. Until then they hold no
+  // data. directives.sendtb names the thread block.
+  ChunkRef compute(int32_t rank, int32_t index, int32_t count = 1, Directives directives = {},
+                   SourcePos where = SourcePos::current());
+
   // Runs `fragment`; every operation it traces is split into n parts, each on its own channel.
   void parallelize(int32_t n, const std::function<void()>& fragment,
                    SourcePos where = SourcePos::current());

@@ -15,8 +15,6 @@ namespace {
 constexpr int64_t kMaxScratchChunks = int64_t{1} << 24;
 constexpr int32_t kMaxParallel = kMaxChannels;
 
-std::string opName(TraceOpKind k) { return k == TraceOpKind::Copy ? "copy" : "reduce"; }
-
 std::string callText(const std::string& op, const std::string& args) { return op + "(" + args + ")"; }
 
 }  // namespace
@@ -45,6 +43,7 @@ ProgramState::ProgramState(std::string programName, CollectiveBinding b, Program
     rb.layout = coll.layout(r, binding.form, 0);
     for (int32_t size : rb.layout.regionSizes) rb.regions.emplace_back(static_cast<size_t>(size));
     const BufferView& in = rb.layout.view(ir::Buffer::Input);
+    if (binding.product) continue;  // a fused program's input holds nothing until compute()
     for (int32_t i = 0; i < in.length; ++i)
       rb.regions[static_cast<size_t>(in.region)][static_cast<size_t>(in.base + i)].value =
           coll.initialInput(values, r, i);
@@ -111,7 +110,7 @@ void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef
     const TraceOp& w = trace[s->lastWrite - 1];
     throw DslError(call(), where,
                    std::string("the ") + role + " reference to " + describeRef(ref) + " is stale: " +
-                       describeChunks(at) + " was overwritten by " + opName(w.kind) + " at " +
+                       describeChunks(at) + " was overwritten by " + traceOpName(w.kind) + " at " +
                        describeLocation(w.where) + "; use the reference that call returned");
   }
 }
@@ -143,7 +142,9 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
     const ChunkLocation c{at.rank, at.buffer, at.index + i};
     const Slot* s = find(c);
     if (s == nullptr || s->value == ChunkValues::kUninitialized)
-      throw DslError(call(), where, "reads an uninitialised chunk: " + describeChunks(c) + " holds no data yet");
+      throw DslError(call(), where,
+                     "reads an uninitialised chunk: " + describeChunks(c) + " holds no data yet" +
+                         (binding.product && at.buffer == ir::Buffer::Input ? " (compute it first)" : ""));
   }
   return ChunkRef(this, at, count, static_cast<uint32_t>(trace.size()));
 }
@@ -200,6 +201,32 @@ ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directiv
                          describeChunks(ChunkLocation{src.rank(), src.buffer(), src.index() + i}));
   }
   return record(TraceOpKind::Reduce, src, dst.location_, d, where);
+}
+
+ChunkRef ProgramState::compute(ChunkLocation at, int32_t count, Directives d, SourcePos where) {
+  auto call = [&] { return callText("compute", describeChunks(at, count)); };
+  if (!binding.product)
+    throw DslError(call(), where, "only a fused program computes: bind the program to a product (docs/fused.md)");
+  requireRange(call, where, at, count);
+  requireDirectives(call, where, d);
+  if (static_cast<int64_t>(trace.size()) >= limits::kMaxProgramTransfers)
+    throw LimitExceeded("the program records more than " + std::to_string(limits::kMaxProgramTransfers) +
+                        " copy and reduce operations, ccforge's limit (docs/limits.md)");
+  const Collective coll = binding.collective();
+  const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
+  for (int32_t i = 0; i < count; ++i) {
+    const ChunkLocation c{at.rank, at.buffer, at.index + i};
+    Slot& s = slot(c);
+    if (s.lastWrite != 0)
+      throw DslError(call(), where,
+                     describeChunks(c) + " is already defined, by " + traceOpName(trace[s.lastWrite - 1].kind) + " at " +
+                         describeLocation(trace[s.lastWrite - 1].where) + ": every product chunk is computed once");
+    s.value = coll.initialInput(values, at.rank, at.index + i);
+    s.lastWrite = stamp;
+  }
+  trace.push_back(TraceOp{TraceOpKind::Compute, at, at, count, d, parallel_, where});
+  parallelLcm = std::lcm(parallelLcm, parallel_);
+  return ChunkRef(this, at, count, stamp);
 }
 
 std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, SourcePos where) {

@@ -22,6 +22,7 @@ class ProgramState {
   ChunkRef chunk(ChunkLocation at, int32_t count, SourcePos where);
   ChunkRef copy(const ChunkRef& src, ChunkLocation to, Directives d, SourcePos where);
   ChunkRef reduce(const ChunkRef& dst, const ChunkRef& src, Directives d, SourcePos where);
+  ChunkRef compute(ChunkLocation at, int32_t count, Directives d, SourcePos where);
   std::vector<ChunkRef> split(const ChunkRef& ref, int32_t parts, SourcePos where);
   ChunkRef group(const ChunkRef& a, const ChunkRef& b, SourcePos where);
   void parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where);

@@ -1,4 +1,4 @@
-// The trace of a DSL program: every copy and reduce it made, in program order, with the
+// The trace of a DSL program: every copy, reduce and compute it made, in program order, with the
 // scheduling directives given at the call and where the call was made. This is what the
 // compiler lowers; it refers to buffers as the program named them (in-place aliasing is the
 // compiler's business).
@@ -26,7 +26,18 @@ struct ChunkLocation {
   int32_t index = 0;
 };
 
-enum class TraceOpKind : uint8_t { Copy, Reduce };
+// Compute (fused programs): defines dst's chunks, input chunks of its rank, from the rank's
+// operands; src is dst.
+enum class TraceOpKind : uint8_t { Copy, Reduce, Compute };
+
+constexpr const char* traceOpName(TraceOpKind k) {
+  switch (k) {
+    case TraceOpKind::Copy: return "copy";
+    case TraceOpKind::Reduce: return "reduce";
+    case TraceOpKind::Compute: return "compute";
+  }
+  return "";
+}
 
 struct TraceOp {
   TraceOpKind kind = TraceOpKind::Copy;

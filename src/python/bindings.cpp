@@ -49,7 +49,7 @@ using EntryList = std::vector<std::tuple<int32_t, int32_t, std::vector<std::pair
 
 std::shared_ptr<dsl::Program> makeProgram(const std::string& name, const std::string& collective, int32_t ranks,
                                           int32_t chunkFactor, bool inplace, const std::string& protocol,
-                                          int32_t instances, const py::object& custom) {
+                                          int32_t instances, const py::object& custom, const py::object& product) {
   dsl::CollectiveBinding binding;
   binding.ranks = ranks;
   binding.chunkFactor = chunkFactor;
@@ -69,6 +69,12 @@ std::shared_ptr<dsl::Program> makeProgram(const std::string& name, const std::st
     spec.pre = entriesOf(custom.attr("pre").cast<EntryList>());
     spec.post = entriesOf(custom.attr("post").cast<EntryList>());
     binding.custom = std::move(spec);
+  }
+  if (!product.is_none()) {  // (op, rows, cols, inner, table_rows): msccl.language.Product
+    const auto [op, rows, cols, inner, tableRows] = product.cast<std::tuple<std::string, int32_t, int32_t, int32_t, int32_t>>();
+    const auto computeOp = ir::parseComputeOp(op);
+    if (!computeOp) throw std::invalid_argument("unknown fused operator '" + op + "' (gemv, embag or gemm)");
+    binding.product = dsl::FusedProduct{*computeOp, rows, cols, inner, tableRows};
   }
   dsl::ProgramOptions options;
   const auto proto = ir::parseProtocol(protocol);
@@ -138,7 +144,8 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
 
   py::class_<dsl::Program, std::shared_ptr<dsl::Program>>(m, "Program")
       .def(py::init(&python::makeProgram), py::arg("name"), py::arg("collective"), py::arg("ranks"),
-           py::arg("chunk_factor"), py::arg("inplace"), py::arg("protocol"), py::arg("instances"), py::arg("custom"))
+           py::arg("chunk_factor"), py::arg("inplace"), py::arg("protocol"), py::arg("instances"), py::arg("custom"),
+           py::arg("product") = py::none())
       .def_property_readonly("name", &dsl::Program::name)
       .def_property_readonly("ranks", &dsl::Program::ranks)
       .def_property_readonly("trace_length", [](const dsl::Program& p) { return p.trace().size(); })
@@ -146,6 +153,12 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
            [](dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index, int32_t count,
               const std::string& file, uint32_t line, uint32_t col) {
              return self.chunk(rank, bufferOf(buffer), index, count, at(file, line, col));
+           },
+           py::keep_alive<0, 1>())
+      .def("compute",
+           [](dsl::Program& self, int32_t rank, int32_t index, int32_t count, int32_t ch, int32_t sendtb,
+              const std::string& file, uint32_t line, uint32_t col) {
+             return self.compute(rank, index, count, python::directives(ch, sendtb, -1), at(file, line, col));
            },
            py::keep_alive<0, 1>())
       .def("value",

@@ -56,9 +56,11 @@ DotModel chunkDagModel(const dsl::Program& program) {
                                                                      : DotEdgeKind::FalseDependency});
   m.label = [&trace](int32_t v) {
     const dsl::TraceOp& op = trace[static_cast<size_t>(v)];
-    std::string s = fmt::format("{}: {} r{} {} -> r{} {}", v, op.kind == dsl::TraceOpKind::Copy ? "copy" : "reduce",
-                                op.src.rank, chunks(op.src.buffer, op.src.index, op.count), op.dst.rank,
-                                chunks(op.dst.buffer, op.dst.index, op.count));
+    std::string s = op.kind == dsl::TraceOpKind::Compute
+                        ? fmt::format("{}: compute r{} {}", v, op.dst.rank, chunks(op.dst.buffer, op.dst.index, op.count))
+                        : fmt::format("{}: {} r{} {} -> r{} {}", v, dsl::traceOpName(op.kind), op.src.rank,
+                                      chunks(op.src.buffer, op.src.index, op.count), op.dst.rank,
+                                      chunks(op.dst.buffer, op.dst.index, op.count));
     if (op.directives.ch >= 0) s += fmt::format(" ch{}", op.directives.ch);
     if (op.parallel > 1) s += fmt::format(" parallel x{}", op.parallel);
     return s;

@@ -150,3 +150,44 @@ TEST_CASE("programs with nonsensical options are refused") {
   CHECK_THROWS_WITH(dsl::Program("x", {.type = CollectiveType::AllReduce, .ranks = 2}, {.instances = 0}),
                     Catch::Contains("instances must be between 1 and 32"));
 }
+
+TEST_CASE("compute: only in fused programs, each product chunk once, and read only after it") {
+  auto plain = program();
+  const std::string notFused = errorAt(__LINE__ + 1, [&] {
+    plain.compute(0, 0); });
+  CHECK_THAT(notFused, Catch::Contains("compute(rank 0 input[0])") && Catch::Contains("only a fused program computes"));
+
+  dsl::CollectiveBinding b{.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2};
+  b.product = dsl::FusedProduct{ir::ComputeOp::Gemv, 8, 1, 4, 0};
+  dsl::Program fused("f", b);
+  const std::string early = errorAt(__LINE__ + 1, [&] {
+    fused.chunk(1, Buffer::Input, 0); });
+  CHECK_THAT(early, Catch::Contains("uninitialised") && Catch::Contains("compute it first"));
+  fused.compute(1, 0, 2);
+  const int first = __LINE__ - 1;
+  const std::string twice = errorAt(__LINE__ + 1, [&] {
+    fused.compute(1, 1); });
+  CHECK_THAT(twice, Catch::Contains("rank 1 input[1] is already defined, by compute at") &&
+                        Catch::Contains("misuse_test.cpp:" + std::to_string(first)));
+  const std::string outside = errorAt(__LINE__ + 1, [&] {
+    fused.compute(0, 1, 2); });
+  CHECK_THAT(outside, Catch::Contains("outside the input buffer"));
+  CHECK(fused.chunk(1, Buffer::Input, 0, 2).count() == 2);  // computed: an ordinary reference
+}
+
+TEST_CASE("a fused binding names a product that fits its collective") {
+  dsl::CollectiveBinding b{.type = CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1};
+  b.product = dsl::FusedProduct{ir::ComputeOp::Gemv, 8, 1, 4, 0};
+  CHECK_THROWS_WITH(b.validate(), Catch::Contains("goes with allreduce, not allgather"));
+  b.type = CollectiveType::AllReduce;
+  b.chunkFactor = 3;
+  CHECK_THROWS_WITH(b.validate(), Catch::Contains("must be a multiple of the 3 input chunks"));
+  b.chunkFactor = 2;
+  b.form = CallForm::InPlace;
+  CHECK_THROWS_WITH(b.validate(), Catch::Contains("out of place"));
+  b.form = CallForm::OutOfPlace;
+  b.product->cols = 2;
+  CHECK_THROWS_WITH(b.validate(), Catch::Contains("one column"));
+  b.product->cols = 1;
+  CHECK_NOTHROW(b.validate());
+}

@@ -45,7 +45,8 @@ root=$(cd "$root" && pwd) || exit 2
 # are a real NCCL dump, nodeB.xml a synthetic one (tests/fixtures/topology-dumps/README.md); the
 # H100 box imports with a NIC on every GPU, so both `synth` (SMT, one box) and `synth --method trees` (4 boxes) of
 # docs/deploying.md finish in seconds. allreduce_a100_ring.py stands in for msccl-tools' example of
-# that name (same command line); my_alltonext.py is a custom collective of tests/fixtures/python.
+# that name (same command line); my_alltonext.py is a custom collective of tests/fixtures/python,
+# gemv_fused.py a fused program of the same folder.
 INPUTS="
 system.xml                              tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
 nodeA.xml                               tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
@@ -54,6 +55,7 @@ algo.xml                                tests/fixtures/msccl-tools/valid/allredu
 allreduce_ring_a100_n4_ch1_i1_LL128.xml tests/fixtures/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml
 allreduce_a100_ring.py                  tests/fixtures/python/ring_allreduce_channels.py
 my_alltonext.py                         tests/fixtures/python/alltonext.py
+gemv_fused.py                           tests/fixtures/python/gemv_fused.py
 "
 
 work=$(mktemp -d)

@@ -104,3 +104,13 @@ add_test(NAME "cli: python: a custom collective's file verifies with no flag, fr
   -- sh -c "'$<TARGET_FILE:ccforge>' compile '${PY}/alltonext.py' 4 2 -o '${PY_OUT}/tonext.xml' > /dev/null && cat '${PY_OUT}/tonext.xml' && '$<TARGET_FILE:ccforge>' verify '${PY_OUT}/tonext.xml' && sed 's/\"ranks\":4,/\"ranks\":3,/' '${PY_OUT}/tonext.xml' > '${PY_OUT}/tonext_bad.xml' && '$<TARGET_FILE:ccforge>' verify '${PY_OUT}/tonext_bad.xml' || test $? = 10")
 set_tests_properties("cli: python: a custom collective's file verifies with no flag, from the spec written into it"
   PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+python_cli_test("fused GEMV + AllReduce from compute() compiles and verifies for ccforge-fused" 0
+  --has "gemv_fused.py: 4 ranks, .* verified for ccforge-fused" --has "coll=\"fused-allreduce\""
+  --has "<product op=\"gemv\" a=\"0\" b=\"1\" rows=\"32\" cols=\"1\"/>" --has "type=\"cmp\"[^>]* op=\"gemv\" row=\"[0-9]+\" nrows=\"4\""
+  -- compile ${PY}/gemv_fused.py)
+python_cli_test("fused: computing a slice twice names both lines" 10
+  --has "gemv_fused.py:24:9: error: compute\\(rank 0 input\\[0\\]\\): rank 0 input\\[0\\] is already defined, by compute at .*gemv_fused.py:22"
+  -- compile ${PY}/gemv_fused.py twice)
+python_cli_test("fused: a stock runtime's profile is refused" 10
+  --has "is a fused program \\(it computes\\), which msccl-executor cannot run. compile it for ccforge-fused"
+  -- compile ${PY}/gemv_fused.py --profile msccl-executor)

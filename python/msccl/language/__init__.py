@@ -46,10 +46,40 @@ class _CustomSpec:
         self.post = post
 
 
+class Product:
+    """ccforge extension (docs/fused.md): the operator of a fused program, the same on every rank;
+    MSCCLProgram(product=...) takes it and compute() evaluates its chunks."""
+
+    def __init__(self, op, rows, inner, cols=1, table_rows=0):
+        self.op = op
+        self.rows = rows
+        self.inner = inner
+        self.cols = cols
+        self.table_rows = table_rows
+
+    def _ccforge(self):
+        return (self.op, self.rows, self.cols, self.inner, self.table_rows)
+
+
+def Gemv(m, k):
+    """y = W x, W: m x k (with AllReduce)."""
+    return Product('gemv', m, k)
+
+
+def EmbeddingBag(batch, dim, pooling, table):
+    """batch bags of `pooling` rows of a table x dim table, summed (with AllToAll)."""
+    return Product('embag', batch, pooling, dim, table)
+
+
+def Gemm(tokens, hidden, ffn):
+    """X W, X: tokens x hidden, W: hidden x ffn (with AllToAll)."""
+    return Product('gemm', tokens, hidden, ffn)
+
+
 class MSCCLProgram:
     def __init__(self, name, topo, collective, instances, protocol='Simple',
                  threadblock_policy=ThreadblockPolicy.auto, interleaved_replication=True,
-                 instr_fusion=True, check_xml=True, dependence_nop=False):
+                 instr_fusion=True, check_xml=True, dependence_nop=False, product=None):
         where = caller()
         self.name = name
         self.topo = topo
@@ -72,8 +102,11 @@ class MSCCLProgram:
         custom = self._custom_spec() if self._custom else None
         kind = collective._ccforge_name or getattr(collective, 'name', 'custom')
         try:
+            if product is not None and not isinstance(product, Product):
+                raise ValueError(f'product must be a Product (Gemv, EmbeddingBag, Gemm), got {product!r}')
             self._prog = _ccforge.Program(name, kind, self.num_ranks, collective.chunk_factor,
-                                          bool(collective.inplace), protocol, instances, custom)
+                                          bool(collective.inplace), protocol, instances, custom,
+                                          product._ccforge() if product is not None else None)
         except ValueError as e:
             raise ProgramError(f'MSCCLProgram: {e}', where) from None
         self._scratch = {}        # (rank, name) -> {index: index in ccforge's scratch buffer}
@@ -423,6 +456,15 @@ def chunk(rank, buffer, index, size=1):
     what = f'chunk({rank}, {buffer}, {index}, {size})'
     buffer, index = prog.collective.get_buffer_index(rank, buffer, index)
     return _make_ref(prog, rank, buffer, index, size, where, what)
+
+
+def compute(rank, index, size=1, sendtb=-1, ch=-1):
+    """ccforge extension (docs/fused.md): computes input chunks index..index+size-1 of `rank` from its
+    operands (the MSCCLProgram's product), each once, and returns the reference to them."""
+    where = caller()
+    prog = _curr()
+    sendtb = sendtb if prog.threadblock_policy == ThreadblockPolicy.manual else -1
+    return Ref(prog, rank, Buffer.input, index, size, [(0, prog._prog.compute(rank, index, size, ch, sendtb, *where), size)])
 
 
 def XML():

@@ -3,15 +3,15 @@
 # GPU"), run on that machine over binaries built elsewhere: the CUDA tests, compute-sanitizer on the
 # fused test, the runtime throughput benchmark and the fused GEMV + AllReduce benchmark.
 #
-# usage: bench/device_checks.sh BIN_DIR OUT_DIR [SECTION...]   (sections: tests sanitizer fused runtime;
-#   default all)
+# usage: bench/device_checks.sh BIN_DIR OUT_DIR [SECTION...]   (sections: tests sanitizer fused fill
+#   profile runtime; default all; RUNTIME_PROGRAM=NAME limits runtime to one program)
 #   BIN_DIR holds runtime_cuda_tests, runtime_gpu_bench, fused_gpu_bench and the shared libraries
 #   they need that the device lacks (lib/); NCCL is taken from the machine (its Python packages).
 set -u
 bin=$1
 out=$2
 shift 2
-sections=${*:-tests sanitizer fused runtime}
+sections=${*:-tests sanitizer fused fill profile runtime}
 wanted() { [[ " $sections " == *" $1 "* ]]; }
 mkdir -p "$out"
 nccl=$(find / -xdev -name 'libnccl.so.2' -path '*nvidia*' 2>/dev/null | head -1)
@@ -37,11 +37,24 @@ if wanted sanitizer && [ -n "$sanitizer" ]; then
   step sanitizer_fused 180 "$sanitizer" --tool memcheck --error-exitcode 3 "$bin"/runtime_cuda_tests "*fused*"
 fi
 if wanted fused; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M
-  step fused_r8_t1 200 "$bin"/fused_gpu_bench 8 4 16384 1 1024
-  step fused_r8_t16 200 "$bin"/fused_gpu_bench 8 4 32768 16 1024
   step fused_r4_t16 200 "$bin"/fused_gpu_bench 4 8 32768 16 1024
-  step fused_r4_t32 200 "$bin"/fused_gpu_bench 4 8 32768 32 1024
   step fused_r2_t32 200 "$bin"/fused_gpu_bench 2 16 32768 32 1024
+  step fused_r4_c1 200 "$bin"/fused_gpu_bench 4 1 8192 4 1024
 fi
-wanted runtime && step runtime 240 "$bin"/runtime_gpu_bench $((256 << 20)) 8
+# Compute blocks on every SM the communication blocks leave (132 SMs, one 512-thread block each):
+# 4 ranks x (26 compute + 7) and 2 ranks x (42 + 3) blocks; M a multiple of ranks x chunks and of
+# 4 x ranks (whole 16-byte quads per row).
+if wanted fill; then
+  step fused_fill_r4 200 "$bin"/fused_gpu_bench 4 13 32656 26 16432
+  step fused_fill_r2 200 "$bin"/fused_gpu_bench 2 21 32760 42 16464
+fi
+# One fused launch under Nsight Compute: at M = K = 8192 each variant makes 53 calls (3 warm-up),
+# and the interpreter runs 3 x 53 of them (allreduce, gemv+ar, bulk-ir) before the first fused one.
+ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
+if wanted profile && [ -n "$ncu" ]; then
+  step profile_fused 240 "$ncu" --clock-control none -k regex:interpreterKernel --launch-skip 159 --launch-count 1 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section MemoryWorkloadAnalysis "$bin"/fused_gpu_bench 4 8 8192 16 8192
+fi
+wanted runtime && step runtime 240 "$bin"/runtime_gpu_bench $((256 << 20)) 8 "${RUNTIME_PROGRAM:-}"
 exit $status

@@ -15,7 +15,7 @@
 // bit with gemv+ar on every rank, and sampled rows with a host reference.
 //
 // usage: fused_gpu_bench [RANKS] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M]   (defaults 8 4 32768 1 4096;
-//   M = K doubles from MIN_M to MAX_M)
+//   M = K doubles from MIN_M while below MAX_M, then MAX_M)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -280,7 +280,10 @@ int main(int argc, char** argv) {
     std::printf("| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | fused (us) | "
                 "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     bool allCorrect = true;
-    for (int m = minM; m <= maxM; m *= 2) {
+    std::vector<int> shapes;
+    for (int m = minM; m < maxM; m *= 2) shapes.push_back(m);
+    shapes.push_back(maxM);
+    for (int m : shapes) {
       int sets = 0;
       const Row r = measureShape(stream, ranks, chunks, computeTbs, m, prop.l2CacheSize, sets);
       const double gbps = static_cast<double>(m) * m * 4 / (r.gemv * 1e3);

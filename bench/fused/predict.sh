@@ -59,3 +59,9 @@ for topo_ranks in "$HERE/scaleout-16.json 16" "$HERE/scaleout-32.json 32"; do
       pooling=64 table=100000 chunks=2
   done
 done
+# The paper's 128-node DLRM case: one slice per destination, 128 compute steps split over two
+# compute thread blocks (the executor stores 64 steps per thread block).
+for batch in 8192 32768; do
+  row "$HERE/scaleout-128.json" 128 $((batch * 256 * 4)) "Emb+A2A B=$batch D=256 L=64" embedding-alltoall batch=$batch \
+    dim=256 pooling=64 table=100000 chunks=1 computetbs=2
+done

@@ -44,7 +44,7 @@ CCF_HD T operandAt(const OperandView& v, int64_t i, int64_t j) {
 // steps, tiles or threads split rows.
 inline constexpr int kDotLanes = 32;
 inline constexpr int kQuad = 4;
-inline constexpr int kQuadsInFlight = 4;  // quads a lane loads before adding them
+inline constexpr int kQuadsInFlight = 4;  // quads a GPU lane loads before adding them
 
 CCF_HD float multiplyAdd(float a, float b, float c) {  // one rounding on every backend
 #ifdef __CUDA_ARCH__
@@ -80,19 +80,39 @@ CCF_HD float lanePartialSum(const ComputeTable& c, int64_t row, int64_t col, int
     case ir::ComputeOp::Gemm: {
       const float* a = static_cast<const float*>(c.a.data) + row * c.a.rowStride;
       const float* b = static_cast<const float*>(c.b.data) + (c.op == ir::ComputeOp::Gemm ? col * c.b.colStride : 0);
-      for (int32_t q0 = lane; q0 < quads; q0 += kDotLanes * kQuadsInFlight) {
-        float x[kQuadsInFlight][kQuad] = {}, y[kQuadsInFlight][kQuad] = {};
-        for (int32_t u = 0; u < kQuadsInFlight; ++u) {
-          const int32_t k = (q0 + u * kDotLanes) * kQuad;
-          const int32_t count = c.inner - k < kQuad ? c.inner - k : kQuad;
-          if (count > 0) {
-            loadQuad(x[u], a + k * c.a.colStride, c.a.colStride, count);
-            loadQuad(y[u], b + k * c.b.rowStride, c.b.rowStride, count);
-          }
+#ifdef __CUDA_ARCH__
+      // Both operands' terms contiguous and 16-byte aligned (a GEMV's rows and vector): whole
+      // quads, loads without per-term branches; the weights stream past L1, the vector stays.
+      if (c.a.colStride == 1 && c.b.rowStride == 1 && c.inner % kQuad == 0 && reinterpret_cast<uintptr_t>(a) % 16 == 0 &&
+          reinterpret_cast<uintptr_t>(b) % 16 == 0) {
+        const auto* a4 = reinterpret_cast<const float4*>(a);
+        const auto* b4 = reinterpret_cast<const float4*>(b);
+        for (int32_t q0 = lane; q0 < quads; q0 += kDotLanes * kQuadsInFlight) {
+          float4 x[kQuadsInFlight], y[kQuadsInFlight];
+          for (int32_t u = 0; u < kQuadsInFlight; ++u)
+            if (q0 + u * kDotLanes < quads) {
+              x[u] = __ldcs(a4 + q0 + u * kDotLanes);
+              y[u] = __ldg(b4 + q0 + u * kDotLanes);
+            }
+          for (int32_t u = 0; u < kQuadsInFlight; ++u)
+            if (q0 + u * kDotLanes < quads) {
+              acc = multiplyAdd(x[u].x, y[u].x, acc);
+              acc = multiplyAdd(x[u].y, y[u].y, acc);
+              acc = multiplyAdd(x[u].z, y[u].z, acc);
+              acc = multiplyAdd(x[u].w, y[u].w, acc);
+            }
         }
-        for (int32_t u = 0; u < kQuadsInFlight; ++u)
-          for (int32_t v = 0; v < kQuad; ++v)
-            if ((q0 + u * kDotLanes) * kQuad + v < c.inner) acc = multiplyAdd(x[u][v], y[u][v], acc);
+        return acc;
+      }
+#endif
+      for (int32_t q = lane; q < quads; q += kDotLanes) {  // any layout: quad by quad
+        const int32_t k = q * kQuad;
+        const int32_t count = c.inner - k < kQuad ? c.inner - k : kQuad;
+        float x[kQuad] = {}, y[kQuad] = {};
+        loadQuad(x, a + k * c.a.colStride, c.a.colStride, count);
+        loadQuad(y, b + k * c.b.rowStride, c.b.rowStride, count);
+        for (int32_t v = 0; v < kQuad; ++v)
+          if (v < count) acc = multiplyAdd(x[v], y[v], acc);
       }
       break;
     }

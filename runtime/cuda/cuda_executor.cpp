@@ -18,7 +18,7 @@ namespace ccforge::runtime {
 namespace {
 
 constexpr int32_t kGpuWordStride = 16;  // sync words 128 bytes apart: polled lines are not shared
-constexpr int kThreadChoices[] = {512, 256, 128, 64};
+constexpr int kThreadChoices[] = {kMaxInterpreterThreads, 256, 128, 64};
 
 template <class T>
 DeviceMemory deviceCopy(int device, const std::vector<T>& v) {

@@ -8,6 +8,10 @@
 
 namespace ccforge::runtime {
 
+// Threads per block the executor launches the interpreter with, at most; the kernel is compiled
+// for it (__launch_bounds__), which caps its registers so that one such block fits an SM.
+inline constexpr int kMaxInterpreterThreads = 512;
+
 // Written by a block that stops without finishing (host-mapped memory, one per global tb).
 struct WatchdogRecord {
   uint32_t state;  // kRecordEmpty, kRecordTimedOut or kRecordAborted

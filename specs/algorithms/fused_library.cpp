@@ -6,6 +6,7 @@
 #include "dsl/fused_product.hpp"
 #include "ir/names.hpp"
 #include "semantics/protocol.hpp"
+#include "semantics/runtime_profile.hpp"
 
 namespace ccforge::algorithms {
 namespace {
@@ -56,7 +57,6 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
                                 std::to_string(chunks) + ")");
   const dsl::FusedProduct product{p.op, p.rows, p.cols, p.inner, p.tableRows};
   product.validate();
-  if (chunks > 64) throw std::invalid_argument("ranks * chunks must be at most 64 (the executor's steps per thread block)");
   if (p.computeTbs < 1 || p.computeTbs > chunks)
     throw std::invalid_argument("computetbs (compute thread blocks per rank) must be between 1 and ranks * chunks (" +
                                 std::to_string(chunks) + ")");
@@ -70,7 +70,11 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   a.name = std::string(opName) + (p.bulkSynchronous ? "-bulk" : "") + "-r" + std::to_string(R) + "-c" + std::to_string(C) +
            (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
   a.proto = p.protocol;
-  a.nchannels = 1;
+  // A channel holds at most kMaxPeersPerChannel sending (and receiving) thread blocks: peer
+  // index k sends on channel k / kMaxPeersPerChannel. The receiving side of that connection has
+  // index R - 2 - k for the same pair, so receivers take the channel of that index.
+  auto channelOf = [&](int32_t k) { return k / kMaxPeersPerChannel; };
+  a.nchannels = channelOf(R - 2) + 1;
   a.nchunksperloop = chunks;
   a.ngpus = R;
   a.coll = allreduce ? ir::CollectiveKind::AllReduce : ir::CollectiveKind::AllToAll;
@@ -140,10 +144,12 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       ir::ThreadBlock s;
       s.id = sendTb(k);
       s.send = peer(k);
+      s.chan = channelOf(k);
       senders.push_back(s);
       ir::ThreadBlock v;
       v.id = recvTb(k);
       v.recv = peer(k);
+      v.chan = channelOf(R - 2 - k);
       receivers.push_back(v);
     }
     if (allreduce) {
@@ -202,7 +208,15 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     g.threadBlocks.push_back(std::move(local));
     for (auto& s : senders) g.threadBlocks.push_back(std::move(s));
     for (auto& v : receivers) g.threadBlocks.push_back(std::move(v));
-    for (auto& tb : g.threadBlocks) number(tb);
+    for (auto& tb : g.threadBlocks) {
+      number(tb);
+      const int32_t maxSteps = fusedProfile().maxStepsPerThreadBlock;
+      if (tb.steps.size() > static_cast<size_t>(maxSteps))
+        throw std::invalid_argument("thread block " + std::to_string(tb.id) + " of each rank needs " +
+                                    std::to_string(tb.steps.size()) + " steps; the executor stores " +
+                                    std::to_string(maxSteps) +
+                                    " per thread block (fewer chunks, or more compute thread blocks: computetbs)");
+    }
     a.gpus.push_back(std::move(g));
   }
   return a;

@@ -208,3 +208,54 @@ TEST_CASE("the reader refuses fused elements in a file without the fused header"
                         "x"),
       Catch::Contains("fused programs only"));
 }
+
+TEST_CASE("several compute blocks: every slice once, bulk joins them, and it verifies") {
+  for (bool bulk : {false, true})
+    for (int32_t computeTbs : {2, 3, 8}) {
+      FusedParameters p = params(ir::ComputeOp::Gemv, 4, 2);
+      p.computeTbs = computeTbs;
+      p.bulkSynchronous = bulk;
+      const ir::Algorithm a = algorithms::fusedProgram(p);
+      int32_t computes = 0;
+      for (const ir::ThreadBlock& tb : a.gpus[0].threadBlocks)
+        for (const ir::Step& s : tb.steps) {
+          computes += s.type == ir::OpType::Compute ? 1 : 0;
+          if (s.type == ir::OpType::Compute) CHECK(tb.id < computeTbs);  // compute blocks come first
+        }
+      CHECK(computes == 8);
+      const verify::FileReport r = verifyFused(a);
+      INFO(a.name << " computetbs=" << computeTbs << "\n" << rulesOf(r) << r.error);
+      CHECK(r.verdict == verify::Verdict::Verified);
+    }
+  FusedParameters p = params(ir::ComputeOp::Gemv, 4, 2);
+  p.computeTbs = 9;  // more than the 8 slices
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("between 1 and ranks * chunks (8)"));
+}
+
+TEST_CASE("128 ranks: peers spread over channels within the runtime's 32 per channel, and it verifies") {
+  FusedParameters p = params(ir::ComputeOp::EmbeddingBag, 128, 1);
+  p.computeTbs = 2;  // 128 slices: 64 steps per compute block
+  p.order = FusedOrder::RemoteFirst;
+  const ir::Algorithm a = algorithms::fusedProgram(p);
+  CHECK(a.nchannels == 4);
+  for (const ir::Gpu& g : a.gpus) {
+    std::vector<int32_t> senders(4, 0), receivers(4, 0);
+    for (const ir::ThreadBlock& tb : g.threadBlocks) {
+      if (tb.send >= 0) ++senders[static_cast<size_t>(tb.chan)];
+      if (tb.recv >= 0) ++receivers[static_cast<size_t>(tb.chan)];
+    }
+    for (int32_t c = 0; c < 4; ++c) {
+      CHECK(senders[static_cast<size_t>(c)] <= 32);
+      CHECK(receivers[static_cast<size_t>(c)] <= 32);
+    }
+  }
+  verify::Options o;
+  o.profile = fusedProfile();
+  o.maxCoResidentThreadBlocks = 300;  // 257 blocks per GPU
+  const verify::FileReport r = verify::verifyAlgorithm(a, "<memory>", o, {});
+  INFO(rulesOf(r) << r.error);
+  CHECK(r.verdict == verify::Verdict::Verified);
+  // With one compute block its 128 steps pass the executor's 64: refused, naming the knob.
+  p.computeTbs = 1;
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("128 steps") && Catch::Contains("computetbs"));
+}

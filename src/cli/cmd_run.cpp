@@ -55,6 +55,7 @@ struct RunOptions {
   uint64_t seed = 1;
   int64_t tileBytes = 0;
   int32_t slots = 0;
+  std::optional<int32_t> maxTbs;
   // nccl-tests sweep (-b/-e/-f): one row per size, out-of-place and in-place, as nccl-tests prints.
   std::string minBytes, maxBytes;
   uint64_t factor = 2;
@@ -294,6 +295,7 @@ int execute(const RunOptions& o) {
   driver::RunVerificationOptions verification;
   if (!o.profile.empty()) verification.profile = profileByName(o.profile);
   if (o.slots > 0) verification.slots = o.slots;
+  verification.maxCoResidentThreadBlocks = o.maxTbs;
   verification.root = o.root;
   std::vector<ir::ReadResult> reads;
   std::vector<std::string> verified;
@@ -452,6 +454,8 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--seed", options->seed, "random input seed")->capture_default_str();
   run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)");
   run->add_option("--slots", options->slots, "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots");
+  run->add_option("--max-tbs", options->maxTbs, "thread blocks per rank that can be resident at once, as verify --max-tbs")
+      ->check(CLI::Range(1, 1 << 20));
   run->callback([options, &context] { context.exitCode = runCommand(*options); });
 }
 

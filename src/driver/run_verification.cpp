@@ -11,6 +11,7 @@ RunVerification verifyForRun(const ir::ReadResult& read, const std::string& sour
   check.profileFromHeader = !options.profile;
   if (options.profile) check.profile = *options.profile;
   check.slots = options.slots;
+  check.maxCoResidentThreadBlocks = options.maxCoResidentThreadBlocks;
   const std::optional<CollectiveType> type = collectiveTypeOf(read.algorithm.coll);
   if (type && isRooted(*type)) check.collective = std::string(collectiveTypeName(*type)) + ":" + std::to_string(options.root);
   RunVerification out;

@@ -33,3 +33,17 @@ ccforge_cli_test("fused: run checks an embedding + All-to-All program bit for bi
   -- run ${FUSED_OUT}/embedding.xml --iters 1)
 set_tests_properties("cli: fused: run checks an embedding + All-to-All program bit for bit against its plain reference"
   PROPERTIES DEPENDS "cli: fused: compile writes an embedding + All-to-All program")
+ccforge_cli_test("fused: compile writes the 128-rank DLRM program (257 thread blocks per GPU with --max-tbs)" 0
+  --has "embedding-alltoall-r128-c1-remote-first: 128 ranks, .* verified for ccforge-fused"
+  -- compile embedding-alltoall ranks=128 chunks=1 computetbs=2 batch=256 dim=4 pooling=2 table=50 order=1 --max-tbs 300
+     -o ${FUSED_OUT}/embedding128.xml)
+ccforge_cli_test("fused: run --max-tbs loads the 128-rank program and checks it bit for bit" 0
+  --has "check: passed: every output element equals the plain reference bit for bit"
+  -- run ${FUSED_OUT}/embedding128.xml --max-tbs 300 --iters 1)
+set_tests_properties("cli: fused: run --max-tbs loads the 128-rank program and checks it bit for bit"
+  PROPERTIES DEPENDS "cli: fused: compile writes the 128-rank DLRM program (257 thread blocks per GPU with --max-tbs)")
+ccforge_cli_test("fused: without --max-tbs run refuses the 128-rank program (co-residency)" 10
+  --has "\\[limits.co-residency\\]"
+  -- run ${FUSED_OUT}/embedding128.xml --iters 1)
+set_tests_properties("cli: fused: without --max-tbs run refuses the 128-rank program (co-residency)"
+  PROPERTIES DEPENDS "cli: fused: compile writes the 128-rank DLRM program (257 thread blocks per GPU with --max-tbs)")

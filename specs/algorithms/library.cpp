@@ -61,13 +61,13 @@ const std::vector<LibraryEntry>& library() {
   using ir::Protocol;
   static const std::vector<LibraryEntry> entries{
       {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
-       {ranks(), channels(), instances()}, Protocol::LL128, "msccl-executor", ringAllReduce, ringAllReduceSteps},
+       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringAllReduce, ringAllReduceSteps},
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
        "(MSCCLang paper §2)",
        {nodes(), gpus(), instances()}, Protocol::Simple, "msccl-executor", hierarchicalAllReduce},
       {"allpairs-allreduce", "every rank reduces its chunk from all others' scratch copies, then sends it to all",
-       {ranks(), instances()}, Protocol::LL, "msccl-executor", allPairsAllReduce},
+       {ranks(), instances(), inplace()}, Protocol::LL, "msccl-executor", allPairsAllReduce},
       {"recursive-halving-doubling-allreduce",
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
        {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},

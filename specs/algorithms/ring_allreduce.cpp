@@ -9,14 +9,24 @@ using ir::Buffer;
 
 dsl::Program ringAllReduce(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks"), channels = arg(a, "channels");
+  const bool inplace = arg(a, "inplace") != 0;
   dsl::Program p("ring_allreduce",
-                 {.type = CollectiveType::AllReduce, .ranks = n, .chunkFactor = n, .form = CallForm::InPlace},
+                 {.type = CollectiveType::AllReduce, .ranks = n, .chunkFactor = n,
+                  .form = inplace ? CallForm::InPlace : CallForm::OutOfPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
+  // In place the sums build up in the buffer itself; out of place the input is the caller's const
+  // send buffer, so each rank adds into its output (the compiler fuses the copy into the receive).
+  const Buffer sums = inplace ? Buffer::Input : Buffer::Output;
   for (int32_t i = 0; i < n; ++i) {
     const dsl::Directives on{.ch = i % channels};
     dsl::ChunkRef c = p.chunk(i, Buffer::Input, i);
-    for (int32_t step = 1; step < n; ++step) c = p.chunk((i + step) % n, Buffer::Input, i).reduce(c, on);
-    for (int32_t step = 0; step < n - 1; ++step) c = c.copy((i + step) % n, Buffer::Input, i, on);
+    for (int32_t step = 1; step < n; ++step) {
+      const int32_t r = (i + step) % n;
+      dsl::ChunkRef own = p.chunk(r, Buffer::Input, i);
+      if (!inplace) own = own.copy(r, Buffer::Output, i);
+      c = own.reduce(c, on);
+    }
+    for (int32_t step = 0; step < n - 1; ++step) c = c.copy((i + step) % n, sums, i, on);
   }
   return p;
 }

@@ -46,8 +46,8 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
   };
   switch (c) {
     case CollectiveType::AllReduce:
-      for (int i : {1, 4, 8}) out.push_back({"ring-allreduce", {r, fmt::format("instances={}", i)}, fmt::format("ring-allreduce-i{}", i)});
-      out.push_back({"allpairs-allreduce", {r}, "allpairs-allreduce"});
+      for (int i : {1, 4, 8}) withForms("ring-allreduce", {r, fmt::format("instances={}", i)}, fmt::format("ring-allreduce-i{}", i));
+      withForms("allpairs-allreduce", {r}, "allpairs-allreduce");
       if (powerOfTwo(ranks)) out.push_back({"recursive-halving-doubling-allreduce", {r}, "rhd-allreduce"});
       if (boxes > 1)
         for (int i : {1, 4})

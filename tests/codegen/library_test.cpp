@@ -23,7 +23,8 @@ void compilesAndVerifies(const std::string& name, const std::vector<Settings>& s
 }  // namespace
 
 TEST_CASE("library: ring-allreduce") {
-  compilesAndVerifies("ring-allreduce", {{"ranks=4"}, {"ranks=8"}, {"ranks=8", "channels=4", "instances=2"}});
+  compilesAndVerifies("ring-allreduce", {{"ranks=4"}, {"ranks=8"}, {"ranks=8", "channels=4", "instances=2"},
+                                         {"ranks=4", "inplace=0"}, {"ranks=8", "channels=4", "inplace=0"}});
 }
 
 TEST_CASE("library: hierarchical-allreduce") {
@@ -31,7 +32,9 @@ TEST_CASE("library: hierarchical-allreduce") {
                       {{"nodes=2", "gpus=4"}, {"nodes=2", "gpus=8"}, {"nodes=2", "gpus=4", "instances=2"}});
 }
 
-TEST_CASE("library: allpairs-allreduce") { compilesAndVerifies("allpairs-allreduce", {{"ranks=4"}, {"ranks=8"}}); }
+TEST_CASE("library: allpairs-allreduce") {
+  compilesAndVerifies("allpairs-allreduce", {{"ranks=4"}, {"ranks=8"}, {"ranks=4", "inplace=0"}, {"ranks=8", "inplace=0"}});
+}
 
 TEST_CASE("library: recursive-halving-doubling-allreduce") {
   compilesAndVerifies("recursive-halving-doubling-allreduce", {{"ranks=4"}, {"ranks=8"}});
@@ -92,7 +95,7 @@ TEST_CASE("library: every algorithm also compiles for the legacy runtime") {
 TEST_CASE("library: parameters are checked before anything is built") {
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=1"}), Catch::Contains("between 2 and"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"rank=4"}),
-                    Catch::Contains("has no parameter 'rank' (it takes ranks, channels, instances)"));
+                    Catch::Contains("has no parameter 'rank' (it takes ranks, channels, instances, inplace)"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=4x"}), Catch::Contains("needs an integer"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=4", "ranks=8"}), Catch::Contains("given twice"));
   CHECK_THROWS_WITH(algorithms::instantiate("recursive-doubling-allgather", {"ranks=6"}),

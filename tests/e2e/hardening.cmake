@@ -13,7 +13,7 @@ file(WRITE ${HARDEN_OUT}/existing_file "")
 # Ring allreduce on one channel: a thread block gets 2 * ceil(ranks / channels) - 1 steps; the
 # executor allows 64, so ranks=33 is the first that cannot fit (65 steps).
 ccforge_cli_test("limits: compile ring-allreduce ranks=2000 is refused up front" 1
-  --has "ring-allreduce channels=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
+  --has "ring-allreduce channels=1 inplace=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
   -- compile ring-allreduce ranks=2000)
 ccforge_cli_test("limits: compile ring-allreduce ranks=128 suggests channels=4" 1
   --has "would need 255 steps. msccl-executor allows 64 per thread block \\(MSCCL_MAX_NUM_STEPS\\). Use channels=4"

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "fused_library.hpp"
+#include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/cuda_executor.hpp"
 #include "runtime/program.hpp"
 #include "runtime/samples/sample_programs.hpp"
@@ -37,9 +38,6 @@ namespace {
 
 constexpr int kMaxRanks = 16;
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 // Small integer in [-2, 2] for element i of array `seed`: the same on host and device.
 __host__ __device__ inline float smallInt(uint32_t seed, uint64_t i) {
@@ -81,8 +79,8 @@ __global__ void gemvAllRanks(GemvArgs a) {
 
 struct Events {
   Events() {
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
+    checkCuda(cudaEventCreate(&start), "cudaEventCreate");
+    checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
   }
   ~Events() {
     cudaEventDestroy(start);
@@ -98,12 +96,12 @@ double medianMicros(cudaStream_t s, int iterations, F&& f) {
   for (int i = 0; i < 3; ++i) f(i);
   std::vector<float> ms;
   for (int i = 0; i < iterations; ++i) {
-    check(cudaEventRecord(e.start, s), "cudaEventRecord");
+    checkCuda(cudaEventRecord(e.start, s), "cudaEventRecord");
     f(i);
-    check(cudaEventRecord(e.stop, s), "cudaEventRecord");
-    check(cudaEventSynchronize(e.stop), "cudaEventSynchronize");
+    checkCuda(cudaEventRecord(e.stop, s), "cudaEventRecord");
+    checkCuda(cudaEventSynchronize(e.stop), "cudaEventSynchronize");
     float t = 0;
-    check(cudaEventElapsedTime(&t, e.start, e.stop), "cudaEventElapsedTime");
+    checkCuda(cudaEventElapsedTime(&t, e.start, e.stop), "cudaEventElapsedTime");
     ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
@@ -125,7 +123,7 @@ Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int
   std::vector<float*> allocations;
   auto deviceFloats = [&](int64_t n) {
     float* p = nullptr;
-    check(cudaMalloc(&p, static_cast<size_t>(n) * 4), "cudaMalloc");
+    checkCuda(cudaMalloc(&p, static_cast<size_t>(n) * 4), "cudaMalloc");
     allocations.push_back(p);
     return p;
   };
@@ -143,7 +141,7 @@ Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int
     send.push_back(deviceFloats(m));
     recv.push_back(deviceFloats(m));
   }
-  check(cudaStreamSynchronize(stream), "fill");
+  checkCuda(cudaStreamSynchronize(stream), "fill");
 
   CallShape call;
   call.collective = CollectiveType::AllReduce;
@@ -190,7 +188,7 @@ Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int
   std::unique_ptr<Executor> allreduce = makeCudaExecutor(allReduceProgram, call, options);
 
   int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+  checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
   auto gemv = [&](int s) {
     GemvArgs a{};
     for (int r = 0; r < ranks; ++r) {
@@ -202,16 +200,16 @@ Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int
     a.rows = m;
     a.inner = inner;
     gemvAllRanks<<<sms * 8, 256, 0, stream>>>(a);
-    check(cudaGetLastError(), "gemv launch");
+    checkCuda(cudaGetLastError(), "gemv launch");
   };
   auto downloadRecv = [&] {
     std::vector<float> all(static_cast<size_t>(ranks) * m);
     for (int r = 0; r < ranks; ++r)
-      check(cudaMemcpy(all.data() + static_cast<size_t>(r) * m, recv[r], static_cast<size_t>(m) * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      checkCuda(cudaMemcpy(all.data() + static_cast<size_t>(r) * m, recv[r], static_cast<size_t>(m) * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
     return all;
   };
   auto poisonRecv = [&] {
-    for (int r = 0; r < ranks; ++r) check(cudaMemsetAsync(recv[r], 0xff, static_cast<size_t>(m) * 4, stream), "cudaMemset");  // NaN
+    for (int r = 0; r < ranks; ++r) checkCuda(cudaMemsetAsync(recv[r], 0xff, static_cast<size_t>(m) * 4, stream), "cudaMemset");  // NaN
   };
 
   Row row{};
@@ -271,9 +269,9 @@ int main(int argc, char** argv) {
   }
   try {
     cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    cudaStream_t stream = nullptr;
-    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    const Stream owned(0);
+    const cudaStream_t stream = owned.get();
     std::printf("%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, remote-first order, "
                 "fp32, median us of single calls (CUDA events)\n\n",
                 prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, ranks, chunks, computeTbs);
@@ -293,7 +291,6 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       allCorrect = allCorrect && r.correct;
     }
-    cudaStreamDestroy(stream);
     return allCorrect ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fused_gpu_bench: %s\n", e.what());

@@ -19,6 +19,7 @@
 
 #include "bench_programs.hpp"
 #include "handwritten_kernels.cuh"
+#include "runtime/cuda/cuda_check.hpp"
 #include "runtime/harness.hpp"
 #include "runtime/loader.hpp"
 
@@ -27,14 +28,11 @@ using namespace ccforge::runtime;
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 struct Timer {
   Timer() {
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
+    checkCuda(cudaEventCreate(&start), "cudaEventCreate");
+    checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
   }
   ~Timer() {
     cudaEventDestroy(start);
@@ -45,12 +43,12 @@ struct Timer {
   double time(int iterations, F&& f) {
     f();
     f();
-    check(cudaEventRecord(start), "cudaEventRecord");
+    checkCuda(cudaEventRecord(start), "cudaEventRecord");
     for (int i = 0; i < iterations; ++i) f();
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    checkCuda(cudaEventRecord(stop), "cudaEventRecord");
+    checkCuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    checkCuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
     return ms / 1e3 / iterations;
   }
   cudaEvent_t start, stop;
@@ -59,10 +57,10 @@ struct Timer {
 // GB/s of a device-to-device copy of `bytes`.
 double memcpyBandwidth(int64_t bytes, int iterations) {
   void *a = nullptr, *b = nullptr;
-  check(cudaMalloc(&a, bytes), "cudaMalloc");
-  check(cudaMalloc(&b, bytes), "cudaMalloc");
+  checkCuda(cudaMalloc(&a, bytes), "cudaMalloc");
+  checkCuda(cudaMalloc(&b, bytes), "cudaMalloc");
   Timer t;
-  const double s = t.time(iterations, [&] { check(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
+  const double s = t.time(iterations, [&] { checkCuda(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
   cudaFree(a);
   cudaFree(b);
   return static_cast<double>(bytes) / s / 1e9;
@@ -81,10 +79,10 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
   for (std::future<void>& f : fills) f.get();
   for (int r = 0; r < ranks; ++r) {
     float *in, *out, *scratch;
-    check(cudaMalloc(&in, elems * 4), "cudaMalloc");
-    check(cudaMalloc(&out, elems * 4), "cudaMalloc");
-    check(cudaMalloc(&scratch, std::max<int64_t>(elems * 4, 16)), "cudaMalloc");
-    check(cudaMemcpy(in, host[r].data(), elems * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+    checkCuda(cudaMalloc(&in, elems * 4), "cudaMalloc");
+    checkCuda(cudaMalloc(&out, elems * 4), "cudaMalloc");
+    checkCuda(cudaMalloc(&scratch, std::max<int64_t>(elems * 4, 16)), "cudaMalloc");
+    checkCuda(cudaMemcpy(in, host[r].data(), elems * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
     p.in[r] = in;
     p.out[r] = out;
     p.scratch[r] = scratch;
@@ -93,15 +91,15 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
                        : name == "all-pairs allreduce" ? reinterpret_cast<const void*>(&bench::handwrittenAllPairsAllReduce)
                                                        : reinterpret_cast<const void*>(&bench::handwrittenTwoStepAllToAll);
   int sms = 0, perSm = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 512, 0), "occupancy");
+  checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+  checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 512, 0), "occupancy");
   const int perNode = ranks / nodes;
   int rankCount = ranks;
   void* ringArgs[] = {&p, &rankCount, const_cast<int64_t*>(&chunk)};
   int nodeCount = nodes, perNodeCount = perNode;
   void* alltoallArgs[] = {&p, &nodeCount, &perNodeCount, const_cast<int64_t*>(&chunk)};
   auto launch = [&] {
-    check(cudaLaunchCooperativeKernel(kernel, dim3(sms * perSm), dim3(512), alltoall ? alltoallArgs : ringArgs, 0, nullptr),
+    checkCuda(cudaLaunchCooperativeKernel(kernel, dim3(sms * perSm), dim3(512), alltoall ? alltoallArgs : ringArgs, 0, nullptr),
           "cudaLaunchCooperativeKernel");
   };
   Timer t;
@@ -114,7 +112,7 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
   std::vector<std::vector<float>> out(ranks, std::vector<float>(elems));
   std::vector<const void*> in(ranks), outs(ranks);
   for (int r = 0; r < ranks; ++r) {
-    check(cudaMemcpy(out[r].data(), p.out[r], elems * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    checkCuda(cudaMemcpy(out[r].data(), p.out[r], elems * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
     in[r] = host[r].data();
     outs[r] = out[r].data();
     cudaFree(const_cast<float*>(p.in[r]));
@@ -138,7 +136,7 @@ int main(int argc, char** argv) {
   const std::string only = argc > 3 ? argv[3] : "";
   const int32_t ringChannels = argc > 4 ? std::atoi(argv[4]) : 16;
   cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("%s, %d SMs; %d ranks on one GPU, f32 sum, out-of-place, Simple protocol, ring on %d channels\n\n",
               prop.name, prop.multiProcessorCount, ranks, ringChannels);
   std::printf("| program | bytes per rank | interpreter (us) | busbw (GB/s) | aggregate busbw | memcpy (GB/s) | fraction | "

@@ -298,8 +298,9 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"auto", "smt", "trees"}))
       ->capture_default_str();
   cmd->add_option("--composition", args->composition,
-                  "tree method: trees (packing), hierarchical, or auto (both on multi-box machines)")
-      ->check(CLI::IsMember({"auto", "trees", "hierarchical"}))
+                  "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), or auto "
+                  "(packing; hierarchical on multi-box machines; rings for allgather where the boxes have them)")
+      ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings"}))
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))

@@ -35,8 +35,9 @@ CollectiveType requestedCollective(const std::string& name) {
 std::optional<Composition> requestedComposition(const std::string& name) {
   if (name == "trees") return Composition::Packing;
   if (name == "hierarchical") return Composition::Hierarchical;
+  if (name == "rings") return Composition::Rings;
   if (name == "auto") return std::nullopt;
-  throw std::invalid_argument("unknown composition '" + name + "' (auto, trees, hierarchical)");
+  throw std::invalid_argument("unknown composition '" + name + "' (auto, trees, hierarchical, rings)");
 }
 
 // Exit codes by severity: 6, then 2, then 10, then 5, then 0 (docs/exit-codes.md).

@@ -200,9 +200,10 @@ TEST_CASE("trees: a run on one box packs only, writes the verified file and repo
 
 TEST_CASE("trees: a run tries hierarchical composition as well on several boxes, only it when asked") {
   const topo::Topology t = twoBoxes();
-  CHECK(compositionsOf({}, t) == std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
-  CHECK(compositionsOf({}, ring(4)) == std::vector<Composition>{Composition::Packing});
-  CHECK(compositionsOf({.composition = Composition::Hierarchical}, t) == std::vector<Composition>{Composition::Hierarchical});
+  const CollectiveType rs = CollectiveType::ReduceScatter;
+  CHECK(compositionsOf({}, t, rs) == std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
+  CHECK(compositionsOf({}, ring(4), rs) == std::vector<Composition>{Composition::Packing});
+  CHECK(compositionsOf({.composition = Composition::Hierarchical}, t, rs) == std::vector<Composition>{Composition::Hierarchical});
   const TreeRun run = runTreeSynthesis(t, CollectiveType::ReduceScatter, {});
   REQUIRE(run.outcomes.size() == 2);
   CHECK(run.outcomes[1].composition == Composition::Hierarchical);

@@ -22,7 +22,7 @@ int64_t treesPerRootFor(const std::vector<Rational>& capacities, const Rational&
     const BigInt d = boost::multiprecision::denominator(Rational(c / rate));
     k = k / boost::multiprecision::gcd(k, d) * d;
     if (k > maxTreesPerRoot)
-      throw std::invalid_argument("tree packing would need more than " + std::to_string(maxTreesPerRoot) +
+      throw TreeCountLimit("tree packing would need more than " + std::to_string(maxTreesPerRoot) +
                                   " trees per root (link bandwidths are not commensurate with the rate " +
                                   topo::toString(rate) + " GB/s)");
   }

@@ -11,12 +11,20 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "topology/topology.hpp"
 #include "synth/trees/capacity_graph.hpp"
 #include "synth/trees/deadline.hpp"
 
 namespace ccforge::synth::trees {
+
+// The packing would need more trees per root than allowed: this composition has no schedule
+// (the others of a run still go on).
+class TreeCountLimit : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 struct LogicalGraph {
   CapacityGraph graph{0};   // vertices are ranks; fromSource(r) = treesPerRoot
@@ -25,9 +33,8 @@ struct LogicalGraph {
 };
 
 // `reversed`: on the reversed links (reducescatter's in-trees become out-trees). `rateGBps` is
-// the topology's allgather rate (synth/bounds' allGatherRate). Throws std::invalid_argument
-// when more than `maxTreesPerRoot` trees per root would be needed, SynthesisLimit past the
-// deadline.
+// the topology's allgather rate (synth/bounds' allGatherRate). Throws TreeCountLimit when more
+// than `maxTreesPerRoot` trees per root would be needed, SynthesisLimit past the deadline.
 LogicalGraph removeSwitches(const topo::Topology& topology, bool reversed, const topo::Rational& rateGBps,
                             int64_t maxTreesPerRoot, const Deadline& deadline);
 

@@ -37,6 +37,15 @@ ordered_json point(const TreeOutcome& o) {
   return p;
 }
 
+std::string_view compositionTitle(Composition c) {
+  switch (c) {
+    case Composition::Packing: return "tree packing";
+    case Composition::Hierarchical: return "hierarchical composition";
+    case Composition::Rings: return "ring composition";
+  }
+  return "tree packing";
+}
+
 }  // namespace
 
 std::string treeRunText(const std::string& topology, const std::string& collective,
@@ -50,7 +59,7 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
         "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
         "  {}{}\n"
         "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
-        topology, collective, o.composition == Composition::Packing ? "tree packing" : "hierarchical composition",
+        topology, collective, compositionTitle(o.composition),
         s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
         s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
         o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),

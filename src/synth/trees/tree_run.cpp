@@ -4,13 +4,19 @@
 #include <filesystem>
 
 #include "codegen/compile_error.hpp"
+#include "synth/trees/box_rings.hpp"
+#include "synth/trees/switch_removal.hpp"
 
 namespace ccforge::synth::trees {
 
-std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology) {
+std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
+                                        CollectiveType collective) {
   if (options.composition) return {*options.composition};
-  if (topology.boxCount() > 1) return {Composition::Packing, Composition::Hierarchical};
-  return {Composition::Packing};
+  std::vector<Composition> out{Composition::Packing};
+  if (topology.boxCount() > 1) out.push_back(Composition::Hierarchical);
+  if (collective == CollectiveType::AllGather && findBoxRings(topology, Deadline(options.timeoutSeconds)))
+    out.push_back(Composition::Rings);
+  return out;
 }
 
 double TreeOutcome::fractionOfBound() const {
@@ -20,7 +26,7 @@ double TreeOutcome::fractionOfBound() const {
 TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options) {
   const std::string& directory = options.outputDirectory;
   if (!directory.empty()) std::filesystem::create_directories(directory);
-  const std::vector<Composition> compositions = compositionsOf(options, topology);
+  const std::vector<Composition> compositions = compositionsOf(options, topology, collective);
   TreeRun run;
   for (Composition composition : compositions) {
     const auto start = std::chrono::steady_clock::now();
@@ -32,6 +38,9 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
           topology, collective,
           {.composition = composition, .protocol = options.protocol, .timeoutSeconds = options.timeoutSeconds});
     } catch (const codegen::CompileError& e) {
+      run.failures.push_back({composition, TreeFailure::Kind::NoSchedule, e.what()});
+      continue;
+    } catch (const TreeCountLimit& e) {
       run.failures.push_back({composition, TreeFailure::Kind::NoSchedule, e.what()});
       continue;
     } catch (const SynthesisLimit& e) {

@@ -20,7 +20,8 @@
 namespace ccforge::synth::trees {
 
 struct TreeRunOptions {
-  // nullopt: tree packing, and on machines of several boxes hierarchical composition as well.
+  // nullopt: tree packing, on machines of several boxes hierarchical composition as well, and
+  // for allgather on boxes with rings (box_rings.hpp) the ring composition.
   std::optional<Composition> composition = std::nullopt;
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;  // each composition's synthesis
@@ -30,7 +31,8 @@ struct TreeRunOptions {
 };
 
 // The compositions a run tries.
-std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology);
+std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
+                                        CollectiveType collective);
 
 struct TreeOutcome {
   Composition composition = Composition::Packing;

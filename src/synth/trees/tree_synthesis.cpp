@@ -6,11 +6,14 @@
 #include <vector>
 
 #include "codegen/compile_error.hpp"
+#include "semantics/protocol.hpp"
 #include "sim/simulate.hpp"
 #include "synth/bounds/bounds.hpp"
 #include "synth/bounds/cut_bounds.hpp"
 #include "synth/trees/arborescence_packing.hpp"
+#include "synth/trees/box_rings.hpp"
 #include "synth/trees/hierarchical.hpp"
+#include "synth/trees/ring_programs.hpp"
 #include "synth/trees/routed_rate.hpp"
 #include "synth/trees/switch_removal.hpp"
 #include "synth/trees/tree_programs.hpp"
@@ -41,9 +44,62 @@ double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, u
 // Time of M bytes is M/a + M/b for two phases run one after the other.
 Rational serial(const Rational& a, const Rational& b) { return a * b / (a + b); }
 
+// Rings (box_rings.hpp): every lane count whose channels fit the runtime is lowered and
+// simulated; the fastest is kept.
+TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType collective,
+                              const TreeSynthesisOptions& options, const Deadline& deadline, const std::string& name,
+                              const Rational& bound) {
+  if (collective != CollectiveType::AllGather)
+    throw std::invalid_argument("the ring composition synthesizes allgather, not " +
+                                std::string(collectiveTypeName(collective)));
+  const std::optional<BoxRings> rings = findBoxRings(topology, deadline);
+  if (!rings)
+    throw std::invalid_argument("the ring composition needs boxes whose GPUs are joined by direct links into rings "
+                                "(no switch), alike in every box, with rails between boxes");
+  TreeSynthesis out;
+  out.collective = collective;
+  out.ranks = rings->ranks();
+  out.boundAlgbwGBps = bound;
+  out.depth = 0;
+  std::string lastError = "no lane count fits the runtime's channels";
+  for (int32_t copies = 1; ringChannels(*rings, copies) <= kMaxChannels; ++copies) {
+    deadline.check("lowering");
+    dsl::Program program = ringAllGatherProgram(name, *rings, {.copies = copies, .protocol = options.protocol});
+    codegen::Compiled compiled;
+    try {
+      compiled = codegen::compile(program, {.target = options.target});
+    } catch (const codegen::CompileError& e) {
+      lastError = e.what();
+      continue;
+    }
+    const double simulated = simulatedAlgbw(compiled.algorithm, topology, options.simulatedBytes);
+    if (simulated <= out.simulatedAlgbwGBps) continue;
+    const Packing trees = dealtRingTrees(*rings, copies);
+    const std::vector<int64_t> loads = edgeLoads(trees);
+    out.simulatedAlgbwGBps = simulated;
+    out.compiled = std::move(compiled);
+    out.channels = ringChannels(*rings, copies);
+    out.rounds = 1;
+    out.piecesPerRoot = static_cast<int32_t>(trees.treesPerRoot);
+    out.distinctTrees = static_cast<int64_t>(trees.trees.size());
+    out.depth = depth(trees);
+    out.busiestPairPieces = *std::max_element(loads.begin(), loads.end());
+    out.packedAlgbwGBps = routedRate(topology, trees, false) * out.ranks;
+  }
+  if (out.channels == 0) throw codegen::CompileError(lastError);
+  return out;
+}
+
 }  // namespace
 
-std::string_view compositionName(Composition c) { return c == Composition::Packing ? "trees" : "hierarchical"; }
+std::string_view compositionName(Composition c) {
+  switch (c) {
+    case Composition::Packing: return "trees";
+    case Composition::Hierarchical: return "hierarchical";
+    case Composition::Rings: return "rings";
+  }
+  return "trees";
+}
 
 TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
                               const TreeSynthesisOptions& options) {
@@ -56,6 +112,7 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
   const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;
   const std::string name = std::string(compositionName(options.composition)) + "-" +
                            std::string(collectiveTypeName(collective)) + "-" + topology.name;
+  if (options.composition == Composition::Rings) return synthesizeRings(topology, collective, options, deadline, name, agBound);
 
   TreeSynthesis out;
   out.collective = collective;

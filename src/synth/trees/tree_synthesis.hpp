@@ -16,9 +16,10 @@
 namespace ccforge::synth::trees {
 
 // Packing: ForestColl's tree packing (throughput-optimal). Hierarchical: intra-box broadcast
-// plus inter-box exchange on rails (hierarchical.hpp).
-enum class Composition : uint8_t { Packing, Hierarchical };
-std::string_view compositionName(Composition c);  // "trees", "hierarchical"
+// plus inter-box exchange on rails (hierarchical.hpp). Rings: rings inside boxes without a
+// switch, after the rail exchange on several boxes (box_rings.hpp); allgather only.
+enum class Composition : uint8_t { Packing, Hierarchical, Rings };
+std::string_view compositionName(Composition c);  // "trees", "hierarchical", "rings"
 
 struct TreeSynthesisOptions {
   Composition composition = Composition::Packing;
@@ -36,7 +37,7 @@ struct TreeSynthesisOptions {
 struct TreeSynthesis {
   CollectiveType collective = CollectiveType::AllGather;
   int32_t ranks = 0;
-  int32_t piecesPerRoot = 0;  // chunks per root's share: trees per root x rounds
+  int32_t piecesPerRoot = 0;  // chunks per root's share: trees per root x rounds (rings: x lanes)
   int64_t distinctTrees = 0;
   int32_t channels = 0;
   int32_t rounds = 0;
@@ -51,7 +52,7 @@ struct TreeSynthesis {
 
 // Every lowering tried is simulated on the topology (sim/simulate.hpp); the fastest is kept.
 // Throws std::invalid_argument for a collective other than allgather, reducescatter and
-// allreduce or a topology with fewer than 2 GPUs; InputError when the GPUs are not connected;
+// allreduce (rings: other than allgather, or boxes without rings) or a topology with fewer than 2 GPUs; InputError when the GPUs are not connected;
 // SynthesisLimit past the time limit; codegen::CompileError when no schedule fits the target.
 TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
                               const TreeSynthesisOptions& options = {});

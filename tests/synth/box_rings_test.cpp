@@ -1,0 +1,130 @@
+// Rings inside boxes without a switch (src/synth/trees/box_rings.*, ring_programs.*): the MI250
+// box gives six truncated rings that reach its allgather bound exactly, the lowering verifies and
+// simulates near it, and boxes the construction does not fit are refused.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "driver/compile_and_verify.hpp"
+#include "synth/trees/box_rings.hpp"
+#include "synth/trees/ring_programs.hpp"
+#include "synth/trees/routed_rate.hpp"
+#include "synth/trees/tree_run.hpp"
+#include "synth/trees/tree_synthesis.hpp"
+#include "topology/spec_reader.hpp"
+
+using namespace ccforge;
+using namespace ccforge::synth::trees;
+using topo::Rational;
+
+namespace {
+
+const Deadline kNoHurry(60);
+
+// Undirected link units used by the rings, per local pair, and the box's units.
+void checkRingsFitTheBox(const topo::Topology& t, const BoxRings& rings) {
+  const std::vector<int32_t>& box = rings.boxes.front();
+  const size_t n = box.size();
+  std::map<std::pair<int32_t, int32_t>, int64_t> used;
+  for (const std::vector<int32_t>& ring : rings.rings) {
+    REQUIRE(ring.size() == n);
+    CHECK(std::set<int32_t>(ring.begin(), ring.end()).size() == n);  // every GPU once
+    for (size_t i = 0; i < n; ++i) ++used[{ring[i], ring[(i + 1) % n]}];
+  }
+  const Rational unit = 50;  // one xGMI link
+  for (auto [pair, count] : used) {
+    const std::optional<int32_t> link = t.findLink(t.gpus()[static_cast<size_t>(box[static_cast<size_t>(pair.first)])],
+                                                   t.gpus()[static_cast<size_t>(box[static_cast<size_t>(pair.second)])]);
+    REQUIRE(link);
+    CHECK(Rational(count) <= t.links()[static_cast<size_t>(*link)].bandwidthGBps / unit);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("rings: an MI250 box splits into six rings, truncated exactly at the package links") {
+  const topo::Topology t = topo::loadTopology("mi250-1");
+  const std::optional<BoxRings> rings = findBoxRings(t, kNoHurry);
+  REQUIRE(rings);
+  CHECK(rings->rings.size() == 6);  // 7 link units per GCD: three cycles, both directions
+  checkRingsFitTheBox(t, *rings);
+  // The GCDs of one package (0-1, 2-3, ...) follow each other in every ring; the one after the
+  // other's piece comes back over the package link's spare unit.
+  for (size_t r = 0; r < rings->rings.size(); ++r)
+    for (size_t i = 0; i < 16; ++i) {
+      const int32_t gcd = rings->rings[r][i], before = rings->rings[r][(i + 15) % 16];
+      CHECK(rings->truncated[r][i] == ((gcd ^ 1) == before));
+    }
+  // One piece per ring and root: the rings reach the box's allgather bound, 2400/7 GB/s.
+  const Packing trees = ringTrees(*rings, 6, [](int32_t, int32_t) { return 1; });
+  CHECK(routedRate(t, trees, false) * 16 == Rational(2400, 7));
+  CHECK(depth(trees) == 15);
+  // Without the truncation a hop into a package carries 15 pieces: 320 GB/s.
+  BoxRings whole = *rings;
+  for (std::vector<bool>& cut : whole.truncated) cut.assign(cut.size(), false);
+  CHECK(routedRate(t, ringTrees(whole, 6, [](int32_t, int32_t) { return 1; }), false) * 16 == Rational(320));
+}
+
+TEST_CASE("rings: two MI250 boxes add the rail exchange; the fluid limit is the box's") {
+  const topo::Topology t = topo::loadTopology("mi250-2");
+  const std::optional<BoxRings> rings = findBoxRings(t, kNoHurry);
+  REQUIRE(rings);
+  REQUIRE(rings->boxes.size() == 2);
+  CHECK(rings->rings.size() == 6);
+  const Packing trees = ringTrees(*rings, 6, [](int32_t, int32_t) { return 1; });
+  CHECK(trees.trees.size() == 32 * 6);
+  // Per tree: 14 or 15 hops and a shortcut in each box, plus the rail edge.
+  for (const Arborescence& a : trees.trees) CHECK(a.edges.size() == 31);
+  CHECK(routedRate(t, trees, false) * 32 == Rational(2400, 7));  // 96.8 % of mi250-2's 5312/15
+}
+
+TEST_CASE("rings: boxes with a switch, or GPUs in no Hamiltonian cycle, have none") {
+  CHECK_FALSE(findBoxRings(topo::loadTopology("a100-1"), kNoHurry));
+  CHECK_FALSE(findBoxRings(topo::loadTopology("h100-2"), kNoHurry));
+  topo::Topology star;
+  star.name = "star";
+  for (int32_t g = 0; g < 4; ++g) star.addVertex({.name = "g" + std::to_string(g), .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
+  for (int32_t g = 1; g < 4; ++g)
+    for (auto [a, b] : {std::pair{0, g}, std::pair{g, 0}})
+      star.addLink({.from = a, .to = b, .bandwidthGBps = 1, .alphaUs = 0, .linkClass = topo::LinkClass::NVLink, .where = {}});
+  CHECK_FALSE(findBoxRings(star, kNoHurry));
+}
+
+TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and simulates near the bound") {
+  const topo::Topology t = topo::loadTopology("mi250-1");
+  const std::optional<BoxRings> rings = findBoxRings(t, kNoHurry);
+  REQUIRE(rings);
+  CHECK(ringPiecesPerRoot(*rings, 3) == 16);
+  CHECK(ringPiecesPerRoot(*rings, 2) == 8);
+  CHECK(ringChannels(*rings, 3) == 19);
+  // Each ring gets 2 or 3 of a root's 16 pieces; over all roots the rings carry 42 or 43.
+  const Packing trees = dealtRingTrees(*rings, 3);
+  std::map<int32_t, int64_t> perRoot;
+  for (const Arborescence& a : trees.trees) {
+    CHECK((a.multiplicity == 2 || a.multiplicity == 3));
+    perRoot[a.root] += a.multiplicity;
+  }
+  for (auto [root, pieces] : perRoot) CHECK(pieces == 16);
+  CHECK(perRoot.size() == 16);
+  const TreeSynthesis s = synthesizeTrees(t, CollectiveType::AllGather, {.composition = Composition::Rings});
+  CHECK(s.compiled.algorithm.nchunksperloop == 16 * 16);
+  CHECK(s.simulatedAlgbwGBps > 0.88 * 2400.0 / 7);
+  CHECK(s.packedAlgbwGBps > Rational(98, 100) * Rational(2400, 7));
+  const verify::FileReport report = driver::verifyCompiled(s.compiled.algorithm, std::string("allgather"), driver::Target{}, "rings.xml");
+  CHECK(report.verdict == verify::Verdict::Verified);
+}
+
+TEST_CASE("rings: the composition takes allgather on boxes with rings, and is tried by default there") {
+  const topo::Topology mi250 = topo::loadTopology("mi250-1");
+  CHECK(compositionsOf({}, mi250, CollectiveType::AllGather) ==
+        std::vector<Composition>{Composition::Packing, Composition::Rings});
+  CHECK(compositionsOf({}, mi250, CollectiveType::ReduceScatter) == std::vector<Composition>{Composition::Packing});
+  CHECK(compositionsOf({}, topo::loadTopology("a100-2"), CollectiveType::AllGather) ==
+        std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
+  CHECK_THROWS_WITH(synthesizeTrees(mi250, CollectiveType::ReduceScatter, {.composition = Composition::Rings}),
+                    Catch::Contains("the ring composition synthesizes allgather, not reducescatter"));
+  CHECK_THROWS_WITH(synthesizeTrees(topo::loadTopology("a100-1"), CollectiveType::AllGather, {.composition = Composition::Rings}),
+                    Catch::Contains("needs boxes whose GPUs are joined by direct links"));
+}

@@ -72,7 +72,13 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
       lastError = e.what();
       continue;
     }
-    const double simulated = simulatedAlgbw(compiled.algorithm, topology, options.simulatedBytes);
+    double simulated = 0;
+    try {
+      simulated = simulatedAlgbw(compiled.algorithm, topology, options.simulatedBytes);
+    } catch (const sim::SimulationViolation& e) {
+      lastError = e.what();  // the verifier would reject it as well: not a candidate
+      continue;
+    }
     if (simulated <= out.simulatedAlgbwGBps) continue;
     const Packing trees = dealtRingTrees(*rings, copies);
     const std::vector<int64_t> loads = edgeLoads(trees);

@@ -11,6 +11,7 @@
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "library.hpp"
+#include "synth/trees/tree_run.hpp"
 #include "synth/trees/tree_synthesis.hpp"
 #include "verify/verifier.hpp"
 
@@ -106,9 +107,8 @@ void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& 
 
 void addSynthesized(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options, CandidateSet& set) {
   if (c != CollectiveType::AllReduce && c != CollectiveType::AllGather && c != CollectiveType::ReduceScatter) return;
-  std::vector<synth::trees::Composition> compositions{synth::trees::Composition::Packing};
-  if (topology.boxCount() > 1) compositions.push_back(synth::trees::Composition::Hierarchical);
-  for (synth::trees::Composition composition : compositions)
+  for (synth::trees::Composition composition :
+       synth::trees::compositionsOf({.timeoutSeconds = options.synthesisSeconds}, topology, c))
     for (ir::Protocol p : {ir::Protocol::Simple}) {  // one protocol: each synthesis costs seconds
       const std::string method(synth::trees::compositionName(composition));
       const std::string name = fmt::format("synth {} {}", method, ir::protocolName(p));

@@ -114,10 +114,3 @@ python_cli_test("fused: computing a slice twice names both lines" 10
 python_cli_test("fused: a stock runtime's profile is refused" 10
   --has "is a fused program \\(it computes\\), which msccl-executor cannot run. compile it for ccforge-fused"
   -- compile ${PY}/gemv_fused.py --profile msccl-executor)
-# The MI250 rings experiment of docs/benchmarks.md must stay a verified program (one and two boxes).
-python_cli_test("bench: MI250 truncated rings on one box compile and verify" 0
-  --has "mi250_rings.py 1 --instances 3: 16 ranks, 21 channels, 352 thread blocks, .*verified for msccl-legacy"
-  -- compile ${PROJECT_SOURCE_DIR}/bench/synth_trees/mi250_rings.py 1 --instances 3 -o ${PY_OUT}/mi250_rings_1.xml)
-python_cli_test("bench: MI250 rings with the NIC exchange on two boxes compile and verify" 0
-  --has "mi250_rings.py 2 --rounds 2: 32 ranks, 31 channels, 1024 thread blocks, .*verified for msccl-legacy"
-  -- compile ${PROJECT_SOURCE_DIR}/bench/synth_trees/mi250_rings.py 2 --rounds 2 -o ${PY_OUT}/mi250_rings_2.xml)

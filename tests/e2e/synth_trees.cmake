@@ -48,3 +48,27 @@ add_test(NAME "cli: synth trees -o writes a directory that verify accepts with n
   --lacks "VIOLATION|INCONCLUSIVE"
   -- sh -c "rm -rf '${CCFORGE_TREES_OUT}/plain' && '$<TARGET_FILE:ccforge>' synth a100-1 allgather --method trees -o '${CCFORGE_TREES_OUT}/plain' > /dev/null && '$<TARGET_FILE:ccforge>' verify '${CCFORGE_TREES_OUT}/plain'")
 set_tests_properties("cli: synth trees -o writes a directory that verify accepts with no flag" PROPERTIES TIMEOUT 300)
+# MI250 (docs/synth-trees.md, "Rings"): the packing of two boxes needs more than 64 trees per
+# root, which fails that composition only; the ring composition's rings reach 2400/7 GB/s per
+# box on the wires, less the deal of 8 power-of-two pieces to 6 rings (336.84 GB/s), its file
+# (256 chunks per loop) is written and the directory verifies.
+add_test(NAME "cli: synth trees mi250-2 allgather: the packing fails alone, the ring composition is written"
+  COMMAND ${CCFORGE_EXPECT} 0
+  --has "ccforge synth: trees: no schedule within the runtime's limits: tree packing would need more than 64 trees per root"
+  --has "hierarchical composition, 32 GPUs" --has "ring composition, 32 GPUs"
+  --has "bound 354.13 GB/s, trees 336.84 GB/s"
+  --has "verified, written to [^ ]*rings-allgather-mi250-2.xml for 0\\.\\."
+  --has "verdict: VERIFIED" --lacks "VIOLATION|INCONCLUSIVE"
+  -- sh -c "rm -rf '${CCFORGE_TREES_OUT}/mi250' && '$<TARGET_FILE:ccforge>' synth mi250-2 allgather --method trees -o '${CCFORGE_TREES_OUT}/mi250' 2>&1 && '$<TARGET_FILE:ccforge>' verify '${CCFORGE_TREES_OUT}/mi250'")
+set_tests_properties("cli: synth trees mi250-2 allgather: the packing fails alone, the ring composition is written"
+  PROPERTIES TIMEOUT 300)
+ccforge_cli_test("synth trees: the packing alone on mi250-2 has no schedule (exit 6)" 6
+  --has "tree packing would need more than 64 trees per root"
+  -- synth mi250-2 allgather --method trees --composition trees)
+ccforge_cli_test("synth trees: rings on one MI250 box" 0
+  --has "ring composition, 16 GPUs" --has "16 chunks per root \\(1 rounds\\) on 96 distinct trees, depth 15"
+  --has "bound 342.86 GB/s, trees 336.84 GB/s, simulated at 1 GiB [0-9.]+ GB/s \\((9[0-9]|100)\\.[0-9]% of the bound\\)"
+  -- synth mi250-1 allgather --method trees --composition rings)
+ccforge_cli_test("synth trees: rings refuse a box with a switch" 1
+  --has "the ring composition needs boxes whose GPUs are joined by direct links"
+  -- synth a100-1 allgather --method trees --composition rings)

@@ -96,11 +96,11 @@ TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and si
   const topo::Topology t = topo::loadTopology("mi250-1");
   const std::optional<BoxRings> rings = findBoxRings(t, kNoHurry);
   REQUIRE(rings);
-  CHECK(ringPiecesPerRoot(*rings, 3) == 16);
-  CHECK(ringPiecesPerRoot(*rings, 2) == 8);
-  CHECK(ringChannels(*rings, 3) == 19);
+  CHECK(ringPiecesPerRoot(*rings, {.ownLanes = 3}) == 16);
+  CHECK(ringPiecesPerRoot(*rings, {.ownLanes = 2}) == 8);
+  CHECK(ringChannels(*rings, {.ownLanes = 3}) == 18);
   // Each ring gets 2 or 3 of a root's 16 pieces; over all roots the rings carry 42 or 43.
-  const Packing trees = dealtRingTrees(*rings, 3);
+  const Packing trees = dealtRingTrees(*rings, {.ownLanes = 3});
   std::map<int32_t, int64_t> perRoot;
   for (const Arborescence& a : trees.trees) {
     CHECK((a.multiplicity == 2 || a.multiplicity == 3));

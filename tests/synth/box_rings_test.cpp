@@ -58,13 +58,15 @@ TEST_CASE("rings: an MI250 box splits into six rings, truncated exactly at the p
       CHECK(rings->truncated[r][i] == ((gcd ^ 1) == before));
     }
   // One piece per ring and root: the rings reach the box's allgather bound, 2400/7 GB/s.
-  const Packing trees = ringTrees(*rings, 6, [](int32_t, int32_t) { return 1; });
+  const RingLowering even{.ownLanes = 1, .piecesPerRoot = 6};
+  const Packing trees = ringPacking(*rings, even);
+  CHECK(trees.trees.size() == 16 * 6);
   CHECK(routedRate(t, trees, false) * 16 == Rational(2400, 7));
   CHECK(depth(trees) == 15);
   // Without the truncation a hop into a package carries 15 pieces: 320 GB/s.
   BoxRings whole = *rings;
   for (std::vector<bool>& cut : whole.truncated) cut.assign(cut.size(), false);
-  CHECK(routedRate(t, ringTrees(whole, 6, [](int32_t, int32_t) { return 1; }), false) * 16 == Rational(320));
+  CHECK(routedRate(t, ringPacking(whole, even), false) * 16 == Rational(320));
 }
 
 TEST_CASE("rings: two MI250 boxes add the rail exchange; the fluid limit is the box's") {
@@ -73,7 +75,7 @@ TEST_CASE("rings: two MI250 boxes add the rail exchange; the fluid limit is the 
   REQUIRE(rings);
   REQUIRE(rings->boxes.size() == 2);
   CHECK(rings->rings.size() == 6);
-  const Packing trees = ringTrees(*rings, 6, [](int32_t, int32_t) { return 1; });
+  const Packing trees = ringPacking(*rings, {.ownLanes = 1, .otherLanes = 1, .piecesPerRoot = 6});
   CHECK(trees.trees.size() == 32 * 6);
   // Per tree: 14 or 15 hops and a shortcut in each box, plus the rail edge.
   for (const Arborescence& a : trees.trees) CHECK(a.edges.size() == 31);
@@ -99,15 +101,13 @@ TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and si
   CHECK(ringPiecesPerRoot(*rings, {.ownLanes = 3}) == 16);
   CHECK(ringPiecesPerRoot(*rings, {.ownLanes = 2}) == 8);
   CHECK(ringChannels(*rings, {.ownLanes = 3}) == 18);
-  // Each ring gets 2 or 3 of a root's 16 pieces; over all roots the rings carry 42 or 43.
-  const Packing trees = dealtRingTrees(*rings, {.ownLanes = 3});
+  // Each root's 16 pieces, dealt 2 or 3 to a ring: within 2 % of the bound on the wires.
+  const Packing trees = ringPacking(*rings, {.ownLanes = 3});
   std::map<int32_t, int64_t> perRoot;
-  for (const Arborescence& a : trees.trees) {
-    CHECK((a.multiplicity == 2 || a.multiplicity == 3));
-    perRoot[a.root] += a.multiplicity;
-  }
+  for (const Arborescence& a : trees.trees) ++perRoot[a.root];
   for (auto [root, pieces] : perRoot) CHECK(pieces == 16);
   CHECK(perRoot.size() == 16);
+  CHECK(routedRate(t, trees, false) * 16 > Rational(98, 100) * Rational(2400, 7));
   const TreeSynthesis s = synthesizeTrees(t, CollectiveType::AllGather, {.composition = Composition::Rings});
   CHECK(s.compiled.algorithm.nchunksperloop == 16 * 16);
   CHECK(s.simulatedAlgbwGBps > 0.88 * 2400.0 / 7);

@@ -190,40 +190,4 @@ std::optional<BoxRings> findBoxRings(const topo::Topology& topology, const Deadl
   return out;
 }
 
-Packing ringTrees(const BoxRings& rings, int32_t piecesPerRoot, const std::function<int32_t(int32_t, int32_t)>& piecesOf) {
-  Packing p{.vertices = rings.ranks(), .treesPerRoot = piecesPerRoot, .trees = {}, .maxFlows = 0};
-  const size_t n = rings.boxes.front().size();
-  for (size_t b = 0; b < rings.boxes.size(); ++b)
-    for (size_t i = 0; i < n; ++i)
-      for (size_t r = 0; r < rings.rings.size(); ++r) {
-        const int32_t root = rings.boxes[b][i];
-        const std::vector<int32_t>& ring = rings.rings[r];
-        const auto at = static_cast<size_t>(std::find(ring.begin(), ring.end(), static_cast<int32_t>(i)) - ring.begin());
-        const int32_t multiplicity = piecesOf(root, static_cast<int32_t>(r));
-        if (multiplicity == 0) continue;
-        Arborescence t{.root = root, .multiplicity = multiplicity, .edges = {}};
-        // Ring r's path inside box `box`, from `from` (the GPU of local index i there).
-        auto spread = [&](size_t box, int32_t from) {
-          int32_t parent = from;
-          for (int32_t local : rings.path(r, at)) {
-            const int32_t child = rings.boxes[box][static_cast<size_t>(local)];
-            t.edges.emplace_back(parent, child);
-            parent = child;
-          }
-          if (rings.truncated[r][at]) t.edges.emplace_back(from, rings.boxes[box][static_cast<size_t>(ring[(at + n - 1) % n])]);
-        };
-        spread(b, root);
-        for (size_t other = 0; other < rings.boxes.size(); ++other)
-          if (other != b) {
-            const int32_t peer = rings.boxes[other][i];
-            t.edges.emplace_back(root, peer);
-            spread(other, peer);
-          }
-        p.trees.push_back(std::move(t));
-      }
-  std::stable_sort(p.trees.begin(), p.trees.end(),
-                   [](const Arborescence& x, const Arborescence& y) { return x.root < y.root; });
-  return p;
-}
-
 }  // namespace ccforge::synth::trees

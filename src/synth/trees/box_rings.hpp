@@ -13,11 +13,9 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <vector>
 
-#include "synth/trees/arborescence_packing.hpp"
 #include "synth/trees/deadline.hpp"
 #include "topology/topology.hpp"
 
@@ -40,10 +38,5 @@ struct BoxRings {
 // reach each other directly, or no Hamiltonian cycle within the search's limits. Throws
 // SynthesisLimit past the deadline.
 std::optional<BoxRings> findBoxRings(const topo::Topology& topology, const Deadline& deadline);
-
-// The rings as trees (one per ring and root, carrying piecesOf(root, ring) of the root's
-// `piecesPerRoot` pieces; with several boxes, the rail edges and the other boxes' ring paths
-// added), for routed rates, depths and reports. Rings that carry none of a root's pieces are left out.
-Packing ringTrees(const BoxRings& rings, int32_t piecesPerRoot, const std::function<int32_t(int32_t, int32_t)>& piecesOf);
 
 }  // namespace ccforge::synth::trees

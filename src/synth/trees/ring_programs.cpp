@@ -1,6 +1,9 @@
 #include "synth/trees/ring_programs.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <vector>
 
 namespace ccforge::synth::trees {
 namespace {
@@ -30,6 +33,14 @@ class Deal {
   int32_t pieces_;
 };
 
+// One copy of an output chunk from rank to rank, on a channel.
+struct Transfer {
+  int32_t from = 0;
+  int32_t to = 0;
+  int32_t index = 0;
+  int32_t channel = 0;
+};
+
 // Lanes of one pass: `shift` 0 is the own box's pieces, shift s the pieces of box (box + s).
 int32_t lanesOf(const RingLowering& how, int32_t shift) { return shift == 0 ? how.ownLanes : how.otherLanes; }
 
@@ -39,6 +50,75 @@ int32_t laneChannel(const BoxRings& rings, const RingLowering& how, int32_t r, i
   return r + ringCount(rings) * (before + lane);
 }
 
+// Every copy of the program after each rank's own share, in trace order.
+class RingRoutes {
+ public:
+  RingRoutes(const BoxRings& rings, const RingLowering& how)
+      : rings_(rings), how_(how), pieces_(ringPiecesPerRoot(rings, how)), deal_(rings, pieces_) {}
+
+  std::vector<Transfer> transfers() {
+    const size_t n = rings_.boxes.front().size();
+    // Rail transfers on the channels of the own pass's lanes.
+    for (int32_t lane = 0; lane < how_.ownLanes; ++lane)
+      for (int32_t r = 0; r < ringCount(rings_); ++r)
+        for (size_t b = 0; b < rings_.boxes.size(); ++b)
+          for (size_t i = 0; i < n; ++i) {
+            const int32_t root = rings_.boxes[b][i];
+            const std::optional<int32_t> index = piece(root, r, how_.ownLanes, lane);
+            if (!index) continue;
+            for (size_t other = 0; other < rings_.boxes.size(); ++other)
+              if (other != b) out_.push_back({root, rings_.boxes[other][i], *index, laneChannel(rings_, how_, r, 0, lane)});
+          }
+    // The own box's pass first, then each other box's, lane by lane.
+    for (int32_t shift = 0; shift < boxCount(rings_); ++shift)
+      for (int32_t lane = 0; lane < lanesOf(how_, shift); ++lane)
+        for (int32_t box = 0; box < boxCount(rings_); ++box)
+          for (int32_t r = 0; r < ringCount(rings_); ++r) pass(shift, lane, box, r);
+    return out_;
+  }
+
+  int32_t pieces() const { return pieces_; }
+
+ private:
+  // The piece of root's ring r on lane `lane` of a pass with `lanes` lanes, if any: a ring's
+  // pieces take lanes from the root's index on, so that lanes carry nearly the same in all.
+  std::optional<int32_t> piece(int32_t root, int32_t r, int32_t lanes, int32_t lane) const {
+    const int32_t nth = ((lane - root) % lanes + lanes) % lanes;
+    if (nth >= deal_.count(root, r)) return std::nullopt;
+    return root * pieces_ + deal_.first(root, r) + nth;
+  }
+  void pass(int32_t shift, int32_t lane, int32_t box, int32_t r) {
+    const std::vector<int32_t>& ring = rings_.rings[static_cast<size_t>(r)];
+    const size_t n = ring.size();
+    const std::vector<int32_t>& here = rings_.boxes[static_cast<size_t>(box)];
+    const int32_t sourceBox = (box + shift) % boxCount(rings_);
+    const std::vector<int32_t>& source = rings_.boxes[static_cast<size_t>(sourceBox)];
+    const int32_t channel = laneChannel(rings_, how_, r, shift, lane);
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t local = ring[i];
+      const int32_t root = source[static_cast<size_t>(local)];
+      const std::optional<int32_t> index = piece(root, r, lanesOf(how_, shift), lane);
+      if (!index) continue;
+      const int32_t start = here[static_cast<size_t>(local)];
+      // The shortcut goes against the ring, so the lane's channel has that connection free.
+      if (rings_.truncated[static_cast<size_t>(r)][i])
+        out_.push_back({start, here[static_cast<size_t>(ring[(i + n - 1) % n])], *index, channel});
+      int32_t at = start;
+      for (int32_t hop : rings_.path(static_cast<size_t>(r), i)) {
+        const int32_t next = here[static_cast<size_t>(hop)];
+        out_.push_back({at, next, *index, channel});
+        at = next;
+      }
+    }
+  }
+
+  const BoxRings& rings_;
+  const RingLowering& how_;
+  int32_t pieces_;
+  Deal deal_;
+  std::vector<Transfer> out_;
+};
+
 }  // namespace
 
 int32_t ringChannels(const BoxRings& rings, const RingLowering& how) {
@@ -46,69 +126,35 @@ int32_t ringChannels(const BoxRings& rings, const RingLowering& how) {
 }
 
 int32_t ringPiecesPerRoot(const BoxRings& rings, const RingLowering& how) {
+  if (how.piecesPerRoot > 0) return how.piecesPerRoot;
   const int32_t lanes = boxCount(rings) > 1 ? std::min(how.ownLanes, how.otherLanes) : how.ownLanes;
   int32_t p = 1;
   while (p * 2 <= ringCount(rings) * lanes) p *= 2;
   return p;
 }
 
-Packing dealtRingTrees(const BoxRings& rings, const RingLowering& how) {
-  const int32_t pieces = ringPiecesPerRoot(rings, how);
-  const Deal deal(rings, pieces);
-  return ringTrees(rings, pieces, [&](int32_t root, int32_t ring) { return deal.count(root, ring); });
+Packing ringPacking(const BoxRings& rings, const RingLowering& how) {
+  RingRoutes routes(rings, how);
+  const std::vector<Transfer> transfers = routes.transfers();
+  std::map<int32_t, Arborescence> byPiece;
+  for (const Transfer& t : transfers) {
+    Arborescence& tree = byPiece[t.index];
+    tree.root = t.index / routes.pieces();
+    tree.edges.emplace_back(t.from, t.to);
+  }
+  Packing p{.vertices = rings.ranks(), .treesPerRoot = routes.pieces(), .trees = {}, .maxFlows = 0};
+  for (auto& [index, tree] : byPiece) p.trees.push_back(std::move(tree));
+  return p;
 }
 
 dsl::Program ringAllGatherProgram(const std::string& name, const BoxRings& rings, const RingLowering& how) {
-  const int32_t ranks = rings.ranks(), ringsPerBox = ringCount(rings), boxes = boxCount(rings);
-  const int32_t pieces = ringPiecesPerRoot(rings, how);
-  const Deal deal(rings, pieces);
+  RingRoutes routes(rings, how);
+  const std::vector<Transfer> transfers = routes.transfers();
+  const int32_t ranks = rings.ranks(), pieces = routes.pieces();
   dsl::Program p(name, {.type = CollectiveType::AllGather, .ranks = ranks, .chunkFactor = pieces, .form = CallForm::OutOfPlace},
                  {.protocol = how.protocol, .instances = 1});
-  const size_t n = rings.boxes.front().size();
-  // The piece of root's ring r on lane `lane` of a pass with `lanes` lanes, if any: a ring's
-  // pieces take lanes from the root's index on, so that lanes carry nearly the same in all.
-  auto piece = [&](int32_t root, int32_t r, int32_t lanes, int32_t lane) -> std::optional<int32_t> {
-    const int32_t nth = ((lane - root) % lanes + lanes) % lanes;
-    if (nth >= deal.count(root, r)) return std::nullopt;
-    return root * pieces + deal.first(root, r) + nth;
-  };
-
   for (int32_t v = 0; v < ranks; ++v) p.chunk(v, Buffer::Input, 0, pieces).copy(v, Buffer::Output, v * pieces);
-  // Rail transfers on the channels of the own pass's lanes.
-  for (int32_t lane = 0; lane < how.ownLanes; ++lane)
-    for (int32_t r = 0; r < ringsPerBox; ++r)
-      for (size_t b = 0; b < rings.boxes.size(); ++b)
-        for (size_t i = 0; i < n; ++i) {
-          const int32_t root = rings.boxes[b][i];
-          const std::optional<int32_t> index = piece(root, r, how.ownLanes, lane);
-          if (!index) continue;
-          for (size_t other = 0; other < rings.boxes.size(); ++other)
-            if (other != b)
-              p.chunk(root, Buffer::Output, *index)
-                  .copy(rings.boxes[other][i], Buffer::Output, *index, {.ch = laneChannel(rings, how, r, 0, lane)});
-        }
-
-  // The own box's pass first, then each other box's, lane by lane.
-  for (int32_t shift = 0; shift < boxes; ++shift)
-    for (int32_t lane = 0; lane < lanesOf(how, shift); ++lane)
-      for (int32_t box = 0; box < boxes; ++box)
-        for (int32_t r = 0; r < ringsPerBox; ++r) {
-          const std::vector<int32_t>& ring = rings.rings[static_cast<size_t>(r)];
-          const std::vector<int32_t>& here = rings.boxes[static_cast<size_t>(box)];
-          const std::vector<int32_t>& source = rings.boxes[static_cast<size_t>((box + shift) % boxes)];
-          const int32_t channel = laneChannel(rings, how, r, shift, lane);
-          for (size_t i = 0; i < n; ++i) {
-            const int32_t local = ring[i];
-            const std::optional<int32_t> index = piece(source[static_cast<size_t>(local)], r, lanesOf(how, shift), lane);
-            if (!index) continue;
-            dsl::ChunkRef at = p.chunk(here[static_cast<size_t>(local)], Buffer::Output, *index);
-            // The shortcut goes against the ring, so the lane's channel has that connection free.
-            if (rings.truncated[static_cast<size_t>(r)][i])
-              at.copy(here[static_cast<size_t>(ring[(i + n - 1) % n])], Buffer::Output, *index, {.ch = channel});
-            for (int32_t hop : rings.path(static_cast<size_t>(r), i))
-              at = at.copy(here[static_cast<size_t>(hop)], Buffer::Output, *index, {.ch = channel});
-          }
-        }
+  for (const Transfer& t : transfers) p.chunk(t.from, Buffer::Output, t.index).copy(t.to, Buffer::Output, t.index, {.ch = t.channel});
   return p;
 }
 

@@ -8,12 +8,14 @@
 // once (two FIFO slots under Simple), and a hop has as many connections as its pass has lanes
 // (NCCL's per-connection bandwidth is below an xGMI link's). Rail transfers and truncated pieces
 // ride on the lanes' channels (other peers, so other connections).
+
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "dsl/program.hpp"
+#include "synth/trees/arborescence_packing.hpp"
 #include "synth/trees/box_rings.hpp"
 
 namespace ccforge::synth::trees {
@@ -21,15 +23,17 @@ namespace ccforge::synth::trees {
 struct RingLowering {
   int32_t ownLanes = 1;    // lanes per ring for the own box's pieces
   int32_t otherLanes = 1;  // lanes per ring for each other box's pieces (several boxes)
+  // 0: the largest power of two of at most rings x the fewer lanes of a pass. Other counts
+  // (at most rings x lanes) serve fewer sizes.
+  int32_t piecesPerRoot = 0;
   ir::Protocol protocol = ir::Protocol::Simple;
 };
 
 // Channels the program uses; the runtime has 32.
 int32_t ringChannels(const BoxRings& rings, const RingLowering& how);
-// Pieces per root: the largest power of two of at most rings x the fewer lanes of a pass.
 int32_t ringPiecesPerRoot(const BoxRings& rings, const RingLowering& how);
-// The rings as trees with the deal's multiplicities (ringTrees), for rates and reports.
-Packing dealtRingTrees(const BoxRings& rings, const RingLowering& how);
+// The program's routes as trees (one per piece), for routed rates, depths and reports.
+Packing ringPacking(const BoxRings& rings, const RingLowering& how);
 
 dsl::Program ringAllGatherProgram(const std::string& name, const BoxRings& rings, const RingLowering& how);
 

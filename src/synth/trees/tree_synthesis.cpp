@@ -62,39 +62,42 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
   out.boundAlgbwGBps = bound;
   out.depth = 0;
   std::string lastError = "no lane count fits the runtime's channels";
+  auto tryLowering = [&](const RingLowering& how) {
+    deadline.check("lowering");
+    dsl::Program program = ringAllGatherProgram(name, *rings, how);
+    codegen::Compiled compiled;
+    double simulated = 0;
+    try {
+      compiled = codegen::compile(program, {.target = options.target});
+      simulated = simulatedAlgbw(compiled.algorithm, topology, options.simulatedBytes);
+    } catch (const codegen::CompileError& e) {
+      lastError = e.what();
+      return;
+    } catch (const sim::SimulationViolation& e) {
+      lastError = e.what();  // the verifier would reject it as well: not a candidate
+      return;
+    }
+    if (simulated <= out.simulatedAlgbwGBps) return;
+    const Packing trees = ringPacking(*rings, how);
+    const std::vector<int64_t> loads = edgeLoads(trees);
+    out.simulatedAlgbwGBps = simulated;
+    out.compiled = std::move(compiled);
+    out.channels = ringChannels(*rings, how);
+    out.rounds = 1;
+    out.piecesPerRoot = static_cast<int32_t>(trees.treesPerRoot);
+    out.distinctTrees = static_cast<int64_t>(trees.trees.size());
+    out.depth = depth(trees);
+    out.busiestPairPieces = *std::max_element(loads.begin(), loads.end());
+    out.packedAlgbwGBps = routedRate(topology, trees, false) * out.ranks;
+  };
+  // Every split of the channels between the passes' lanes (more lanes for a pass is not always
+  // faster: mi250-2 simulates 2 + 2 lanes faster than 2 + 3).
   const bool boxes = rings->boxes.size() > 1;
   for (int32_t own = 1; ringChannels(*rings, {.ownLanes = own, .otherLanes = 1}) <= kMaxChannels; ++own)
     for (int32_t other = 1; other <= (boxes ? kMaxChannels : 1); ++other) {
       const RingLowering how{.ownLanes = own, .otherLanes = other, .protocol = options.protocol};
       if (ringChannels(*rings, how) > kMaxChannels) break;
-      deadline.check("lowering");
-      dsl::Program program = ringAllGatherProgram(name, *rings, how);
-      codegen::Compiled compiled;
-      try {
-        compiled = codegen::compile(program, {.target = options.target});
-      } catch (const codegen::CompileError& e) {
-        lastError = e.what();
-        continue;
-      }
-      double simulated = 0;
-      try {
-        simulated = simulatedAlgbw(compiled.algorithm, topology, options.simulatedBytes);
-      } catch (const sim::SimulationViolation& e) {
-        lastError = e.what();  // the verifier would reject it as well: not a candidate
-        continue;
-      }
-      if (simulated <= out.simulatedAlgbwGBps) continue;
-      const Packing trees = dealtRingTrees(*rings, how);
-      const std::vector<int64_t> loads = edgeLoads(trees);
-      out.simulatedAlgbwGBps = simulated;
-      out.compiled = std::move(compiled);
-      out.channels = ringChannels(*rings, how);
-      out.rounds = 1;
-      out.piecesPerRoot = static_cast<int32_t>(trees.treesPerRoot);
-      out.distinctTrees = static_cast<int64_t>(trees.trees.size());
-      out.depth = depth(trees);
-      out.busiestPairPieces = *std::max_element(loads.begin(), loads.end());
-      out.packedAlgbwGBps = routedRate(topology, trees, false) * out.ranks;
+      tryLowering(how);
     }
   if (out.channels == 0) throw codegen::CompileError(lastError);
   return out;

@@ -66,7 +66,7 @@ ccforge_cli_test("synth trees: the packing alone on mi250-2 has no schedule (exi
   --has "tree packing would need more than 64 trees per root"
   -- synth mi250-2 allgather --method trees --composition trees)
 ccforge_cli_test("synth trees: rings on one MI250 box" 0
-  --has "ring composition, 16 GPUs" --has "16 chunks per root \\(1 rounds\\) on 96 distinct trees, depth 15"
+  --has "ring composition, 16 GPUs" --has "16 chunks per root \\(1 rounds\\) on 256 distinct trees, depth 15"
   --has "bound 342.86 GB/s, trees 336.84 GB/s, simulated at 1 GiB [0-9.]+ GB/s \\((9[0-9]|100)\\.[0-9]% of the bound\\)"
   -- synth mi250-1 allgather --method trees --composition rings)
 ccforge_cli_test("synth trees: rings refuse a box with a switch" 1

@@ -94,6 +94,21 @@ TEST_CASE("rings: boxes with a switch, or GPUs in no Hamiltonian cycle, have non
   CHECK_FALSE(findBoxRings(star, kNoHurry));
 }
 
+TEST_CASE("rings: no more cycles than the runtime has channels for their rings") {
+  // Four GPUs, every pair joined by 100 units: 150 cycles would fit, 16 (32 rings) are kept.
+  topo::Topology wide;
+  wide.name = "wide";
+  for (int32_t g = 0; g < 4; ++g) wide.addVertex({.name = "g" + std::to_string(g), .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
+  for (int32_t a = 0; a < 4; ++a)
+    for (int32_t b = 0; b < 4; ++b)
+      if (a != b)
+        wide.addLink({.from = a, .to = b, .bandwidthGBps = (a + b == 1 ? 1 : 100), .alphaUs = 0,
+                      .linkClass = topo::LinkClass::NVLink, .where = {}});
+  const std::optional<BoxRings> rings = findBoxRings(wide, kNoHurry);
+  REQUIRE(rings);
+  CHECK(rings->rings.size() == 32);
+}
+
 TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and simulates near the bound") {
   const topo::Topology t = topo::loadTopology("mi250-1");
   const std::optional<BoxRings> rings = findBoxRings(t, kNoHurry);

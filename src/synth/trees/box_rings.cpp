@@ -1,9 +1,9 @@
 #include "synth/trees/box_rings.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 
+#include "semantics/protocol.hpp"
 #include "topology/routes.hpp"
 
 namespace ccforge::synth::trees {
@@ -12,7 +12,7 @@ namespace {
 // DFS expansions of the cycle search; MI250's box needs a few thousand.
 constexpr int64_t kSearchBudget = 2'000'000;
 
-using Units = std::vector<std::vector<int64_t>>;  // [u][v]: undirected link units
+using Units = std::vector<std::vector<int64_t>>;  // [u][v]: link units from u to v
 
 // Local indices' GPU-GPU link units of one box (per direction), or nullopt when a link is not a
 // whole multiple of `unit`.
@@ -52,7 +52,9 @@ class CycleSearch {
  public:
   CycleSearch(Units undirected, const Deadline& deadline) : cap_(std::move(undirected)), deadline_(deadline) {
     const size_t n = cap_.size();
-    ceiling_ = std::numeric_limits<int64_t>::max();
+    // Each cycle is two rings, each on a channel of its own: more than the runtime has are of no
+    // use (and the search, one nesting per cycle, stays shallow).
+    ceiling_ = kMaxChannels / 2;
     for (size_t v = 0; v < n; ++v) {
       int64_t degree = 0;
       for (size_t w = 0; w < n; ++w) degree += cap_[v][w];

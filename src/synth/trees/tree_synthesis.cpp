@@ -44,8 +44,8 @@ double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, u
 // Time of M bytes is M/a + M/b for two phases run one after the other.
 Rational serial(const Rational& a, const Rational& b) { return a * b / (a + b); }
 
-// Rings (box_rings.hpp): every lane count whose channels fit the runtime is lowered and
-// simulated; the fastest is kept.
+// Rings (box_rings.hpp): every split of the runtime's channels between the passes' lanes is
+// lowered and simulated; the fastest is kept.
 TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType collective,
                               const TreeSynthesisOptions& options, const Deadline& deadline, const std::string& name,
                               const Rational& bound) {
@@ -60,7 +60,6 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
   out.collective = collective;
   out.ranks = rings->ranks();
   out.boundAlgbwGBps = bound;
-  out.depth = 0;
   std::string lastError = "no lane count fits the runtime's channels";
   auto tryLowering = [&](const RingLowering& how) {
     deadline.check("lowering");

@@ -3,15 +3,15 @@
 # GPU"), run on that machine over binaries built elsewhere: the CUDA tests, compute-sanitizer on the
 # fused test, the runtime throughput benchmark and the fused GEMV + AllReduce benchmark.
 #
-# usage: bench/device_checks.sh BIN_DIR OUT_DIR [SECTION...]   (sections: tests sanitizer fused fill
-#   profile runtime; default all; RUNTIME_PROGRAM=NAME limits runtime to one program)
+# usage: bench/device_checks.sh BIN_DIR OUT_DIR [SECTION...]   (sections: tests sanitizer fused small
+#   fill profile runtime; default all; RUNTIME_PROGRAM=NAME limits runtime to one program)
 #   BIN_DIR holds runtime_cuda_tests, runtime_gpu_bench, fused_gpu_bench and the shared libraries
 #   they need that the device lacks (lib/); NCCL is taken from the machine (its Python packages).
 set -u
 bin=$1
 out=$2
 shift 2
-sections=${*:-tests sanitizer fused fill profile runtime}
+sections=${*:-tests sanitizer fused small fill profile runtime}
 wanted() { [[ " $sections " == *" $1 "* ]]; }
 mkdir -p "$out"
 nccl=$(find / -xdev -name 'libnccl.so.2' -path '*nvidia*' 2>/dev/null | head -1)
@@ -36,16 +36,27 @@ sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sani
 if wanted sanitizer && [ -n "$sanitizer" ]; then
   step sanitizer_fused 180 "$sanitizer" --tool memcheck --error-exitcode 3 "$bin"/runtime_cuda_tests "*fused*"
 fi
-if wanted fused; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M
+if wanted fused; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M [PROTOCOL GROUP]
   step fused_r4_t16 200 "$bin"/fused_gpu_bench 4 8 32768 16 1024
-  step fused_r2_t32 200 "$bin"/fused_gpu_bench 2 16 32768 32 1024
-  step fused_r4_c1 200 "$bin"/fused_gpu_bench 4 1 8192 4 1024
+  step fused_r4_t32_g8 200 "$bin"/fused_gpu_bench 4 32 32768 32 16384 Simple 8
+  step fused_r2_t32_g8 200 "$bin"/fused_gpu_bench 2 32 32768 32 16384 Simple 8
+fi
+# Small shapes (M = K 1024 .. 8192), all measured in the same run: one slice per destination on
+# 4 compute blocks or on the senders themselves (COMPUTE_TBS 0), and the compute spread over
+# every SM the communication blocks leave with GROUP slices per communication step; Simple and LL.
+if wanted small; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M PROTOCOL GROUP
+  for config in "4 1 8192 4 1024 Simple 1" "4 1 8192 0 1024 LL 1" "4 4 8192 16 1024 LL 4" "4 16 8192 16 1024 LL 16" \
+                "2 32 8192 32 1024 LL 32" "8 16 8192 16 1024 LL 16"; do
+    # shellcheck disable=SC2086
+    step "small_${config// /_}" 120 "$bin"/fused_gpu_bench $config
+  done
 fi
 # Compute blocks on every SM the communication blocks leave (132 SMs, one 512-thread block each):
 # 4 ranks x (26 compute + 7) and 2 ranks x (42 + 3) blocks; M a multiple of ranks x chunks and of
-# 4 x ranks (whole 16-byte quads per row).
+# 4 x ranks (whole 16-byte quads per row). With 4 ranks each communication step moves all 13
+# slices of a destination: the local block's waits would pass the executor's 64 steps otherwise.
 if wanted fill; then
-  step fused_fill_r4 200 "$bin"/fused_gpu_bench 4 13 32656 26 16432
+  step fused_fill_r4 200 "$bin"/fused_gpu_bench 4 13 32656 26 16432 Simple 13
   step fused_fill_r2 200 "$bin"/fused_gpu_bench 2 21 32760 42 16464
 fi
 # One fused launch under Nsight Compute: at M = K = 8192 each variant makes 53 calls (3 warm-up),

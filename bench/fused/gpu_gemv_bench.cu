@@ -8,24 +8,28 @@
 //   gemv+ar    the bulk-synchronous baseline as the user would run it: the gemv kernel, then the
 //              allreduce (two launches);
 //   bulk-ir    the library's bulk-synchronous fused program (one launch, every send waits for the
-//              last compute step);
+//              last compute step; with COMPUTE_TBS 0 it computes on RANKS compute blocks);
 //   fused      the library's fused program (one cooperative launch, each slice sent when computed).
 // Weights and vectors are small integers (exact in fp32 for every order), rotated over enough sets
 // that the weights touched per call are at least 4x the L2; every variant's y is compared bit for
 // bit with gemv+ar on every rank, and sampled rows with a host reference.
 //
-// usage: fused_gpu_bench [RANKS] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M]   (defaults 8 4 32768 1 4096;
-//   M = K doubles from MIN_M while below MAX_M, then MAX_M)
+// usage: fused_gpu_bench [RANKS] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [PROTOCOL] [GROUP]   (defaults
+//   8 4 32768 1 4096 Simple 1; M = K doubles from MIN_M while below MAX_M, then MAX_M; COMPUTE_TBS 0:
+//   the communication blocks compute what they send; PROTOCOL Simple, LL or LL128, of the allreduce
+//   and both programs; GROUP chunks per communication step of both programs)
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "fused_library.hpp"
+#include "ir/names.hpp"
 #include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/cuda_executor.hpp"
 #include "runtime/program.hpp"
@@ -113,7 +117,17 @@ struct Row {
   bool correct;
 };
 
-Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int m, int64_t l2Bytes, int& setsOut) {
+// The program shape every M of one run shares (the command line).
+struct Config {
+  int ranks = 8;
+  int chunks = 4;
+  int computeTbs = 1;
+  ir::Protocol protocol = ir::Protocol::Simple;
+  int group = 1;
+};
+
+Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Bytes, int& setsOut) {
+  const int ranks = config.ranks;
   const int inner = m / ranks;
   const int64_t weightBytes = int64_t{m} * m * 4;
   const int sets = static_cast<int>(std::clamp<int64_t>((4 * l2Bytes + weightBytes - 1) / weightBytes, 1, 64));
@@ -167,8 +181,10 @@ Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int
     algorithms::FusedParameters p;
     p.op = ir::ComputeOp::Gemv;
     p.ranks = ranks;
-    p.chunksPerRank = chunks;
-    p.computeTbs = computeTbs;
+    p.chunksPerRank = config.chunks;
+    p.computeTbs = bulk && config.computeTbs == 0 ? ranks : config.computeTbs;
+    p.protocol = config.protocol;
+    p.chunksPerStep = config.group;
     p.rows = m;
     p.inner = inner;
     p.order = algorithms::FusedOrder::RemoteFirst;
@@ -176,7 +192,7 @@ Row measureShape(cudaStream_t stream, int ranks, int chunks, int computeTbs, int
     return Program::compile(algorithms::fusedProgram(p), bulk ? "bulk" : "fused");
   };
   const Program fusedProgram = fusedPrograms(false), bulkProgram = fusedPrograms(true);
-  const Program allReduceProgram = Program::compile(samples::allPairsAllReduce(ranks, {}), "all-pairs allreduce");
+  const Program allReduceProgram = Program::compile(samples::allPairsAllReduce(ranks, {.proto = config.protocol}), "all-pairs allreduce");
   // One executor per weight set, so that no launch re-uploads operand pointers.
   std::vector<std::unique_ptr<Executor>> fused, bulk;
   std::vector<std::vector<RankBuffers>> buffers;
@@ -258,23 +274,30 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fused_gpu_bench: %s\n", why.c_str());
     return 5;
   }
-  const int ranks = argc > 1 ? std::atoi(argv[1]) : 8;
-  const int chunks = argc > 2 ? std::atoi(argv[2]) : 4;
+  Config config;
+  if (argc > 1) config.ranks = std::atoi(argv[1]);
+  if (argc > 2) config.chunks = std::atoi(argv[2]);
   const int maxM = argc > 3 ? std::atoi(argv[3]) : 32768;
-  const int computeTbs = argc > 4 ? std::atoi(argv[4]) : 1;
+  if (argc > 4) config.computeTbs = std::atoi(argv[4]);
   const int minM = argc > 5 ? std::atoi(argv[5]) : 4096;
-  if (ranks < 2 || ranks > kMaxRanks || chunks < 1 || minM < 1 || maxM < minM || computeTbs < 1) {
-    std::fprintf(stderr, "usage: fused_gpu_bench [RANKS 2..%d] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M]\n", kMaxRanks);
+  const std::optional<ir::Protocol> protocol = ir::parseProtocol(argc > 6 ? argv[6] : "Simple");
+  if (argc > 7) config.group = std::atoi(argv[7]);
+  if (config.ranks < 2 || config.ranks > kMaxRanks || config.chunks < 1 || minM < 1 || maxM < minM || config.computeTbs < 0 ||
+      !protocol || config.group < 1) {
+    std::fprintf(stderr, "usage: fused_gpu_bench [RANKS 2..%d] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [Simple|LL|LL128] [GROUP]\n",
+                 kMaxRanks);
     return 2;
   }
+  config.protocol = *protocol;
   try {
     cudaDeviceProp prop{};
     checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     const Stream owned(0);
     const cudaStream_t stream = owned.get();
-    std::printf("%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, remote-first order, "
+    std::printf("%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, %d chunks per step, %s, remote-first order, "
                 "fp32, median us of single calls (CUDA events)\n\n",
-                prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, ranks, chunks, computeTbs);
+                prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, config.ranks, config.chunks, config.computeTbs, config.group,
+                std::string(ir::protocolName(config.protocol)).c_str());
     std::printf("| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | fused (us) | "
                 "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     bool allCorrect = true;
@@ -283,7 +306,7 @@ int main(int argc, char** argv) {
     shapes.push_back(maxM);
     for (int m : shapes) {
       int sets = 0;
-      const Row r = measureShape(stream, ranks, chunks, computeTbs, m, prop.l2CacheSize, sets);
+      const Row r = measureShape(stream, config, m, prop.l2CacheSize, sets);
       const double gbps = static_cast<double>(m) * m * 4 / (r.gemv * 1e3);
       std::printf("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %s |\n", m, sets, r.gemv, gbps, r.allreduce,
                   r.gemvThenAllReduce, r.bulkProgram, r.fused, r.fused / r.gemv, r.fused / r.gemvThenAllReduce,

@@ -141,6 +141,48 @@ CCF_HD float productElement(const ComputeTable& c, int64_t g) {
   return lanes[0];
 }
 
+#ifdef __CUDA_ARCH__
+// A GEMV whose rows and vector are contiguous, 16-byte aligned whole quads.
+__device__ inline bool quadAligned(const ComputeTable& c) {
+  return c.op == ir::ComputeOp::Gemv && c.a.colStride == 1 && c.b.rowStride == 1 && c.inner % kQuad == 0 &&
+         c.a.rowStride % kQuad == 0 && reinterpret_cast<uintptr_t>(c.a.data) % 16 == 0 &&
+         reinterpret_cast<uintptr_t>(c.b.data) % 16 == 0;
+}
+
+// Rows [first, first + length) of a quad-aligned GEMV whose rows are at most kPerLane quads per
+// lane: a warp sums kRows rows at once, so that their loads are in flight together instead of
+// one short row's memory latency after another's. Each element's order is lanePartialSum's.
+template <int kRows, int kPerLane, class B>
+__device__ void gemvRowsTogether(B& b, const ComputeTable& c, float* out, int64_t first, int64_t length) {
+  const int lane = b.thread() % kDotLanes, warps = b.threads() / kDotLanes;
+  const int32_t quads = c.inner / kQuad;
+  const auto* vector = static_cast<const float4*>(c.b.data);
+  float4 y[kPerLane];
+  for (int u = 0; u < kPerLane; ++u)
+    if (lane + u * kDotLanes < quads) y[u] = __ldg(vector + lane + u * kDotLanes);
+  for (int64_t p0 = int64_t{b.thread() / kDotLanes} * kRows; p0 < length; p0 += int64_t{warps} * kRows) {
+    float4 x[kRows][kPerLane] = {};
+    for (int e = 0; e < kRows; ++e) {
+      const auto* row = reinterpret_cast<const float4*>(static_cast<const float*>(c.a.data) + (first + p0 + e) * c.a.rowStride);
+      for (int u = 0; u < kPerLane; ++u)
+        if (p0 + e < length && lane + u * kDotLanes < quads) x[e][u] = __ldcs(row + lane + u * kDotLanes);
+    }
+    for (int e = 0; e < kRows; ++e) {
+      float acc = 0.0f;
+      for (int u = 0; u < kPerLane; ++u)
+        if (lane + u * kDotLanes < quads) {
+          acc = multiplyAdd(x[e][u].x, y[u].x, acc);
+          acc = multiplyAdd(x[e][u].y, y[u].y, acc);
+          acc = multiplyAdd(x[e][u].z, y[u].z, acc);
+          acc = multiplyAdd(x[e][u].w, y[u].w, acc);
+        }
+      acc = b.butterflySum(acc);
+      if (lane == 0 && p0 + e < length) out[p0 + e] = acc;
+    }
+  }
+}
+#endif
+
 // Elements [first, first + length) of the product into dst (which holds element `first`).
 // Fused programs run with f32 data only (the loader refuses others). A backend with warps
 // (B::kWarpLanes == kDotLanes) gives each element to a warp; else each thread takes elements.
@@ -149,6 +191,14 @@ CCF_HD void computeRange(B& b, const ComputeTable& c, unsigned char* dst, int64_
   if constexpr (std::is_same_v<T, float>) {
     T* out = reinterpret_cast<T*>(dst);
     if constexpr (B::kWarpLanes == kDotLanes) {
+#ifdef __CUDA_ARCH__
+      // Rows of at most 64 quads, kQuadsInFlight at once per warp (more registers spill).
+      if (quadAligned(c)) {
+        const int32_t quads = c.inner / kQuad;
+        if (quads <= kDotLanes) return gemvRowsTogether<kQuadsInFlight, 1>(b, c, out, first, length);
+        if (quads <= 2 * kDotLanes) return gemvRowsTogether<kQuadsInFlight, 2>(b, c, out, first, length);
+      }
+#endif
       const int lane = b.thread() % kDotLanes, warps = b.threads() / kDotLanes;
       for (int64_t p = b.thread() / kDotLanes; p < length; p += warps) {
         const int64_t g = first + p;

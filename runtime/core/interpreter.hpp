@@ -27,7 +27,7 @@ struct TbCursor {
   int32_t step = 0;      // index in the tb's step list
   int32_t transfer = 0;  // transfer (group of consecutive chunks) within the step
   int32_t slice = 0;     // slice within the transfer
-  bool dependencyMet = false;
+  int32_t waitsMetUntil = 0;  // steps before this index (in this tile) have their dependencies met
   uint64_t sendSeq = 0;  // slices sent on the send connection, counted across launches
   uint64_t recvSeq = 0;  // slices consumed from the receive connection
   uint64_t progress = 0; // grows whenever the tb moves on
@@ -51,6 +51,44 @@ CCF_HD bool blockOn(TbCursor& c, WaitKind kind, const uint64_t* word, uint64_t t
   c.waitWord = word;
   c.waitTarget = target;
   return false;
+}
+
+// The end of the run of waits starting at step `from` (which has a dependency): the bare waits
+// (nops) and the step they precede, whose wait is the run's last.
+CCF_HD int32_t waitRunEnd(const LaunchState& s, const TbTable& tb, int32_t from) {
+  int32_t end = from;
+  while (end < tb.stepCount) {
+    const ExecStep& st = s.program.steps[tb.firstStep + end];
+    if (st.dependencyTb < 0) break;
+    ++end;
+    if (st.kind != ir::OpType::Nop) break;
+  }
+  return end;
+}
+
+// Polls the dependencies of steps [c.step, end) together, a thread per flag, so that a run of
+// waits costs one round trip rather than one per wait. The flags only grow within a launch, so
+// waiting for all at once is waiting for each in turn.
+template <class B>
+CCF_HD bool waitsMet(B& b, const LaunchState& s, const TbTable& tb, int32_t end, TbCursor& c) {
+  const uint64_t* unmet = nullptr;
+  uint64_t unmetTarget = 0;
+  for (int32_t i = c.step + b.thread(); i < end && !unmet; i += b.threads()) {
+    const ExecStep& w = s.program.steps[tb.firstStep + i];
+    const uint64_t* flag = flagOf(s, w.dependencyTb);
+    const uint64_t target = flagValue(s.epoch, c.tile, w.dependencyStep);
+    if (!b.acquireAtLeast(flag, target)) {
+      unmet = flag;
+      unmetTarget = target;
+    }
+  }
+  if (b.allThreads(unmet == nullptr)) return true;
+  if (!unmet) {  // another thread's flag: the step's own stands for the run
+    const ExecStep& st = s.program.steps[tb.firstStep + c.step];
+    unmet = flagOf(s, st.dependencyTb);
+    unmetTarget = flagValue(s.epoch, c.tile, st.dependencyStep);
+  }
+  return blockOn(c, WaitKind::Dependency, unmet, unmetTarget);
 }
 
 // cpy, re, cmp and nop: never block; run every transfer of the step at once.
@@ -153,11 +191,10 @@ CCF_HD bool advance(B& b, const LaunchState& s, int32_t globalTb, TbCursor& c) {
   while (c.tile < t.tiles) {
     while (c.step < tb.stepCount) {
       const ExecStep& st = s.program.steps[tb.firstStep + c.step];
-      if (st.dependencyTb >= 0 && !c.dependencyMet) {
-        const uint64_t* flag = flagOf(s, st.dependencyTb);
-        const uint64_t target = flagValue(s.epoch, c.tile, st.dependencyStep);
-        if (!b.pollAtLeast(flag, target)) return blockOn(c, WaitKind::Dependency, flag, target);
-        c.dependencyMet = true;
+      if (st.dependencyTb >= 0 && c.step >= c.waitsMetUntil) {
+        const int32_t end = waitRunEnd(s, tb, c.step);
+        if (!waitsMet(b, s, tb, end, c)) return false;
+        c.waitsMetUntil = end;
       }
       if (receives(st.kind) || sends(st.kind)) {
         const int32_t transfers = t.transfersFor(st.count);
@@ -175,11 +212,11 @@ CCF_HD bool advance(B& b, const LaunchState& s, int32_t globalTb, TbCursor& c) {
       }
       if (st.publishes) b.releaseStore(flagOf(s, globalTb), flagValue(s.epoch, c.tile, st.flagStep));
       c.transfer = 0;
-      c.dependencyMet = false;
       ++c.step;
       ++c.progress;
     }
     c.step = 0;
+    c.waitsMetUntil = 0;
     ++c.tile;
   }
   c.waitKind = WaitKind::None;

@@ -26,9 +26,10 @@ class CpuBackend {
   bool allThreads(bool v) const { return v; }
 
   uint64_t loadOwn(const uint64_t* word) const { return ref(word).load(std::memory_order_relaxed); }
-  bool pollAtLeast(const uint64_t* word, uint64_t target) const {
+  bool acquireAtLeast(const uint64_t* word, uint64_t target) const {
     return ref(word).load(std::memory_order_acquire) >= target;
   }
+  bool pollAtLeast(const uint64_t* word, uint64_t target) const { return acquireAtLeast(word, target); }
   void releaseStore(uint64_t* word, uint64_t value) {
     ref(word).store(value, std::memory_order_release);
     scheduler_.wake(word);

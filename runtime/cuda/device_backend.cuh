@@ -1,6 +1,7 @@
 // The CUDA backend of the interpreter core: one CUDA block per thread block. Thread 0 polls and
-// publishes FIFO counters and flags (volatile accesses with fences, at GPU scope when all ranks
-// share a GPU, at system scope across GPUs), __syncthreads_or/_and make its answer uniform,
+// publishes FIFO counters and flags, a thread each polls a run of dependency flags (volatile
+// accesses with fences, at GPU scope when all ranks share a GPU, at system scope across GPUs),
+// __syncthreads_or/_and make the answer uniform,
 // and data moves in 16-byte packs through L2 (ld/st.global.cg): other blocks read and write it.
 #pragma once
 
@@ -30,12 +31,14 @@ class DeviceBackend {
   __device__ bool allThreads(bool v) const { return __syncthreads_and(v) != 0; }
 
   __device__ uint64_t loadOwn(const uint64_t* word) const { return *reinterpret_cast<const volatile uint64_t*>(word); }
+  // This thread alone; callers make the answer uniform (allThreads) before anyone reads data.
+  __device__ bool acquireAtLeast(const uint64_t* word, uint64_t target) const {
+    const bool ready = *reinterpret_cast<const volatile uint64_t*>(word) >= target;
+    if (ready) fence();  // acquire: what was published before the word is visible after it
+    return ready;
+  }
   __device__ bool pollAtLeast(const uint64_t* word, uint64_t target) const {
-    int ready = 0;
-    if (threadIdx.x == 0) {
-      ready = *reinterpret_cast<const volatile uint64_t*>(word) >= target;
-      if (ready) fence();  // acquire: what was published before the word is visible after it
-    }
+    const int ready = threadIdx.x == 0 && acquireAtLeast(word, target);
     return __syncthreads_or(ready) != 0;
   }
   // Callers have synchronised the block: thread 0 publishes for all of it.

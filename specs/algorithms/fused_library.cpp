@@ -45,21 +45,41 @@ std::vector<int32_t> computeOrder(const FusedParameters& p, int32_t rank) {
   return out;
 }
 
+// The compute step producing product chunk q (rows q * perChunk ..); `published` when readers
+// in other thread blocks wait for it.
+ir::Step computeStep(const FusedParameters& p, int32_t q, int32_t perChunk, bool published) {
+  ir::Step s = step(OpType::Compute, Buffer::Input, -1, Buffer::Input, q);
+  s.srcOperand = true;
+  s.op = p.op;
+  s.row = q * perChunk;
+  s.nrows = perChunk;
+  s.hasdep = published;
+  return s;
+}
+
 }  // namespace
 
 ir::Algorithm fusedProgram(const FusedParameters& p) {
   const int32_t R = p.ranks, C = p.chunksPerRank;
   if (R < 2) throw std::invalid_argument("a fused program needs at least 2 ranks");
   if (C < 1) throw std::invalid_argument("chunks (per rank) must be at least 1");
+  const int32_t G = p.chunksPerStep;
+  if (G < 1 || C % G != 0)
+    throw std::invalid_argument("group (chunks per communication step) must divide chunks (" + std::to_string(C) + ")");
   const int32_t chunks = R * C;
   if (p.rows < 1 || p.rows % chunks != 0)
     throw std::invalid_argument("the product's rows (" + std::to_string(p.rows) + ") must be a positive multiple of ranks * chunks (" +
                                 std::to_string(chunks) + ")");
   const dsl::FusedProduct product{p.op, p.rows, p.cols, p.inner, p.tableRows};
   product.validate();
-  if (p.computeTbs < 1 || p.computeTbs > chunks)
-    throw std::invalid_argument("computetbs (compute thread blocks per rank) must be between 1 and ranks * chunks (" +
+  if (p.computeTbs < 0 || p.computeTbs > chunks)
+    throw std::invalid_argument("computetbs (compute thread blocks per rank) must be between 0 and ranks * chunks (" +
                                 std::to_string(chunks) + ")");
+  // computetbs=0: each communication block computes the slices it sends (the local block the
+  // rank's own), so a slice reaches its send in program order, without a flag between blocks.
+  const bool inlineCompute = p.computeTbs == 0;
+  if (inlineCompute && p.bulkSynchronous)
+    throw std::invalid_argument("the bulk-synchronous baseline needs compute thread blocks (computetbs at least 1)");
   const bool allreduce = p.op == ir::ComputeOp::Gemv;
   const int32_t perChunk = p.rows / chunks;
 
@@ -68,7 +88,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
                        : p.op == ir::ComputeOp::EmbeddingBag ? "embedding-alltoall"
                                                              : "gemm-alltoall";
   a.name = std::string(opName) + (p.bulkSynchronous ? "-bulk" : "") + "-r" + std::to_string(R) + "-c" + std::to_string(C) +
-           (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
+           (G > 1 ? "-g" + std::to_string(G) : "") + (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
   a.proto = p.protocol;
   // A channel holds at most kMaxPeersPerChannel sending (and receiving) thread blocks: peer
   // index k sends on channel k / kMaxPeersPerChannel. The receiving side of that connection has
@@ -86,7 +106,8 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   a.maxBytes = 0;
   // Thread blocks of rank r: 0..N-1 compute (N = computeTbs, the slices dealt round-robin in
   // compute order); N reduces (allreduce) or copies the own slice (alltoall); N + 1 + k sends to
-  // peer (r+1+k) % R; N + 1 + (R-1) + k receives from it.
+  // peer (r+1+k) % R; N + 1 + (R-1) + k receives from it. With N = 0 the sender of peer p and
+  // the local block compute p's and the own slices, in chunk order, each right before its use.
   const int32_t N = p.computeTbs;
   for (int32_t r = 0; r < R; ++r) {
     ir::Gpu g;
@@ -95,29 +116,23 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     g.outputChunks = chunks;
     g.scratchChunks = allreduce ? (R - 1) * C : 0;
     product.declareOn(g);
-    const std::vector<int32_t> order = computeOrder(p, r);
+    const std::vector<int32_t> order = inlineCompute ? std::vector<int32_t>{} : computeOrder(p, r);
     std::vector<std::pair<int32_t, int32_t>> producer(static_cast<size_t>(chunks));  // chunk q: (tb, step)
     std::vector<ir::ThreadBlock> computeTbs(static_cast<size_t>(N));
     for (int32_t t = 0; t < N; ++t) computeTbs[static_cast<size_t>(t)].id = t;
     for (size_t i = 0; i < order.size(); ++i) {
       const int32_t q = order[i];
       ir::ThreadBlock& tb = computeTbs[i % static_cast<size_t>(N)];
-      ir::Step s = step(OpType::Compute, Buffer::Input, -1, Buffer::Input, q);
-      s.srcOperand = true;
-      s.op = p.op;
-      s.row = q * perChunk;
-      s.nrows = perChunk;
-      s.hasdep = true;
       producer[static_cast<size_t>(q)] = {tb.id, static_cast<int32_t>(tb.steps.size())};
-      tb.steps.push_back(s);
+      tb.steps.push_back(computeStep(p, q, perChunk, true));
     }
     // Bulk-synchronous: every reader waits for tb 0's last compute step, which first waits for
     // the other compute tbs' last steps: tb 1's as its own dependency, the others' through a nop
     // each before it (the runtime gives a step one dependency and adds the waits of the nops
     // right before it).
-    ir::ThreadBlock& first = computeTbs.front();
     auto lastStepOf = [&](int32_t t) { return static_cast<int32_t>(computeTbs[static_cast<size_t>(t)].steps.size()) - 1; };
     if (p.bulkSynchronous && N > 1) {
+      ir::ThreadBlock& first = computeTbs.front();
       dependOn(first.steps.back(), 1, lastStepOf(1));
       for (int32_t t = 2; t < N; ++t) {
         ir::Step join = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
@@ -126,15 +141,36 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
         first.steps.insert(first.steps.end() - 1, join);
       }
     }
-    const std::pair<int32_t, int32_t> allComputed{0, static_cast<int32_t>(first.steps.size()) - 1};
+    const std::pair<int32_t, int32_t> allComputed{0, inlineCompute ? -1 : lastStepOf(0)};
     // The step a reader of chunk q waits for.
     auto producerOf = [&](int32_t q) { return p.bulkSynchronous ? allComputed : producer[static_cast<size_t>(q)]; };
     auto peer = [&](int32_t k) { return (r + 1 + k) % R; };
     auto sendTb = [&](int32_t k) { return N + 1 + k; };
     auto recvTb = [&](int32_t k) { return N + 1 + (R - 1) + k; };
-    auto dependOnProducer = [&](ir::Step& s, int32_t q) {
-      const auto [tb, at] = producerOf(q);
-      dependOn(s, tb, at);
+    // Before `s`, the first reader of chunks q .. q + G - 1 in `reader`: inline, it computes them;
+    // else it waits for their producers, all but the last through a nop each (the runtime adds
+    // the waits of the nops right before a step to the step's one dependency).
+    auto readAfterProducers = [&](ir::ThreadBlock& reader, ir::Step& s, int32_t q) {
+      for (int32_t i = 0; i < G; ++i) {
+        if (inlineCompute) {
+          reader.steps.push_back(computeStep(p, q + i, perChunk, false));
+        } else if (i + 1 < G && !p.bulkSynchronous) {
+          ir::Step wait = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
+          wait.cnt = 0;
+          const auto [tb, at] = producerOf(q + i);
+          dependOn(wait, tb, at);
+          reader.steps.push_back(wait);
+        } else if (i + 1 == G) {
+          const auto [tb, at] = producerOf(q + i);
+          dependOn(s, tb, at);
+        }
+      }
+    };
+    // Communication steps move G chunks (one group) at a time.
+    auto groupStep = [&](OpType type, Buffer src, int32_t srcoff, Buffer dst, int32_t dstoff) {
+      ir::Step s = step(type, src, srcoff, dst, dstoff);
+      s.cnt = G;
+      return s;
     };
 
     ir::ThreadBlock local;
@@ -155,53 +191,63 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     if (allreduce) {
       // Reduce-scatter into rank r's slice, then allgather it (all pairs).
       for (int32_t k = 0; k < R - 1; ++k)
-        for (int32_t c = 0; c < C; ++c) {
+        for (int32_t c = 0; c < C; c += G) {
           const int32_t q = peer(k) * C + c;
-          ir::Step s = step(OpType::Send, Buffer::Input, q, Buffer::Scratch, 0);
-          dependOnProducer(s, q);
+          // The peer receives from rank r on its receiver R - 2 - k, into that receiver's scratch.
+          ir::Step s = groupStep(OpType::Send, Buffer::Input, q, Buffer::Scratch, (R - 2 - k) * C + c);
+          readAfterProducers(senders[k], s, q);
           senders[k].steps.push_back(s);
-          ir::Step v = step(OpType::Recv, Buffer::Input, r * C + c, Buffer::Scratch, k * C + c);
+          ir::Step v = groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Scratch, k * C + c);
           v.hasdep = true;
           receivers[k].steps.push_back(v);
         }
-      std::vector<int32_t> reduced(static_cast<size_t>(C));
-      for (int32_t c = 0; c < C; ++c) {
+      std::vector<int32_t> reduced;  // per group: the local block's step that completes it
+      for (int32_t c = 0; c < C; c += G) {
         const int32_t q = r * C + c;
-        ir::Step copy = step(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
-        dependOnProducer(copy, q);
+        ir::Step copy = groupStep(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
+        readAfterProducers(local, copy, q);
         local.steps.push_back(copy);
+        // Every peer's share arrived (a nop per receiver but the last, whose wait the first `re`
+        // carries), then one `re` chain the executor fuses into a single pass over the shares; a
+        // flag every kMaxReduceFusion - 1 of them ends a chain before the executor's limit.
+        for (int32_t k = 0; k + 1 < R - 1; ++k) {
+          ir::Step wait = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
+          wait.cnt = 0;
+          dependOn(wait, recvTb(k), c / G);
+          local.steps.push_back(wait);
+        }
         for (int32_t k = 0; k < R - 1; ++k) {
-          ir::Step re = step(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
-          dependOn(re, recvTb(k), c);
-          re.hasdep = k == R - 2;
+          ir::Step re = groupStep(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
+          if (k == 0) dependOn(re, recvTb(R - 2), c / G);
+          re.hasdep = k == R - 2 || (k + 1) % (kMaxReduceFusion - 1) == 0;
           local.steps.push_back(re);
         }
-        reduced[static_cast<size_t>(c)] = static_cast<int32_t>(local.steps.size()) - 1;
+        reduced.push_back(static_cast<int32_t>(local.steps.size()) - 1);
       }
       for (int32_t k = 0; k < R - 1; ++k)
-        for (int32_t c = 0; c < C; ++c) {
-          ir::Step s = step(OpType::Send, Buffer::Output, r * C + c, Buffer::Output, r * C + c);
-          dependOn(s, N, reduced[static_cast<size_t>(c)]);
+        for (int32_t c = 0; c < C; c += G) {
+          ir::Step s = groupStep(OpType::Send, Buffer::Output, r * C + c, Buffer::Output, r * C + c);
+          dependOn(s, N, reduced[static_cast<size_t>(c / G)]);
           senders[k].steps.push_back(s);
           const int32_t from = peer(k);
-          receivers[k].steps.push_back(step(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
+          receivers[k].steps.push_back(groupStep(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
         }
     } else {
       // AllToAll: slice p*C..p*C+C-1 of rank r goes to rank p's chunks r*C..r*C+C-1.
-      for (int32_t c = 0; c < C; ++c) {
+      for (int32_t c = 0; c < C; c += G) {
         const int32_t q = r * C + c;
-        ir::Step copy = step(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
-        dependOnProducer(copy, q);
+        ir::Step copy = groupStep(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
+        readAfterProducers(local, copy, q);
         local.steps.push_back(copy);
       }
       for (int32_t k = 0; k < R - 1; ++k)
-        for (int32_t c = 0; c < C; ++c) {
+        for (int32_t c = 0; c < C; c += G) {
           const int32_t q = peer(k) * C + c;
-          ir::Step s = step(OpType::Send, Buffer::Input, q, Buffer::Output, r * C + c);
-          dependOnProducer(s, q);
+          ir::Step s = groupStep(OpType::Send, Buffer::Input, q, Buffer::Output, r * C + c);
+          readAfterProducers(senders[k], s, q);
           senders[k].steps.push_back(s);
           const int32_t from = peer(k);
-          receivers[k].steps.push_back(step(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
+          receivers[k].steps.push_back(groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
         }
     }
     for (auto& tb : computeTbs) g.threadBlocks.push_back(std::move(tb));
@@ -267,6 +313,7 @@ FusedParameters fusedParameters(std::string_view name, const std::vector<std::st
     else if (key == "order") p.order = i == 0 ? FusedOrder::Natural : FusedOrder::RemoteFirst;
     else if (key == "bulk") p.bulkSynchronous = i != 0;
     else if (key == "computetbs") p.computeTbs = i;
+    else if (key == "group") p.chunksPerStep = i;
     else if (key == "m" || key == "batch" || key == "tokens") p.rows = i;
     else if (key == "k" || key == "pooling" || key == "hidden") p.inner = i;
     else if (key == "dim" || key == "ffn") p.cols = i;

@@ -26,7 +26,10 @@ struct FusedParameters {
   int32_t chunksPerRank = 1;  // slice granularity: product chunks per destination rank
   FusedOrder order = FusedOrder::Natural;
   bool bulkSynchronous = false;  // compute everything, then the collective
-  int32_t computeTbs = 1;         // thread blocks per rank that compute (slices dealt round-robin)
+  int32_t computeTbs = 1;         // thread blocks per rank that compute (slices dealt round-robin); 0: the
+                                  // communication blocks compute what they send
+  int32_t chunksPerStep = 1;      // a communication step moves this many consecutive chunks (divides
+                                  // chunksPerRank): fewer handshakes, the same compute granularity
   // gemv: rows = M, inner = K. embag: rows = batch, cols = dim, inner = pooling, tableRows.
   // gemm: rows = tokens, inner = hidden, cols = ffn.
   int32_t rows = 0;
@@ -41,7 +44,8 @@ struct FusedParameters {
 ir::Algorithm fusedProgram(const FusedParameters& p);
 
 // The library entries: gemv-allreduce, embedding-alltoall, gemm-alltoall with their knobs
-// (key=value: ranks, chunks, order=0 natural / 1 remote-first, bulk=0/1, computetbs, and the shape).
+// (key=value: ranks, chunks, order=0 natural / 1 remote-first, bulk=0/1, computetbs, group, and the
+// shape).
 struct FusedEntry {
   std::string name;
   std::string summary;

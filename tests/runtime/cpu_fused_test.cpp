@@ -144,6 +144,16 @@ void sweepOperator(ir::ComputeOp op) {
             // One tile, and tiles of 256 bytes (several tile iterations per chunk).
             runAndCheck(p, 0, 2, seed++);
             runAndCheck(p, 256, 3, seed++);
+            if (chunks == 2) {  // both chunks in each communication step
+              FusedParameters grouped = p;
+              grouped.chunksPerStep = 2;
+              runAndCheck(grouped, 0, 2, seed++);
+              runAndCheck(grouped, 256, 3, seed++);
+            }
+            if (bulk) continue;
+            p.computeTbs = 0;  // the communication blocks compute what they send
+            runAndCheck(p, 0, 2, seed++);
+            runAndCheck(p, 256, 3, seed++);
           }
 }
 
@@ -152,6 +162,18 @@ void sweepOperator(ir::ComputeOp op) {
 TEST_CASE("cpu fused: GEMV + AllReduce is bit-exact (y = sum_r W_r x_r on every rank)") { sweepOperator(ir::ComputeOp::Gemv); }
 TEST_CASE("cpu fused: embedding-bag + AllToAll is bit-exact") { sweepOperator(ir::ComputeOp::EmbeddingBag); }
 TEST_CASE("cpu fused: GEMM + AllToAll is bit-exact") { sweepOperator(ir::ComputeOp::Gemm); }
+
+TEST_CASE("cpu fused: LL and LL128 fused programs are bit-exact") {
+  uint32_t seed = 500;
+  for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::Gemm})
+    for (ir::Protocol proto : {ir::Protocol::LL, ir::Protocol::LL128})
+      for (int32_t computeTbs : {0, 2}) {
+        FusedParameters p = shape(op, 4, 2, 12, 1);
+        p.protocol = proto;
+        p.computeTbs = computeTbs;
+        runAndCheck(p, 0, 2, seed++);
+      }
+}
 
 TEST_CASE("cpu fused: a call whose size is not the product's is refused") {
   FusedParameters p = shape(ir::ComputeOp::Gemv, 2, 1, 4, 0);

@@ -229,7 +229,73 @@ TEST_CASE("several compute blocks: every slice once, bulk joins them, and it ver
     }
   FusedParameters p = params(ir::ComputeOp::Gemv, 4, 2);
   p.computeTbs = 9;  // more than the 8 slices
-  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("between 1 and ranks * chunks (8)"));
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("between 0 and ranks * chunks (8)"));
+}
+
+TEST_CASE("group=G: communication steps move G chunks after waiting for each one's producer, and it verifies") {
+  for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::Gemm})
+    for (int32_t computeTbs : {0, 3}) {
+      FusedParameters p = params(op, 4, 4);
+      p.chunksPerStep = 2;
+      p.computeTbs = computeTbs;
+      const ir::Algorithm a = algorithms::fusedProgram(p);
+      for (const ir::ThreadBlock& tb : a.gpus[1].threadBlocks) {
+        int32_t waits = 0;  // producers the next communication step has waited for, nops included
+        for (const ir::Step& s : tb.steps) {
+          if (s.type == ir::OpType::Compute) continue;
+          if (s.type == ir::OpType::Nop) {
+            ++waits;
+            continue;
+          }
+          CHECK(s.cnt == 2);
+          if (computeTbs > 0 && s.srcbuf == ir::Buffer::Input && (s.type == ir::OpType::Send || s.type == ir::OpType::Copy)) {
+            CHECK(waits == 1);  // one nop, and the step's own dependency
+            CHECK(s.depid >= 0);
+            CHECK(s.depid < computeTbs);
+          }
+          waits = 0;
+        }
+      }
+      const verify::FileReport r = verifyFused(a);
+      INFO(a.name << "\n" << rulesOf(r) << r.error);
+      CHECK(r.verdict == verify::Verdict::Verified);
+    }
+  FusedParameters p = params(ir::ComputeOp::Gemv, 4, 3);
+  p.chunksPerStep = 2;
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("must divide chunks (3)"));
+}
+
+TEST_CASE("computetbs=0: each communication block computes what it sends, right before it, and it verifies") {
+  for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::EmbeddingBag, ir::ComputeOp::Gemm})
+    for (int32_t ranks : {2, 4}) {
+      FusedParameters p = params(op, ranks, 2);
+      p.computeTbs = 0;
+      const ir::Algorithm a = algorithms::fusedProgram(p);
+      for (const ir::Gpu& g : a.gpus) {
+        int32_t computes = 0;
+        for (const ir::ThreadBlock& tb : g.threadBlocks)
+          for (size_t i = 0; i < tb.steps.size(); ++i) {
+            const ir::Step& s = tb.steps[i];
+            if (s.type != ir::OpType::Compute) continue;
+            ++computes;
+            CHECK_FALSE(s.hasdep);  // no other block waits for it
+            REQUIRE(i + 1 < tb.steps.size());
+            const ir::Step& use = tb.steps[i + 1];  // the send of the slice, or the copy of the own one
+            CHECK((use.type == ir::OpType::Send || use.type == ir::OpType::Copy));
+            CHECK(use.srcbuf == ir::Buffer::Input);
+            CHECK(use.srcoff == s.dstoff);
+            CHECK(use.depid == -1);
+          }
+        CHECK(computes == ranks * 2);
+      }
+      const verify::FileReport r = verifyFused(a);
+      INFO(a.name << "\n" << rulesOf(r) << r.error);
+      CHECK(r.verdict == verify::Verdict::Verified);
+    }
+  FusedParameters p = params(ir::ComputeOp::Gemv, 4, 2);
+  p.computeTbs = 0;
+  p.bulkSynchronous = true;
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("needs compute thread blocks"));
 }
 
 TEST_CASE("128 ranks: peers spread over channels within the runtime's 32 per channel, and it verifies") {

@@ -31,6 +31,9 @@ struct TargetOptions {
   int cpuWorkers = 0;  // CPU: 0 = one per hardware thread, at most 8
   std::chrono::milliseconds timeout{30000};  // watchdog: a launch (CPU) or a wait (GPU) longer than this fails
   ExecutionTuning tuning;
+  // CUDA, ranks on one GPU, fused programs: the thread blocks that only compute as a launch of
+  // their own before the others (runtime/compute_first.hpp). The CPU backend refuses it.
+  bool computeFirst = false;
 };
 
 class Executor {

@@ -9,6 +9,8 @@
 //              allreduce (two launches);
 //   bulk-ir    the library's bulk-synchronous fused program (one launch, every send waits for the
 //              last compute step; with COMPUTE_TBS 0 it computes on RANKS compute blocks);
+//   bulk-2l    the same program in the CUDA backend's compute-first mode: its compute blocks as one
+//              launch, then the collective as another;
 //   fused      the library's fused program (one cooperative launch, each slice sent when computed).
 // Weights and vectors are small integers (exact in fp32 for every order), rotated over enough sets
 // that the weights touched per call are at least 4x the L2; every variant's y is compared bit for
@@ -113,7 +115,7 @@ double medianMicros(cudaStream_t s, int iterations, F&& f) {
 }
 
 struct Row {
-  double gemv, allreduce, gemvThenAllReduce, bulkProgram, fused;
+  double gemv, allreduce, gemvThenAllReduce, bulkProgram, bulkTwoLaunches, fused;
   bool correct;
 };
 
@@ -194,11 +196,14 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
   const Program fusedProgram = fusedPrograms(false), bulkProgram = fusedPrograms(true);
   const Program allReduceProgram = Program::compile(samples::allPairsAllReduce(ranks, {.proto = config.protocol}), "all-pairs allreduce");
   // One executor per weight set, so that no launch re-uploads operand pointers.
-  std::vector<std::unique_ptr<Executor>> fused, bulk;
+  std::vector<std::unique_ptr<Executor>> fused, bulk, bulkTwoLaunches;
   std::vector<std::vector<RankBuffers>> buffers;
+  CudaExecutorOptions computeFirst = options;
+  computeFirst.computeFirst = true;
   for (int s = 0; s < sets; ++s) {
     fused.push_back(makeCudaExecutor(fusedProgram, call, options));
     bulk.push_back(makeCudaExecutor(bulkProgram, call, options));
+    bulkTwoLaunches.push_back(makeCudaExecutor(bulkProgram, call, computeFirst));
     buffers.push_back(buffersFor(s));
   }
   std::unique_ptr<Executor> allreduce = makeCudaExecutor(allReduceProgram, call, options);
@@ -236,6 +241,9 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
     allreduce->launch(buffers[static_cast<size_t>(i % sets)]);
   });
   row.bulkProgram = medianMicros(stream, iterations, [&](int i) { bulk[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
+  row.bulkTwoLaunches = medianMicros(stream, iterations, [&](int i) {
+    bulkTwoLaunches[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]);
+  });
   row.fused = medianMicros(stream, iterations, [&](int i) { fused[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
 
   // Results of set 0: gemv then allreduce is the reference for the two programs, and sampled
@@ -253,7 +261,7 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
       for (int k = 0; k < inner; ++k) y += smallInt(2 * r, static_cast<uint64_t>(i) * inner + k) * smallInt(2 * r + 1, k);
     for (int r = 0; r < ranks; ++r) row.correct = row.correct && expected[static_cast<size_t>(r) * m + i] == y;
   }
-  for (Executor* e : {bulk[0].get(), fused[0].get()}) {
+  for (Executor* e : {bulk[0].get(), bulkTwoLaunches[0].get(), fused[0].get()}) {
     poisonRecv();
     e->launch(buffers[0]);
     e->wait();
@@ -261,6 +269,7 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
   }
   fused.clear();
   bulk.clear();
+  bulkTwoLaunches.clear();
   allreduce.reset();
   for (float* p : allocations) cudaFree(p);
   return row;
@@ -298,8 +307,8 @@ int main(int argc, char** argv) {
                 "fp32, median us of single calls (CUDA events)\n\n",
                 prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, config.ranks, config.chunks, config.computeTbs, config.group,
                 std::string(ir::protocolName(config.protocol)).c_str());
-    std::printf("| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | fused (us) | "
-                "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | bulk-2l (us) | fused (us) | "
+                "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     bool allCorrect = true;
     std::vector<int> shapes;
     for (int m = minM; m < maxM; m *= 2) shapes.push_back(m);
@@ -308,8 +317,8 @@ int main(int argc, char** argv) {
       int sets = 0;
       const Row r = measureShape(stream, config, m, prop.l2CacheSize, sets);
       const double gbps = static_cast<double>(m) * m * 4 / (r.gemv * 1e3);
-      std::printf("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %s |\n", m, sets, r.gemv, gbps, r.allreduce,
-                  r.gemvThenAllReduce, r.bulkProgram, r.fused, r.fused / r.gemv, r.fused / r.gemvThenAllReduce,
+      std::printf("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %s |\n", m, sets, r.gemv, gbps,
+                  r.allreduce, r.gemvThenAllReduce, r.bulkProgram, r.bulkTwoLaunches, r.fused, r.fused / r.gemv, r.fused / r.gemvThenAllReduce,
                   r.correct ? "ok" : "WRONG");
       std::fflush(stdout);
       allCorrect = allCorrect && r.correct;

@@ -22,6 +22,7 @@ class CpuExecution final : public Executor {
 class CpuTarget final : public Target {
  public:
   explicit CpuTarget(const TargetOptions& o) {
+    if (o.computeFirst) throw std::invalid_argument("compute-first is a mode of the CUDA backend");
     options_.workers = o.cpuWorkers;
     options_.timeout = o.timeout;
     options_.tuning = o.tuning;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/compute_first.hpp"
 #include "runtime/core/interpreter.hpp"
 #include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/kernel_args.hpp"
@@ -27,15 +28,17 @@ DeviceMemory deviceCopy(int device, const std::vector<T>& v) {
   return m;
 }
 
-// One cooperative launch: a group of consecutive global tbs on one device.
+// One cooperative launch: a group of global tbs on one device, consecutive or listed.
 struct LaunchGroup {
   int device = 0;
   int32_t firstTb = 0;
   int32_t blocks = 0;
   int threads = 0;
-  DeviceMemory tbs, steps, reduceOffsets, connections, ranks, flags;
+  DeviceMemory tbs, steps, reduceOffsets, connections, ranks;
+  DeviceMemory blockTbs;    // the listed tbs, block by block; empty for a consecutive group
+  uint64_t* flags = nullptr;  // the device's flags (CudaExecutor::flags_): groups of a device share them
   Stream ownStream;  // destroyed first: waits for the launches that use the memory above
-  cudaStream_t stream = nullptr;  // ownStream's, or the caller's (CudaExecutorOptions::stream)
+  cudaStream_t stream = nullptr;  // ownStream's, the caller's (CudaExecutorOptions::stream) or the previous group's
 };
 
 class CudaExecutor final : public Executor {
@@ -55,10 +58,15 @@ class CudaExecutor final : public Executor {
     allocateConnections();
     checkFusedCall(program.algorithm(), call, plan_.tiling.chunkElems);
     for (int32_t r = 0; r < program.ranks(); ++r) scratch_.emplace_back(deviceOf(r), static_cast<size_t>(plan_.scratchBytes[r]));
-    if (perRank) {
-      for (int32_t r = 0; r < program.ranks(); ++r) addGroup(r, program.firstTbOf(r), program.firstTbOf(r + 1) - program.firstTbOf(r));
+    if (options.computeFirst) {
+      if (perRank) throw std::invalid_argument("compute-first runs ranks on one GPU only");
+      const ComputeFirstSplit split = splitComputeFirst(program);
+      addGroup(0, split.computeTbs);
+      addGroup(0, split.otherTbs);
+    } else if (perRank) {
+      for (int32_t r = 0; r < program.ranks(); ++r) addGroup(r, consecutive(program.firstTbOf(r), program.firstTbOf(r + 1)));
     } else {
-      addGroup(0, 0, static_cast<int32_t>(program.tbs().size()));
+      addGroup(0, consecutive(0, static_cast<int32_t>(program.tbs().size())));
     }
   }
 
@@ -78,12 +86,13 @@ class CudaExecutor final : public Executor {
                                        reinterpret_cast<const int32_t*>(g.reduceOffsets.data())};
       args.state.ranks = reinterpret_cast<const RankMemory*>(g.ranks.data());
       args.state.connections = reinterpret_cast<const ConnectionMemory*>(g.connections.data());
-      args.state.flags = reinterpret_cast<uint64_t*>(g.flags.data());
+      args.state.flags = g.flags;
       args.state.flagStride = kGpuWordStride;
       args.state.tiling = plan_.tiling;
       args.state.slotStrideBytes = plan_.slotStrideBytes;
       args.state.epoch = epoch_;
       args.firstTb = g.firstTb;
+      args.blockTbs = reinterpret_cast<const int32_t*>(g.blockTbs.data());
       args.systemScope = options_.mode == GpuMode::GpuPerRank ? 1 : 0;
       args.timeoutNanoseconds = static_cast<uint64_t>(options_.timeout.count()) * 1000000ull;
       args.abort = static_cast<uint32_t*>(abort_.data());
@@ -177,25 +186,38 @@ class CudaExecutor final : public Executor {
                                 " blocks fit); every tb must run concurrently");
   }
 
-  void addGroup(int device, int32_t firstTb, int32_t blocks) {
+  static std::vector<int32_t> consecutive(int32_t first, int32_t end) {
+    std::vector<int32_t> tbs;
+    for (int32_t t = first; t < end; ++t) tbs.push_back(t);
+    return tbs;
+  }
+
+  // A launch of `tbs` (ascending global indices) on `device`, after the previous group's on the
+  // same device when there is one (compute-first: on its stream, so the two run in order).
+  void addGroup(int device, const std::vector<int32_t>& tbs) {
     LaunchGroup g;
     g.device = device;
-    g.firstTb = firstTb;
-    g.blocks = blocks;
+    g.firstTb = tbs.front();
+    g.blocks = static_cast<int32_t>(tbs.size());
     checkCuda(cudaSetDevice(device), "cudaSetDevice");
-    g.threads = chooseThreads(device, blocks);
+    g.threads = chooseThreads(device, g.blocks);
+    if (tbs.back() - tbs.front() + 1 != g.blocks) g.blockTbs = deviceCopy(device, tbs);
+    const bool sameDevice = !groups_.empty() && groups_.back().device == device;
     if (options_.stream && options_.mode == GpuMode::RanksOnOneGpu) {
       g.stream = options_.stream;
+    } else if (sameDevice) {
+      g.stream = groups_.back().stream;
     } else {
       g.ownStream = Stream(device);
       g.stream = g.ownStream.get();
     }
+    if (!sameDevice) flags_.emplace_back(device, sizeof(uint64_t) * kGpuWordStride * program_.tbs().size());
+    g.flags = reinterpret_cast<uint64_t*>(flags_.back().data());
     g.tbs = deviceCopy(device, program_.tbs());
     g.steps = deviceCopy(device, program_.steps());
     g.reduceOffsets = deviceCopy(device, program_.reduceSourceOffsets());
     g.connections = deviceCopy(device, connectionMemory_);
     g.ranks = DeviceMemory(device, sizeof(RankMemory) * program_.ranks());
-    g.flags = DeviceMemory(device, sizeof(uint64_t) * kGpuWordStride * program_.tbs().size());
     groups_.push_back(std::move(g));
   }
 
@@ -222,8 +244,7 @@ class CudaExecutor final : public Executor {
   }
 
   void reset() {
-    for (LaunchGroup& g : groups_) g.flags.zero();
-    for (auto* list : {&fifos_, &heads_, &tails_})
+    for (auto* list : {&flags_, &fifos_, &heads_, &tails_})
       for (DeviceMemory& m : *list) m.zero();
     abort_.clear();
     records_.clear();
@@ -238,6 +259,7 @@ class CudaExecutor final : public Executor {
   MappedHostMemory abort_;
   MappedHostMemory records_;
   std::vector<DeviceMemory> fifos_, heads_, tails_, scratch_;
+  std::vector<DeviceMemory> flags_;  // per device, in the order of the groups' devices
   std::vector<ConnectionMemory> connectionMemory_;
   std::vector<LaunchGroup> groups_;
   std::vector<RankMemory> uploaded_;

@@ -22,6 +22,7 @@ struct CudaExecutorOptions {
   // Ranks-on-one-GPU only: launch on the caller's stream (so that its CUDA events bracket the
   // launch) instead of one the executor creates.
   CUstream_st* stream = nullptr;
+  bool computeFirst = false;  // TargetOptions::computeFirst
 };
 
 // Throws std::invalid_argument when the program cannot serve the call or does not fit the GPUs

@@ -19,6 +19,7 @@ class CudaTarget final : public Target {
     options_.mode = o.mode;
     options_.timeout = o.timeout;
     options_.tuning = o.tuning;
+    options_.computeFirst = o.computeFirst;
   }
   std::string describe() const override {
     cudaDeviceProp p{};

@@ -31,7 +31,7 @@ __device__ __forceinline__ void recordStop(const KernelArgs& a, int32_t globalTb
 
 template <class T, class Op>
 __global__ void __launch_bounds__(kMaxInterpreterThreads) interpreterKernel(KernelArgs a) {
-  const int32_t globalTb = a.firstTb + static_cast<int32_t>(blockIdx.x);
+  const int32_t globalTb = a.blockTbs ? a.blockTbs[blockIdx.x] : a.firstTb + static_cast<int32_t>(blockIdx.x);
   DeviceBackend b(a.systemScope != 0);
   TbCursor c = startCursor(b, a.state, globalTb);
   uint64_t lastProgress = c.progress;

@@ -30,6 +30,7 @@ inline constexpr uint32_t kRecordAborted = 2;   // another block timed out
 struct KernelArgs {
   LaunchState state;
   int32_t firstTb = 0;            // global tb index of block 0
+  const int32_t* blockTbs = nullptr;  // when set, the global tb of each block instead
   int32_t systemScope = 0;        // fences at system scope (GPUs talk to each other)
   uint64_t timeoutNanoseconds = 0;
   uint32_t* abort = nullptr;      // host-mapped: set by the first block that times out

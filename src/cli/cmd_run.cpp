@@ -49,6 +49,7 @@ struct RunOptions {
   bool noVerify = false;
   bool inPlace = false;
   bool fallback = false;
+  bool computeFirst = false;
   int32_t ranks = 0;
   int32_t root = 0;
   int workers = 0;
@@ -144,6 +145,8 @@ TargetOptions targetOptions(const RunOptions& o) {
   target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
   target.tuning.tileBytes = o.tileBytes;
   target.tuning.slots = o.slots;
+  if (o.computeFirst && o.backend != "cuda") throw UsageError("--compute-first is a mode of the CUDA backend (--backend cuda)");
+  target.computeFirst = o.computeFirst;
   return target;
 }
 
@@ -447,6 +450,9 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
   run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");
+  run->add_flag("--compute-first", options->computeFirst,
+                "CUDA, fused programs: the thread blocks that only compute as a launch of their own, then the others "
+                "(the bulk-synchronous baseline as compute kernel, then collective; docs/fused.md)");
   run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)")
       ->check(CLI::Range(0, limits::kMaxProgramRanks));
   run->add_option("--root", options->root, "root of broadcast, reduce, gather, scatter")->capture_default_str();

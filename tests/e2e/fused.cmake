@@ -24,6 +24,9 @@ ccforge_cli_test("fused: simulate gives compute steps time on a GPU the topology
 ccforge_cli_test("fused: dot draws compute steps as blue boxes" 0
   --has "0: gemv rows 0..3 -> i\\[0\\]\", shape=box, style=\"filled\", fillcolor=lightskyblue"
   -- dot ${FUSED}/gemv_allreduce_r2_c2.xml)
+ccforge_cli_test("fused: run --compute-first is a mode of the CUDA backend" 1
+  --has "ccforge run: --compute-first is a mode of the CUDA backend"
+  -- run ${FUSED}/gemv_allreduce_r2_c2.xml --compute-first)
 ccforge_cli_test("fused: compile writes an embedding + All-to-All program" 0
   --has "embedding-alltoall-r2-c2: 2 ranks"
   -- compile embedding-alltoall ranks=2 chunks=2 -o ${FUSED_OUT}/embedding.xml)

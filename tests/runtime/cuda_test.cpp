@@ -145,12 +145,14 @@ TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fall
 
 // Fused GEMV + AllReduce (docs/fused.md) as one cooperative launch of compute and communication
 // blocks: small-integer operands, so y = sum_r W_r x_r is exact and compared bit for bit.
+// With compute-first, the compute blocks run as a launch of their own before the others.
 TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and bulk-synchronous") {
   if (skipUnlessGpus(1)) return;
   for (bool bulk : {false, true})
     for (auto [ranks, computeTbs, group] : {std::tuple{2, 1, 1}, std::tuple{4, 1, 1}, std::tuple{8, 1, 1}, std::tuple{4, 3, 1},
-                                            std::tuple{8, 16, 1}, std::tuple{4, 0, 1}, std::tuple{8, 0, 2}, std::tuple{4, 8, 2}}) {
-      if (bulk && computeTbs == 0) continue;  // the baseline needs compute blocks
+                                            std::tuple{8, 16, 1}, std::tuple{4, 0, 1}, std::tuple{8, 0, 2}, std::tuple{4, 8, 2}})
+    for (bool computeFirst : {false, true}) {
+      if (computeTbs == 0 && (bulk || computeFirst)) continue;  // both need compute blocks
       algorithms::FusedParameters p;
       p.op = ir::ComputeOp::Gemv;
       p.ranks = ranks;
@@ -167,7 +169,9 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       call.ranks = ranks;
       call.form = CallForm::OutOfPlace;
       call.count = p.rows;
-      std::unique_ptr<Target> target = makeTarget(gpu());
+      TargetOptions options = gpu();
+      options.computeFirst = computeFirst;
+      std::unique_ptr<Target> target = makeTarget(options);
       std::unique_ptr<Executor> executor = target->prepare(program, call);
       std::vector<std::vector<float>> w(ranks), x(ranks);
       std::vector<float> y(static_cast<size_t>(p.rows), 0.0f);
@@ -196,7 +200,8 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       for (int32_t r = 0; r < ranks; ++r) {
         std::vector<float> out(static_cast<size_t>(p.rows));
         target->download(r, out.data(), buffers[r].recv, sizeof(float) * out.size());
-        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " group=" << group << " rank " << r);
+        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " group=" << group
+                      << " compute-first=" << computeFirst << " rank " << r);
         CHECK(std::memcmp(out.data(), y.data(), sizeof(float) * y.size()) == 0);
       }
       for (size_t k = 0; k < allocations.size(); ++k) target->release(static_cast<int32_t>(k / 4), allocations[k]);

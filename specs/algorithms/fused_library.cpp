@@ -30,6 +30,15 @@ void dependOn(ir::Step& s, int32_t tb, int32_t stepIndex) {
   s.deps = stepIndex;
 }
 
+// A nop that only waits for step `at` of thread block `tb` (the runtime adds the waits of the nops
+// right before a step to the step's own one dependency).
+ir::Step waitFor(int32_t tb, int32_t at) {
+  ir::Step s = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
+  s.cnt = 0;
+  dependOn(s, tb, at);
+  return s;
+}
+
 void number(ir::ThreadBlock& tb) {
   for (size_t i = 0; i < tb.steps.size(); ++i) tb.steps[i].s = static_cast<int32_t>(i);
 }
@@ -134,12 +143,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     if (p.bulkSynchronous && N > 1) {
       ir::ThreadBlock& first = computeTbs.front();
       dependOn(first.steps.back(), 1, lastStepOf(1));
-      for (int32_t t = 2; t < N; ++t) {
-        ir::Step join = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
-        join.cnt = 0;
-        dependOn(join, t, lastStepOf(t));
-        first.steps.insert(first.steps.end() - 1, join);
-      }
+      for (int32_t t = 2; t < N; ++t) first.steps.insert(first.steps.end() - 1, waitFor(t, lastStepOf(t)));
     }
     const std::pair<int32_t, int32_t> allComputed{0, inlineCompute ? -1 : lastStepOf(0)};
     // The step a reader of chunk q waits for.
@@ -148,18 +152,14 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     auto sendTb = [&](int32_t k) { return N + 1 + k; };
     auto recvTb = [&](int32_t k) { return N + 1 + (R - 1) + k; };
     // Before `s`, the first reader of chunks q .. q + G - 1 in `reader`: inline, it computes them;
-    // else it waits for their producers, all but the last through a nop each (the runtime adds
-    // the waits of the nops right before a step to the step's one dependency).
+    // else it waits for their producers, all but the last through a nop each.
     auto readAfterProducers = [&](ir::ThreadBlock& reader, ir::Step& s, int32_t q) {
       for (int32_t i = 0; i < G; ++i) {
         if (inlineCompute) {
           reader.steps.push_back(computeStep(p, q + i, perChunk, false));
         } else if (i + 1 < G && !p.bulkSynchronous) {
-          ir::Step wait = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
-          wait.cnt = 0;
           const auto [tb, at] = producerOf(q + i);
-          dependOn(wait, tb, at);
-          reader.steps.push_back(wait);
+          reader.steps.push_back(waitFor(tb, at));
         } else if (i + 1 == G) {
           const auto [tb, at] = producerOf(q + i);
           dependOn(s, tb, at);
@@ -210,12 +210,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
         // Every peer's share arrived (a nop per receiver but the last, whose wait the first `re`
         // carries), then one `re` chain the executor fuses into a single pass over the shares; a
         // flag every kMaxReduceFusion - 1 of them ends a chain before the executor's limit.
-        for (int32_t k = 0; k + 1 < R - 1; ++k) {
-          ir::Step wait = step(OpType::Nop, Buffer::Input, -1, Buffer::Output, -1);
-          wait.cnt = 0;
-          dependOn(wait, recvTb(k), c / G);
-          local.steps.push_back(wait);
-        }
+        for (int32_t k = 0; k + 1 < R - 1; ++k) local.steps.push_back(waitFor(recvTb(k), c / G));
         for (int32_t k = 0; k < R - 1; ++k) {
           ir::Step re = groupStep(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
           if (k == 0) dependOn(re, recvTb(R - 2), c / G);

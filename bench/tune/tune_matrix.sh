@@ -7,8 +7,8 @@ set -u
 ccforge=${1:?usage: tune_matrix.sh CCFORGE OUTDIR}
 out=${2:?usage: tune_matrix.sh CCFORGE OUTDIR}
 shift 2
-echo "| machine | tune wall s | tune CPU s | exit | files | verify DIR | calls checked | ambiguous | windows (allreduce / allgather / reducescatter / alltoall) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| machine | tune wall s | tune CPU s | exit | files | verify DIR | calls checked | ambiguous | windows (allreduce / allgather / reducescatter / alltoall) | legacy: calls in windows served, misrouted |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for m in dgx1 a100-2 h100-2 mi250-2; do
   dir=$out/$m
   rm -rf "$dir"
@@ -27,6 +27,10 @@ for m in dgx1 a100-2 h100-2 mi250-2; do
     n=$(find "$dir" -maxdepth 1 -name "$c-*.xml" | wc -l)
     windows+="${windows:+ / }$n"
   done
-  printf '| %s | %.1f | %.1f | %s | %s | exit %s | %s | %s | %s |\n' "$m" "$secs" "$cpu" "$rc" "$files" "$vrc" "$checked" "$ambiguous" "$windows"
+  legacy=$(grep '^legacy MSCCL_CONFIG' <<<"$log" |
+    sed -E 's/.* gives ([0-9]+) of the ([0-9]+) .*, ([0-9]+) to another file$/\1 \2 \3/' |
+    awk '{s += $1; w += $2; m += $3} END {printf "%d of %d, %d", s, w, m}')
+  printf '| %s | %.1f | %.1f | %s | %s | exit %s | %s | %s | %s | %s |\n' "$m" "$secs" "$cpu" "$rc" "$files" "$vrc" "$checked" \
+    "$ambiguous" "$windows" "$legacy"
   cp "$dir/report/report.md" "$out/$m-report.md" 2>/dev/null
 done

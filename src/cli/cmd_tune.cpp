@@ -82,13 +82,16 @@ int runTune(const TuneArguments& args) {
                                  t.set.candidates[w.candidate].name, w.file);
     }
     for (const std::string& w : written.warnings) std::cerr << "ccforge tune: " << w << "\n";
-    const bool clean = written.check.verdict == verify::Verdict::Verified && written.check.ambiguous.empty();
+    const bool clean = written.check.verdict == verify::Verdict::Verified && written.check.ambiguous.empty() &&
+                       written.legacyMisrouted.empty();
     std::cout << fmt::format("{} files written to {}; verify {}: {}; {} power-of-two calls of 1 KiB..4 GiB checked, {} "
                              "accepted by more than one file\n",
                              written.files.size(), args.output, args.output, verify::verdictName(written.check.verdict),
                              written.check.callsChecked, written.check.ambiguous.size());
     for (const std::string& f : written.check.findings) std::cout << "  " << f << "\n";
     for (const std::string& a : written.check.ambiguous) std::cout << "  ambiguous: " << a << "\n";
+    for (const std::string& l : written.legacy) std::cout << "legacy MSCCL_CONFIG " << l << "\n";
+    for (const std::string& m : written.legacyMisrouted) std::cout << "  legacy misrouted: " << m << "\n";
     std::cout << fmt::format("report: {}/report/report.md ({:.1f} s)\n", args.output,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return clean ? kExitVerified : kExitViolation;

@@ -18,6 +18,7 @@
 #include "sim/simulate.hpp"
 #include "sim/sizes.hpp"
 #include "synth/deploy/deployment.hpp"
+#include "tune/legacy_config.hpp"
 #include "tune/plot.hpp"
 #include "verify/directory.hpp"
 #include "verify/verifier.hpp"
@@ -26,9 +27,6 @@ namespace ccforge::tune {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr uint64_t kCheckLow = uint64_t{1} << 10;   // 1 KiB
-constexpr uint64_t kCheckHigh = uint64_t{1} << 32;  // 4 GiB
 
 std::string collName(const CollectiveTuning& t) { return std::string(ir::collectiveName(irKindOf(t.collective))); }
 
@@ -66,45 +64,11 @@ void prepare(const fs::path& dir, bool replace) {
   }
 }
 
-// Predicted time saved over NCCL, summed over the window's sizes (the legacy config's order).
-double savings(const CollectiveTuning& t, const Window& w) {
-  double s = 0;
-  for (size_t i = w.firstSize; i <= w.lastSize; ++i)
-    s += t.nccl[i].timeUs - t.evaluations[w.candidate].timeUs[i].value_or(t.nccl[i].timeUs);
-  return s;
-}
-
 std::string gainText(double ncclUs, double us) { return fmt::format("{:+.1f} %", (ncclUs / us - 1) * 100); }
 
 nlohmann::json optionalTime(const std::optional<double>& t) { return t ? nlohmann::json(*t) : nlohmann::json(nullptr); }
 
 }  // namespace
-
-std::string legacyConfig(const CollectiveTuning& t, const std::string& directory, size_t limit,
-                         std::vector<std::string>& left) {
-  std::vector<const Window*> windows;
-  for (const Window& w : t.windows) {
-    // The legacy runtime refuses in-place alltoall, and its alltoall path ignores `inplace`.
-    if (t.collective == CollectiveType::AllToAll && w.form == CallForm::InPlace) continue;
-    windows.push_back(&w);
-  }
-  std::stable_sort(windows.begin(), windows.end(),
-                   [&](const Window* a, const Window* b) { return savings(t, *a) > savings(t, *b); });
-  const fs::path base = fs::absolute(fs::path(directory)).lexically_normal();
-  std::string s = "<msccl_algos>\n";
-  for (size_t k = 0; k < windows.size(); ++k) {
-    const Window& w = *windows[k];
-    if (k >= limit) {
-      left.push_back(w.file);
-      continue;
-    }
-    // topo.cc mscclGetAllAlgoFromConfigAndSetInfo: maxbytes is exclusive (tuning.cc: nBytes < maxBytes).
-    s += fmt::format("  <load path=\"{}\" minbytes=\"{}\" maxbytes=\"{}\" proto=\"{}\"/>\n", (base / w.file).string(),
-                     w.minBytes, w.maxBytes + 1, ir::protocolName(t.set.candidates[w.candidate].algorithm.proto));
-  }
-  s += "</msccl_algos>\n";
-  return s;
-}
 
 DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directory) {
   DirectoryCheck check;
@@ -142,7 +106,7 @@ DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directo
     for (Selector s : executorProfile().selectors)
       for (const SelectionCall& call : consideredCalls(s, irKindOf(t.collective), t.ranks)) {
         const uint64_t bytes = callBytes(call);
-        if (bytes < kCheckLow || bytes > kCheckHigh) continue;
+        if (bytes < kCheckedMinBytes || bytes > kCheckedMaxBytes) continue;
         ++check.callsChecked;
         std::vector<std::string> takers;
         for (const auto& [name, a] : headers)
@@ -182,14 +146,27 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     if (why.empty()) out.reportFiles.push_back(png);
     else out.warnings.push_back(fmt::format("{}: no PNG: {}", name, why));
 
-    std::vector<std::string> left;
-    const std::string legacy = (report / ("msccl-config-" + name + ".xml")).string();
-    writeOutputFile(legacy, legacyConfig(t, directory, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), left));
-    out.reportFiles.push_back(legacy);
-    if (!left.empty())
-      out.warnings.push_back(fmt::format("{}: the legacy runtime loads at most {} algorithms (MSCCL_MAX_NUM_ALGOS); "
-                                         "msccl-config-{}.xml leaves out {}",
-                                         name, legacyProfile().maxAlgorithmFiles, name, fmt::join(left, ", ")));
+    // The legacy runtime's config, over copies in its own spelling under report/legacy/ (which
+    // the executor, reading DIR only, never sees), each verified for that runtime.
+    const LegacyConfig legacy =
+        legacyConfig(t, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), [](const ir::Algorithm& a) -> std::string {
+          verify::Options o;
+          o.profile = legacyProfile();
+          const verify::FileReport r = verify::verifyAlgorithm(a, a.name, o);
+          if (r.verdict == verify::Verdict::Verified) return "";
+          if (!r.violations.empty())
+            return fmt::format("the legacy profile's verifier: {} [{}]", r.violations.front().message, r.violations.front().rule);
+          return fmt::format("the legacy profile's verifier: {}", r.error.empty() ? verify::verdictName(r.verdict) : r.error);
+        });
+    const fs::path legacyDir = report / "legacy";
+    for (const LegacyLoad& l : legacy.loads)
+      out.reportFiles.push_back(synth::deploy::writeProgram(legacyDir.string(), t.windows[l.window].file, l.program));
+    const std::string config = (report / ("msccl-config-" + name + ".xml")).string();
+    writeOutputFile(config, legacyConfigXml(t, legacy, legacyDir.string()));
+    out.reportFiles.push_back(config);
+    for (const std::string& l : legacy.left) out.warnings.push_back(fmt::format("{}: msccl-config-{}.xml leaves out {}", name, name, l));
+    const LegacyCheck legacyCheck = checkLegacyConfig(t, legacy);
+    for (const std::string& m : legacyCheck.misrouted) out.legacyMisrouted.push_back(name + " " + m);
 
     nlohmann::json c;
     c["collective"] = name;
@@ -224,6 +201,16 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
       c["sizes"].push_back(s);
     }
     c["notes"] = t.notes;
+    c["legacy"] = {{"loads", legacy.loads.size()},
+                   {"left_out", legacy.left},
+                   {"calls_in_windows", legacyCheck.callsInWindows},
+                   {"calls_served", legacyCheck.callsServed},
+                   {"misrouted", legacyCheck.misrouted}};
+    out.legacy.push_back(fmt::format("{}: {} of {} loads; the legacy selector gives {} of the {} power-of-two calls inside "
+                                     "their windows to the window's file (the rest go to NCCL: its divisibility rule), "
+                                     "{} to another file",
+                                     name, legacy.loads.size(), legacy.loads.size() + legacy.left.size(), legacyCheck.callsServed,
+                                     legacyCheck.callsInWindows, legacyCheck.misrouted.size()));
     index["collectives"].push_back(c);
   }
 
@@ -254,6 +241,8 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
                    verify::verdictName(written.check.verdict), written.check.callsChecked, written.check.ambiguous.size());
   for (const std::string& f : written.check.findings) s += "- " + f + "\n";
   for (const std::string& a : written.check.ambiguous) s += "- ambiguous: " + a + "\n";
+  for (const std::string& l : written.legacy) s += "- legacy MSCCL_CONFIG " + l + "\n";
+  for (const std::string& m : written.legacyMisrouted) s += "- legacy misrouted: " + m + "\n";
   for (const std::string& w : written.warnings) s += "- note: " + w + "\n";
   for (const CollectiveTuning& t : run.collectives) {
     const std::string name = collName(t);

@@ -1,7 +1,8 @@
 // What `ccforge tune -o DIR` writes (docs/tune.md, "The directory"): the algorithm files at the
 // top of DIR (the executor loads DIR as it is), and under DIR/report/ (a sub-directory, which
 // the runtimes skip) the report, the plots, index.json and the legacy runtime's MSCCL_CONFIG
-// files. Then it checks DIR as the runtime selects from it.
+// files with their programs (report/legacy/). Then it checks DIR as the runtime selects from it,
+// and the configs as the legacy runtime selects from them.
 #pragma once
 
 #include <string>
@@ -30,6 +31,8 @@ struct WrittenDirectory {
   std::vector<std::string> reportFiles;
   std::vector<std::string> warnings;  // a PNG not written, legacy windows left out, ...
   DirectoryCheck check;
+  std::vector<std::string> legacy;           // per collective: what the legacy selector serves
+  std::vector<std::string> legacyMisrouted;  // calls it gives to another file than their window's
 };
 
 // Throws std::invalid_argument when DIR holds files tune did not write (unless `replace`, which
@@ -43,10 +46,5 @@ DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directo
 // The report as Markdown: per collective a table of size, NCCL's choice, the chosen algorithm per
 // call form with predicted algbw and busbw and the gain over NCCL.
 std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written);
-
-// The legacy runtime's MSCCL_CONFIG file (<msccl_algos>) for one collective's windows; at most
-// `limit` loads (MSCCL_MAX_NUM_ALGOS), the largest predicted savings first; `left` gets the rest.
-std::string legacyConfig(const CollectiveTuning& t, const std::string& directory, size_t limit,
-                         std::vector<std::string>& left);
 
 }  // namespace ccforge::tune

@@ -45,6 +45,11 @@ struct Evaluation {
   std::vector<bool> serves[2];
 };
 
+// The calls a written directory is checked for, as the runtimes select: power-of-two sizes of
+// 1 KiB..4 GiB.
+inline constexpr uint64_t kCheckedMinBytes = uint64_t{1} << 10;
+inline constexpr uint64_t kCheckedMaxBytes = uint64_t{1} << 32;
+
 struct Window {
   CallForm form = CallForm::InPlace;
   size_t candidate = 0;

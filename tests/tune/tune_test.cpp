@@ -6,6 +6,7 @@
 
 #include "semantics/selection.hpp"
 #include "topology/spec_reader.hpp"
+#include "tune/legacy_config.hpp"
 #include "tune/output.hpp"
 #include "tune/tuning.hpp"
 
@@ -77,15 +78,70 @@ TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's prot
   t.windows = {{CallForm::OutOfPlace, 1, 1, 1, 2048, 4095, "b.xml"},
                {CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "a.xml"},
                {CallForm::InPlace, 0, 0, 0, 1024, 2047, "in-place.xml"}};
-  std::vector<std::string> left;
-  const std::string all = legacyConfig(t, "/dir", 4, left);
+  const auto accepted = [](const ir::Algorithm&) { return std::string(); };
+  const LegacyConfig all = legacyConfig(t, 4, accepted);
   // a.xml saves 5 us, b.xml 8 us: b first. In-place alltoall is left out (the legacy runtime refuses it).
-  CHECK(all == "<msccl_algos>\n"
-               "  <load path=\"/dir/b.xml\" minbytes=\"2048\" maxbytes=\"4096\" proto=\"LL128\"/>\n"
-               "  <load path=\"/dir/a.xml\" minbytes=\"1024\" maxbytes=\"2048\" proto=\"LL\"/>\n"
-               "</msccl_algos>\n");
-  CHECK(left.empty());
-  const std::string one = legacyConfig(t, "/dir", 1, left);
-  CHECK(one.find("a.xml") == std::string::npos);
-  CHECK(left == std::vector<std::string>{"a.xml"});
+  CHECK(legacyConfigXml(t, all, "/dir") == "<msccl_algos>\n"
+                                           "  <load path=\"/dir/b.xml\" minbytes=\"2048\" maxbytes=\"4096\" proto=\"LL128\"/>\n"
+                                           "  <load path=\"/dir/a.xml\" minbytes=\"1024\" maxbytes=\"2048\" proto=\"LL\"/>\n"
+                                           "</msccl_algos>\n");
+  CHECK(all.left.empty());
+  const LegacyConfig one = legacyConfig(t, 1, accepted);
+  REQUIRE(one.loads.size() == 1);
+  REQUIRE(one.left.size() == 1);
+  CHECK_THAT(one.left[0], Catch::StartsWith("a.xml (") && Catch::Contains("MSCCL_MAX_NUM_ALGOS"));
+  // A program the legacy runtime cannot run is left out, and makes room for the next.
+  const LegacyConfig refused =
+      legacyConfig(t, 1, [](const ir::Algorithm& a) { return std::string(a.proto == ir::Protocol::LL128 ? "refused" : ""); });
+  REQUIRE(refused.loads.size() == 1);
+  CHECK(t.windows[refused.loads[0].window].file == "a.xml");
+  CHECK(refused.left == std::vector<std::string>{"b.xml (refused)"});
+}
+
+// A reducescatter window on 4 ranks, out of place, 1 KiB .. 2 KiB - 1.
+CollectiveTuning reduceScatterTuning(std::vector<Window> windows) {
+  CollectiveTuning t;
+  t.collective = CollectiveType::ReduceScatter;
+  t.ranks = 4;
+  t.sizes = {1024, 2048};
+  t.nccl = {{"ring", ir::Protocol::Simple, 10}, {"ring", ir::Protocol::Simple, 20}};
+  for (int k = 0; k < 2; ++k) {
+    Candidate c;
+    c.algorithm.coll = ir::CollectiveKind::ReduceScatter;
+    c.algorithm.collName = "reducescatter";
+    c.algorithm.ngpus = 4;
+    c.algorithm.nchunksperloop = 4;
+    t.set.candidates.push_back(c);
+    Evaluation e;
+    e.timeUs = {5.0 + k, 12.0};
+    t.evaluations.push_back(e);
+  }
+  t.windows = std::move(windows);
+  return t;
+}
+
+TEST_CASE("tune: the legacy config's programs are in the legacy spelling, and its selector serves their windows") {
+  const CollectiveTuning t = reduceScatterTuning({{CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "rs.xml"}});
+  const LegacyConfig c = legacyConfig(t, 4, [](const ir::Algorithm&) { return std::string(); });
+  REQUIRE(c.loads.size() == 1);
+  const ir::Algorithm& a = c.loads[0].program;
+  CHECK(a.collName == "reduce_scatter");  // microsoft/msccl skips coll="reducescatter"
+  CHECK(a.inplace == std::optional<bool>(false));
+  CHECK_FALSE(a.outofplace.has_value());
+  CHECK(a.maxBytes == std::optional<int64_t>(2048));  // exclusive
+  const LegacyCheck check = checkLegacyConfig(t, c);
+  // 1 KiB is the one power-of-two size in the window: counts of 64, 32, 16, 8 elements of 1..8 bytes.
+  CHECK(check.callsInWindows == 4);
+  CHECK(check.callsServed == 4);
+  CHECK(check.misrouted.empty());
+}
+
+TEST_CASE("tune: the legacy check names a call the legacy selector gives to another window's file") {
+  // Overlapping windows (tune never writes them): the first load in the config takes 1 KiB.
+  const CollectiveTuning t = reduceScatterTuning({{CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "first.xml"},
+                                                  {CallForm::OutOfPlace, 1, 0, 0, 1024, 1024, "second.xml"}});
+  const LegacyCheck check = checkLegacyConfig(t, legacyConfig(t, 4, [](const ir::Algorithm&) { return std::string(); }));
+  CHECK(check.callsServed == 0);
+  REQUIRE(check.misrouted.size() == 4);
+  CHECK_THAT(check.misrouted[0], Catch::Contains("the legacy runtime runs first.xml, its window's file is second.xml"));
 }

@@ -20,7 +20,7 @@ for m in dgx1 a100-2 h100-2 mi250-2; do
   "$ccforge" verify "$dir" >/dev/null 2>&1
   vrc=$?
   files=$(find "$dir" -maxdepth 1 -name '*.xml' | wc -l)
-  checked=$(grep -oE '[0-9]+ power-of-two calls' <<<"$log" | grep -oE '^[0-9]+')
+  checked=$(grep -oE '[0-9]+ power-of-two calls of 1 KiB' <<<"$log" | grep -oE '^[0-9]+')
   ambiguous=$(grep -oE '[0-9]+ accepted by more than one file' <<<"$log" | grep -oE '^[0-9]+')
   windows=""
   for c in allreduce allgather reducescatter alltoall; do

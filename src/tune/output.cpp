@@ -207,8 +207,7 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                    {"calls_served", legacyCheck.callsServed},
                    {"misrouted", legacyCheck.misrouted}};
     out.legacy.push_back(fmt::format("{}: {} of {} loads; the legacy selector gives {} of the {} power-of-two calls inside "
-                                     "their windows to the window's file (the rest go to NCCL: its divisibility rule), "
-                                     "{} to another file",
+                                     "their windows to the window's file (those it passes over go to NCCL), {} to another file",
                                      name, legacy.loads.size(), legacy.loads.size() + legacy.left.size(), legacyCheck.callsServed,
                                      legacyCheck.callsInWindows, legacyCheck.misrouted.size()));
     index["collectives"].push_back(c);

@@ -116,13 +116,18 @@ void addSynthesized(const topo::Topology& topology, CollectiveType c, const Cand
       try {
         synth::trees::TreeSynthesis s = synth::trees::synthesizeTrees(
             topology, c, {.composition = composition, .protocol = p, .timeoutSeconds = options.synthesisSeconds});
-        const verify::FileReport report =
-            driver::verifyCompiled(s.compiled.algorithm, std::nullopt, driver::Target{}, id + ".xml");
-        if (report.verdict != verify::Verdict::Verified) {
-          set.rejected.push_back({name, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});
-          continue;
+        // Its program, and the in-place one where the composition has it: each verified.
+        std::vector<std::tuple<std::string, std::string, ir::Algorithm>> programs;
+        programs.emplace_back(name, id, std::move(s.compiled.algorithm));
+        if (s.inPlace) programs.emplace_back(name + " in-place", id + "-ip", std::move(s.inPlace->algorithm));
+        for (auto& [programName, programId, algorithm] : programs) {
+          const verify::FileReport report =
+              driver::verifyCompiled(algorithm, std::nullopt, driver::Target{}, programId + ".xml");
+          if (report.verdict != verify::Verdict::Verified)
+            set.rejected.push_back({programName, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});
+          else
+            set.candidates.push_back({programName, programId, "synth", std::move(algorithm), programId + ".xml"});
         }
-        set.candidates.push_back({name, id, "synth", std::move(s.compiled.algorithm), id + ".xml"});
       } catch (const std::exception& e) {
         set.rejected.push_back({name, e.what()});
       }

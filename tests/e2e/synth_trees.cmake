@@ -58,6 +58,7 @@ add_test(NAME "cli: synth trees mi250-2 allgather: the packing fails alone, the 
   --has "hierarchical composition, 32 GPUs" --has "ring composition, 32 GPUs"
   --has "bound 354.13 GB/s, trees 336.84 GB/s"
   --has "verified, written to [^ ]*rings-allgather-mi250-2.xml for 0\\.\\."
+  --has "ring composition \\(in place\\), 32 GPUs" --has "verified, written to [^ ]*rings-allgather-mi250-2-inplace.xml for 0\\.\\."
   --has "verdict: VERIFIED" --lacks "VIOLATION|INCONCLUSIVE"
   -- sh -c "rm -rf '${CCFORGE_TREES_OUT}/mi250' && '$<TARGET_FILE:ccforge>' synth mi250-2 allgather --method trees -o '${CCFORGE_TREES_OUT}/mi250' 2>&1 && '$<TARGET_FILE:ccforge>' verify '${CCFORGE_TREES_OUT}/mi250'")
 set_tests_properties("cli: synth trees mi250-2 allgather: the packing fails alone, the ring composition is written"
@@ -67,6 +68,7 @@ ccforge_cli_test("synth trees: the packing alone on mi250-2 has no schedule (exi
   -- synth mi250-2 allgather --method trees --composition trees)
 ccforge_cli_test("synth trees: rings on one MI250 box" 0
   --has "ring composition, 16 GPUs" --has "16 chunks per root \\(1 rounds\\) on 256 distinct trees, depth 15"
+  --has "ring composition \\(in place\\), 16 GPUs"
   --has "bound 342.86 GB/s, trees 336.84 GB/s, simulated at 1 GiB [0-9.]+ GB/s \\((9[0-9]|100)\\.[0-9]% of the bound\\)"
   -- synth mi250-1 allgather --method trees --composition rings)
 ccforge_cli_test("synth trees: rings refuse a box with a switch" 1

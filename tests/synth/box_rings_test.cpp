@@ -129,6 +129,17 @@ TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and si
   CHECK(s.packedAlgbwGBps > Rational(98, 100) * Rational(2400, 7));
   const verify::FileReport report = driver::verifyCompiled(s.compiled.algorithm, std::string("allgather"), driver::Target{}, "rings.xml");
   CHECK(report.verdict == verify::Verdict::Verified);
+  // The same schedule in place: no copy of a rank's own pieces (its input is its output share).
+  REQUIRE(s.inPlace);
+  const ir::Algorithm& inPlace = s.inPlace->algorithm;
+  CHECK(inPlace.servesInPlace());
+  CHECK_FALSE(inPlace.servesOutOfPlace());
+  CHECK(s.compiled.algorithm.servesOutOfPlace());
+  CHECK(inPlace.nchunksperloop == s.compiled.algorithm.nchunksperloop);
+  CHECK(s.inPlace->stats.steps < s.compiled.stats.steps);
+  const verify::FileReport inPlaceReport =
+      driver::verifyCompiled(inPlace, std::string("allgather"), driver::Target{}, "rings-inplace.xml");
+  CHECK(inPlaceReport.verdict == verify::Verdict::Verified);
 }
 
 TEST_CASE("rings: the composition takes allgather on boxes with rings, and is tried by default there") {

@@ -27,6 +27,8 @@ struct RingLowering {
   // (at most rings x lanes) serve fewer sizes.
   int32_t piecesPerRoot = 0;
   ir::Protocol protocol = ir::Protocol::Simple;
+  // In place, each rank's input is its share of the output already: no copy of its own pieces.
+  CallForm form = CallForm::OutOfPlace;
 };
 
 // Channels the program uses; the runtime has 32.

@@ -13,6 +13,7 @@ ordered_json point(const TreeOutcome& o) {
   const TreeSynthesis& s = o.synthesis;
   ordered_json p;
   p["method"] = std::string(compositionName(o.composition));
+  p["call_form"] = std::string(callFormName(o.form));
   p["chunks"] = s.piecesPerRoot;
   p["steps"] = s.depth;
   p["rounds"] = s.busiestPairPieces;
@@ -54,12 +55,12 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
   for (const TreeOutcome& o : outcomes) {
     const TreeSynthesis& s = o.synthesis;
     out += fmt::format(
-        "ccforge synth {} {}: {}, {} GPUs\n"
+        "ccforge synth {} {}: {}{}, {} GPUs\n"
         "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
         "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
         "  {}{}\n"
         "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
-        topology, collective, compositionTitle(o.composition),
+        topology, collective, compositionTitle(o.composition), o.form == CallForm::InPlace ? " (in place)" : "",
         s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
         s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
         o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),

@@ -47,13 +47,26 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
       run.failures.push_back({composition, TreeFailure::Kind::TimeLimit, e.what()});
       continue;
     }
-    const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
-    const std::string fileName = algorithm.name + ".xml";
-    const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
-    if (options.progress) options.progress("verifying and simulating " + fileName);
-    o.evaluation = evaluateProgram(algorithm, source, topology, collective, compositions.size() > 1);
-    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // The composition's in-place program, where it has one, is an outcome of its own.
+    std::optional<TreeOutcome> inPlace;
+    if (o.synthesis.inPlace) {
+      inPlace = o;
+      inPlace->form = CallForm::InPlace;
+      inPlace->synthesis.compiled = std::move(*o.synthesis.inPlace);
+      inPlace->synthesis.inPlace.reset();
+      o.synthesis.inPlace.reset();
+    }
+    for (TreeOutcome* each : {&o, inPlace ? &*inPlace : nullptr}) {
+      if (!each) continue;
+      const ir::Algorithm& algorithm = each->synthesis.compiled.algorithm;
+      const std::string fileName = algorithm.name + ".xml";
+      const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
+      if (options.progress) options.progress("verifying and simulating " + fileName);
+      each->evaluation = evaluateProgram(algorithm, source, topology, collective, compositions.size() > 1);
+      each->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     run.outcomes.push_back(std::move(o));
+    if (inPlace) run.outcomes.push_back(std::move(*inPlace));
   }
 
   // Only verified programs compete for the directory; they are compared by simulated time.

@@ -36,6 +36,7 @@ std::vector<Composition> compositionsOf(const TreeRunOptions& options, const top
 
 struct TreeOutcome {
   Composition composition = Composition::Packing;
+  CallForm form = CallForm::OutOfPlace;  // the call form its program serves
   TreeSynthesis synthesis;
   TreeEvaluation evaluation;
   deploy::Deployment deployment;  // the window it is (or would be) written with, or why not

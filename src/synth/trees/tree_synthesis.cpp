@@ -61,6 +61,7 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
   out.ranks = rings->ranks();
   out.boundAlgbwGBps = bound;
   std::string lastError = "no lane count fits the runtime's channels";
+  RingLowering best;
   auto tryLowering = [&](const RingLowering& how) {
     deadline.check("lowering");
     dsl::Program program = ringAllGatherProgram(name, *rings, how);
@@ -77,6 +78,7 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
       return;
     }
     if (simulated <= out.simulatedAlgbwGBps) return;
+    best = how;
     const Packing trees = ringPacking(*rings, how);
     const std::vector<int64_t> loads = edgeLoads(trees);
     out.simulatedAlgbwGBps = simulated;
@@ -99,6 +101,8 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
       tryLowering(how);
     }
   if (out.channels == 0) throw codegen::CompileError(lastError);
+  best.form = CallForm::InPlace;
+  out.inPlace = codegen::compile(ringAllGatherProgram(name + "-inplace", *rings, best), {.target = options.target});
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +48,9 @@ struct TreeSynthesis {
   topo::Rational boundAlgbwGBps;   // the cut bound (allreduce: of reducescatter + allgather)
   topo::Rational packedAlgbwGBps;  // what the trees achieve routed on the topology, exact
   int64_t maxFlows = 0;
-  codegen::Compiled compiled;
+  codegen::Compiled compiled;  // out of place
+  // The same schedule for in-place calls, where the composition has one (rings).
+  std::optional<codegen::Compiled> inPlace;
 };
 
 // Every lowering tried is simulated on the topology (sim/simulate.hpp); the fastest is kept.

@@ -145,9 +145,10 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       dependOn(first.steps.back(), 1, lastStepOf(1));
       for (int32_t t = 2; t < N; ++t) first.steps.insert(first.steps.end() - 1, waitFor(t, lastStepOf(t)));
     }
-    const std::pair<int32_t, int32_t> allComputed{0, inlineCompute ? -1 : lastStepOf(0)};
-    // The step a reader of chunk q waits for.
-    auto producerOf = [&](int32_t q) { return p.bulkSynchronous ? allComputed : producer[static_cast<size_t>(q)]; };
+    // The step a reader of chunk q waits for (bulk: tb 0's last, which joins every compute tb).
+    auto producerOf = [&](int32_t q) {
+      return p.bulkSynchronous ? std::pair<int32_t, int32_t>{0, lastStepOf(0)} : producer[static_cast<size_t>(q)];
+    };
     auto peer = [&](int32_t k) { return (r + 1 + k) % R; };
     auto sendTb = [&](int32_t k) { return N + 1 + k; };
     auto recvTb = [&](int32_t k) { return N + 1 + (R - 1) + k; };

@@ -298,9 +298,10 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"auto", "smt", "trees"}))
       ->capture_default_str();
   cmd->add_option("--composition", args->composition,
-                  "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), or auto "
-                  "(packing; hierarchical on multi-box machines; rings for allgather where the boxes have them)")
-      ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings"}))
+                  "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), rings-split "
+                  "(the same on several boxes with second network entries, for large sizes), or auto (packing; "
+                  "hierarchical on multi-box machines; both ring compositions for allgather where the boxes have rings)")
+      ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings", "rings-split"}))
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))

@@ -36,8 +36,9 @@ std::optional<Composition> requestedComposition(const std::string& name) {
   if (name == "trees") return Composition::Packing;
   if (name == "hierarchical") return Composition::Hierarchical;
   if (name == "rings") return Composition::Rings;
+  if (name == "rings-split") return Composition::RingsSplit;
   if (name == "auto") return std::nullopt;
-  throw std::invalid_argument("unknown composition '" + name + "' (auto, trees, hierarchical, rings)");
+  throw std::invalid_argument("unknown composition '" + name + "' (auto, trees, hierarchical, rings, rings-split)");
 }
 
 // Exit codes by severity: 6, then 2, then 10, then 5, then 0 (docs/exit-codes.md).

@@ -82,6 +82,39 @@ TEST_CASE("rings: two MI250 boxes add the rail exchange; the fluid limit is the 
   CHECK(routedRate(t, trees, false) * 32 == Rational(2400, 7));  // 96.8 % of mi250-2's 5312/15
 }
 
+TEST_CASE("rings: second entries move part of the other box's pieces onto the network") {
+  const topo::Topology t = topo::loadTopology("mi250-2");
+  const std::optional<BoxRings> rings = findBoxRings(t, kNoHurry);
+  REQUIRE(rings);
+  const RingLowering split{.ownLanes = 4, .otherLanes = 5, .secondEntries = true, .directionsShareChannels = true};
+  // Three cycles share channels by direction: 3 x (4 own + 5 other + 1 for the second halves).
+  CHECK(channelsPerLane(*rings, split) == 3);
+  CHECK(ringChannels(*rings, split) == 30);
+  CHECK(ringPiecesPerRoot(*rings, split) == 16);
+  const Packing trees = ringPacking(*rings, split);
+  // Every piece still reaches each of the 31 other GPUs once: one edge into each.
+  CHECK(trees.trees.size() == 32 * 16);
+  for (const Arborescence& a : trees.trees) {
+    std::set<int32_t> reached;
+    for (auto [from, to] : a.edges) CHECK(reached.insert(to).second);
+    CHECK(reached.size() == 31);
+    CHECK_FALSE(reached.contains(a.root));
+  }
+  // What leaves each GPU for the other box: its 16 pieces to the rail peer, and the first piece
+  // of each of the 6 rings once more to the second entry.
+  std::map<int32_t, int32_t> crossing;
+  for (const Arborescence& a : trees.trees)
+    for (auto [from, to] : a.edges)
+      if ((from < 16) != (to < 16)) ++crossing[from];
+  CHECK(crossing.size() == 32);
+  for (auto [gpu, pieces] : crossing) CHECK(pieces == 16 + 6);
+  // The box's narrowest links carry less, so the wires allow more than the rails alone (2400/7)
+  // and no more than the bound (5312/15).
+  const Rational wires = routedRate(t, trees, false) * 32;
+  CHECK(wires > Rational(2400, 7));
+  CHECK(wires <= Rational(5312, 15));
+}
+
 TEST_CASE("rings: boxes with a switch, or GPUs in no Hamiltonian cycle, have none") {
   CHECK_FALSE(findBoxRings(topo::loadTopology("a100-1"), kNoHurry));
   CHECK_FALSE(findBoxRings(topo::loadTopology("h100-2"), kNoHurry));
@@ -149,6 +182,11 @@ TEST_CASE("rings: the composition takes allgather on boxes with rings, and is tr
   CHECK(compositionsOf({}, mi250, CollectiveType::ReduceScatter) == std::vector<Composition>{Composition::Packing});
   CHECK(compositionsOf({}, topo::loadTopology("a100-2"), CollectiveType::AllGather) ==
         std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
+  CHECK(compositionsOf({}, topo::loadTopology("mi250-2"), CollectiveType::AllGather) ==
+        std::vector<Composition>{Composition::Packing, Composition::Hierarchical, Composition::Rings,
+                                 Composition::RingsSplit});
+  CHECK_THROWS_WITH(synthesizeTrees(mi250, CollectiveType::AllGather, {.composition = Composition::RingsSplit}),
+                    Catch::Contains("second entries need several boxes"));
   CHECK_THROWS_WITH(synthesizeTrees(mi250, CollectiveType::ReduceScatter, {.composition = Composition::Rings}),
                     Catch::Contains("the ring composition synthesizes allgather, not reducescatter"));
   CHECK_THROWS_WITH(synthesizeTrees(topo::loadTopology("a100-1"), CollectiveType::AllGather, {.composition = Composition::Rings}),

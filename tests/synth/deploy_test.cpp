@@ -107,6 +107,19 @@ TEST_CASE("fastest ranges stop at a candidate's end; the next fastest takes over
   checkRange(alone[0], 0, 3);
 }
 
+TEST_CASE("fastest ranges: a candidate enters the running at its start") {
+  // The dip of the test above (0 at 0, 10 at 10, 0 at 20) starting at 12 against a constant 5:
+  // at 12 it takes 8, so the constant keeps the sizes until the dip falls to 5 at 15.
+  const Ranges r = fastestRanges({CostCurve({{0, 0}, {10, 10}, {20, 0}}), CostCurve({{0, 5}})}, kNoEnds2, {12.0, 0.0});
+  checkRange(r[1], 0, 15);
+  checkRange(r[0], 15, std::nullopt);
+  // Faster already where it enters: it takes over at its start.
+  const Ranges at = fastestRanges({CostCurve::affine(0, 1), CostCurve({{0, 5}})}, kNoEnds2, {2.0, 0.0});
+  checkRange(at[1], 0, 2);
+  checkRange(at[0], 2, std::nullopt);
+  CHECK_THROWS_AS(fastestRanges({CostCurve::affine(0, 1)}, {std::nullopt}, {1.0, 2.0}), std::invalid_argument);
+}
+
 TEST_CASE("deployment: adjacent whole-byte windows from the crossing, the first from 0, the last unbounded") {
   // 2x against 1000 + x: equal at 1000 bytes, which goes to the flatter program.
   const ir::Algorithm small = allgather(16), large = allgather(64);

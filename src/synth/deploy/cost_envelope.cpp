@@ -43,19 +43,25 @@ std::vector<double> CostCurve::kinks() const {
 }
 
 std::vector<std::optional<SizeRange>> fastestRanges(const std::vector<CostCurve>& curves,
-                                                    const std::vector<std::optional<double>>& ends) {
+                                                    const std::vector<std::optional<double>>& ends,
+                                                    const std::vector<double>& starts) {
   if (ends.size() != curves.size()) throw std::invalid_argument("one end per cost curve");
+  if (!starts.empty() && starts.size() != curves.size()) throw std::invalid_argument("one start per cost curve");
   const size_t n = curves.size();
-  std::vector<double> stops;  // where a slope changes or a candidate drops out
+  auto startOf = [&](size_t i) { return starts.empty() ? 0.0 : starts[i]; };
+  std::vector<double> stops;  // where a slope changes or a candidate enters or drops out
   for (size_t i = 0; i < n; ++i) {
     for (double k : curves[i].kinks()) stops.push_back(k);
     if (ends[i]) stops.push_back(*ends[i]);
+    if (startOf(i) > 0) stops.push_back(startOf(i));
   }
   std::sort(stops.begin(), stops.end());
   stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
 
   std::vector<bool> running(n, true);
-  auto available = [&](size_t i, double x) { return running[i] && (!ends[i] || x < *ends[i]); };
+  auto available = [&](size_t i, double x) {
+    return running[i] && x >= startOf(i) && (!ends[i] || x < *ends[i]);
+  };
   auto ahead = [&](size_t a, size_t b, double x) {
     const double va = curves[a].at(x), vb = curves[b].at(x);
     if (va != vb) return va < vb;

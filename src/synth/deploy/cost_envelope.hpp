@@ -41,11 +41,13 @@ struct SizeRange {
 
 // Sweeping up from 0 bytes, the fastest candidate still in the running (ties: the flatter curve,
 // then the earlier candidate) keeps the sizes until another becomes faster or its end (an
-// exclusive upper size, `ends[i]`, nullopt: none) is reached; it then leaves the running, so
+// exclusive upper size, `ends[i]`, nullopt: none) is reached; a candidate enters the running at
+// `starts[i]` (empty: every candidate at 0 bytes). The one leaving the sizes leaves the running, so
 // that each candidate gets one range at most. For straight lines without ends this is the exact
 // lower envelope (a line that loses to a flatter one never wins again); a sampled curve that
 // would win again later leaves those sizes to the others. nullopt: never the fastest.
 std::vector<std::optional<SizeRange>> fastestRanges(const std::vector<CostCurve>& curves,
-                                                    const std::vector<std::optional<double>>& ends);
+                                                    const std::vector<std::optional<double>>& ends,
+                                                    const std::vector<double>& starts = {});
 
 }  // namespace ccforge::synth::deploy

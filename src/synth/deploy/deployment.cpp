@@ -108,12 +108,14 @@ void assignWindows(const std::vector<size_t>& members, const std::vector<DeployC
                    const std::vector<ir::Algorithm>& headers, std::vector<Deployment>& out) {
   std::vector<CostCurve> curves;
   std::vector<std::optional<double>> ends;
+  std::vector<double> starts;
   for (size_t i : members) {
     curves.push_back(candidates[i].cost);
+    starts.push_back(candidates[i].competesFrom);
     const std::optional<int64_t> max = sizeWindowOf(headers[i]).maxBytes;
     ends.push_back(max ? std::optional<double>(static_cast<double>(*max) + 1) : std::nullopt);
   }
-  const std::vector<std::optional<SizeRange>> ranges = fastestRanges(curves, ends);
+  const std::vector<std::optional<SizeRange>> ranges = fastestRanges(curves, ends, starts);
   for (size_t m = 0; m < members.size(); ++m) {
     const size_t i = members[m];
     out[i].window = ranges[m] ? wholeBytes(*ranges[m], sizeWindowOf(headers[i])) : std::nullopt;

@@ -20,6 +20,7 @@ namespace ccforge::synth::deploy {
 struct DeployCandidate {
   const ir::Algorithm* algorithm = nullptr;  // compiled and verified; its header window bounds the new one
   CostCurve cost;                            // predicted time against the call's size in bytes
+  double competesFrom = 0;                   // bytes below which it is not a candidate
 };
 
 struct Deployment {

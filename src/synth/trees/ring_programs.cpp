@@ -42,12 +42,18 @@ struct Transfer {
 };
 
 // Lanes of one pass: `shift` 0 is the own box's pieces, shift s the pieces of box (box + s).
+// A pass of another box with second entries has one lane more, after the others, for the
+// second halves.
 int32_t lanesOf(const RingLowering& how, int32_t shift) { return shift == 0 ? how.ownLanes : how.otherLanes; }
+int32_t laneSlots(const RingLowering& how, int32_t shift) {
+  return shift == 0 ? how.ownLanes : how.otherLanes + (how.secondEntries ? 1 : 0);
+}
 
 // Lane `lane` of ring r in pass `shift`: its channel.
 int32_t laneChannel(const BoxRings& rings, const RingLowering& how, int32_t r, int32_t shift, int32_t lane) {
-  const int32_t before = shift == 0 ? 0 : how.ownLanes + (shift - 1) * how.otherLanes;
-  return r + ringCount(rings) * (before + lane);
+  int32_t before = 0;
+  for (int32_t s = 0; s < shift; ++s) before += laneSlots(how, s);
+  return (how.directionsShareChannels ? r / 2 : r) + channelsPerLane(rings, how) * (before + lane);
 }
 
 // Every copy of the program after each rank's own share, in trace order.
@@ -69,6 +75,7 @@ class RingRoutes {
             for (size_t other = 0; other < rings_.boxes.size(); ++other)
               if (other != b) out_.push_back({root, rings_.boxes[other][i], *index, laneChannel(rings_, how_, r, 0, lane)});
           }
+    if (how_.secondEntries) secondEntryTransfers();
     // The own box's pass first, then each other box's, lane by lane.
     for (int32_t shift = 0; shift < boxCount(rings_); ++shift)
       for (int32_t lane = 0; lane < lanesOf(how_, shift); ++lane)
@@ -80,6 +87,41 @@ class RingRoutes {
   int32_t pieces() const { return pieces_; }
 
  private:
+  // Of each root's pieces on ring r, the one that enters the other boxes twice.
+  std::optional<int32_t> twiceEntered(int32_t root, int32_t r) const {
+    if (!how_.secondEntries || deal_.count(root, r) == 0) return std::nullopt;
+    return root * pieces_ + deal_.first(root, r);
+  }
+  // Hops along ring r from position i after which the second entry takes over: half the ring,
+  // one less where that hop is over a link with a spare unit (a package link on MI250, which
+  // is not the box's bottleneck).
+  int32_t secondEntryHop(int32_t r, size_t i) const {
+    const size_t n = rings_.rings[static_cast<size_t>(r)].size();
+    const auto half = static_cast<int32_t>(n / 2);
+    return rings_.truncated[static_cast<size_t>(r)][(i + n / 2) % n] ? half - 1 : half;
+  }
+  // The root sends its twice-entered pieces over the network to the second entries, on the
+  // channel of the piece's lane (not the second halves' lane, whose blocks receive from the
+  // ring).
+  void secondEntryTransfers() {
+    const size_t n = rings_.boxes.front().size();
+    for (int32_t shift = 1; shift < boxCount(rings_); ++shift)
+      for (int32_t box = 0; box < boxCount(rings_); ++box)
+        for (int32_t r = 0; r < ringCount(rings_); ++r) {
+          const std::vector<int32_t>& ring = rings_.rings[static_cast<size_t>(r)];
+          const std::vector<int32_t>& here = rings_.boxes[static_cast<size_t>(box)];
+          const std::vector<int32_t>& source = rings_.boxes[static_cast<size_t>((box + shift) % boxCount(rings_))];
+          for (size_t i = 0; i < n; ++i) {
+            const int32_t root = source[static_cast<size_t>(ring[i])];
+            const std::optional<int32_t> index = twiceEntered(root, r);
+            if (!index) continue;
+            const int32_t lane = root % how_.otherLanes;  // piece(): the first piece's lane
+            const int32_t entry = here[static_cast<size_t>(ring[(i + static_cast<size_t>(secondEntryHop(r, i))) % n])];
+            out_.push_back({root, entry, *index, laneChannel(rings_, how_, r, shift, lane)});
+          }
+        }
+  }
+
   // The piece of root's ring r on lane `lane` of a pass with `lanes` lanes, if any: a ring's
   // pieces take lanes from the root's index on, so that lanes carry nearly the same in all.
   std::optional<int32_t> piece(int32_t root, int32_t r, int32_t lanes, int32_t lane) const {
@@ -103,10 +145,14 @@ class RingRoutes {
       // The shortcut goes against the ring, so the lane's channel has that connection free.
       if (rings_.truncated[static_cast<size_t>(r)][i])
         out_.push_back({start, here[static_cast<size_t>(ring[(i + n - 1) % n])], *index, channel});
-      int32_t at = start;
+      const bool twice = shift > 0 && index == twiceEntered(root, r);
+      const int32_t secondHop = twice ? secondEntryHop(r, i) : -1;
+      const int32_t secondChannel = laneChannel(rings_, how_, r, shift, how_.otherLanes);
+      int32_t at = start, hops = 0;
       for (int32_t hop : rings_.path(static_cast<size_t>(r), i)) {
         const int32_t next = here[static_cast<size_t>(hop)];
-        out_.push_back({at, next, *index, channel});
+        ++hops;
+        if (hops != secondHop) out_.push_back({at, next, *index, hops > secondHop && twice ? secondChannel : channel});
         at = next;
       }
     }
@@ -121,8 +167,15 @@ class RingRoutes {
 
 }  // namespace
 
+// A cycle's two directions are rings 2c and 2c + 1 (box_rings.cpp).
+int32_t channelsPerLane(const BoxRings& rings, const RingLowering& how) {
+  return how.directionsShareChannels ? ringCount(rings) / 2 : ringCount(rings);
+}
+
 int32_t ringChannels(const BoxRings& rings, const RingLowering& how) {
-  return ringCount(rings) * (how.ownLanes + (boxCount(rings) - 1) * how.otherLanes);
+  int32_t slots = 0;
+  for (int32_t s = 0; s < boxCount(rings); ++s) slots += laneSlots(how, s);
+  return channelsPerLane(rings, how) * slots;
 }
 
 int32_t ringPiecesPerRoot(const BoxRings& rings, const RingLowering& how) {

@@ -25,6 +25,7 @@ ordered_json point(const TreeOutcome& o) {
     p["not_written"] = o.deployment.notWritten;
   }
   p["verdict"] = verify::verdictName(o.evaluation.report.verdict);
+  p["simulated_bytes"] = o.evaluation.bytes;
   p["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
   p["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
   p["trees_algbw_GBps_exact"] = topo::toString(s.packedAlgbwGBps);
@@ -43,6 +44,7 @@ std::string_view compositionTitle(Composition c) {
     case Composition::Packing: return "tree packing";
     case Composition::Hierarchical: return "hierarchical composition";
     case Composition::Rings: return "ring composition";
+    case Composition::RingsSplit: return "ring composition with second entries";
   }
   return "tree packing";
 }
@@ -57,13 +59,13 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
     out += fmt::format(
         "ccforge synth {} {}: {}{}, {} GPUs\n"
         "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
-        "  bound {} GB/s, trees {} GB/s, simulated at 1 GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
+        "  bound {} GB/s, trees {} GB/s, simulated at {} GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
         "  {}{}\n"
         "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
         topology, collective, compositionTitle(o.composition), o.form == CallForm::InPlace ? " (in place)" : "",
         s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
         s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
-        o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
+        o.evaluation.bytes >> 30, o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
         verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing), o.seconds);
   }
   return out;
@@ -78,7 +80,6 @@ std::string treeRunJson(const std::string& topology, const std::string& collecti
   j["ranks"] = outcomes.front().synthesis.ranks;
   j["bound_algbw_GBps"] = topo::toDouble(outcomes.front().synthesis.boundAlgbwGBps);
   j["bound_algbw_GBps_exact"] = topo::toString(outcomes.front().synthesis.boundAlgbwGBps);
-  j["simulated_bytes"] = kEvaluationBytes;
   const TreeOutcome* best = &outcomes.front();
   j["frontier"] = ordered_json::array();
   j["instances"] = ordered_json::array();
@@ -89,6 +90,7 @@ std::string treeRunJson(const std::string& topology, const std::string& collecti
     instance["result"] = "packed";
     j["instances"].push_back(instance);
   }
+  j["simulated_bytes"] = best->evaluation.bytes;
   j["simulated_algbw_GBps"] = best->evaluation.simulatedAlgbwGBps;
   j["fraction_of_bound"] = best->fractionOfBound();
   j["best"] = std::string(compositionName(best->composition));

@@ -1,9 +1,11 @@
 #include "synth/trees/tree_run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
 #include "codegen/compile_error.hpp"
+#include "semantics/protocol.hpp"
 #include "synth/trees/box_rings.hpp"
 #include "synth/trees/switch_removal.hpp"
 
@@ -14,10 +16,14 @@ std::vector<Composition> compositionsOf(const TreeRunOptions& options, const top
   if (options.composition) return {*options.composition};
   std::vector<Composition> out{Composition::Packing};
   if (topology.boxCount() > 1) out.push_back(Composition::Hierarchical);
-  if (collective == CollectiveType::AllGather && findBoxRings(topology, Deadline(options.timeoutSeconds)))
+  if (collective == CollectiveType::AllGather && findBoxRings(topology, Deadline(options.timeoutSeconds))) {
     out.push_back(Composition::Rings);
+    if (topology.boxCount() > 1) out.push_back(Composition::RingsSplit);
+  }
   return out;
 }
+
+uint64_t evaluationBytes(Composition c) { return c == Composition::RingsSplit ? uint64_t{4} << 30 : kEvaluationBytes; }
 
 double TreeOutcome::fractionOfBound() const {
   return evaluation.simulatedAlgbwGBps / topo::toDouble(synthesis.boundAlgbwGBps);
@@ -28,6 +34,8 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
   if (!directory.empty()) std::filesystem::create_directories(directory);
   const std::vector<Composition> compositions = compositionsOf(options, topology, collective);
   TreeRun run;
+  uint64_t curveUpTo = 0;  // every program's cost curve covers every headline size of the run
+  for (Composition composition : compositions) curveUpTo = std::max(curveUpTo, evaluationBytes(composition));
   for (Composition composition : compositions) {
     const auto start = std::chrono::steady_clock::now();
     TreeOutcome o;
@@ -62,7 +70,8 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
       const std::string fileName = algorithm.name + ".xml";
       const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
       if (options.progress) options.progress("verifying and simulating " + fileName);
-      each->evaluation = evaluateProgram(algorithm, source, topology, collective, compositions.size() > 1);
+      each->evaluation = evaluateProgram(algorithm, source, topology, collective, compositions.size() > 1,
+                                         evaluationBytes(composition), curveUpTo);
       each->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     run.outcomes.push_back(std::move(o));
@@ -78,9 +87,15 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
       continue;
     }
     competing.push_back(&o);
-    candidates.push_back({&o.synthesis.compiled.algorithm,
+    const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
+    // Second entries pipeline over tile iterations: below one the network entries serialize.
+    const double from = o.composition == Composition::RingsSplit
+                            ? static_cast<double>(algorithm.nchunksperloop) * static_cast<double>(tileBytes(algorithm.proto))
+                            : 0;
+    candidates.push_back({&algorithm,
                           o.evaluation.simulatedCost.value_or(deploy::CostCurve(
-                              {{static_cast<double>(kEvaluationBytes), o.evaluation.simulatedTimeUs}}))});
+                              {{static_cast<double>(o.evaluation.bytes), o.evaluation.simulatedTimeUs}})),
+                          from});
   }
   const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, executorProfile());
   for (size_t k = 0; k < competing.size(); ++k) {

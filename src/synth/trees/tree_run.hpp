@@ -1,7 +1,7 @@
 // A tree-synthesis run, what `ccforge synth --method trees` does (docs/synth-trees.md): each
 // requested composition synthesized and compiled (tree_synthesis.hpp), verified and simulated on
-// the topology (tree_evaluation.hpp: at 1 GiB, and over a range of sizes when compositions are
-// compared), then written to a directory when one is given: the compositions the runtime can
+// the topology (tree_evaluation.hpp: at 1 GiB, the split rings at 4 GiB, and over a range of
+// sizes when compositions are compared), then written to a directory when one is given: the compositions the runtime can
 // select, each with the window of sizes where the simulator makes it the fastest of those
 // (deploy/deployment.hpp).
 #pragma once
@@ -21,7 +21,8 @@ namespace ccforge::synth::trees {
 
 struct TreeRunOptions {
   // nullopt: tree packing, on machines of several boxes hierarchical composition as well, and
-  // for allgather on boxes with rings (box_rings.hpp) the ring composition.
+  // for allgather on boxes with rings (box_rings.hpp) the ring composition (several boxes: also
+  // with second entries).
   std::optional<Composition> composition = std::nullopt;
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;  // each composition's synthesis
@@ -33,6 +34,11 @@ struct TreeRunOptions {
 // The compositions a run tries.
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
                                         CollectiveType collective);
+
+// The size a composition's headline figures are simulated at: 1 GiB; 4 GiB for the split rings,
+// whose network entries pay off once several tile iterations pipeline them (one iteration
+// moves 1 GiB on mi250-2).
+uint64_t evaluationBytes(Composition c);
 
 struct TreeOutcome {
   Composition composition = Composition::Packing;

@@ -45,10 +45,13 @@ double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, u
 Rational serial(const Rational& a, const Rational& b) { return a * b / (a + b); }
 
 // Rings (box_rings.hpp): every split of the runtime's channels between the passes' lanes is
-// lowered and simulated; the fastest is kept.
+// lowered and simulated; the fastest is kept. With second entries (several boxes) the lanes
+// fill the channels, a cycle's two directions sharing them, the other boxes' passes getting
+// what the own pass does not: 4 + 5 on mi250-2, the fastest of the fillings at 8 and 16 GiB
+// (docs/benchmarks.md; a search would simulate each at sizes that take a minute).
 TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType collective,
                               const TreeSynthesisOptions& options, const Deadline& deadline, const std::string& name,
-                              const Rational& bound) {
+                              const Rational& bound, bool secondEntries) {
   if (collective != CollectiveType::AllGather)
     throw std::invalid_argument("the ring composition synthesizes allgather, not " +
                                 std::string(collectiveTypeName(collective)));
@@ -91,15 +94,31 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
     out.busiestPairPieces = *std::max_element(loads.begin(), loads.end());
     out.packedAlgbwGBps = routedRate(topology, trees, false) * out.ranks;
   };
+  const auto boxes = static_cast<int32_t>(rings->boxes.size());
+  if (secondEntries) {
+    if (boxes < 2) throw std::invalid_argument("second entries need several boxes");
+    const RingLowering fill{.secondEntries = true, .directionsShareChannels = true};
+    // Lane slots per ring within the channels: the own pass's, and per other box its lanes plus one.
+    const int32_t slots = kMaxChannels / channelsPerLane(*rings, fill);
+    const int32_t own = (slots - (boxes - 1)) / boxes;
+    const int32_t other = (slots - (boxes - 1) - own) / (boxes - 1);
+    if (own >= 1 && other >= 1) {
+      RingLowering how = fill;
+      how.ownLanes = own;
+      how.otherLanes = other;
+      how.protocol = options.protocol;
+      tryLowering(how);
+    }
+  } else {
   // Every split of the channels between the passes' lanes (more lanes for a pass is not always
   // faster: mi250-2 simulates 2 + 2 lanes faster than 2 + 3).
-  const bool boxes = rings->boxes.size() > 1;
   for (int32_t own = 1; ringChannels(*rings, {.ownLanes = own, .otherLanes = 1}) <= kMaxChannels; ++own)
-    for (int32_t other = 1; other <= (boxes ? kMaxChannels : 1); ++other) {
+    for (int32_t other = 1; other <= (boxes > 1 ? kMaxChannels : 1); ++other) {
       const RingLowering how{.ownLanes = own, .otherLanes = other, .protocol = options.protocol};
       if (ringChannels(*rings, how) > kMaxChannels) break;
       tryLowering(how);
     }
+  }
   if (out.channels == 0) throw codegen::CompileError(lastError);
   best.form = CallForm::InPlace;
   out.inPlace = codegen::compile(ringAllGatherProgram(name + "-inplace", *rings, best), {.target = options.target});
@@ -113,6 +132,7 @@ std::string_view compositionName(Composition c) {
     case Composition::Packing: return "trees";
     case Composition::Hierarchical: return "hierarchical";
     case Composition::Rings: return "rings";
+    case Composition::RingsSplit: return "rings-split";
   }
   return "trees";
 }
@@ -128,7 +148,9 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
   const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;
   const std::string name = std::string(compositionName(options.composition)) + "-" +
                            std::string(collectiveTypeName(collective)) + "-" + topology.name;
-  if (options.composition == Composition::Rings) return synthesizeRings(topology, collective, options, deadline, name, agBound);
+  if (options.composition == Composition::Rings || options.composition == Composition::RingsSplit)
+    return synthesizeRings(topology, collective, options, deadline, name, agBound,
+                           options.composition == Composition::RingsSplit);
 
   TreeSynthesis out;
   out.collective = collective;

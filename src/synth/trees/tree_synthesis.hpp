@@ -18,9 +18,10 @@ namespace ccforge::synth::trees {
 
 // Packing: ForestColl's tree packing (throughput-optimal). Hierarchical: intra-box broadcast
 // plus inter-box exchange on rails (hierarchical.hpp). Rings: rings inside boxes without a
-// switch, after the rail exchange on several boxes (box_rings.hpp); allgather only.
-enum class Composition : uint8_t { Packing, Hierarchical, Rings };
-std::string_view compositionName(Composition c);  // "trees", "hierarchical", "rings"
+// switch, after the rail exchange on several boxes (box_rings.hpp); allgather only. RingsSplit:
+// the same rings on several boxes with second entries (ring_programs.hpp), for large sizes.
+enum class Composition : uint8_t { Packing, Hierarchical, Rings, RingsSplit };
+std::string_view compositionName(Composition c);  // "trees", "hierarchical", "rings", "rings-split"
 
 struct TreeSynthesisOptions {
   Composition composition = Composition::Packing;

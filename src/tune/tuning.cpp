@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "ir/names.hpp"
+#include "semantics/protocol.hpp"
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
 #include "sim/simulate.hpp"
@@ -84,10 +85,12 @@ void simulateCandidate(const Candidate& c, const topo::Topology& topology, const
     uint64_t from = kExtrapolatedAbove;
     while (from < sizes.back() && !inside(from) && static_cast<int64_t>(from) < compiled.minBytes) from *= 2;
     if (from > kExtrapolatedAbove && inside(from) && !times.count(from)) run({from});
+    const double steadyBytes = static_cast<double>(kSteadyTileIterations) * c.algorithm.nchunksperloop *
+                               static_cast<double>(tileBytes(c.algorithm.proto));
     for (uint64_t b = from; b < sizes.back() && inside(b);) {
       const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
       // (A window that starts above b / 4 leaves points out: simulate on until three are there.)
-      if (q != times.end() && h != times.end() && f != times.end()) {
+      if (q != times.end() && h != times.end() && f != times.end() && static_cast<double>(b / 4) >= steadyBytes) {
         const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
         const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
         // Collinear, and the line passes near the origin: the time is bandwidth, not a latency

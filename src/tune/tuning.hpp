@@ -28,6 +28,10 @@ inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
 inline constexpr uint64_t kExtrapolatedAbove = uint64_t{64} << 20;
 inline constexpr double kLinearTolerance = 0.002;
 inline constexpr double kMaxIntercept = 0.1;  // of the time at the line's start
+// The three points of the line run at least this many tile iterations each: below, a program's
+// time per byte may still fall as iterations pipeline (the ring compositions of mi250-2 are
+// straight from 64 to 256 MiB in one iteration and 20 % faster per byte at 1 GiB).
+inline constexpr int64_t kSteadyTileIterations = 4;
 
 struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included

@@ -117,6 +117,9 @@ TEST_CASE("fastest ranges: a candidate enters the running at its start") {
   const Ranges at = fastestRanges({CostCurve::affine(0, 1), CostCurve({{0, 5}})}, kNoEnds2, {2.0, 0.0});
   checkRange(at[1], 0, 2);
   checkRange(at[0], 2, std::nullopt);
+  // Alone, it has the sizes from its start.
+  const Ranges alone = fastestRanges({CostCurve::affine(0, 1)}, {std::nullopt}, {7.0});
+  checkRange(alone[0], 7, std::nullopt);
   CHECK_THROWS_AS(fastestRanges({CostCurve::affine(0, 1)}, {std::nullopt}, {1.0, 2.0}), std::invalid_argument);
 }
 

@@ -77,8 +77,11 @@ std::vector<std::optional<SizeRange>> fastestRanges(const std::vector<CostCurve>
   };
 
   std::vector<std::optional<SizeRange>> out(n);
-  double x = 0, start = 0;
-  std::optional<size_t> current = fastestAt(0);
+  // The sweep begins where the first candidate enters.
+  double x = 0;
+  for (size_t i = 0; i < n; ++i) x = i == 0 ? startOf(i) : std::min(x, startOf(i));
+  double start = x;
+  std::optional<size_t> current = fastestAt(x);
   // Each pass moves to the next stop or retires the current candidate: at most
   // stops.size() + n passes.
   while (current) {

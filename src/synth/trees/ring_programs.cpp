@@ -104,22 +104,33 @@ class RingRoutes {
   // channel of the piece's lane (not the second halves' lane, whose blocks receive from the
   // ring).
   void secondEntryTransfers() {
-    const size_t n = rings_.boxes.front().size();
     for (int32_t shift = 1; shift < boxCount(rings_); ++shift)
       for (int32_t box = 0; box < boxCount(rings_); ++box)
         for (int32_t r = 0; r < ringCount(rings_); ++r) {
-          const std::vector<int32_t>& ring = rings_.rings[static_cast<size_t>(r)];
-          const std::vector<int32_t>& here = rings_.boxes[static_cast<size_t>(box)];
-          const std::vector<int32_t>& source = rings_.boxes[static_cast<size_t>((box + shift) % boxCount(rings_))];
-          for (size_t i = 0; i < n; ++i) {
-            const int32_t root = source[static_cast<size_t>(ring[i])];
+          const PassRanks at = passRanks(shift, box, r);
+          for (size_t i = 0; i < at.ring.size(); ++i) {
+            const int32_t root = at.root(i);
             const std::optional<int32_t> index = twiceEntered(root, r);
             if (!index) continue;
             const int32_t lane = root % how_.otherLanes;  // piece(): the first piece's lane
-            const int32_t entry = here[static_cast<size_t>(ring[(i + static_cast<size_t>(secondEntryHop(r, i))) % n])];
-            out_.push_back({root, entry, *index, laneChannel(rings_, how_, r, shift, lane)});
+            const size_t entry = (i + static_cast<size_t>(secondEntryHop(r, i))) % at.ring.size();
+            out_.push_back({root, at.rank(entry), *index, laneChannel(rings_, how_, r, shift, lane)});
           }
         }
+  }
+
+  // Ring r in box `box` during pass `shift`: the rank at each ring position, and the root (in
+  // the source box) whose pieces start there.
+  struct PassRanks {
+    const std::vector<int32_t>& ring;
+    const std::vector<int32_t>& here;
+    const std::vector<int32_t>& source;
+    int32_t rank(size_t position) const { return here[static_cast<size_t>(ring[position])]; }
+    int32_t root(size_t position) const { return source[static_cast<size_t>(ring[position])]; }
+  };
+  PassRanks passRanks(int32_t shift, int32_t box, int32_t r) const {
+    return {rings_.rings[static_cast<size_t>(r)], rings_.boxes[static_cast<size_t>(box)],
+            rings_.boxes[static_cast<size_t>((box + shift) % boxCount(rings_))]};
   }
 
   // The piece of root's ring r on lane `lane` of a pass with `lanes` lanes, if any: a ring's
@@ -130,30 +141,25 @@ class RingRoutes {
     return root * pieces_ + deal_.first(root, r) + nth;
   }
   void pass(int32_t shift, int32_t lane, int32_t box, int32_t r) {
-    const std::vector<int32_t>& ring = rings_.rings[static_cast<size_t>(r)];
-    const size_t n = ring.size();
-    const std::vector<int32_t>& here = rings_.boxes[static_cast<size_t>(box)];
-    const int32_t sourceBox = (box + shift) % boxCount(rings_);
-    const std::vector<int32_t>& source = rings_.boxes[static_cast<size_t>(sourceBox)];
+    const PassRanks at = passRanks(shift, box, r);
+    const size_t n = at.ring.size();
     const int32_t channel = laneChannel(rings_, how_, r, shift, lane);
     for (size_t i = 0; i < n; ++i) {
-      const int32_t local = ring[i];
-      const int32_t root = source[static_cast<size_t>(local)];
+      const int32_t root = at.root(i);
       const std::optional<int32_t> index = piece(root, r, lanesOf(how_, shift), lane);
       if (!index) continue;
-      const int32_t start = here[static_cast<size_t>(local)];
+      const int32_t start = at.rank(i);
       // The shortcut goes against the ring, so the lane's channel has that connection free.
-      if (rings_.truncated[static_cast<size_t>(r)][i])
-        out_.push_back({start, here[static_cast<size_t>(ring[(i + n - 1) % n])], *index, channel});
+      if (rings_.truncated[static_cast<size_t>(r)][i]) out_.push_back({start, at.rank((i + n - 1) % n), *index, channel});
       const bool twice = shift > 0 && index == twiceEntered(root, r);
       const int32_t secondHop = twice ? secondEntryHop(r, i) : -1;
       const int32_t secondChannel = laneChannel(rings_, how_, r, shift, how_.otherLanes);
-      int32_t at = start, hops = 0;
+      int32_t from = start, hops = 0;
       for (int32_t hop : rings_.path(static_cast<size_t>(r), i)) {
-        const int32_t next = here[static_cast<size_t>(hop)];
+        const int32_t next = at.here[static_cast<size_t>(hop)];
         ++hops;
-        if (hops != secondHop) out_.push_back({at, next, *index, hops > secondHop && twice ? secondChannel : channel});
-        at = next;
+        if (hops != secondHop) out_.push_back({from, next, *index, hops > secondHop && twice ? secondChannel : channel});
+        from = next;
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "semantics/selection.hpp"
+#include "sim/simulate.hpp"
 #include "topology/spec_reader.hpp"
 #include "tune/legacy_config.hpp"
 #include "tune/output.hpp"
@@ -43,6 +44,30 @@ TEST_CASE("tune: windows of one call form never overlap and each file serves eve
       for (size_t i = w->firstSize; i <= w->lastSize; ++i)
         CHECK(*t.evaluations[w->candidate].timeUs[i] * (1 + options.margin) <= t.nccl[i].timeUs);
     }
+  }
+}
+
+TEST_CASE("tune: no time is extrapolated from sizes below four tile iterations") {
+  // DGX-1's ring composition: 128 chunks per loop of 2 MiB tiles, so one iteration is 256 MiB and
+  // four are 1 GiB; a line would need three sizes from 1 GiB on, beyond the tuned 1 GiB, so every
+  // size is simulated: each time equals the simulator's own.
+  const topo::Topology topology = topo::loadTopology("dgx1");
+  TuneOptions options;
+  options.maxBytes = uint64_t{1} << 30;
+  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather, {.library = false, .synthesize = true, .synthesisSeconds = 60, .userFiles = {}});
+  const auto rings = std::find_if(set.candidates.begin(), set.candidates.end(),
+                                  [](const Candidate& c) { return c.name == "synth rings Simple"; });
+  REQUIRE(rings != set.candidates.end());
+  REQUIRE(rings->algorithm.nchunksperloop == 128);
+  const size_t index = static_cast<size_t>(rings - set.candidates.begin());
+  const Candidate candidate = *rings;
+  const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllGather, std::move(set), options);
+  for (size_t i = 0; i < t.sizes.size(); ++i) {
+    if (t.sizes[i] <= kExtrapolatedAbove) continue;
+    const sim::SimulationReport direct =
+        sim::simulate(candidate.algorithm, candidate.source, topology, {.sizes = {t.sizes[i]}, .arch = options.arch});
+    REQUIRE(t.evaluations[index].timeUs[i]);
+    CHECK(*t.evaluations[index].timeUs[i] == direct.results.at(0).timeUs);
   }
 }
 

@@ -110,14 +110,14 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
       tryLowering(how);
     }
   } else {
-  // Every split of the channels between the passes' lanes (more lanes for a pass is not always
-  // faster: mi250-2 simulates 2 + 2 lanes faster than 2 + 3).
-  for (int32_t own = 1; ringChannels(*rings, {.ownLanes = own, .otherLanes = 1}) <= kMaxChannels; ++own)
-    for (int32_t other = 1; other <= (boxes > 1 ? kMaxChannels : 1); ++other) {
-      const RingLowering how{.ownLanes = own, .otherLanes = other, .protocol = options.protocol};
-      if (ringChannels(*rings, how) > kMaxChannels) break;
-      tryLowering(how);
-    }
+    // Every split of the channels between the passes' lanes (more lanes for a pass is not always
+    // faster: mi250-2 simulates 2 + 2 lanes faster than 2 + 3).
+    for (int32_t own = 1; ringChannels(*rings, {.ownLanes = own, .otherLanes = 1}) <= kMaxChannels; ++own)
+      for (int32_t other = 1; other <= (boxes > 1 ? kMaxChannels : 1); ++other) {
+        const RingLowering how{.ownLanes = own, .otherLanes = other, .protocol = options.protocol};
+        if (ringChannels(*rings, how) > kMaxChannels) break;
+        tryLowering(how);
+      }
   }
   if (out.channels == 0) throw codegen::CompileError(lastError);
   best.form = CallForm::InPlace;

@@ -32,6 +32,10 @@ inline constexpr int64_t kMaxTileIterations = 65536;          // MSCCL_MAX_ITER
 CCF_HD constexpr int64_t tileBytes(ir::Protocol p) {
   return p == ir::Protocol::Simple ? int64_t{2} << 20 : p == ir::Protocol::LL ? int64_t{32} << 10 : int64_t{576000};
 }
+// Bytes of a call that one tile iteration of a program of `nchunksperloop` chunks moves.
+CCF_HD constexpr double tileIterationBytes(int64_t nchunksperloop, ir::Protocol p) {
+  return static_cast<double>(nchunksperloop) * static_cast<double>(tileBytes(p));
+}
 
 // A transfer is one primitive call. Simple splits it into slices of MSCCL_SLICESTEPS FIFO
 // steps; LL and LL128 move it as one step. The FIFO unit of every engine is the slice (Simple)

@@ -85,8 +85,8 @@ void simulateCandidate(const Candidate& c, const topo::Topology& topology, const
     uint64_t from = kExtrapolatedAbove;
     while (from < sizes.back() && !inside(from) && static_cast<int64_t>(from) < compiled.minBytes) from *= 2;
     if (from > kExtrapolatedAbove && inside(from) && !times.count(from)) run({from});
-    const double steadyBytes = static_cast<double>(kSteadyTileIterations) * c.algorithm.nchunksperloop *
-                               static_cast<double>(tileBytes(c.algorithm.proto));
+    const double steadyBytes =
+        static_cast<double>(kSteadyTileIterations) * tileIterationBytes(c.algorithm.nchunksperloop, c.algorithm.proto);
     for (uint64_t b = from; b < sizes.back() && inside(b);) {
       const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
       // (A window that starts above b / 4 leaves points out: simulate on until three are there.)

@@ -89,9 +89,8 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     competing.push_back(&o);
     const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
     // Second entries pipeline over tile iterations: below one the network entries serialize.
-    const double from = o.composition == Composition::RingsSplit
-                            ? static_cast<double>(algorithm.nchunksperloop) * static_cast<double>(tileBytes(algorithm.proto))
-                            : 0;
+    const double from =
+        o.composition == Composition::RingsSplit ? tileIterationBytes(algorithm.nchunksperloop, algorithm.proto) : 0;
     candidates.push_back({&algorithm,
                           o.evaluation.simulatedCost.value_or(deploy::CostCurve(
                               {{static_cast<double>(o.evaluation.bytes), o.evaluation.simulatedTimeUs}})),

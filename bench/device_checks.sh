@@ -4,14 +4,15 @@
 # fused test, the runtime throughput benchmark and the fused GEMV + AllReduce benchmark.
 #
 # usage: bench/device_checks.sh BIN_DIR OUT_DIR [SECTION...]   (sections: tests sanitizer fused small
-#   fill profile runtime; default all; RUNTIME_PROGRAM=NAME limits runtime to one program)
+#   lanes fill profile runtime; default all; RUNTIME_PROGRAM=NAME limits runtime to one program;
+#   TESTS=PATTERN limits the CUDA tests to the Catch2 test names it matches)
 #   BIN_DIR holds runtime_cuda_tests, runtime_gpu_bench, fused_gpu_bench and the shared libraries
 #   they need that the device lacks (lib/); NCCL is taken from the machine (its Python packages).
 set -u
 bin=$1
 out=$2
 shift 2
-sections=${*:-tests sanitizer fused small fill profile runtime}
+sections=${*:-tests sanitizer fused small lanes fill profile runtime}
 wanted() { [[ " $sections " == *" $1 "* ]]; }
 mkdir -p "$out"
 nccl=$(find / -xdev -name 'libnccl.so.2' -path '*nvidia*' 2>/dev/null | head -1)
@@ -31,7 +32,7 @@ step() {  # NAME SECONDS COMMAND...: runs it with a time limit, output to OUT/NA
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 echo "nccl: ${nccl:-not found}"
-wanted tests && step cuda_tests 240 "$bin"/runtime_cuda_tests
+wanted tests && step cuda_tests 240 "$bin"/runtime_cuda_tests ${TESTS:+"$TESTS"}
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 if wanted sanitizer && [ -n "$sanitizer" ]; then
   step sanitizer_fused 180 "$sanitizer" --tool memcheck --error-exitcode 3 "$bin"/runtime_cuda_tests "*fused*"
@@ -49,6 +50,18 @@ if wanted small; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M PROTOCOL GROUP
                 "2 32 8192 32 1024 LL 32" "8 16 8192 16 1024 LL 16"; do
     # shellcheck disable=SC2086
     step "small_${config// /_}" 120 "$bin"/fused_gpu_bench $config
+  done
+fi
+# Small shapes with the compute on the communication blocks (COMPUTE_TBS 0), one slice per
+# destination and lane, on 1, 2, 4 and 8 lanes (copies of the communication blocks), LL; single
+# calls and batches of 20 calls back to back.
+if wanted lanes; then  # RANKS CHUNKS MAX_M COMPUTE_TBS MIN_M PROTOCOL GROUP LANES BATCH
+  for batch in 1 20; do
+    for config in "4 1 8192 0 1024 LL 1 1" "4 2 8192 0 1024 LL 1 2" "4 4 8192 0 1024 LL 1 4" "4 8 8192 0 1024 LL 1 8" \
+                  "2 8 8192 0 1024 LL 1 8" "8 2 8192 0 1024 LL 1 2"; do
+      # shellcheck disable=SC2086
+      step "lanes_${config// /_}_$batch" 120 "$bin"/fused_gpu_bench $config "$batch"
+    done
   done
 fi
 # Compute blocks on every SM the communication blocks leave (132 SMs, one 512-thread block each):

@@ -1,7 +1,7 @@
 // GPU benchmark of fused GEMV + AllReduce (docs/benchmarks.md "Fused operators, measured on a GPU"):
 // R ranks on one GPU, row-parallel GEMV (rank r holds W_r: M x K/R and x_r; y = sum_r W_r x_r on
-// every rank). Per shape, measured in the same run, each the median of CUDA-event times of single
-// calls:
+// every rank). Per shape, measured in the same run, each the median per call of CUDA-event times of
+// single calls, or of batches of calls enqueued back to back (BATCH):
 //   gemv       the GEMV alone: one kernel computing every rank's partial product on the whole GPU
 //              (a warp per row, coalesced), the yardstick the fused kernel is held to;
 //   allreduce  the interpreter running the all-pairs allreduce of the products alone;
@@ -16,10 +16,11 @@
 // that the weights touched per call are at least 4x the L2; every variant's y is compared bit for
 // bit with gemv+ar on every rank, and sampled rows with a host reference.
 //
-// usage: fused_gpu_bench [RANKS] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [PROTOCOL] [GROUP]   (defaults
-//   8 4 32768 1 4096 Simple 1; M = K doubles from MIN_M while below MAX_M, then MAX_M; COMPUTE_TBS 0:
-//   the communication blocks compute what they send; PROTOCOL Simple, LL or LL128, of the allreduce
-//   and both programs; GROUP chunks per communication step of both programs)
+// usage: fused_gpu_bench [RANKS] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [PROTOCOL] [GROUP] [LANES] [BATCH]
+//   (defaults 8 4 32768 1 4096 Simple 1 1 1; M = K doubles from MIN_M while below MAX_M, then MAX_M;
+//   COMPUTE_TBS 0: the communication blocks compute what they send; PROTOCOL Simple, LL or LL128, of
+//   the allreduce and both programs; GROUP chunks per communication step and LANES copies of the
+//   communication blocks of both programs; BATCH calls per timed sample, enqueued back to back)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -95,20 +96,25 @@ struct Events {
   cudaEvent_t start, stop;
 };
 
-// Median microseconds of one call of f(i) (i: the call's index, for rotating inputs) on stream s.
+// Median microseconds per call of f(i) (i: the call's index, for rotating inputs) on stream s,
+// over `iterations` samples of `batch` calls enqueued back to back between two events (batch 1:
+// single calls on an idle GPU, whose launch overhead is timed too; larger batches: the GPU time per
+// call of a stream of calls, as nccl-tests times them). The warm-up calls every input set once, so
+// no timed call is the first launch of its executor (which uploads the operand table).
 template <class F>
-double medianMicros(cudaStream_t s, int iterations, F&& f) {
+double medianMicros(cudaStream_t s, int iterations, int batch, int sets, F&& f) {
   Events e;
-  for (int i = 0; i < 3; ++i) f(i);
+  int call = 0;
+  while (call < std::max(3, sets)) f(call++);
   std::vector<float> ms;
   for (int i = 0; i < iterations; ++i) {
     checkCuda(cudaEventRecord(e.start, s), "cudaEventRecord");
-    f(i);
+    for (int b = 0; b < batch; ++b) f(call++);
     checkCuda(cudaEventRecord(e.stop, s), "cudaEventRecord");
     checkCuda(cudaEventSynchronize(e.stop), "cudaEventSynchronize");
     float t = 0;
     checkCuda(cudaEventElapsedTime(&t, e.start, e.stop), "cudaEventElapsedTime");
-    ms.push_back(t);
+    ms.push_back(t / static_cast<float>(batch));
   }
   std::sort(ms.begin(), ms.end());
   return 1e3 * ms[ms.size() / 2];
@@ -126,6 +132,8 @@ struct Config {
   int computeTbs = 1;
   ir::Protocol protocol = ir::Protocol::Simple;
   int group = 1;
+  int lanes = 1;
+  int batch = 1;  // calls per timed sample, back to back
 };
 
 Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Bytes, int& setsOut) {
@@ -187,6 +195,7 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
     p.computeTbs = bulk && config.computeTbs == 0 ? ranks : config.computeTbs;
     p.protocol = config.protocol;
     p.chunksPerStep = config.group;
+    p.lanes = config.lanes;
     p.rows = m;
     p.inner = inner;
     p.order = algorithms::FusedOrder::RemoteFirst;
@@ -234,17 +243,17 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
   };
 
   Row row{};
-  row.gemv = medianMicros(stream, iterations, [&](int i) { gemv(i % sets); });
-  row.allreduce = medianMicros(stream, iterations, [&](int) { allreduce->launch(buffers[0]); });
-  row.gemvThenAllReduce = medianMicros(stream, iterations, [&](int i) {
+  row.gemv = medianMicros(stream, iterations, config.batch, sets, [&](int i) { gemv(i % sets); });
+  row.allreduce = medianMicros(stream, iterations, config.batch, sets, [&](int) { allreduce->launch(buffers[0]); });
+  row.gemvThenAllReduce = medianMicros(stream, iterations, config.batch, sets, [&](int i) {
     gemv(i % sets);
     allreduce->launch(buffers[static_cast<size_t>(i % sets)]);
   });
-  row.bulkProgram = medianMicros(stream, iterations, [&](int i) { bulk[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
-  row.bulkTwoLaunches = medianMicros(stream, iterations, [&](int i) {
+  row.bulkProgram = medianMicros(stream, iterations, config.batch, sets, [&](int i) { bulk[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
+  row.bulkTwoLaunches = medianMicros(stream, iterations, config.batch, sets, [&](int i) {
     bulkTwoLaunches[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]);
   });
-  row.fused = medianMicros(stream, iterations, [&](int i) { fused[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
+  row.fused = medianMicros(stream, iterations, config.batch, sets, [&](int i) { fused[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
 
   // Results of set 0: gemv then allreduce is the reference for the two programs, and sampled
   // rows of it are checked against the host.
@@ -291,9 +300,12 @@ int main(int argc, char** argv) {
   const int minM = argc > 5 ? std::atoi(argv[5]) : 4096;
   const std::optional<ir::Protocol> protocol = ir::parseProtocol(argc > 6 ? argv[6] : "Simple");
   if (argc > 7) config.group = std::atoi(argv[7]);
+  if (argc > 8) config.lanes = std::atoi(argv[8]);
+  if (argc > 9) config.batch = std::atoi(argv[9]);
   if (config.ranks < 2 || config.ranks > kMaxRanks || config.chunks < 1 || minM < 1 || maxM < minM || config.computeTbs < 0 ||
-      !protocol || config.group < 1) {
-    std::fprintf(stderr, "usage: fused_gpu_bench [RANKS 2..%d] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [Simple|LL|LL128] [GROUP]\n",
+      !protocol || config.group < 1 || config.lanes < 1 ||
+      config.batch < 1) {
+    std::fprintf(stderr, "usage: fused_gpu_bench [RANKS 2..%d] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [Simple|LL|LL128] [GROUP] [LANES] [BATCH]\n",
                  kMaxRanks);
     return 2;
   }
@@ -303,10 +315,10 @@ int main(int argc, char** argv) {
     checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     const Stream owned(0);
     const cudaStream_t stream = owned.get();
-    std::printf("%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, %d chunks per step, %s, remote-first order, "
-                "fp32, median us of single calls (CUDA events)\n\n",
+    std::printf("%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, %d chunks per step, %d lanes, %s, remote-first order, "
+                "fp32, median us per call of samples of %d call(s) back to back (CUDA events)\n\n",
                 prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, config.ranks, config.chunks, config.computeTbs, config.group,
-                std::string(ir::protocolName(config.protocol)).c_str());
+                config.lanes, std::string(ir::protocolName(config.protocol)).c_str(), config.batch);
     std::printf("| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | bulk-2l (us) | fused (us) | "
                 "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     bool allCorrect = true;

@@ -97,13 +97,18 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
                        : p.op == ir::ComputeOp::EmbeddingBag ? "embedding-alltoall"
                                                              : "gemm-alltoall";
   a.name = std::string(opName) + (p.bulkSynchronous ? "-bulk" : "") + "-r" + std::to_string(R) + "-c" + std::to_string(C) +
-           (G > 1 ? "-g" + std::to_string(G) : "") + (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
+           (G > 1 ? "-g" + std::to_string(G) : "") + (p.lanes > 1 ? "-l" + std::to_string(p.lanes) : "") +
+           (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
   a.proto = p.protocol;
   // A channel holds at most kMaxPeersPerChannel sending (and receiving) thread blocks: peer
   // index k sends on channel k / kMaxPeersPerChannel. The receiving side of that connection has
   // index R - 2 - k for the same pair, so receivers take the channel of that index.
   auto channelOf = [&](int32_t k) { return k / kMaxPeersPerChannel; };
-  a.nchannels = channelOf(R - 2) + 1;
+  const int32_t laneChannels = channelOf(R - 2) + 1;
+  const int32_t L = p.lanes, groups = C / G;
+  if (L < 1 || groups % L != 0)
+    throw std::invalid_argument("lanes must divide the groups per destination (chunks / group = " + std::to_string(groups) + ")");
+  a.nchannels = L * laneChannels;
   a.nchunksperloop = chunks;
   a.ngpus = R;
   a.coll = allreduce ? ir::CollectiveKind::AllReduce : ir::CollectiveKind::AllToAll;
@@ -114,10 +119,18 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   a.minBytes = 0;
   a.maxBytes = 0;
   // Thread blocks of rank r: 0..N-1 compute (N = computeTbs, the slices dealt round-robin in
-  // compute order); N reduces (allreduce) or copies the own slice (alltoall); N + 1 + k sends to
-  // peer (r+1+k) % R; N + 1 + (R-1) + k receives from it. With N = 0 the sender of peer p and
-  // the local block compute p's and the own slices, in chunk order, each right before its use.
+  // compute order); then per lane h a local block, which reduces (allreduce) or copies the own
+  // slice (alltoall), senders k = 0..R-2 to peer (r+1+k) % R and receivers from it. Group i of
+  // chunks (chunks i*G .. i*G+G-1 of each destination) belongs to lane i % L. With N = 0 the
+  // sender of peer p and the local block of a lane compute p's and the own chunks of its groups,
+  // each right before its use.
   const int32_t N = p.computeTbs;
+  const int32_t laneTbs = 1 + 2 * (R - 1);
+  auto laneOf = [&](int32_t c) { return (c / G) % L; };
+  auto indexInLane = [&](int32_t c) { return c / G / L; };  // the group's position among its lane's
+  auto localTb = [&](int32_t h) { return N + h * laneTbs; };
+  auto sendTb = [&](int32_t h, int32_t k) { return localTb(h) + 1 + k; };
+  auto recvTb = [&](int32_t h, int32_t k) { return localTb(h) + R + k; };
   for (int32_t r = 0; r < R; ++r) {
     ir::Gpu g;
     g.id = r;
@@ -150,8 +163,6 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       return p.bulkSynchronous ? std::pair<int32_t, int32_t>{0, lastStepOf(0)} : producer[static_cast<size_t>(q)];
     };
     auto peer = [&](int32_t k) { return (r + 1 + k) % R; };
-    auto sendTb = [&](int32_t k) { return N + 1 + k; };
-    auto recvTb = [&](int32_t k) { return N + 1 + (R - 1) + k; };
     // Before `s`, the first reader of chunks q .. q + G - 1 in `reader`: inline, it computes them;
     // else it waits for their producers, all but the last through a nop each.
     auto readAfterProducers = [&](ir::ThreadBlock& reader, ir::Step& s, int32_t q) {
@@ -174,47 +185,50 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       return s;
     };
 
-    ir::ThreadBlock local;
-    local.id = N;
-    std::vector<ir::ThreadBlock> senders, receivers;
-    for (int32_t k = 0; k < R - 1; ++k) {
-      ir::ThreadBlock s;
-      s.id = sendTb(k);
-      s.send = peer(k);
-      s.chan = channelOf(k);
-      senders.push_back(s);
-      ir::ThreadBlock v;
-      v.id = recvTb(k);
-      v.recv = peer(k);
-      v.chan = channelOf(R - 2 - k);
-      receivers.push_back(v);
+    std::vector<ir::ThreadBlock> locals(static_cast<size_t>(L));
+    std::vector<std::vector<ir::ThreadBlock>> senders(static_cast<size_t>(L)), receivers(static_cast<size_t>(L));
+    for (int32_t h = 0; h < L; ++h) {
+      locals[h].id = localTb(h);
+      for (int32_t k = 0; k < R - 1; ++k) {
+        ir::ThreadBlock s;
+        s.id = sendTb(h, k);
+        s.send = peer(k);
+        s.chan = h * laneChannels + channelOf(k);
+        senders[h].push_back(s);
+        ir::ThreadBlock v;
+        v.id = recvTb(h, k);
+        v.recv = peer(k);
+        v.chan = h * laneChannels + channelOf(R - 2 - k);
+        receivers[h].push_back(v);
+      }
     }
     if (allreduce) {
       // Reduce-scatter into rank r's slice, then allgather it (all pairs).
       for (int32_t k = 0; k < R - 1; ++k)
         for (int32_t c = 0; c < C; c += G) {
-          const int32_t q = peer(k) * C + c;
+          const int32_t q = peer(k) * C + c, h = laneOf(c);
           // The peer receives from rank r on its receiver R - 2 - k, into that receiver's scratch.
           ir::Step s = groupStep(OpType::Send, Buffer::Input, q, Buffer::Scratch, (R - 2 - k) * C + c);
-          readAfterProducers(senders[k], s, q);
-          senders[k].steps.push_back(s);
+          readAfterProducers(senders[h][k], s, q);
+          senders[h][k].steps.push_back(s);
           ir::Step v = groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Scratch, k * C + c);
           v.hasdep = true;
-          receivers[k].steps.push_back(v);
+          receivers[h][k].steps.push_back(v);
         }
-      std::vector<int32_t> reduced;  // per group: the local block's step that completes it
+      std::vector<int32_t> reduced;  // per group: its local block's step that completes it
       for (int32_t c = 0; c < C; c += G) {
-        const int32_t q = r * C + c;
+        const int32_t q = r * C + c, h = laneOf(c), at = indexInLane(c);
+        ir::ThreadBlock& local = locals[h];
         ir::Step copy = groupStep(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
         readAfterProducers(local, copy, q);
         local.steps.push_back(copy);
         // Every peer's share arrived (a nop per receiver but the last, whose wait the first `re`
         // carries), then one `re` chain the executor fuses into a single pass over the shares; a
         // flag every kMaxReduceFusion - 1 of them ends a chain before the executor's limit.
-        for (int32_t k = 0; k + 1 < R - 1; ++k) local.steps.push_back(waitFor(recvTb(k), c / G));
+        for (int32_t k = 0; k + 1 < R - 1; ++k) local.steps.push_back(waitFor(recvTb(h, k), at));
         for (int32_t k = 0; k < R - 1; ++k) {
           ir::Step re = groupStep(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
-          if (k == 0) dependOn(re, recvTb(R - 2), c / G);
+          if (k == 0) dependOn(re, recvTb(h, R - 2), at);
           re.hasdep = k == R - 2 || (k + 1) % (kMaxReduceFusion - 1) == 0;
           local.steps.push_back(re);
         }
@@ -222,34 +236,37 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       }
       for (int32_t k = 0; k < R - 1; ++k)
         for (int32_t c = 0; c < C; c += G) {
+          const int32_t h = laneOf(c);
           ir::Step s = groupStep(OpType::Send, Buffer::Output, r * C + c, Buffer::Output, r * C + c);
-          dependOn(s, N, reduced[static_cast<size_t>(c / G)]);
-          senders[k].steps.push_back(s);
+          dependOn(s, localTb(h), reduced[static_cast<size_t>(c / G)]);
+          senders[h][k].steps.push_back(s);
           const int32_t from = peer(k);
-          receivers[k].steps.push_back(groupStep(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
+          receivers[h][k].steps.push_back(groupStep(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
         }
     } else {
       // AllToAll: slice p*C..p*C+C-1 of rank r goes to rank p's chunks r*C..r*C+C-1.
       for (int32_t c = 0; c < C; c += G) {
         const int32_t q = r * C + c;
         ir::Step copy = groupStep(OpType::Copy, Buffer::Input, q, Buffer::Output, q);
-        readAfterProducers(local, copy, q);
-        local.steps.push_back(copy);
+        readAfterProducers(locals[laneOf(c)], copy, q);
+        locals[laneOf(c)].steps.push_back(copy);
       }
       for (int32_t k = 0; k < R - 1; ++k)
         for (int32_t c = 0; c < C; c += G) {
-          const int32_t q = peer(k) * C + c;
+          const int32_t q = peer(k) * C + c, h = laneOf(c);
           ir::Step s = groupStep(OpType::Send, Buffer::Input, q, Buffer::Output, r * C + c);
-          readAfterProducers(senders[k], s, q);
-          senders[k].steps.push_back(s);
+          readAfterProducers(senders[h][k], s, q);
+          senders[h][k].steps.push_back(s);
           const int32_t from = peer(k);
-          receivers[k].steps.push_back(groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
+          receivers[h][k].steps.push_back(groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
         }
     }
     for (auto& tb : computeTbs) g.threadBlocks.push_back(std::move(tb));
-    g.threadBlocks.push_back(std::move(local));
-    for (auto& s : senders) g.threadBlocks.push_back(std::move(s));
-    for (auto& v : receivers) g.threadBlocks.push_back(std::move(v));
+    for (int32_t h = 0; h < L; ++h) {
+      g.threadBlocks.push_back(std::move(locals[h]));
+      for (auto& s : senders[h]) g.threadBlocks.push_back(std::move(s));
+      for (auto& v : receivers[h]) g.threadBlocks.push_back(std::move(v));
+    }
     for (auto& tb : g.threadBlocks) {
       number(tb);
       const int32_t maxSteps = fusedProfile().maxStepsPerThreadBlock;
@@ -257,7 +274,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
         throw std::invalid_argument("thread block " + std::to_string(tb.id) + " of each rank needs " +
                                     std::to_string(tb.steps.size()) + " steps; the executor stores " +
                                     std::to_string(maxSteps) +
-                                    " per thread block (fewer chunks, or more compute thread blocks: computetbs)");
+                                    " per thread block (fewer chunks, or more compute thread blocks: computetbs, or more lanes)");
     }
     a.gpus.push_back(std::move(g));
   }
@@ -310,6 +327,7 @@ FusedParameters fusedParameters(std::string_view name, const std::vector<std::st
     else if (key == "bulk") p.bulkSynchronous = i != 0;
     else if (key == "computetbs") p.computeTbs = i;
     else if (key == "group") p.chunksPerStep = i;
+    else if (key == "lanes") p.lanes = i;
     else if (key == "m" || key == "batch" || key == "tokens") p.rows = i;
     else if (key == "k" || key == "pooling" || key == "hidden") p.inner = i;
     else if (key == "dim" || key == "ffn") p.cols = i;

@@ -30,6 +30,10 @@ struct FusedParameters {
                                   // communication blocks compute what they send
   int32_t chunksPerStep = 1;      // a communication step moves this many consecutive chunks (divides
                                   // chunksPerRank): fewer handshakes, the same compute granularity
+  int32_t lanes = 1;              // copies of the local, send and receive blocks, each on channels of its
+                                  // own; lane h moves groups h, h + lanes, ... (lanes divides the groups
+                                  // per destination): with computetbs=0 a slice's compute spreads over
+                                  // lanes blocks without a flag between blocks
   // gemv: rows = M, inner = K. embag: rows = batch, cols = dim, inner = pooling, tableRows.
   // gemm: rows = tokens, inner = hidden, cols = ffn.
   int32_t rows = 0;
@@ -44,8 +48,8 @@ struct FusedParameters {
 ir::Algorithm fusedProgram(const FusedParameters& p);
 
 // The library entries: gemv-allreduce, embedding-alltoall, gemm-alltoall with their knobs
-// (key=value: ranks, chunks, order=0 natural / 1 remote-first, bulk=0/1, computetbs, group, and the
-// shape).
+// (key=value: ranks, chunks, order=0 natural / 1 remote-first, bulk=0/1, computetbs, group, lanes, and
+// the shape).
 struct FusedEntry {
   std::string name;
   std::string summary;

@@ -154,6 +154,14 @@ void sweepOperator(ir::ComputeOp op) {
             p.computeTbs = 0;  // the communication blocks compute what they send
             runAndCheck(p, 0, 2, seed++);
             runAndCheck(p, 256, 3, seed++);
+            for (int32_t computeTbs : {0, 2}) {  // a lane per chunk: copies of the communication blocks
+              if (chunks == 1) break;
+              FusedParameters laned = p;
+              laned.computeTbs = computeTbs;
+              laned.lanes = chunks;
+              runAndCheck(laned, 0, 2, seed++);
+              runAndCheck(laned, 256, 3, seed++);
+            }
           }
 }
 

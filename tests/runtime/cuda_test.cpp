@@ -148,8 +148,9 @@ TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fall
 // With compute-first, the compute blocks run as a launch of their own before the others.
 TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and bulk-synchronous") {
   if (skipUnlessGpus(1)) return;
-  for (auto [ranks, computeTbs, group] : {std::tuple{2, 1, 1}, std::tuple{4, 1, 1}, std::tuple{8, 1, 1}, std::tuple{4, 3, 1},
-                                          std::tuple{8, 16, 1}, std::tuple{4, 0, 1}, std::tuple{8, 0, 2}, std::tuple{4, 8, 2}})
+  for (auto [ranks, computeTbs, group, lanes] :
+       {std::tuple{2, 1, 1, 1}, std::tuple{4, 1, 1, 1}, std::tuple{8, 1, 1, 1}, std::tuple{4, 3, 1, 1}, std::tuple{8, 16, 1, 1},
+        std::tuple{4, 0, 1, 1}, std::tuple{8, 0, 2, 1}, std::tuple{4, 8, 2, 1}, std::tuple{4, 0, 1, 2}, std::tuple{4, 3, 1, 2}})
     for (int variant = 0; variant < 4; ++variant) {
       const bool bulk = variant % 2 == 1, computeFirst = variant >= 2;
       if (computeTbs == 0 && (bulk || computeFirst)) continue;  // both need compute blocks
@@ -159,6 +160,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       p.chunksPerRank = 2;
       p.computeTbs = computeTbs;
       p.chunksPerStep = group;
+      p.lanes = lanes;
       p.rows = ranks * 2 * 16;
       p.inner = 40;
       p.order = algorithms::FusedOrder::RemoteFirst;
@@ -200,7 +202,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       for (int32_t r = 0; r < ranks; ++r) {
         std::vector<float> out(static_cast<size_t>(p.rows));
         target->download(r, out.data(), buffers[r].recv, sizeof(float) * out.size());
-        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " group=" << group
+        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " group=" << group << " lanes=" << lanes
                       << " compute-first=" << computeFirst << " rank " << r);
         CHECK(std::memcmp(out.data(), y.data(), sizeof(float) * y.size()) == 0);
       }

@@ -265,6 +265,32 @@ TEST_CASE("group=G: communication steps move G chunks after waiting for each one
   CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("must divide chunks (3)"));
 }
 
+TEST_CASE("lanes=L: L copies of the communication blocks on channels of their own, each moving every L-th group; it verifies") {
+  for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::EmbeddingBag})
+    for (int32_t computeTbs : {0, 2}) {
+      FusedParameters p = params(op, 4, 4);
+      p.computeTbs = computeTbs;
+      p.lanes = 2;
+      const ir::Algorithm a = algorithms::fusedProgram(p);
+      CHECK(a.nchannels == 2);
+      const ir::Gpu& g = a.gpus[1];
+      REQUIRE(g.threadBlocks.size() == static_cast<size_t>(computeTbs + 2 * 7));  // per lane: local, 3 senders, 3 receivers
+      for (int32_t h = 0; h < 2; ++h)
+        for (int32_t i = 1; i < 7; ++i) {  // a lane's senders and receivers are on its channel
+          const ir::ThreadBlock& tb = g.threadBlocks[static_cast<size_t>(computeTbs + h * 7 + i)];
+          CHECK(tb.chan == h);
+          for (const ir::Step& s : tb.steps)  // chunk c of a slice belongs to lane c % 2 (group 1)
+            if (s.type == ir::OpType::Send || s.type == ir::OpType::Recv) CHECK((s.type == ir::OpType::Send ? s.srcoff : s.dstoff) % 4 % 2 == h);
+        }
+      const verify::FileReport r = verifyFused(a);
+      INFO(a.name << "\n" << rulesOf(r) << r.error);
+      CHECK(r.verdict == verify::Verdict::Verified);
+    }
+  FusedParameters p = params(ir::ComputeOp::Gemv, 4, 4);
+  p.lanes = 3;
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("lanes must divide the groups per destination (chunks / group = 4)"));
+}
+
 TEST_CASE("computetbs=0: each communication block computes what it sends, right before it, and it verifies") {
   for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::EmbeddingBag, ir::ComputeOp::Gemm})
     for (int32_t ranks : {2, 4}) {

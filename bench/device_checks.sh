@@ -68,9 +68,12 @@ fi
 # 4 ranks x (26 compute + 7) and 2 ranks x (42 + 3) blocks; M a multiple of ranks x chunks and of
 # 4 x ranks (whole 16-byte quads per row). With 4 ranks each communication step moves all 13
 # slices of a destination: the local block's waits would pass the executor's 64 steps otherwise.
+# Power-of-two shapes fill them too with 32 slices per destination over 26 compute blocks (4 or 5
+# slices each) and groups of 16 (a send block's nops stay within the 64 steps).
 if wanted fill; then
   step fused_fill_r4 200 "$bin"/fused_gpu_bench 4 13 32656 26 16432 Simple 13
   step fused_fill_r2 200 "$bin"/fused_gpu_bench 2 21 32760 42 16464
+  step fused_fill_r4_pow2 300 "$bin"/fused_gpu_bench 4 32 65536 26 16384 Simple 16
 fi
 # One fused launch under Nsight Compute: at M = K = 8192 each variant makes 53 calls (3 warm-up),
 # and the interpreter runs 3 x 53 of them (allreduce, gemv+ar, bulk-ir) before the first fused one.

@@ -36,7 +36,9 @@ print('| $(basename "$topo" .json) | $ranks | $label | %.1f | %.1f | %.1f | %.1f
 echo "| machine | ranks | operator and shape | bulk-sync (us) | fused natural (us) | fused remote-first (us) | gain natural | gain remote-first | skew natural (us) | skew remote-first (us) |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 HERE=$(cd "$(dirname "$0")" && pwd)
-for topo_ranks in "$HERE/mi250-fc4.json 4" "$HERE/mi250-fc8.json 8" "a100-1 8" "h100-1 8"; do
+# Rank r runs on GPU r: on mi250-1 the 4 and 8 ranks take its first 4 and 8 of 16 GCDs, and the
+# xGMI fabric relays between GCDs without a direct link (gpu_relay, docs/topologies.md).
+for topo_ranks in "mi250-1 4" "mi250-1 8" "a100-1 8" "h100-1 8"; do
   set -- $topo_ranks
   topo=$1 ranks=$2
   chunks=4

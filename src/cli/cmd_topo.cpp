@@ -97,7 +97,8 @@ std::string showText(const Topology& t, const TopologySummary& s) {
   out << "links: " << s.links << " directed, bandwidth unit " << gbps(t.unitGBps) << " GB/s\n";
   out << "GPU egress: " << rangeText(s.gpuEgress) << "\nGPU ingress: " << rangeText(s.gpuIngress) << "\n";
   if (s.diameter)
-    out << "diameter: " << count(*s.diameter, "step", "steps") << " (GPU-to-GPU transfers; switches and NICs are not steps)\n";
+    out << "diameter: " << count(*s.diameter, "step", "steps") << " (GPU-to-GPU transfers; switches"
+        << (t.gpuRelay ? ", NICs and the GPUs the fabric relays through" : " and NICs") << " are not steps)\n";
   else
     out << "diameter: none: " << gpuName(t, s.unreachable->first) << " cannot reach " << gpuName(t, s.unreachable->second)
         << "\n";

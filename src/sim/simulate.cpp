@@ -34,7 +34,8 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
       throw InputError(source, p.threadBlock(tb).where,
                        "connection rank " + std::to_string(c.sender) + " -> rank " + std::to_string(c.receiver) + " (" +
                            gpuName(t, c.sender) + " -> " + gpuName(t, c.receiver) + ") has no route in topology " +
-                           t.name + ": neither a direct link nor a path through switches or NICs");
+                           t.name + ": neither a direct link nor a path through switches" +
+                           (t.gpuRelay ? ", NICs or relaying GPUs" : " or NICs"));
     }
     routes.push_back(*route);
   }

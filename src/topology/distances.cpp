@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <deque>
 
+#include "topology/routes.hpp"
+
 namespace ccforge::topo {
 
 std::vector<std::vector<int32_t>> stepDistances(const Topology& topology) {
@@ -10,27 +12,33 @@ std::vector<std::vector<int32_t>> stepDistances(const Topology& topology) {
   const auto& gpus = topology.gpus();
   std::vector<std::vector<int32_t>> result(gpus.size(), std::vector<int32_t>(gpus.size(), kUnreachable));
   for (size_t r = 0; r < gpus.size(); ++r) {
-    // 0-1 BFS: entering a GPU costs one step, entering a switch or NIC none.
-    std::vector<int32_t> dist(n, kUnreachable);
+    // 0-1 BFS: entering a GPU costs one step, entering a switch or NIC none. States n + v: passing
+    // through GPU v within a step, where the fabric relays (one route, as routeBetween takes it).
+    std::vector<int32_t> dist(2 * n, kUnreachable);
     std::deque<int32_t> queue{gpus[r]};
     dist[static_cast<size_t>(gpus[r])] = 0;
-    std::vector<bool> done(n, false);
+    std::vector<bool> done(2 * n, false);
+    auto reach = [&](int32_t state, int32_t candidate, int32_t cost) {
+      int32_t& current = dist[static_cast<size_t>(state)];
+      if (current != kUnreachable && current <= candidate) return;
+      current = candidate;
+      if (cost == 0)
+        queue.push_front(state);
+      else
+        queue.push_back(state);
+    };
     while (!queue.empty()) {
-      int32_t v = queue.front();
+      int32_t state = queue.front();
       queue.pop_front();
-      if (done[static_cast<size_t>(v)]) continue;
-      done[static_cast<size_t>(v)] = true;
+      if (done[static_cast<size_t>(state)]) continue;
+      done[static_cast<size_t>(state)] = true;
+      const bool relaying = static_cast<size_t>(state) >= n;
+      const auto v = static_cast<int32_t>(relaying ? static_cast<size_t>(state) - n : static_cast<size_t>(state));
       for (int32_t id : topology.outLinks(v)) {
         int32_t w = topology.links()[static_cast<size_t>(id)].to;
         int32_t cost = topology.isCompute(w) ? 1 : 0;
-        int32_t candidate = dist[static_cast<size_t>(v)] + cost;
-        int32_t& current = dist[static_cast<size_t>(w)];
-        if (current != kUnreachable && current <= candidate) continue;
-        current = candidate;
-        if (cost == 0)
-          queue.push_front(w);
-        else
-          queue.push_back(w);
+        if (!relaying || topology.isCompute(w)) reach(w, dist[static_cast<size_t>(state)] + cost, cost);
+        if (relaysThrough(topology, v, w)) reach(static_cast<int32_t>(n) + w, dist[static_cast<size_t>(state)], 0);
       }
     }
     for (size_t t = 0; t < gpus.size(); ++t) result[r][t] = dist[static_cast<size_t>(gpus[t])];

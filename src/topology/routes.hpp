@@ -1,6 +1,7 @@
 // Where each IR connection runs on a topology: rank r is the topology's r-th GPU, and a
-// connection takes a direct link or a route through switches and NICs (never through
-// another GPU: GPUs do not forward in hardware).
+// connection takes a direct link or a route through switches and NICs. GPUs do not forward in
+// hardware, except where the topology's fabric relays (`Topology::gpuRelay`, AMD Infinity Fabric):
+// there a route may also pass through other GPUs, entering and leaving each over GPU-GPU links.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +18,15 @@ struct Route {
   topo::LinkClass linkClass = topo::LinkClass::NVLink;  // the slowest kind on the way
 };
 
-// The route with the fewest links (the first found, in link order, among equals); nullopt
-// when the receiver cannot be reached through switches and NICs alone.
+// May a route pass through GPU `gpu`, entered from vertex `from`? Only where the fabric relays,
+// and only from another GPU (a relayed route then leaves `gpu` for a GPU as well).
+inline bool relaysThrough(const Topology& topology, int32_t from, int32_t gpu) {
+  return topology.gpuRelay && topology.isCompute(from) && topology.isCompute(gpu);
+}
+
+// The route with the fewest links; nullopt when there is none. Among equally short routes: where
+// the fabric relays, the widest bottleneck, then the lowest vertex ids along the way (GPUs in rank
+// order); elsewhere the first found in link order.
 std::optional<Route> routeBetween(const topo::Topology& topology, int32_t fromRank, int32_t toRank);
 
 }  // namespace ccforge::topo

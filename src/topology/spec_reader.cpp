@@ -160,7 +160,8 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "family", "boxes", "vertices", "links", "gpu"});
+    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "family", "boxes",
+                          "vertices", "links", "gpu"});
     Topology t;
     t.sourceFile = source_;
     const json* name = member(spec, "name");
@@ -175,6 +176,7 @@ class SpecReader {
       for (size_t i = 0; i < n->size(); ++i) text((*n)[i], JsonLocations::child(notesPtr, i));
     }
     if (const json* u = member(spec, "unit_GBps")) t.unitGBps = positive(*u, JsonLocations::child(ptr, "unit_GBps"));
+    if (const json* r = member(spec, "gpu_relay")) t.gpuRelay = boolean(*r, JsonLocations::child(ptr, "gpu_relay"));
     LinkDefaults defaults;
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
     if (const json* c = member(spec, "link_class")) defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));

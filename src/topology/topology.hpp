@@ -57,6 +57,10 @@ class Topology {
   std::string sourceFile;
   // Bandwidths in the spec are multiples of this; bounds count "rounds" of one chunk over one unit.
   Rational unitGBps = 1;
+  // "gpu_relay" in the spec: the fabric forwards traffic between GPUs in hardware (AMD Infinity
+  // Fabric), so a route may pass through other GPUs over GPU-GPU links (topology/routes.hpp).
+  // A machine built from boxes relays only if its own spec says so.
+  bool gpuRelay = false;
 
   const std::vector<Vertex>& vertices() const { return vertices_; }
   const std::vector<Link>& links() const { return links_; }

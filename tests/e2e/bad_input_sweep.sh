@@ -86,6 +86,7 @@ echo '{"name": "x", "family": {"kind": "ring", "n": 4, "bw": 1e400}}' >bw_expone
 echo '{"name": "x", "unit_GBps": "99999999999999999999999999/7", "family": {"kind": "ring", "n": 4, "bw": "1/99999999999999999999999"}}' >bw_extreme.json
 echo '{"name": "x", "vertices": [{"name": "a"}, {"name": "b"}, {"name": "c"}], "links": [{"from": "a", "to": "b", "bw": "1/1000000007"}, {"from": "b", "to": "c", "bw": "1/1000000009"}, {"from": "a", "to": "c", "bw": "1000000000000"}]}' >bw_fine.json
 echo '{"name": "x", "vertices": [{"name": "a"}, {"name": "b"}], "links": [{"from": "a", "to": "b", "bw": 1, "alpha_us": 1e308}]}' >alpha_huge.json
+echo '{"name": "x", "gpu_relay": "yes", "family": {"kind": "ring", "n": 4, "bw": 1}}' >relay_not_boolean.json
 echo '{"name": "n", "boxes": {"count": 1024, "box": {"name": "m", "boxes": {"count": 1024, "box": {"name": "r", "family": {"kind": "ring", "n": 2, "bw": 1}}}}}}' >boxes_1024x1024.json
 echo '{"name": "n", "boxes": {"count": 16, "box": {"name": "m", "boxes": {"count": 16, "box": {"name": "r", "family": {"kind": "switch", "n": 16, "bw": 1}}}}}}' >boxes_16x16x16.json
 echo '{"name": "s", "ranks": 2, "input_chunks": 1, "output_chunks": 1, "postcondition": [{"rank": 5, "index": 0, "value": [[9, 9]]}]}' >spec_bad_rank.json
@@ -99,7 +100,8 @@ xml_inputs=(empty.xml garbage.xml truncated.xml entities.xml huge_srcoff.xml neg
   huge_depid.xml huge_deps.xml huge_step.xml huge_peer.xml huge_o_chunks.xml huge_i_chunks.xml huge_ids.xml bad_proto.xml
   bad_coll.xml deep.xml truncated.xml.gz missing.xml dir_out)
 topo_inputs=(empty.json broken.json no_gpus.json huge_ring.json hypercube40.json torus_huge.json bw_div_zero.json
-  bw_exponent.json bw_extreme.json bw_fine.json alpha_huge.json boxes_1024x1024.json missing.json garbage.xml)
+  bw_exponent.json bw_extreme.json bw_fine.json alpha_huge.json relay_not_boolean.json boxes_1024x1024.json missing.json
+  garbage.xml)
 
 # --- every IR-reading command on every malformed file --------------------------------------
 for f in "${xml_inputs[@]}"; do

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "fused_library.hpp"
 #include "program_text.hpp"
+#include "support/topology_support.hpp"
 #include "ir/input_error.hpp"
 #include "ir/reader.hpp"
 #include "topology/spec_reader.hpp"
@@ -144,4 +146,38 @@ TEST_CASE("a structurally broken program is refused with its location, not simul
   CHECK_THROWS_WITH(timeOf(noGpus, kPair, 1024), Catch::Contains("p.xml:1:1") && Catch::Contains("ngpus=2 but the file has 0 <gpu> elements"));
   const std::string badDependency = programText("Simple", 1, {{{1, -1, 0, {{"s", 1, 5, 0}}}}, {{-1, 0, 0, {{"r"}}}}});
   CHECK_THROWS_AS(timeOf(badDependency, kPair, 1024), InputError);
+}
+
+TEST_CASE("a relayed transfer shares every link it crosses with the other transfers") {
+  // gpu0 -> gpu2 passes gpu1, where the fabric relays; gpu1 -> gpu2 is direct.
+  const char* relayLine =
+      R"({"name": "relayline", "unit_GBps": 25, "gpu_relay": true, "family": {"kind": "line", "n": 3, "bw": 1}})";
+  const std::string alone = programText("Simple", 1, {{{2, -1, 0, {{"s"}}}}, {}, {{-1, 0, 0, {{"r"}}}}});
+  CHECK(timeOf(alone, relayLine, 1 << 20) == Approx(8.4 + kUs25 + 3.4).epsilon(1e-9));
+  // With the direct transfer beside it, each gets half of gpu1 -> gpu2.
+  const std::string both = programText(
+      "Simple", 1, {{{2, -1, 0, {{"s"}}}}, {{2, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}, {-1, 1, 0, {{"r"}}}}});
+  CHECK(timeOf(both, relayLine, 1 << 20) == Approx(8.4 + 2 * kUs25 + 3.4).epsilon(1e-9));
+  // Where the fabric does not relay, the connection has no route, located at its thread block.
+  const char* line = R"({"name": "line", "unit_GBps": 25, "family": {"kind": "line", "n": 3, "bw": 1}})";
+  CHECK_THROWS_WITH(timeOf(alone, line, 1 << 20),
+                    Catch::StartsWith("p.xml:3:5: connection rank 0 -> rank 2 (gpu0 -> gpu2) has no route in topology "
+                                      "line: neither a direct link nor a path through switches or NICs"));
+}
+
+TEST_CASE("GEMV + AllReduce on 4 and 8 ranks runs on mi250-1's first GCDs, relayed where they have no direct link") {
+  for (int ranks : {4, 8}) {
+    INFO(ranks << " ranks");
+    const int k = 4096 / ranks;  // row-parallel: W_r is M x K/R, M = K = 4096
+    const ir::Algorithm gemv = algorithms::fusedProgram(algorithms::fusedParameters(
+        "gemv-allreduce", {"ranks=" + std::to_string(ranks), "m=4096", "k=" + std::to_string(k), "chunks=4"}));
+    SimulationOptions o;
+    o.sizes = {4096 * 4};
+    const SimulationReport r = simulate(gemv, "g.xml", topo::loadTopology("mi250-1"), o);
+    // At least the base latency and one rank's GEMV at its roofline: W_r at 1638 GB/s.
+    CHECK(r.results.at(0).timeUs > 8.4 + 4096.0 * k * 4 / 1638e9 * 1e6);
+    // Rank r is gpu r of the 16: without relaying, rank 0 -> rank 2 has no route.
+    CHECK_THROWS_WITH(simulate(gemv, "g.xml", test::mi250WithoutRelay(), o),
+                      Catch::Contains("connection rank 0 -> rank 2 (gpu0 -> gpu2) has no route in topology mi250-1-no-relay"));
+  }
 }

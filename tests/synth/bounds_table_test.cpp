@@ -36,6 +36,8 @@ TEST_CASE("steps lower bounds of the table") {
   CHECK(collectiveBound(topo::loadTopology("dgx1"), CollectiveType::AllGather).stepsLowerBound == 2);
   CHECK(collectiveBound(topo::loadTopology("a100-1"), CollectiveType::AllGather).stepsLowerBound == 1);
   CHECK(collectiveBound(topo::loadTopology("dgx2-1"), CollectiveType::AllGather).stepsLowerBound == 1);
+  // One route reaches every GCD: the xGMI fabric relays (five GCD-to-GCD hops without).
+  CHECK(collectiveBound(topo::loadTopology("mi250-1"), CollectiveType::AllGather).stepsLowerBound == 1);
 }
 
 TEST_CASE("DGX-1 bounds in link-rounds per chunk") {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "support/topology_support.hpp"
 #include "topology/distances.hpp"
 #include "topology/spec_reader.hpp"
 
@@ -32,4 +33,17 @@ TEST_CASE("an unreachable pair is reported, the diameter is undefined") {
   auto d = stepDistances(t);
   CHECK(firstUnreachablePair(d) == std::pair<int32_t, int32_t>{1, 0});
   CHECK_FALSE(diameter(d));
+}
+
+TEST_CASE("where the fabric relays, a route through GPUs is one step: mi250-1 diameter 1, 5 without relaying") {
+  CHECK(diameter(stepDistances(loadTopology("mi250-1"))) == 1);
+  auto plain = stepDistances(ccforge::test::mi250WithoutRelay());
+  CHECK(plain[0][2] == 3);  // gpu0 -> gpu1 -> gpu9 -> gpu2, GCD by GCD
+  CHECK(diameter(plain) == 5);
+  // A relayed step passes GPUs only: a GPU, then a switch, is two steps.
+  Topology mixed = readTopology(R"({"name": "mixed", "gpu_relay": true,
+    "vertices": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "s", "kind": "switch"}],
+    "links": [{"from": "a", "to": "b", "bw": 1}, {"from": "b", "to": "s", "bw": 1}, {"from": "s", "to": "c", "bw": 1}]})",
+                                "t.json", {});
+  CHECK(stepDistances(mixed)[0][2] == 2);
 }

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
+#include "support/topology_support.hpp"
 #include "topology/spec_reader.hpp"
 #include "topology/routes.hpp"
 
@@ -25,4 +29,66 @@ TEST_CASE("routes: direct links, through a switch, through NICs, never through a
   CHECK(across->linkClass == topo::LinkClass::Network);
   CHECK(across->alphaUs == Approx(2.6));
   CHECK_FALSE(routeBetween(a100, 2, 11));  // other rail
+}
+
+TEST_CASE("routes: mi250-1's xGMI fabric relays: gpu0 -> gpu2 crosses gpu1 and gpu9") {
+  const topo::Topology mi250 = topo::loadTopology("mi250-1");
+  auto names = [&](const Route& r) {
+    std::vector<std::string> out;
+    for (int32_t id : r.links) {
+      const int32_t to = mi250.links()[static_cast<size_t>(id)].to;
+      out.push_back(mi250.vertices()[static_cast<size_t>(to)].name);
+    }
+    return out;
+  };
+  // No direct link: the shortest ways are gpu1 then gpu9 or gpu10, gpu4 then gpu6, gpu8 then
+  // gpu9, all three links with a 50 GB/s bottleneck; the lowest ids win.
+  auto relayed = routeBetween(mi250, 0, 2);
+  REQUIRE(relayed);
+  CHECK(names(*relayed) == std::vector<std::string>{"gpu1", "gpu9", "gpu2"});
+  CHECK(relayed->linkClass == LinkClass::NVLink);
+  CHECK(relayed->alphaUs == 0);
+  // gpu0 -> gpu5: through gpu1 (links of 200 and 50 GB/s) or gpu4 (100 and 200): the wider.
+  auto wider = routeBetween(mi250, 0, 5);
+  REQUIRE(wider);
+  CHECK(names(*wider) == std::vector<std::string>{"gpu4", "gpu5"});
+  // A direct link stays the route.
+  auto direct = routeBetween(mi250, 0, 1);
+  REQUIRE(direct);
+  CHECK(names(*direct) == std::vector<std::string>{"gpu1"});
+}
+
+TEST_CASE("routes: the same xGMI graph without gpu_relay has no route where there is no direct link") {
+  const topo::Topology plain = test::mi250WithoutRelay();
+  CHECK_FALSE(plain.gpuRelay);
+  CHECK_FALSE(routeBetween(plain, 0, 2));
+  CHECK(routeBetween(plain, 0, 1));
+}
+
+TEST_CASE("routes: among equally short relayed routes the widest bottleneck, then the lowest ids") {
+  // b and c both join a and d, b at 50 GB/s, c at 100; e hangs off a at 50 GB/s.
+  const topo::Topology t = topo::readTopology(R"({"name": "diamond", "unit_GBps": 50, "gpu_relay": true,
+    "vertices": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}, {"name": "e"}],
+    "links": [{"from": "a", "to": "b", "bw": 1}, {"from": "b", "to": "d", "bw": 1},
+              {"from": "a", "to": "c", "bw": 2}, {"from": "c", "to": "d", "bw": 2}, {"from": "a", "to": "e", "bw": 1}]})",
+                                              "t.json", {});
+  auto first = [&](const Route& r) { return t.links()[static_cast<size_t>(r.links.front())].to; };
+  auto aToD = routeBetween(t, 0, 3);  // through c, the wider, though b has the lower id
+  REQUIRE(aToD);
+  CHECK(aToD->links.size() == 2);
+  CHECK(first(*aToD) == *t.findVertex("c"));
+  auto dToE = routeBetween(t, 3, 4);  // through b or c, then a and e: 50 GB/s either way, b first
+  REQUIRE(dToE);
+  CHECK(dToE->links.size() == 3);
+  CHECK(first(*dToE) == *t.findVertex("b"));
+}
+
+TEST_CASE("routes: a relayed route passes GPUs only, never a GPU and a switch") {
+  // a - b over a GPU-GPU link, b - s - c through a switch: a cannot reach c through b.
+  const topo::Topology t = topo::readTopology(R"({"name": "mixed", "gpu_relay": true,
+    "vertices": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "s", "kind": "switch"}],
+    "links": [{"from": "a", "to": "b", "bw": 1}, {"from": "b", "to": "s", "bw": 1}, {"from": "s", "to": "c", "bw": 1}]})",
+                                              "t.json", {});
+  CHECK_FALSE(routeBetween(t, 0, 2));
+  CHECK(routeBetween(t, 1, 2));
 }

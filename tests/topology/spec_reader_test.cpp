@@ -171,3 +171,13 @@ TEST_CASE("topologies load by catalog name or by path") {
   CHECK(loadTopology((dir / "mine.json").string()).name == "pair");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("gpu_relay is a boolean of the spec that says it, not inherited from boxes") {
+  CHECK_FALSE(readTopology(kTwoGpus, "t.json", {}).gpuRelay);
+  CHECK(readTopology(R"({"name": "x", "gpu_relay": true, "vertices": [{"name": "a"}]})", "t.json", {}).gpuRelay);
+  CHECK(errorOf(R"({"name": "x", "gpu_relay": "yes", "vertices": [{"name": "a"}]})") ==
+        "t.json:1:28: /gpu_relay: expected true or false");
+  CHECK(loadTopology("mi250-1").gpuRelay);
+  CHECK_FALSE(loadTopology("mi250-2").gpuRelay);
+  CHECK(readTopology(R"({"name": "two", "gpu_relay": true, "boxes": {"count": 2, "box": "mi250-1"}})", "t.json", {}).gpuRelay);
+}

@@ -30,6 +30,12 @@ std::string rulesOf(const verify::FileReport& r) {
   return out;
 }
 
+void checkVerified(const ir::Algorithm& a) {
+  const verify::FileReport r = verifyFused(a);
+  INFO(a.name << "\n" << rulesOf(r) << r.error);
+  CHECK(r.verdict == verify::Verdict::Verified);
+}
+
 FusedParameters params(ir::ComputeOp op, int32_t ranks, int32_t chunks) {
   FusedParameters p;
   p.op = op;
@@ -66,9 +72,7 @@ TEST_CASE("fused library programs verify for R in {2,4,8}, several granularities
             p.order = order;
             p.bulkSynchronous = bulk;
             const ir::Algorithm a = algorithms::fusedProgram(p);
-            const verify::FileReport r = verifyFused(a);
-            INFO(a.name << "\n" << rulesOf(r) << r.error);
-            CHECK(r.verdict == verify::Verdict::Verified);
+            checkVerified(a);
             ++checked;
           }
   CHECK(checked > 60);
@@ -223,9 +227,8 @@ TEST_CASE("several compute blocks: every slice once, bulk joins them, and it ver
           if (s.type == ir::OpType::Compute) CHECK(tb.id < computeTbs);  // compute blocks come first
         }
       CHECK(computes == 8);
-      const verify::FileReport r = verifyFused(a);
-      INFO(a.name << " computetbs=" << computeTbs << "\n" << rulesOf(r) << r.error);
-      CHECK(r.verdict == verify::Verdict::Verified);
+      INFO("computetbs=" << computeTbs);
+      checkVerified(a);
     }
   FusedParameters p = params(ir::ComputeOp::Gemv, 4, 2);
   p.computeTbs = 9;  // more than the 8 slices
@@ -256,9 +259,7 @@ TEST_CASE("group=G: communication steps move G chunks after waiting for each one
           waits = 0;
         }
       }
-      const verify::FileReport r = verifyFused(a);
-      INFO(a.name << "\n" << rulesOf(r) << r.error);
-      CHECK(r.verdict == verify::Verdict::Verified);
+      checkVerified(a);
     }
   FusedParameters p = params(ir::ComputeOp::Gemv, 4, 3);
   p.chunksPerStep = 2;
@@ -282,9 +283,7 @@ TEST_CASE("lanes=L: L copies of the communication blocks on channels of their ow
           for (const ir::Step& s : tb.steps)  // chunk c of a slice belongs to lane c % 2 (group 1)
             if (s.type == ir::OpType::Send || s.type == ir::OpType::Recv) CHECK((s.type == ir::OpType::Send ? s.srcoff : s.dstoff) % 4 % 2 == h);
         }
-      const verify::FileReport r = verifyFused(a);
-      INFO(a.name << "\n" << rulesOf(r) << r.error);
-      CHECK(r.verdict == verify::Verdict::Verified);
+      checkVerified(a);
     }
   FusedParameters p = params(ir::ComputeOp::Gemv, 4, 4);
   p.lanes = 3;
@@ -314,9 +313,7 @@ TEST_CASE("computetbs=0: each communication block computes what it sends, right 
           }
         CHECK(computes == ranks * 2);
       }
-      const verify::FileReport r = verifyFused(a);
-      INFO(a.name << "\n" << rulesOf(r) << r.error);
-      CHECK(r.verdict == verify::Verdict::Verified);
+      checkVerified(a);
     }
   FusedParameters p = params(ir::ComputeOp::Gemv, 4, 2);
   p.computeTbs = 0;

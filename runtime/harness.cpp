@@ -40,16 +40,6 @@ struct RankAllocation {
 
 }  // namespace
 
-double busBandwidthFactor(CollectiveType t, int32_t ranks) {
-  const double n = ranks;
-  switch (t) {
-    case CollectiveType::AllReduce: return 2 * (n - 1) / n;
-    case CollectiveType::Broadcast:
-    case CollectiveType::Reduce: return 1;
-    default: return (n - 1) / n;
-  }
-}
-
 void fillRandom(DataType t, ReduceOp op, void* data, int64_t elems, uint64_t seed) {
   dispatchType(t, [&]<class T>() {
     std::mt19937_64 rng(seed);

@@ -25,10 +25,6 @@ struct Measurement {
   double busBandwidth = 0;
 };
 
-// nccl-tests' bus bandwidth factor: 2(n-1)/n for allreduce, (n-1)/n for allgather, reducescatter,
-// alltoall, gather and scatter, 1 for broadcast and reduce.
-double busBandwidthFactor(CollectiveType t, int32_t ranks);
-
 // Random data for a rank's input: integers over their whole range, floating point in [-1, 1), or
 // (for products) +-[0.8, 1.25) so products of many ranks stay in range.
 void fillRandom(DataType t, ReduceOp op, void* data, int64_t elems, uint64_t seed);

@@ -19,6 +19,9 @@ Parameter nodes() { return {"nodes", 2, "number of nodes", 1}; }
 Parameter gpus() { return {"gpus", 4, "GPUs per node", 1}; }
 Parameter inplace() { return {"inplace", 1, "1: in-place call (output aliases input), 0: out-of-place", 0, 1}; }
 Parameter root() { return {"root", 0, "root rank", 0}; }
+Parameter boxes() {
+  return {"boxes", 1, "boxes the ranks fill in order; with more, channel c's ring enters each box at its c-th rank (other rails)", 1};
+}
 Parameter chunks() { return {"chunks", 1, "chunks the buffer is cut into (pipelining)", 1, 1024}; }
 
 // A ring with chunk i on channel i mod channels: a rank's thread block of one channel handles
@@ -61,7 +64,8 @@ const std::vector<LibraryEntry>& library() {
   using ir::Protocol;
   static const std::vector<LibraryEntry> entries{
       {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
-       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringAllReduce, ringAllReduceSteps},
+       {ranks(), channels(), instances(), inplace(), boxes()}, Protocol::LL128, "msccl-executor", ringAllReduce,
+       ringAllReduceSteps},
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
        "(MSCCLang paper §2)",
@@ -71,14 +75,14 @@ const std::vector<LibraryEntry>& library() {
       {"recursive-halving-doubling-allreduce",
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
        {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},
-      {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace()},
+      {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace(), boxes()},
        Protocol::LL128, "msccl-executor", ringAllGather, ringOnePassSteps},
       {"allpairs-allgather", "each rank sends its chunk to every other rank", {ranks(), instances(), inplace()},
        Protocol::LL128, "msccl-executor", allPairsAllGather},
       {"recursive-doubling-allgather", "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
        {ranks(), instances(), inplace()}, Protocol::Simple, "msccl-executor", recursiveDoublingAllGather},
       {"ring-reducescatter", "chunk i is reduced around the ring and ends on rank i",
-       {ranks(), channels(), instances(), inplace()}, Protocol::LL128, "msccl-executor", ringReduceScatter,
+       {ranks(), channels(), instances(), inplace(), boxes()}, Protocol::LL128, "msccl-executor", ringReduceScatter,
        ringOnePassSteps},
       {"allpairs-alltoall", "every rank sends each chunk straight to its destination", {ranks(), instances()},
        Protocol::Simple, "msccl-executor", allPairsAllToAll},

@@ -12,10 +12,12 @@ dsl::Program ringAllGather(const Arguments& a, ir::Protocol protocol) {
   const CallForm form = callForm(a);
   dsl::Program p("allgather_ring", {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},
                  {.protocol = protocol, .instances = arg(a, "instances")});
+  const Rings rings(a);
   for (int32_t i = 0; i < n; ++i) {
     dsl::ChunkRef c = p.chunk(i, Buffer::Input, 0);
     if (form == CallForm::OutOfPlace) c.copy(i, Buffer::Output, i);
-    for (int32_t step = 1; step < n; ++step) c = c.copy((i + step) % n, Buffer::Output, i, {.ch = i % channels});
+    const int32_t start = rings.position(i % channels, i);
+    for (int32_t step = 1; step < n; ++step) c = c.copy(rings.rank(i % channels, start + step), Buffer::Output, i, {.ch = i % channels});
   }
   return p;
 }

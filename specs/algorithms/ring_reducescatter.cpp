@@ -15,10 +15,12 @@ dsl::Program ringReduceScatter(const Arguments& a, ir::Protocol protocol) {
   dsl::Program p("reducescatter_ring",
                  {.type = CollectiveType::ReduceScatter, .ranks = n, .chunkFactor = 1, .form = form},
                  {.protocol = protocol, .instances = arg(a, "instances")});
+  const Rings rings(a);
   for (int32_t i = 0; i < n; ++i) {
     const dsl::Directives on{.ch = i % channels};
-    dsl::ChunkRef c = p.chunk((i + 1) % n, Buffer::Input, i);
-    for (int32_t step = 2; step < n; ++step) c = p.chunk((i + step) % n, Buffer::Input, i).reduce(c, on);
+    const int32_t start = rings.position(i % channels, i);
+    dsl::ChunkRef c = p.chunk(rings.rank(i % channels, start + 1), Buffer::Input, i);
+    for (int32_t step = 2; step < n; ++step) c = p.chunk(rings.rank(i % channels, start + step), Buffer::Input, i).reduce(c, on);
     dsl::ChunkRef last = p.chunk(i, Buffer::Input, i);
     if (form == CallForm::OutOfPlace) last = last.copy(i, Buffer::Output, 0);
     last.reduce(c, on);

@@ -1,5 +1,6 @@
 // `ccforge simulate FILE.xml TOPOLOGY`: time, algbw and busbw of an MSCCL-IR program on a
 // topology per message size, from an event-driven alpha-beta simulation (docs/simulate.md).
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <iomanip>
@@ -11,13 +12,16 @@
 #include "cli/topology_cli.hpp"
 #include "driver/perf_table.hpp"
 #include "ir/reader.hpp"
+#include "ir/names.hpp"
 #include "runtime/call.hpp"
 #include "runtime/core/data_type.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
 #include "runtime/program.hpp"
 #include "runtime/program_set.hpp"
+#include "semantics/collective.hpp"
 #include "topology/spec_reader.hpp"
+#include "sim/nccl_model.hpp"
 #include "sim/simulate.hpp"
 #include "sim/sizes.hpp"
 
@@ -30,7 +34,7 @@ struct SimulateArguments {
   std::string file;
   std::string topology;
   std::string sizes = "1KB..1GB";
-  std::string arch = "sm80";
+  std::string arch;  // "": the topology's (its "sm")
   std::string format = "text";
   uint64_t eventLimit = sim::kDefaultEventLimit;
   // nccl-tests sweep (-b/-e/-f): prints the nccl-tests table instead of the size list.
@@ -40,23 +44,28 @@ struct SimulateArguments {
   std::string op = "sum";
   int32_t root = 0;
   bool sizesGiven = false;
+  // --nccl: the positional is a collective, and the table is NCCL's own choice, predicted.
+  bool nccl = false;
+  int32_t gpusPerThread = 1;
+  std::vector<std::string> environment;
 };
 
-std::string protocolName(ir::Protocol p) {
-  switch (p) {
-    case ir::Protocol::Simple: return "Simple";
-    case ir::Protocol::LL: return "LL";
-    case ir::Protocol::LL128: return "LL128";
-  }
-  return "?";
+sim::Arch archArgument(const SimulateArguments& args, const topo::Topology& topology) {
+  return args.arch.empty() ? sim::archOf(topology) : *sim::parseArch(args.arch);
 }
+
+std::optional<sim::Arch> archArgumentOrNone(const SimulateArguments& args) {
+  if (args.arch.empty()) return std::nullopt;
+  return sim::parseArch(args.arch);
+}
+
 
 std::string text(const SimulateArguments& args, const ir::Algorithm& a, const topo::Topology& t,
                  const sim::SimulationReport& r) {
   std::ostringstream out;
   out << "simulate " << args.file << " on " << t.name << ": " << a.collName << ", " << a.gpus.size() << " ranks, "
-      << protocolName(a.proto) << ", " << a.nchannels << (a.nchannels == 1 ? " channel" : " channels") << ", arch "
-      << args.arch << "\n";
+      << ir::protocolName(a.proto) << ", " << a.nchannels << (a.nchannels == 1 ? " channel" : " channels") << ", arch "
+      << sim::archName(archArgument(args, t)) << "\n";
   out << std::setw(12) << "size" << std::setw(14) << "time_us" << std::setw(13) << "algbw_GBps" << std::setw(13)
       << "busbw_GBps" << "\n";
   bool outside = false;
@@ -77,9 +86,9 @@ std::string json(const SimulateArguments& args, const ir::Algorithm& a, const to
   j["algorithm"] = a.name;
   j["collective"] = a.collName;
   j["ranks"] = a.gpus.size();
-  j["protocol"] = protocolName(a.proto);
+  j["protocol"] = ir::protocolName(a.proto);
   j["topology"] = t.name;
-  j["arch"] = args.arch;
+  j["arch"] = sim::archName(archArgument(args, t));
   j["busbw_factor"] = r.busbwFactor;
   ordered_json results = ordered_json::array();
   for (const sim::SizeResult& s : r.results)
@@ -132,7 +141,8 @@ int runSweep(const SimulateArguments& args) {
 
   driver::PerfTable table;
   table.preamble.push_back("ccforge simulate " + args.file + " on " + topology.name + ": " + algorithm.collName + ", " +
-                           std::to_string(algorithm.gpus.size()) + " ranks, " + protocolName(algorithm.proto) + ", arch " + args.arch);
+                           std::to_string(algorithm.gpus.size()) + " ranks, " + std::string(ir::protocolName(algorithm.proto)) + ", arch " +
+                           std::string(sim::archName(archArgument(args, topology))));
   table.preamble.push_back("simulated times (event-driven alpha-beta model), not measurements; #wrong '-': data is not checked");
   std::vector<uint64_t> simulated;
   for (uint64_t bytes : sizes) {
@@ -171,7 +181,7 @@ int runSweep(const SimulateArguments& args) {
   if (!simulated.empty()) {
     sim::SimulationOptions options;
     options.sizes = simulated;
-    options.arch = *sim::parseArch(args.arch);
+    options.arch = archArgument(args, topology);
     options.eventLimit = args.eventLimit;
     sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
     size_t next = 0;
@@ -199,16 +209,94 @@ int runSweep(const SimulateArguments& args) {
   return written;
 }
 
+// One "# FROM..TO: algorithm protocol (channels)" line per run of sizes with the same choice.
+std::vector<std::string> choiceLines(const std::vector<uint64_t>& sizes, const std::vector<sim::NcclChoice>& choices) {
+  std::vector<std::string> out;
+  auto label = [](const sim::NcclChoice& c) {
+    return c.algorithm + " " + std::string(ir::protocolName(c.protocol)) + " (" + std::to_string(c.channels) +
+           (c.channels == 1 ? " channel)" : " channels)");
+  };
+  for (size_t i = 0; i < sizes.size();) {
+    size_t j = i;
+    while (j + 1 < sizes.size() && label(choices[j + 1]) == label(choices[i])) ++j;
+    out.push_back("#   " + std::to_string(sizes[i]) + (j > i ? ".." + std::to_string(sizes[j]) : "") + " B: " + label(choices[i]));
+    i = j + 1;
+  }
+  return out;
+}
+
+// `simulate --nccl COLLECTIVE TOPOLOGY -b/-e/-f`: the nccl-tests table NCCL is predicted to show.
+int runNcclSweep(const SimulateArguments& args) {
+  if (args.sizesGiven) throw std::invalid_argument("--nccl takes -b/-e/-f, not --sizes");
+  if (args.minBytes.empty() && args.maxBytes.empty()) throw std::invalid_argument("--nccl needs -b (and -e, -f) for its sweep");
+  const std::optional<CollectiveType> collective = parseCollectiveType(args.file);
+  if (!collective)
+    throw std::invalid_argument("--nccl takes a collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
+                                "reduce), not '" + args.file + "'");
+  if (args.gpusPerThread < 1 || args.gpusPerThread > 1024) throw std::invalid_argument("-g takes 1 to 1024 GPUs per thread");
+  const uint64_t minBytes = sweepBound(args.minBytes.empty() ? args.maxBytes : args.minBytes, "-b");
+  const uint64_t maxBytes = args.maxBytes.empty() ? minBytes : sweepBound(args.maxBytes, "-e");
+  const std::vector<uint64_t> sizes = driver::sweepSizes(minBytes, maxBytes, args.factor);
+  const auto dtype = runtime::parseDataType(args.dtype);
+  if (!dtype) throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() + ")");
+  const sim::NcclEnvironment environment = sim::parseNcclEnvironment(args.environment);
+  const topo::Topology topology = topo::loadTopology(args.topology);
+  const auto ranks = static_cast<int32_t>(topology.gpus().size());
+  if (isRooted(*collective) && (args.root < 0 || args.root >= ranks))
+    throw std::invalid_argument("--root " + std::to_string(args.root) + " is not a rank of " + topology.name);
+  const sim::NcclSetup setup = sim::ncclSetup(topology, sim::modelParameters(topology, archArgumentOrNone(args)), environment);
+
+  driver::PerfTable table;
+  const sim::NcclMachine& m = setup.machine;
+  std::string settings;
+  for (const std::string& e : environment.settings) settings += " " + e;
+  table.preamble.push_back(fmt::format("ccforge simulate --nccl {} on {}: {} ranks in {} box{}, {}, -g {}{}",
+                                       collectiveTypeName(*collective), topology.name, ranks, m.nodes, m.nodes == 1 ? "" : "es",
+                                       sim::archName(setup.parameters.arch), args.gpusPerThread, settings));
+  table.preamble.push_back(fmt::format("NCCL's view: {} channels of {:g} GB/s ({} CTAs){}", m.channels,
+                                       m.nodes <= 2 ? m.bwIntra : m.bwInter, m.commChannels,
+                                       m.nvls ? fmt::format(", NVLS {} heads of {:g} GB/s", m.nvlsHeads, m.nvlsBwIntra) : ""));
+  table.preamble.push_back("predicted times of NCCL's own choice (docs/simulate.md), not measurements; #wrong '-': nothing runs");
+  const size_t elem = runtime::dataTypeSize(*dtype);
+  const int64_t multiplier = runtime::sizeMultiplier(*collective, ranks);
+  std::vector<sim::NcclChoice> choices;
+  for (uint64_t bytes : sizes) {
+    const sim::NcclChoice c = sim::ncclChoice(setup, {.collective = *collective, .bytes = bytes, .gpusPerThread = args.gpusPerThread});
+    choices.push_back(c);
+    driver::PerfRow row;
+    row.bytes = bytes;
+    row.count = static_cast<int64_t>(bytes / elem) / multiplier;
+    row.type = driver::ncclTestsTypeName(args.dtype);
+    row.redop = runtime::reduces(*collective) ? args.op : "none";
+    row.root = isRooted(*collective) ? args.root : -1;
+    for (driver::PerfCell* cell : {&row.outOfPlace, &row.inPlace}) {
+      cell->status = driver::PerfCell::Status::Measured;
+      cell->timeUs = c.timeUs;
+      cell->algbwGBps = static_cast<double>(bytes) / (c.timeUs * 1e3);
+      cell->busbwGBps = cell->algbwGBps * busBandwidthFactor(*collective, ranks);
+      cell->program = fmt::format("nccl {} {} ({} channels)", c.algorithm, ir::protocolName(c.protocol), c.channels);
+    }
+    table.rows.push_back(row);
+  }
+  if (args.format == "json") return writeOutput("simulate", "", driver::perfTableJson(table));
+  if (args.format == "csv") return writeOutput("simulate", "", driver::perfTableCsv(table));
+  std::string text = driver::perfTableText(table);
+  text += "# NCCL's choice:\n";
+  for (const std::string& line : choiceLines(sizes, choices)) text += line + "\n";
+  return writeOutput("simulate", "", text);
+}
+
 int runSimulate(const SimulateArguments& args) {
+  if (args.nccl) return runNcclSweep(args);
   if (!args.minBytes.empty() || !args.maxBytes.empty()) return runSweep(args);
   if (args.format == "csv") throw std::invalid_argument("--format csv is for -b/-e/-f sweeps");
   sim::SimulationOptions options;
   options.sizes = sim::parseSizes(args.sizes);
-  options.arch = *sim::parseArch(args.arch);
   options.eventLimit = args.eventLimit;
   progress::start("simulate");
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
   topo::Topology topology = topo::loadTopology(args.topology);
+  options.arch = archArgument(args, topology);
   {
     progress::phase("simulating " + args.file + " on " + topology.name + " at " + std::to_string(options.sizes.size()) +
                     (options.sizes.size() == 1 ? " size" : " sizes"));
@@ -238,7 +326,7 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Simulate an MSCCL-IR program on a topology: time, algbw and busbw per size (exit 0 ok, 10 the "
                   "program deadlocks or mismatches transfers, 5 event limit, 2 unusable input, 1 usage)");
-  cmd->add_option("file", args->file, "MSCCL-IR file (.xml, .xml.gz)")->required();
+  cmd->add_option("file", args->file, "MSCCL-IR file (.xml, .xml.gz), or with --nccl a collective")->required();
   addTopologyArgument(cmd, args->topology);
   cmd->add_option("--sizes", args->sizes, "sizes in bytes as nccl-tests counts them: A..B doubles, or a comma list; "
                                           "K, M, G are powers of 1024")
@@ -250,10 +338,17 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--dtype", args->dtype, "sweep: element type for the count, type and runtime-selection columns")->capture_default_str();
   cmd->add_option("--op", args->op, "sweep: reduction op of the redop column")->capture_default_str();
   cmd->add_option("--root", args->root, "sweep: root of rooted collectives")->capture_default_str();
-  cmd->add_option("--arch", args->arch, "GPU generation for NCCL's per-channel bandwidth, or none for no cap")
-      ->check(CLI::IsMember({"sm80", "sm90", "sm100", "none"}))
-      ->capture_default_str();
+  cmd->add_option("--arch", args->arch,
+                  "GPU generation whose model parameters apply (default: the spec's \"sm\"), or none for the pure link model")
+      ->check(CLI::IsMember({"sm70", "sm80", "sm90", "sm100", "none"}));
   cmd->add_option("--max-events", args->eventLimit, "event limit per size")->capture_default_str();
+  cmd->add_flag("--nccl", args->nccl,
+                "predict NCCL's own choice for a collective (the positional) instead of running a file: the nccl-tests "
+                "table of -b/-e/-f");
+  cmd->add_option("-g,--ngpus", args->gpusPerThread, "--nccl: GPUs one thread launches on (nccl-tests -g)")->capture_default_str();
+  cmd->add_option("--env", args->environment,
+                  "--nccl: NAME=VALUE of NCCL_ALGO, NCCL_PROTO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_NVLS_ENABLE, "
+                  "NCCL_LAUNCH_MODE (repeatable)");
   cmd->add_option("--format", args->format, "text or json (and csv for -b/-e/-f sweeps)")
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();

@@ -32,6 +32,9 @@ struct ImportArguments {
   int32_t boxes = 1;
   std::string fabric = "rail";
   int32_t railSwitches = 0;
+  std::string spineOversubscription = "1";
+  int32_t boxesPerLeaf = 4;
+  bool noNvls = false;
   int32_t sm = 0;
   std::string nvlinkGBps;
   double netAlphaUs = 0;
@@ -42,8 +45,15 @@ int runImport(const ImportArguments& a) {
   ImportOptions options;
   options.name = a.name;
   options.boxes = a.boxes;
-  options.fabric = a.fabric == "switch" ? Fabric::Switch : Fabric::Rail;
+  options.fabric = a.fabric == "switch" ? Fabric::Switch : a.fabric == "clos" ? Fabric::Clos : Fabric::Rail;
   options.railSwitches = a.railSwitches;
+  const std::optional<Rational> oversubscription = parseRational(a.spineOversubscription);
+  if (!oversubscription || *oversubscription < 0)
+    throw std::invalid_argument("--spine-oversubscription wants a number >= 0 or p/q (0: no spine), not '" +
+                                a.spineOversubscription + "'");
+  options.spineOversubscription = *oversubscription;
+  options.boxesPerLeaf = a.boxesPerLeaf;
+  options.nvls = !a.noNvls;
   if (a.sm > 0) options.sm = a.sm;
   if (!a.nvlinkGBps.empty()) {
     auto r = parseRational(a.nvlinkGBps);
@@ -188,9 +198,16 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
   import->add_option("-o,--output", imp->output, "write the spec here instead of stdout");
   import->add_option("--name", imp->name, "the spec's name")->capture_default_str();
   import->add_option("--boxes", imp->boxes, "copies of the one input box")->capture_default_str();
-  import->add_option("--fabric", imp->fabric, "how NICs of different boxes meet: rail (a switch per NIC index) or switch (one switch)")
-      ->check(CLI::IsMember({"rail", "switch"}))
+  import->add_option("--fabric", imp->fabric,
+                     "how NICs of different boxes meet: rail (a leaf switch per NIC index), switch (one switch) or clos "
+                     "(a leaf switch per --boxes-per-leaf boxes); rail and clos leaves meet at a spine")
+      ->check(CLI::IsMember({"rail", "switch", "clos"}))
       ->capture_default_str();
+  import->add_option("--spine-oversubscription", imp->spineOversubscription,
+                     "rail and clos: each leaf's uplink is its NIC links' bandwidth divided by this (1: non-blocking; 0: no spine)")
+      ->capture_default_str();
+  import->add_option("--boxes-per-leaf", imp->boxesPerLeaf, "clos: boxes whose NICs share a leaf switch")->capture_default_str();
+  import->add_flag("--no-nvls", imp->noNvls, "the NVSwitch does not reduce (no NVLink SHARP), even with sm 90+");
   import->add_option("--rail-switches", imp->railSwitches,
                      "with --fabric rail: K switches, NIC j on rail<j mod K> (the catalog's a100-2 has 2); default one per rail");
   import->add_option("--sm", imp->sm, "compute capability (70, 80, 90, 100): required for nvidia-smi output with NVLinks, overrides a dump's");

@@ -49,9 +49,7 @@ int runTune(const TuneArguments& args) {
     run.options.maxBytes = oneSize("-e", args.maxSize);
     if (args.marginPercent < 0 || args.marginPercent > 1000) throw std::invalid_argument("--margin is a percentage, 0 to 1000");
     run.options.margin = args.marginPercent / 100;
-    const std::string arch =
-        !args.arch.empty() ? args.arch : (topology.name.find("h100") != std::string::npos ? "sm90" : "sm80");
-    run.options.arch = *sim::parseArch(arch);
+    run.options.arch = !args.arch.empty() ? *sim::parseArch(args.arch) : sim::archOf(topology);
     tune::tunedSizes(run.options);  // checks the range before the work starts
 
     std::vector<CollectiveType> collectives;
@@ -112,9 +110,8 @@ void registerTuneCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("-b,--minbytes", args->minSize, "smallest size tuned (a power of two, nccl-tests' size)")->capture_default_str();
   cmd->add_option("-e,--maxbytes", args->maxSize, "largest size tuned (a power of two)")->capture_default_str();
   cmd->add_option("--margin", args->marginPercent, "percent a candidate's algbw must exceed NCCL's")->capture_default_str();
-  cmd->add_option("--arch", args->arch, "GPU generation for the simulator and NCCL's model (default: sm90 for h100 "
-                                        "topologies, else sm80)")
-      ->check(CLI::IsMember({"sm80", "sm90", "sm100"}));
+  cmd->add_option("--arch", args->arch, "GPU generation for the simulator and NCCL's model (default: the spec's \"sm\")")
+      ->check(CLI::IsMember({"sm70", "sm80", "sm90", "sm100"}));
   cmd->add_option("--file", args->files, "an MSCCL-IR file to consider as a candidate (repeatable)");
   cmd->add_flag("--no-library", args->noLibrary, "leave out the algorithm library");
   cmd->add_flag("--no-synth", args->noSynth, "leave out tree synthesis");

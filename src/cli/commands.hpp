@@ -18,6 +18,7 @@ void registerDotCommand(CLI::App& app, CommandContext& context);
 void registerTopoCommand(CLI::App& app, CommandContext& context);
 void registerBoundsCommand(CLI::App& app, CommandContext& context);
 void registerSimulateCommand(CLI::App& app, CommandContext& context);
+void registerCalibrateCommand(CLI::App& app, CommandContext& context);
 void registerRunCommand(CLI::App& app, CommandContext& context);
 void registerSynthCommand(CLI::App& app, CommandContext& context);
 void registerPlanCommand(CLI::App& app, CommandContext& context);

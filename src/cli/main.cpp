@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerTopoCommand(app, context);
   ccforge::cli::registerBoundsCommand(app, context);
   ccforge::cli::registerSimulateCommand(app, context);
+  ccforge::cli::registerCalibrateCommand(app, context);
   ccforge::cli::registerRunCommand(app, context);
   ccforge::cli::registerSynthCommand(app, context);
   ccforge::cli::registerPlanCommand(app, context);

@@ -24,6 +24,9 @@ namespace limits {
 inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{1} << 30;   // 1 GiB
 inline constexpr uint64_t kMaxInputBytesCeiling = uint64_t{1} << 40;   // 1 TiB
 
+// nccl-tests logs (`calibrate`): a log with NCCL INFO lines of a large job stays far below this.
+inline constexpr uint64_t kMaxLogBytes = uint64_t{256} << 20;
+
 // Topologies (the spec reader refuses more with exit 2).
 inline constexpr uint64_t kMaxSpecBytes = uint64_t{64} << 20;  // a spec file
 inline constexpr int32_t kMaxFamilyGpus = 4096;                // one family generator

@@ -76,6 +76,19 @@ std::optional<CollectiveType> collectiveTypeOf(ir::CollectiveKind kind) {
   }
 }
 
+double busBandwidthFactor(CollectiveType t, int32_t ranks) {
+  const double n = ranks;
+  switch (t) {
+    case CollectiveType::AllReduce: return 2 * (n - 1) / n;
+    case CollectiveType::AllGather:
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::AllToAll:
+    case CollectiveType::Gather:
+    case CollectiveType::Scatter: return (n - 1) / n;
+    default: return 1;
+  }
+}
+
 ir::CollectiveKind irKindOf(CollectiveType t) {
   switch (t) {
     case CollectiveType::AllReduce: return ir::CollectiveKind::AllReduce;

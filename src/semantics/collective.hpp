@@ -42,6 +42,10 @@ std::optional<CollectiveType> parseCollectiveType(std::string_view name);
 std::optional<CollectiveType> collectiveTypeOf(ir::CollectiveKind kind);
 // The coll attribute an algorithm for this collective carries ("custom" for alltonext/custom).
 ir::CollectiveKind irKindOf(CollectiveType t);
+// nccl-tests' busbw / algbw on n ranks (its doc/PERFORMANCE.md): 2(n-1)/n for allreduce; (n-1)/n
+// for allgather, reducescatter, alltoall, gather and scatter; 1 for broadcast, reduce and the
+// collectives nccl-tests does not have.
+double busBandwidthFactor(CollectiveType t, int32_t ranks);
 
 // Pre/postcondition as data, for collectives that are not built in.
 struct ChunkMapEntry {

@@ -1,37 +1,34 @@
-// NCCL's cost constants (msccl-ir.md §3): what one transfer of a given protocol costs on a given
-// kind of link. The protocol's own parameters (tile, slots) are the runtime's: semantics/protocol.hpp.
+// What one transfer of a program's protocol costs on a kind of route (msccl-ir.md §3), from the
+// machine's model parameters (sim/model_parameters.hpp). The protocol's own parameters (tile,
+// slots) are the runtime's: semantics/protocol.hpp.
 #pragma once
 
-#include <cstdint>
 #include <optional>
-#include <string_view>
 
 #include "ir/model.hpp"
+#include "sim/model_parameters.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::sim {
 
-// GPU generation, for NCCL's per-channel bandwidth; None: no per-channel cap.
-enum class Arch : uint8_t { Sm80, Sm90, Sm100, None };
-std::optional<Arch> parseArch(std::string_view name);
-std::string_view archName(Arch a);
-
 class CostModel {
  public:
-  CostModel(ir::Protocol protocol, Arch arch) : protocol_(protocol), arch_(arch) {}
+  CostModel(ir::Protocol protocol, ModelParameters parameters) : protocol_(protocol), parameters_(parameters) {}
 
   // Paid once per collective call (NCCL's ring base latency).
-  double baseLatencyUs() const;
+  double baseLatencyUs() const { return parameters_.baseLatencyUs(protocol_); }
   // Paid by every transfer on a route of this class, on top of the links' alphas.
-  double hopLatencyUs(topo::LinkClass c) const;
-  // Fraction of a link's bandwidth that carries payload (LL 0.5, LL128 0.92, Simple 1).
-  double efficiency() const;
+  double hopLatencyUs(topo::LinkClass c) const { return parameters_.hopLatencyUs(protocol_, c); }
+  // Fraction of the wire that carries payload (LL 0.5, LL128 0.92, Simple 1).
+  double efficiency() const { return protocolEfficiency(protocol_); }
   // The most one thread block (one connection) moves, in GB/s of payload; nullopt: no cap.
-  std::optional<double> perChannelGBps(topo::LinkClass c) const;
+  std::optional<double> perChannelGBps(topo::LinkClass c) const { return parameters_.perChannelGBps(c); }
+  ir::Protocol protocol() const { return protocol_; }
+  const ModelParameters& parameters() const { return parameters_; }
 
  private:
   ir::Protocol protocol_;
-  Arch arch_;
+  ModelParameters parameters_;
 };
 
 }  // namespace ccforge::sim

@@ -357,9 +357,22 @@ ProgramRun::ProgramRun(const LoadedProgram& program, const topo::Topology& topol
 
 RunResult ProgramRun::run(double bytes, uint64_t eventLimit) const {
   std::vector<double> capacity;
-  for (const topo::Link& l : topology_.links()) capacity.push_back(topo::toDouble(l.bandwidthGBps) * model_.efficiency() * 1e9);
-  Execution e(program_, model_, routes_, capacity, bytes, topology_.gpu);
-  return e.run(eventLimit);
+  const ModelParameters& m = model_.parameters();
+  for (const topo::Link& l : topology_.links())
+    capacity.push_back(topo::toDouble(l.bandwidthGBps) * m.linkEfficiency(topology_, l) * model_.efficiency() * 1e9);
+  std::vector<topo::Route> routes = routes_;
+  if (const std::optional<double> ll = m.llCapGBps(std::max(topology_.boxCount(), 1)); ll && model_.protocol() == ir::Protocol::LL) {
+    // NCCL's LL bandwidth cap bounds what each GPU sends: one more link per sending GPU, which
+    // every route leaving it crosses.
+    const auto first = static_cast<int32_t>(capacity.size());
+    capacity.insert(capacity.end(), topology_.gpus().size(), *ll * 1e9);
+    for (size_t c = 0; c < routes.size(); ++c)
+      routes[c].links.push_back(first + program_.connections()[c].sender);
+  }
+  Execution e(program_, model_, routes, capacity, bytes, topology_.gpu);
+  RunResult r = e.run(eventLimit);
+  r.timeUs = m.callUs(r.timeUs, 1);
+  return r;
 }
 
 }  // namespace ccforge::sim

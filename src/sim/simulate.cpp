@@ -44,29 +44,20 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
 
 }  // namespace
 
-double busBandwidthFactor(ir::CollectiveKind kind, int32_t ranks) {
-  const double n = ranks;
-  switch (kind) {
-    case ir::CollectiveKind::AllReduce: return 2 * (n - 1) / n;
-    case ir::CollectiveKind::AllGather:
-    case ir::CollectiveKind::ReduceScatter:
-    case ir::CollectiveKind::AllToAll:
-    case ir::CollectiveKind::AllToAllV:
-    case ir::CollectiveKind::Gather:
-    case ir::CollectiveKind::Scatter: return (n - 1) / n;
-    default: return 1;
-  }
-}
-
 SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
                           const SimulationOptions& options) {
   const LoadResult load = loadProgram(algorithm);
   if (!load.program) throw InputError(source, load.issues.front().where, load.issues.front().message);
-  const CostModel model(algorithm.proto, options.arch);
+  ModelParameters parameters = modelParameters(topology, options.arch);
+  if (options.specLinkRates) parameters = atSpecLinkRates(parameters);
+  const CostModel model(algorithm.proto, parameters);
   ProgramRun run(*load.program, topology, model, routesOf(*load.program, source, topology));
 
   SimulationReport report;
-  report.busbwFactor = busBandwidthFactor(algorithm.coll, algorithm.ngpus);
+  // An alltoallv file is timed as nccl-tests times alltoall.
+  const std::optional<CollectiveType> kind =
+      algorithm.coll == ir::CollectiveKind::AllToAllV ? CollectiveType::AllToAll : collectiveTypeOf(algorithm.coll);
+  report.busbwFactor = kind ? busBandwidthFactor(*kind, algorithm.ngpus) : 1;
   for (uint64_t bytes : options.sizes) {
     RunResult r = run.run(static_cast<double>(bytes), options.eventLimit);
     SizeResult s;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,13 @@ inline constexpr uint64_t kDefaultEventLimit = 20'000'000;
 
 struct SimulationOptions {
   std::vector<uint64_t> sizes;  // bytes, nccl-tests' size of the collective
-  Arch arch = Arch::Sm80;
+  // The GPU generation whose model parameters apply; nullopt: the topology's (its "sm").
+  std::optional<Arch> arch;
   uint64_t eventLimit = kDefaultEventLimit;  // per size
+  // Links at their spec bandwidth, no LL cap and no per-call floor: the rates `bounds` assumes, so
+  // that a program is compared with its bound on the same links (tree synthesis does). The
+  // generation's per-channel caps and latencies still apply.
+  bool specLinkRates = false;
 };
 
 struct SizeResult {
@@ -38,8 +44,6 @@ struct SimulationReport {
   std::vector<SizeResult> results;
 };
 
-// nccl-tests' busbw / algbw for a collective on n ranks.
-double busBandwidthFactor(ir::CollectiveKind kind, int32_t ranks);
 
 // Throws InputError (file `source`, at the offending element) when program and topology do
 // not fit: more ranks than GPUs, a connection without a route, a transfer step without a

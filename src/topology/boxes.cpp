@@ -33,6 +33,14 @@ void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec) {
   if (spec.network && spec.network->kind == NetworkKind::Rails &&
       (spec.network->switches < 1 || spec.network->switches > nicsPerBox))
     throw std::invalid_argument("rails: switches must be 1 to the " + std::to_string(nicsPerBox) + " NICs of a box");
+  if (spec.network && spec.network->kind == NetworkKind::Clos) {
+    if (spec.network->boxesPerLeaf < 1 || spec.network->boxesPerLeaf > spec.count)
+      throw std::invalid_argument("clos: boxes_per_leaf must be 1 to the " + std::to_string(spec.count) + " boxes");
+    if (!spec.network->spineOversubscription)
+      throw std::invalid_argument("clos: give spine_oversubscription (1 for full bisection)");
+  }
+  if (spec.network && spec.network->spineOversubscription && *spec.network->spineOversubscription <= 0)
+    throw std::invalid_argument("spine_oversubscription must be positive");
 
   const int32_t innerBoxes = box.boxCount();
   std::vector<int32_t> nics;
@@ -56,17 +64,40 @@ void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec) {
   if (!spec.network) return;
 
   const NetworkSpec& net = *spec.network;
-  std::vector<int32_t> switches;
-  int32_t count = net.kind == NetworkKind::Switch ? 1 : net.switches;
-  for (int32_t s = 0; s < count; ++s) {
-    std::string name = net.kind == NetworkKind::Switch ? "ib" : "ib" + std::to_string(s);
-    switches.push_back(topology.addVertex({name, VertexKind::Switch, 0, spec.where}));
+  // Leaf of the n-th NIC (box n / nicsPerBox, index n % nicsPerBox).
+  auto leafOf = [&](size_t n) -> int32_t {
+    const auto j = static_cast<int32_t>(n) % nicsPerBox;
+    const auto boxIndex = static_cast<int32_t>(n) / nicsPerBox;
+    switch (net.kind) {
+      case NetworkKind::Switch: return 0;
+      case NetworkKind::Rails: return j % net.switches;
+      case NetworkKind::Clos: return boxIndex / net.boxesPerLeaf;
+    }
+    return 0;
+  };
+  const int32_t leafCount = net.kind == NetworkKind::Switch ? 1
+                            : net.kind == NetworkKind::Rails ? net.switches
+                                                             : (spec.count + net.boxesPerLeaf - 1) / net.boxesPerLeaf;
+  std::vector<int32_t> leaves;
+  for (int32_t s = 0; s < leafCount; ++s) {
+    std::string name = net.kind == NetworkKind::Switch ? "ib"
+                       : net.kind == NetworkKind::Rails ? "ib" + std::to_string(s)
+                                                        : "leaf" + std::to_string(s);
+    leaves.push_back(topology.addVertex({name, VertexKind::Switch, 0, spec.where}));
   }
+  std::vector<Rational> downlink(leaves.size(), 0);
   for (size_t n = 0; n < nics.size(); ++n) {
-    auto j = static_cast<int32_t>(n) % nicsPerBox;
-    int32_t sw = switches[static_cast<size_t>(net.kind == NetworkKind::Switch ? 0 : j % net.switches)];
-    topology.addLink({nics[n], sw, net.bandwidthGBps, net.alphaUs, net.linkClass, spec.where});
-    topology.addLink({sw, nics[n], net.bandwidthGBps, net.alphaUs, net.linkClass, spec.where});
+    const auto leaf = static_cast<size_t>(leafOf(n));
+    topology.addLink({nics[n], leaves[leaf], net.bandwidthGBps, net.alphaUs, net.linkClass, spec.where});
+    topology.addLink({leaves[leaf], nics[n], net.bandwidthGBps, net.alphaUs, net.linkClass, spec.where});
+    downlink[leaf] += net.bandwidthGBps;
+  }
+  if (!net.spineOversubscription || leaves.size() < 2) return;
+  const int32_t spine = topology.addVertex({"spine", VertexKind::Switch, 0, spec.where});
+  for (size_t s = 0; s < leaves.size(); ++s) {
+    const Rational uplink = downlink[s] / *net.spineOversubscription;
+    topology.addLink({leaves[s], spine, uplink, net.spineAlphaUs, net.linkClass, spec.where});
+    topology.addLink({spine, leaves[s], uplink, net.spineAlphaUs, net.linkClass, spec.where});
   }
 }
 

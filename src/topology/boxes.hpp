@@ -21,15 +21,22 @@ struct NicSpec {
 
 enum class NetworkKind : uint8_t {
   Switch,  // every NIC to one switch "ib"
-  Rails,   // NIC j of every box to switch "ib<j mod switches>"
+  Rails,   // NIC j of every box to leaf switch "ib<j mod switches>" (rail-optimized)
+  Clos,    // every NIC of boxes k*b .. k*b+b-1 to leaf switch "leaf<k>" (b = boxesPerLeaf), a spine above
 };
 
 struct NetworkSpec {
   NetworkKind kind = NetworkKind::Switch;
-  int32_t switches = 1;    // Rails only
-  Rational bandwidthGBps;  // NIC <-> switch, per direction
+  int32_t switches = 1;      // Rails only
+  int32_t boxesPerLeaf = 1;  // Clos only
+  Rational bandwidthGBps;    // NIC <-> switch, per direction
   double alphaUs = 0;
   LinkClass linkClass = LinkClass::Network;
+  // A spine layer above the leaf switches (Rails: optional; Clos: required), built as one switch
+  // "spine": the fluid model shares it as perfect ECMP over the spine switches would. Each leaf's
+  // uplink carries the bandwidth of the NIC links on that leaf divided by this (1: full bisection).
+  std::optional<Rational> spineOversubscription;
+  double spineAlphaUs = 0;  // of each leaf <-> spine link
 };
 
 struct BoxesSpec {

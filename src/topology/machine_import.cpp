@@ -80,10 +80,24 @@ class SpecBuilder {
     }
     if (multi) addNetwork(plans, count, vertices, links, prefix);
 
+    const int32_t sm = machineSm();
+    const bool nvls = sm >= 90 && nvswitch_ && options_.nvls;
+    if (sm >= 90 && nvswitch_)
+      notes_.push_back(nvls ? "nvls: NVSwitch and sm " + std::to_string(sm) +
+                                  ": NVLink SHARP assumed available, as NCCL uses it by default (a VM without NVLink multicast "
+                                  "or NCCL_NVLS_ENABLE=0 runs without it; --no-nvls)"
+                            : "nvls: off (--no-nvls)");
+    if (multi)
+      notes_.push_back("pxn: connections between boxes leave through the NIC of the GPU with the receiver's index in the "
+                       "sender's box, as NCCL's PXN does by default");
+
     ordered_json spec;
     spec["name"] = options_.name;
     spec["description"] = description(count);
     spec["notes"] = notes_;
+    if (sm > 0) spec["sm"] = sm;
+    if (nvls) spec["nvls"] = true;
+    if (multi) spec["pxn"] = true;
     spec["unit_GBps"] = bandwidthJson(unit_);
     spec["vertices"] = vertices;
     spec["links"] = links;
@@ -102,11 +116,33 @@ class SpecBuilder {
     for (const ImportedBox& b : boxes_) files += (files.empty() ? "" : ", ") + b.source;
     std::string d = "Imported by ccforge topo import from " + files + ": " + std::to_string(count) + " box" +
                     (count == 1 ? "" : "es") + " of " + std::to_string(boxes_[0].gpus.size()) + " GPUs";
-    if (count > 1) d += std::string(", NICs joined by ") + (options_.fabric == Fabric::Rail ? "one switch per rail" : "one switch");
+    if (count > 1)
+      d += std::string(", NICs joined by ") + (options_.fabric == Fabric::Rail   ? "one switch per rail"
+                                               : options_.fabric == Fabric::Clos ? "leaf switches of boxes"
+                                                                                 : "one switch");
+    if (count > 1 && options_.fabric != Fabric::Switch && options_.spineOversubscription > 0) d += " and a spine";
     return d + ". See notes for what was assumed.";
   }
 
   int32_t smOf(const ImportedGpu& g) const { return options_.sm ? *options_.sm : g.sm; }
+
+  // The machine's compute capability: --sm, else the first GPU's that states one (noted when the
+  // GPUs differ); 0 when none does.
+  int32_t machineSm() {
+    if (options_.sm) return *options_.sm;
+    int32_t sm = 0;
+    for (const ImportedBox& b : boxes_)
+      for (const ImportedGpu& g : b.gpus) {
+        if (g.sm <= 0) continue;
+        if (sm == 0) sm = g.sm;
+        else if (g.sm != sm) {
+          notes_.push_back(b.source + ": GPUs of sm " + std::to_string(sm) + " and " + std::to_string(g.sm) +
+                           ": the spec says sm " + std::to_string(sm));
+          return sm;
+        }
+      }
+    return sm;
+  }
 
   Rational perLink(const ImportedBox& b, const ImportedGpu& g) {
     if (options_.nvlinkGBps) return *options_.nvlinkGBps;
@@ -213,6 +249,7 @@ class SpecBuilder {
       anyNvlink = true;
     }
     if (!switchTargets.empty()) {
+      nvswitch_ = true;
       p.vertices.emplace_back("nvswitch", "switch");
       for (size_t r = 0; r < order.size(); ++r) {
         size_t g = static_cast<size_t>(order[r]);
@@ -341,6 +378,18 @@ class SpecBuilder {
       if (plans[i].nics.empty())
         throw std::invalid_argument(boxes_[i].source + ": no NIC with a speed, so the boxes cannot be joined (nvidia-smi output has no NIC speeds: use an NCCL dump)");
     auto planOf = [&](size_t k) -> const BoxPlan& { return plans[plans.size() > 1 ? k : 0]; };
+    if (options_.spineOversubscription < 0) throw std::invalid_argument("--spine-oversubscription must be >= 0");
+    std::vector<std::string> leaves;
+    std::vector<Rational> downlink;
+    auto onLeaf = [&](size_t k, size_t j, const std::string& leaf) {
+      links.push_back(linkJson(prefix(k, planOf(k).nics[j]), leaf, {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
+      size_t at = static_cast<size_t>(std::find(leaves.begin(), leaves.end(), leaf) - leaves.begin());
+      if (at == leaves.size()) {
+        leaves.push_back(leaf);
+        downlink.push_back(0);
+      }
+      downlink[at] += planOf(k).nicGBps[j];
+    };
     if (options_.fabric == Fabric::Rail) {
       size_t rails = planOf(0).nics.size();
       for (size_t k = 1; k < count; ++k)
@@ -351,18 +400,33 @@ class SpecBuilder {
       const size_t switches = options_.railSwitches > 0 ? std::min(rails, static_cast<size_t>(options_.railSwitches)) : rails;
       for (size_t j = 0; j < switches; ++j) vertices.push_back({{"name", "rail" + std::to_string(j)}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)
-        for (size_t j = 0; j < rails; ++j)
-          links.push_back(linkJson(prefix(k, planOf(k).nics[j]), "rail" + std::to_string(j % switches),
-                                   {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
+        for (size_t j = 0; j < rails; ++j) onLeaf(k, j, "rail" + std::to_string(j % switches));
       notes_.push_back(switches == rails ? "fabric rail: NIC j of every box on switch rail<j>, each NIC-switch link at the NIC's speed"
                                          : "fabric rail: NIC j of every box on switch rail<j mod " + std::to_string(switches) +
                                                ">, each NIC-switch link at the NIC's speed");
+    } else if (options_.fabric == Fabric::Clos) {
+      if (options_.boxesPerLeaf < 1) throw std::invalid_argument("--boxes-per-leaf must be at least 1");
+      if (options_.spineOversubscription == 0 && count > static_cast<size_t>(options_.boxesPerLeaf))
+        throw std::invalid_argument("--fabric clos joins its leaves by a spine: give --spine-oversubscription > 0");
+      const size_t perLeaf = static_cast<size_t>(options_.boxesPerLeaf);
+      for (size_t l = 0; l * perLeaf < count; ++l) vertices.push_back({{"name", "leaf" + std::to_string(l)}, {"kind", "switch"}});
+      for (size_t k = 0; k < count; ++k)
+        for (size_t j = 0; j < planOf(k).nics.size(); ++j) onLeaf(k, j, "leaf" + std::to_string(k / perLeaf));
+      notes_.push_back("fabric clos: every NIC of boxes " + std::to_string(perLeaf) + "k.." + std::to_string(perLeaf) +
+                       "k+" + std::to_string(perLeaf - 1) + " on leaf switch leaf<k> (--boxes-per-leaf), each NIC-leaf link at the NIC's speed");
     } else {
       vertices.push_back({{"name", "net"}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)
-        for (size_t j = 0; j < planOf(k).nics.size(); ++j)
-          links.push_back(linkJson(prefix(k, planOf(k).nics[j]), "net", {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
+        for (size_t j = 0; j < planOf(k).nics.size(); ++j) onLeaf(k, j, "net");
       notes_.push_back("fabric switch: every NIC on one non-blocking switch 'net', each link at the NIC's speed");
+    }
+    if (options_.fabric != Fabric::Switch && options_.spineOversubscription > 0 && leaves.size() > 1) {
+      vertices.push_back({{"name", "spine"}, {"kind", "switch"}});
+      for (size_t l = 0; l < leaves.size(); ++l)
+        links.push_back(linkJson(leaves[l], "spine", {"", "", downlink[l] / options_.spineOversubscription, "network", 0}));
+      notes_.push_back("spine: the leaves joined by one aggregate switch 'spine' (perfect ECMP over the spine switches), each "
+                       "leaf's uplink = its NIC links' bandwidth / " + toString(options_.spineOversubscription) +
+                       " (--spine-oversubscription), alpha 0");
     }
     char alpha[32];
     std::snprintf(alpha, sizeof alpha, "%g", options_.networkAlphaUs);
@@ -375,6 +439,7 @@ class SpecBuilder {
   std::vector<std::string> notes_;
   Rational unit_ = 1;
   bool unitSet_ = false;
+  bool nvswitch_ = false;  // a box has an NVSwitch
   std::set<std::string> withNic_;  // GPUs of the box being planned that have a NIC
 };
 

@@ -66,13 +66,18 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
 // Either, told apart by content (an XML dump starts with '<').
 ImportedBox readMachineFile(const std::filesystem::path& path);
 
-enum class Fabric : uint8_t { Rail, Switch };
+enum class Fabric : uint8_t { Rail, Switch, Clos };
 
 struct ImportOptions {
   std::string name = "imported";
   int32_t boxes = 1;                  // copies of a single input; with several inputs, 1
   Fabric fabric = Fabric::Rail;
   int32_t railSwitches = 0;           // rail: NIC j on switch rail<j mod this>; 0: one switch per rail
+  // rail and clos: the leaves' uplinks to one aggregate spine carry their NIC links' bandwidth
+  // divided by this; 0: no spine (rail only: the rails then meet nowhere but through PXN)
+  Rational spineOversubscription = 1;
+  int32_t boxesPerLeaf = 4;           // clos: the NICs of this many consecutive boxes on one leaf
+  bool nvls = true;                   // false: the spec says no NVLS even on an sm 90+ NVSwitch box
   std::optional<int32_t> sm;          // overrides / supplies the compute capability (nvidia-smi has none)
   std::optional<Rational> nvlinkGBps; // overrides the per-link bandwidth table
   double networkAlphaUs = 0;          // alpha of each NIC-switch link

@@ -55,9 +55,86 @@ std::vector<int32_t> widestLowest(const Topology& t, int32_t source, int32_t tar
   return links;
 }
 
-}  // namespace
+// The route as a Route: its links, the alphas summed from the receiver back (a sum of doubles
+// depends on its order, and this one gives every route without relays the alpha it had before
+// relays existed, to the bit), the slowest link class on the way.
+Route routeOf(const Topology& t, std::vector<int32_t> links) {
+  Route route;
+  for (auto id = links.rbegin(); id != links.rend(); ++id) {
+    const topo::Link& l = t.links()[static_cast<size_t>(*id)];
+    route.alphaUs += l.alphaUs;
+    if (rankOfClass(l.linkClass) > rankOfClass(route.linkClass)) route.linkClass = l.linkClass;
+  }
+  route.links = std::move(links);
+  return route;
+}
 
-std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int32_t toRank) {
+int32_t boxOfRank(const Topology& t, int32_t rank) { return t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(rank)])].box; }
+
+// The first NIC linked from (toNic) or to (!toNic) GPU vertex `gpu`: the link's id.
+std::optional<int32_t> nicLink(const Topology& t, int32_t gpu, bool toNic) {
+  for (int32_t id : toNic ? t.outLinks(gpu) : t.inLinks(gpu)) {
+    const Link& l = t.links()[static_cast<size_t>(id)];
+    if (t.vertices()[static_cast<size_t>(toNic ? l.to : l.from)].kind == VertexKind::Nic) return id;
+  }
+  return std::nullopt;
+}
+
+// The fewest links from NIC `from` to NIC `to` through switches only (first found in link order).
+std::optional<std::vector<int32_t>> acrossNetwork(const Topology& t, int32_t from, int32_t to) {
+  std::vector<int32_t> via(t.vertices().size(), -1);
+  std::vector<bool> seen(t.vertices().size(), false);
+  std::vector<int32_t> order{from};
+  seen[static_cast<size_t>(from)] = true;
+  for (size_t head = 0; head < order.size() && !seen[static_cast<size_t>(to)]; ++head)
+    for (int32_t id : t.outLinks(order[head])) {
+      const int32_t w = t.links()[static_cast<size_t>(id)].to;
+      if (seen[static_cast<size_t>(w)] || (w != to && t.vertices()[static_cast<size_t>(w)].kind != VertexKind::Switch)) continue;
+      seen[static_cast<size_t>(w)] = true;
+      via[static_cast<size_t>(w)] = id;
+      order.push_back(w);
+    }
+  if (!seen[static_cast<size_t>(to)]) return std::nullopt;
+  std::vector<int32_t> links;
+  for (int32_t v = to; v != from; v = t.links()[static_cast<size_t>(via[static_cast<size_t>(v)])].from)
+    links.push_back(via[static_cast<size_t>(v)]);
+  std::reverse(links.begin(), links.end());
+  return links;
+}
+
+std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int32_t toRank);
+
+// NCCL's PXN for a connection between boxes (topology.hpp `pxn`): the sender's box GPU with the
+// receiver's index in its box is the proxy; the data reaches it over the box's own links, leaves
+// through its NIC, crosses the switches to the receiver's NIC. nullopt where a piece is missing.
+std::optional<Route> pxnRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
+  const int32_t fromBox = boxOfRank(t, fromRank), toBox = boxOfRank(t, toRank);
+  int32_t index = 0;  // the receiver's index among its box's GPUs
+  for (int32_t r = 0; r < toRank; ++r) index += boxOfRank(t, r) == toBox ? 1 : 0;
+  int32_t proxy = -1;
+  for (int32_t r = 0, seen = 0; r < static_cast<int32_t>(t.gpus().size()) && proxy < 0; ++r)
+    if (boxOfRank(t, r) == fromBox && seen++ == index) proxy = r;
+  if (proxy < 0) return std::nullopt;
+  std::vector<int32_t> links;
+  if (proxy != fromRank) {
+    const std::optional<Route> inBox = directRoute(t, fromRank, proxy);
+    if (!inBox || inBox->linkClass == LinkClass::Network) return std::nullopt;
+    links = inBox->links;
+  }
+  const std::optional<int32_t> out = nicLink(t, t.gpus()[static_cast<size_t>(proxy)], true);
+  const std::optional<int32_t> in = nicLink(t, t.gpus()[static_cast<size_t>(toRank)], false);
+  if (!out || !in) return std::nullopt;
+  const std::optional<std::vector<int32_t>> network =
+      acrossNetwork(t, t.links()[static_cast<size_t>(*out)].to, t.links()[static_cast<size_t>(*in)].from);
+  if (!network) return std::nullopt;
+  links.push_back(*out);
+  links.insert(links.end(), network->begin(), network->end());
+  links.push_back(*in);
+  return routeOf(t, std::move(links));
+}
+
+// The route of routeBetween without PXN.
+std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int32_t toRank) {
   const int32_t from = t.gpus()[static_cast<size_t>(fromRank)];
   const int32_t to = t.gpus()[static_cast<size_t>(toRank)];
   std::vector<int32_t> depth(t.vertices().size(), -1);
@@ -83,16 +160,15 @@ std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int
       links.push_back(via[static_cast<size_t>(v)]);
     std::reverse(links.begin(), links.end());
   }
-  Route route;
-  // From the receiver back: a sum of doubles depends on its order, and this one gives every route
-  // without relays the alpha it had before relays existed, to the bit.
-  for (auto id = links.rbegin(); id != links.rend(); ++id) {
-    const topo::Link& l = t.links()[static_cast<size_t>(*id)];
-    route.alphaUs += l.alphaUs;
-    if (rankOfClass(l.linkClass) > rankOfClass(route.linkClass)) route.linkClass = l.linkClass;
-  }
-  route.links = std::move(links);
-  return route;
+  return routeOf(t, std::move(links));
+}
+
+}  // namespace
+
+std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int32_t toRank) {
+  if (t.pxn && boxOfRank(t, fromRank) != boxOfRank(t, toRank))
+    if (std::optional<Route> relayed = pxnRoute(t, fromRank, toRank)) return relayed;
+  return directRoute(t, fromRank, toRank);
 }
 
 }  // namespace ccforge::topo

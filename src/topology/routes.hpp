@@ -2,6 +2,8 @@
 // connection takes a direct link or a route through switches and NICs. GPUs do not forward in
 // hardware, except where the topology's fabric relays (`Topology::gpuRelay`, AMD Infinity Fabric):
 // there a route may also pass through other GPUs, entering and leaving each over GPU-GPU links.
+// Where the topology has NCCL's PXN (`Topology::pxn`), a route between boxes passes through the
+// sender-box GPU with the receiver's index in its box and leaves through that GPU's NIC.
 #pragma once
 
 #include <cstdint>
@@ -24,9 +26,11 @@ inline bool relaysThrough(const Topology& topology, int32_t from, int32_t gpu) {
   return topology.gpuRelay && topology.isCompute(from) && topology.isCompute(gpu);
 }
 
-// The route with the fewest links; nullopt when there is none. Among equally short routes: where
-// the fabric relays, the widest bottleneck, then the lowest vertex ids along the way (GPUs in rank
-// order); elsewhere the first found in link order.
+// Between boxes with PXN: the PXN route when it exists (sender to proxy over the box's own links,
+// the proxy's first NIC, the fewest switches, the receiver's first NIC). Otherwise the route with
+// the fewest links; nullopt when there is none. Among equally short routes: where the fabric
+// relays, the widest bottleneck, then the lowest vertex ids along the way (GPUs in rank order);
+// elsewhere the first found in link order.
 std::optional<Route> routeBetween(const topo::Topology& topology, int32_t fromRank, int32_t toRank);
 
 }  // namespace ccforge::topo

@@ -1,5 +1,6 @@
 #include "topology/spec_reader.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -160,8 +161,8 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "family", "boxes",
-                          "vertices", "links", "gpu"});
+    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "sm", "nvls", "pxn", "p2p", "family",
+                          "boxes", "vertices", "links", "gpu", "calibration"});
     Topology t;
     t.sourceFile = source_;
     const json* name = member(spec, "name");
@@ -177,6 +178,10 @@ class SpecReader {
     }
     if (const json* u = member(spec, "unit_GBps")) t.unitGBps = positive(*u, JsonLocations::child(ptr, "unit_GBps"));
     if (const json* r = member(spec, "gpu_relay")) t.gpuRelay = boolean(*r, JsonLocations::child(ptr, "gpu_relay"));
+    if (const json* sm = member(spec, "sm")) t.sm = integer(*sm, JsonLocations::child(ptr, "sm"), 10, 999);
+    if (const json* n = member(spec, "nvls")) t.nvls = boolean(*n, JsonLocations::child(ptr, "nvls"));
+    if (const json* x = member(spec, "pxn")) t.pxn = boolean(*x, JsonLocations::child(ptr, "pxn"));
+    if (const json* x = member(spec, "p2p")) t.gpuP2p = boolean(*x, JsonLocations::child(ptr, "p2p"));
     LinkDefaults defaults;
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
     if (const json* c = member(spec, "link_class")) defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
@@ -193,12 +198,40 @@ class SpecReader {
       gpu.memoryGBps = toDouble(positive(*bw, gp + "/memory_GBps"));
       t.gpu = gpu;
     }
+    if (const json* c = member(spec, "calibration")) t.calibration = readCalibration(*c, JsonLocations::child(ptr, "calibration"));
     if (const json* f = member(spec, "family")) readFamily(t, *f, JsonLocations::child(ptr, "family"), defaults);
-    if (const json* b = member(spec, "boxes")) readBoxes(t, *b, JsonLocations::child(ptr, "boxes"));
+    if (const json* b = member(spec, "boxes")) readBoxes(t, spec, *b, JsonLocations::child(ptr, "boxes"));
     if (const json* v = member(spec, "vertices")) readVertices(t, *v, JsonLocations::child(ptr, "vertices"));
     if (const json* l = member(spec, "links")) readLinks(t, *l, JsonLocations::child(ptr, "links"), defaults);
     if (t.gpus().empty()) fail(ptr, "the topology has no GPU");
     return t;
+  }
+
+  Calibration readCalibration(const json& c, const std::string& ptr) const {
+    if (!c.is_object()) fail(ptr, "expected an object");
+    Calibration out;
+    for (const auto& item : c.items()) {
+      const std::string p = JsonLocations::child(ptr, item.key());
+      if (item.key() == "logs") {
+        if (!item.value().is_array()) fail(p, "logs must be an array of strings");
+        for (size_t i = 0; i < item.value().size(); ++i) out.logs.push_back(text(item.value()[i], JsonLocations::child(p, i)));
+        continue;
+      }
+      const CalibrationField* field = nullptr;
+      for (const CalibrationField& f : calibrationFields()) field = f.key == item.key() ? &f : field;
+      if (field == nullptr) {
+        std::string keys = "logs";
+        for (const CalibrationField& f : calibrationFields()) keys += ", " + std::string(f.key);
+        fail(p, "unknown key '" + item.key() + "'; expected one of: " + keys);
+      }
+      if (!item.value().is_number()) fail(p, "expected a number");
+      const double v = item.value().get<double>();
+      if (!std::isfinite(v) || v < field->min || v > field->max)
+        fail(p, std::string(field->key) + " must be " + fmt::format("{:g} to {:g}", field->min, field->max) + " (" +
+                    std::string(field->meaning) + ")");
+      out.*(field->member) = v;
+    }
+    return out;
   }
 
   void readFamily(Topology& t, const json& f, const std::string& ptr, const LinkDefaults& defaults) {
@@ -239,7 +272,8 @@ class SpecReader {
     build(ptr, [&] { addFamily(t, spec); });
   }
 
-  void readBoxes(Topology& t, const json& b, const std::string& ptr) {
+  // `outer` is the spec that holds `boxes`: the GPU facts it does not state itself come from the box.
+  void readBoxes(Topology& t, const json& outer, const json& b, const std::string& ptr) {
     checkKeys(b, ptr, {"count", "box", "nics", "network"});
     BoxesSpec spec;
     spec.where = where(ptr);
@@ -263,6 +297,9 @@ class SpecReader {
       fail(ptr + "/box", "expected a catalog name, a path or an inline spec object");
     }
     if (!t.gpu) t.gpu = inner.gpu;
+    if (member(outer, "sm") == nullptr) t.sm = inner.sm;
+    if (member(outer, "nvls") == nullptr) t.nvls = inner.nvls;
+    if (member(outer, "p2p") == nullptr) t.gpuP2p = inner.gpuP2p;
     if (const json* n = member(b, "nics")) {
       std::string p = ptr + "/nics";
       checkKeys(*n, p, {"bw", "alpha_us", "link_class", "gpus_per_nic"});
@@ -277,22 +314,37 @@ class SpecReader {
     }
     if (const json* n = member(b, "network")) {
       std::string p = ptr + "/network";
-      checkKeys(*n, p, {"kind", "switches", "bw", "alpha_us", "link_class"});
+      checkKeys(*n, p, {"kind", "switches", "boxes_per_leaf", "bw", "alpha_us", "link_class", "spine_oversubscription",
+                        "spine_alpha_us"});
       NetworkSpec net;
       const json* kind = member(*n, "kind");
-      if (kind == nullptr) fail(p, "missing key 'kind' (switch or rails)");
+      if (kind == nullptr) fail(p, "missing key 'kind' (switch, rails or clos)");
       std::string k = text(*kind, p + "/kind");
       if (k == "switch")
         net.kind = NetworkKind::Switch;
       else if (k == "rails")
         net.kind = NetworkKind::Rails;
+      else if (k == "clos")
+        net.kind = NetworkKind::Clos;
       else
-        fail(p + "/kind", "network kind must be switch or rails");
+        fail(p + "/kind", "network kind must be switch, rails or clos");
       if (const json* s = member(*n, "switches")) {
         if (net.kind != NetworkKind::Rails) fail(p + "/switches", "only rails take a switch count");
         net.switches = integer(*s, p + "/switches", 1, kMaxFamilyGpus);
       } else if (net.kind == NetworkKind::Rails) {
         fail(p, "missing key 'switches'");
+      }
+      if (const json* l = member(*n, "boxes_per_leaf")) {
+        if (net.kind != NetworkKind::Clos) fail(p + "/boxes_per_leaf", "only clos takes boxes_per_leaf");
+        net.boxesPerLeaf = integer(*l, p + "/boxes_per_leaf", 1, kMaxBoxes);
+      }
+      if (const json* o = member(*n, "spine_oversubscription")) {
+        if (net.kind == NetworkKind::Switch) fail(p + "/spine_oversubscription", "one switch has no spine");
+        net.spineOversubscription = positive(*o, p + "/spine_oversubscription");
+      }
+      if (const json* a = member(*n, "spine_alpha_us")) {
+        if (!net.spineOversubscription) fail(p + "/spine_alpha_us", "give spine_oversubscription for a spine");
+        net.spineAlphaUs = latency(*a, p + "/spine_alpha_us");
       }
       const json* bw = member(*n, "bw");
       if (bw == nullptr) fail(p, "missing key 'bw'");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/model.hpp"
+#include "topology/calibration.hpp"
 #include "topology/rational.hpp"
 
 namespace ccforge::topo {
@@ -61,6 +62,23 @@ class Topology {
   // Fabric), so a route may pass through other GPUs over GPU-GPU links (topology/routes.hpp).
   // A machine built from boxes relays only if its own spec says so.
   bool gpuRelay = false;
+  // "sm": the GPUs' generation as NVIDIA's compute capability (70 V100, 80 A100, 90 H100/H200,
+  // 100 B200); 0 when the spec does not say (AMD machines, generic graphs). NCCL's tables and the
+  // simulator's per-channel caps are chosen by it (sim/model_parameters.hpp).
+  int32_t sm = 0;
+  // "nvls": the NVSwitch reduces and multicasts in the switch (NVLink SHARP, H100/H200 NVSwitch
+  // boxes), so NCCL may run its NVLS algorithms and `bounds` has an in-switch reduction row.
+  bool nvls = false;
+  // "pxn": as NCCL's PXN does for connections it sets up without a ring graph (the MSCCL
+  // executor's and point-to-point's), a connection to a GPU of another box leaves its box through
+  // the NIC of the GPU that has the receiver's index in the sender's box, reached over the box's
+  // own fabric (topology/routes.hpp; docs/topologies.md cites NCCL's source).
+  bool pxn = false;
+  // "p2p": false where the GPUs of a box cannot access each other's memory (GeForce cards, P2P
+  // disabled): NCCL then moves data between them through host memory (its SHM transport).
+  bool gpuP2p = true;
+  // "calibration": what `ccforge calibrate` fitted to this machine's nccl-tests logs.
+  std::optional<Calibration> calibration;
 
   const std::vector<Vertex>& vertices() const { return vertices_; }
   const std::vector<Link>& links() const { return links_; }

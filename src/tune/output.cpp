@@ -245,7 +245,7 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
   for (const std::string& w : written.warnings) s += "- note: " + w + "\n";
   for (const CollectiveTuning& t : run.collectives) {
     const std::string name = collName(t);
-    const double factor = sim::busBandwidthFactor(irKindOf(t.collective), t.ranks);
+    const double factor = busBandwidthFactor(t.collective, t.ranks);
     s += fmt::format("\n## {} ({} ranks)\n\n![{}](plot-{}.svg)\n\n", name, t.ranks, name, name);
     s += "| # | candidate | origin | protocol | nchunksperloop | call forms |\n|---|---|---|---|---|---|\n";
     for (size_t k = 0; k < t.set.candidates.size(); ++k) {

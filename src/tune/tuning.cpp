@@ -175,8 +175,12 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
   t.set = std::move(set);
   const size_t n = t.sizes.size();
 
-  const sim::NcclMachine machine = sim::ncclMachineOf(topology, options.arch);
-  for (uint64_t b : t.sizes) t.nccl.push_back(sim::ncclFallback(machine, irKindOf(collective), b));
+  const sim::ModelParameters parameters = sim::modelParameters(topology, options.arch);
+  const sim::NcclSetup nccl = sim::ncclSetup(topology, parameters);
+  for (uint64_t b : t.sizes) {
+    t.nccl.push_back(sim::ncclChoice(nccl, {.collective = collective, .bytes = b}));
+    t.requiredGain.push_back(std::max(1 + options.margin, std::exp(parameters.errorAt(b))));
+  }
 
   for (const Candidate& c : t.set.candidates) {
     Evaluation e;
@@ -205,7 +209,7 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
       std::optional<size_t> best, bestAny;
       for (size_t c = 0; c < t.set.candidates.size(); ++c) {
         const std::optional<double>& time = t.evaluations[c].timeUs[i];
-        if (!time || *time * (1 + options.margin) > t.nccl[i].timeUs) continue;
+        if (!time || *time * t.requiredGain[i] > t.nccl[i].timeUs) continue;
         const ir::Algorithm& a = t.set.candidates[c].algorithm;
         const bool formOk = f == CallForm::InPlace ? a.servesInPlace() : a.servesOutOfPlace();
         if (formOk && (!bestAny || *time < *t.evaluations[*bestAny].timeUs[i])) bestAny = c;

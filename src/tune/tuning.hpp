@@ -1,8 +1,8 @@
 // `ccforge tune`'s decisions (docs/tune.md): every candidate simulated at the power-of-two sizes
-// of the tuned range, NCCL's fallback predicted at the same sizes (sim/nccl_fallback.hpp), and
-// for each call form the sizes where a candidate beats NCCL by the margin and serves every
-// power-of-two call the runtime would pass it there; adjacent sizes with the same winner become
-// one [minBytes, maxBytes] window, one file each.
+// of the tuned range, NCCL's own choice predicted at the same sizes (sim/nccl_model.hpp), and
+// for each call form the sizes where a candidate beats NCCL by the margin and by more than the
+// model's error there, and serves every power-of-two call the runtime would pass it there;
+// adjacent sizes with the same winner become one [minBytes, maxBytes] window, one file each.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 #include "semantics/collective.hpp"
 #include "sim/cost_model.hpp"
-#include "sim/nccl_fallback.hpp"
+#include "sim/nccl_model.hpp"
 #include "topology/topology.hpp"
 #include "tune/candidates.hpp"
 
@@ -37,7 +37,7 @@ struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included
   uint64_t maxBytes = uint64_t{1} << 32;
   double margin = 0.05;  // a candidate must be this much faster than NCCL (algbw gain)
-  sim::Arch arch = sim::Arch::Sm80;
+  sim::Arch arch = sim::Arch::Sm80;  // the model parameters' generation (the CLI takes the spec's)
 };
 
 // One candidate over the sizes.
@@ -69,6 +69,9 @@ struct CollectiveTuning {
   CandidateSet set;
   std::vector<Evaluation> evaluations;     // per candidate
   std::vector<sim::NcclChoice> nccl;       // per size
+  // Per size: the gain (NCCL's time / the candidate's) a window needs there: 1 + margin, or the
+  // model's error bound in that size regime where it is larger (sim::ModelParameters::errorAt).
+  std::vector<double> requiredGain;
   std::vector<std::optional<size_t>> chosen[2];  // per form, per size: the candidate, nullopt: NCCL
   std::vector<Window> windows;
   std::vector<std::string> notes;          // counts a faster candidate could not serve, ...

@@ -55,7 +55,34 @@ TEST_CASE("one transfer: base latency + bytes over the link + alpha and hop late
 
 TEST_CASE("sm80 caps one connection at NCCL's 20 GB/s NVLink channel bandwidth") {
   CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 20e9 * 1e6 + 4.4).epsilon(1e-9));
-  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm100) == Approx(8.4 + kUs25 + 4.4).epsilon(1e-9));
+  // Blackwell: 40.1 GB/s per connection, but the link moves 40.1/50 of its 25 GB/s (NCCL's rate
+  // per NVLink5 link against its signalling rate).
+  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm100) == Approx(8.4 + kMiB / (25e9 * 40.1 / 50) * 1e6 + 4.4).epsilon(1e-9));
+}
+
+TEST_CASE("links move their transport's efficiency; calibration, the LL cap, the floor, spec rates") {
+  // A 10 GB/s network link between two sm80 GPUs: 0.96 of it (under the 12 GB/s connection cap);
+  // the network hop's Simple latency 14 us, alpha 1 us.
+  const std::string net = R"({"name": "net", "sm": 80, "unit_GBps": 10, "alpha_us": 1, "link_class": "network",
+    "vertices": [{"name": "a"}, {"name": "b"}], "links": [{"from": "a", "to": "b", "bw": 1}])";
+  CHECK(timeOf(oneSend("Simple"), (net + "}").c_str(), 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 9.6e9 * 1e6 + 15).epsilon(1e-9));
+  // The generation comes from the spec's "sm" when none is given.
+  ir::Algorithm a = ir::readAlgorithm(oneSend("Simple"), "p.xml").algorithm;
+  const topo::Topology plain = topo::readTopology(net + "}", "t.json", {});
+  CHECK(simulate(a, "p.xml", plain, {.sizes = {1 << 20}, .arch = std::nullopt}).results[0].timeUs == Approx(8.4 + kMiB / 9.6e9 * 1e6 + 15).epsilon(1e-9));
+  // At spec link rates (what bounds assume): 10 GB/s.
+  CHECK(simulate(a, "p.xml", plain, {.sizes = {1 << 20}, .arch = std::nullopt, .eventLimit = kDefaultEventLimit, .specLinkRates = true})
+            .results[0]
+            .timeUs == Approx(8.4 + kMiB / 10e9 * 1e6 + 15).epsilon(1e-9));
+  // A calibration replaces the defaults: the network at half its rate, a 100 us floor.
+  const std::string calibrated = net + R"(, "calibration": {"network_efficiency": 0.5, "launch_us": 100}})";
+  CHECK(timeOf(oneSend("Simple"), calibrated.c_str(), 64, Arch::Sm80) == Approx(100));
+  CHECK(timeOf(oneSend("Simple"), calibrated.c_str(), 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 5e9 * 1e6 + 15).epsilon(1e-9));
+  // NCCL's LL cap (141 GB/s on one Hopper node) scaled to 7.05 GB/s binds a single LL connection
+  // (otherwise 20.6 x 0.5 GB/s): 6.6 us base, 0.6 hop, 1 alpha.
+  const std::string ll = R"({"name": "ll", "sm": 90, "unit_GBps": 25, "alpha_us": 1, "calibration": {"ll_bandwidth_scale": 0.05},
+    "vertices": [{"name": "a"}, {"name": "b"}], "links": [{"from": "a", "to": "b", "bw": 1}]})";
+  CHECK(timeOf(oneSend("LL"), ll.c_str(), 1 << 20, Arch::Sm90) == Approx(6.6 + kMiB / 7.05e9 * 1e6 + 1.6).epsilon(1e-6));
 }
 
 TEST_CASE("two transfers into one GPU share the switch's link to it") {
@@ -119,10 +146,10 @@ TEST_CASE("the event limit stops a long simulation") {
 }
 
 TEST_CASE("busbw uses nccl-tests' factors") {
-  CHECK(busBandwidthFactor(ir::CollectiveKind::AllReduce, 8) == Approx(1.75));
-  CHECK(busBandwidthFactor(ir::CollectiveKind::AllGather, 8) == Approx(0.875));
-  CHECK(busBandwidthFactor(ir::CollectiveKind::AllToAll, 4) == Approx(0.75));
-  CHECK(busBandwidthFactor(ir::CollectiveKind::Broadcast, 8) == 1);
+  CHECK(busBandwidthFactor(CollectiveType::AllReduce, 8) == Approx(1.75));
+  CHECK(busBandwidthFactor(CollectiveType::AllGather, 8) == Approx(0.875));
+  CHECK(busBandwidthFactor(CollectiveType::AllToAll, 4) == Approx(0.75));
+  CHECK(busBandwidthFactor(CollectiveType::Broadcast, 8) == 1);
 }
 
 // Ranks are <gpu id>s, wherever the elements stand (msccl_parser.cc finds a rank's program by

@@ -69,16 +69,26 @@ TEST_CASE("switch boxes: DGX-2 150 GB/s, A100 300 GB/s, H100 450 GB/s per GPU") 
   }
 }
 
-TEST_CASE("multi-box A100 and H100: one NIC per GPU, rail-aligned on two IB switches") {
-  for (auto [name, nic] : {std::pair{"a100-4", 25}, {"h100-2", 50}}) {
+TEST_CASE("multi-box A100 and H100: one NIC per GPU, a rail leaf per NIC index, a non-blocking spine") {
+  for (auto [name, nic, boxes] : {std::tuple{"a100-4", 25, 4}, {"h100-2", 50, 2}}) {
     INFO(name);
     Topology t = loadTopology(name);
+    CHECK(t.pxn);
     CHECK(bandwidth(t, "b1.gpu5", "b1.nic5") == nic);
-    CHECK(bandwidth(t, "b1.nic5", "ib1") == nic);
-    CHECK(bandwidth(t, "b1.nic4", "ib0") == nic);
-    CHECK(bandwidth(t, "b1.nic4", "ib1") == 0);
+    CHECK(bandwidth(t, "b1.nic5", "ib5") == nic);
+    CHECK(bandwidth(t, "b1.nic4", "ib4") == nic);
+    CHECK(bandwidth(t, "b1.nic4", "ib5") == 0);
+    // Each leaf's uplink carries what its NICs bring (oversubscription 1).
+    CHECK(bandwidth(t, "ib5", "spine") == nic * boxes);
+    CHECK(bandwidth(t, "spine", "ib5") == nic * boxes);
     CHECK(egress(t, *t.findVertex("b1.gpu5")) == (std::string(name) == "a100-4" ? 325 : 500));
   }
+  // The GPU generation and NVLS come from the box.
+  CHECK(loadTopology("h100-2").sm == 90);
+  CHECK(loadTopology("h100-2").nvls);
+  CHECK(loadTopology("a100-2").sm == 80);
+  CHECK_FALSE(loadTopology("a100-2").nvls);
+  CHECK(loadTopology("dgx1").sm == 70);
 }
 
 TEST_CASE("MI250: 7 xGMI units of 50 GB/s per GCD and two boxes add 16 GB/s per GCD") {

@@ -28,7 +28,30 @@ TEST_CASE("routes: direct links, through a switch, through NICs, never through a
   CHECK(across->links.size() == 4);
   CHECK(across->linkClass == topo::LinkClass::Network);
   CHECK(across->alphaUs == Approx(2.6));
-  CHECK_FALSE(routeBetween(a100, 2, 11));  // other rail
+  // Another rail: NCCL's PXN, over NVLink to the GPU on the receiver's rail, then its NIC.
+  auto pxn = routeBetween(a100, 2, 11);
+  REQUIRE(pxn);
+  std::vector<std::string> via;
+  for (int32_t id : pxn->links) via.push_back(a100.vertices()[static_cast<size_t>(a100.links()[static_cast<size_t>(id)].to)].name);
+  CHECK(via == std::vector<std::string>{"b0.sw", "b0.gpu3", "b0.nic3", "ib3", "b1.nic3", "b1.gpu3"});
+  CHECK(pxn->linkClass == topo::LinkClass::Network);
+  CHECK(pxn->alphaUs == Approx(2.6));
+  // The sender on the receiver's rail leaves through its own NIC.
+  auto own = routeBetween(a100, 3, 11);
+  REQUIRE(own);
+  CHECK(own->links.size() == 4);
+}
+
+TEST_CASE("routes: without PXN a connection to another rail crosses the spine") {
+  std::string spec(*topo::catalogSpec("a100-2"));
+  spec.replace(spec.find("\"pxn\": true,"), 12, "");
+  const topo::Topology t = topo::readTopology(spec, "a100-2-no-pxn.json", {});
+  CHECK_FALSE(t.pxn);
+  auto route = routeBetween(t, 2, 11);
+  REQUIRE(route);
+  std::vector<std::string> via;
+  for (int32_t id : route->links) via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
+  CHECK(via == std::vector<std::string>{"b0.nic2", "ib2", "spine", "ib3", "b1.nic3", "b1.gpu3"});
 }
 
 TEST_CASE("routes: mi250-1's xGMI fabric relays: gpu0 -> gpu2 crosses gpu1 and gpu9") {

@@ -91,7 +91,8 @@ TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's prot
   CollectiveTuning t;
   t.collective = CollectiveType::AllToAll;
   t.sizes = {1024, 2048};
-  t.nccl = {{"p2p", ir::Protocol::Simple, 10}, {"p2p", ir::Protocol::Simple, 20}};
+  t.nccl = {{.algorithm = "p2p", .protocol = ir::Protocol::Simple, .ncclTimeUs = 10, .timeUs = 10, .channels = 1},
+            {.algorithm = "p2p", .protocol = ir::Protocol::Simple, .ncclTimeUs = 20, .timeUs = 20, .channels = 1}};
   for (ir::Protocol p : {ir::Protocol::LL, ir::Protocol::LL128}) {
     Candidate c;
     c.algorithm.proto = p;

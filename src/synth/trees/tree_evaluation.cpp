@@ -20,7 +20,7 @@ TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string
   out.report = driver::verifyCompiled(algorithm, std::string(collectiveTypeName(collective)), driver::Target{}, source);
   const std::vector<uint64_t> sizes =
       withCostCurve ? comparisonSizes(std::max(bytes, curveUpTo)) : std::vector<uint64_t>{bytes};
-  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = sizes});
+  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = sizes, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true});
   std::vector<std::pair<double, double>> samples;
   for (const sim::SizeResult& r : simulated.results) {
     samples.emplace_back(static_cast<double>(r.bytes), r.timeUs);

@@ -38,7 +38,7 @@ Phase makePhase(const topo::Topology& t, bool reversed, const TreeSynthesisOptio
 }
 
 double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, uint64_t bytes) {
-  return sim::simulate(algorithm, algorithm.name + ".xml", t, {.sizes = {bytes}}).results.at(0).algbwGBps;
+  return sim::simulate(algorithm, algorithm.name + ".xml", t, {.sizes = {bytes}, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true}).results.at(0).algbwGBps;
 }
 
 // Time of M bytes is M/a + M/b for two phases run one after the other.

@@ -8,6 +8,7 @@
 #include "ir/limits.hpp"
 
 #include "algorithms.hpp"
+#include "support.hpp"
 
 namespace ccforge::algorithms {
 namespace {
@@ -22,14 +23,17 @@ Parameter root() { return {"root", 0, "root rank", 0}; }
 Parameter boxes() {
   return {"boxes", 1, "boxes the ranks fill in order; with more, channel c's ring enters each box at its c-th rank (other rails)", 1};
 }
+Parameter split() {
+  return {"split", 0, "1: every channel runs a whole ring over its own share of the buffer (NCCL's split); 0: chunk i on channel i mod channels", 0, 1};
+}
 Parameter chunks() { return {"chunks", 1, "chunks the buffer is cut into (pipelining)", 1, 1024}; }
 
 // A ring with chunk i on channel i mod channels: a rank's thread block of one channel handles
-// k = ceil(ranks / channels) chunks, one (fused) step each per pass around the ring. Allreduce
+// k = ceil(ranks / channels) chunks (split: ranks), one (fused) step each per pass around the ring. Allreduce
 // makes two passes, the first chunk's two fusing on a single channel (2k - 1 steps, 2k on more).
 int64_t ringChunksPerChannel(const Arguments& a) {
   const int64_t n = a.at("ranks"), c = a.at("channels");
-  return (n + c - 1) / c;
+  return a.at("split") != 0 ? n : (n + c - 1) / c;  // split: every channel runs a whole ring
 }
 int64_t ringAllReduceSteps(const Arguments& a) { return 2 * ringChunksPerChannel(a) - (a.at("channels") == 1 ? 1 : 0); }
 int64_t ringOnePassSteps(const Arguments& a) { return ringChunksPerChannel(a); }
@@ -64,7 +68,7 @@ const std::vector<LibraryEntry>& library() {
   using ir::Protocol;
   static const std::vector<LibraryEntry> entries{
       {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
-       {ranks(), channels(), instances(), inplace(), boxes()}, Protocol::LL128, "msccl-executor", ringAllReduce,
+       {ranks(), channels(), instances(), inplace(), boxes(), split()}, Protocol::LL128, "msccl-executor", ringAllReduce,
        ringAllReduceSteps},
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
@@ -75,14 +79,14 @@ const std::vector<LibraryEntry>& library() {
       {"recursive-halving-doubling-allreduce",
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
        {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},
-      {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace(), boxes()},
+      {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace(), boxes(), split()},
        Protocol::LL128, "msccl-executor", ringAllGather, ringOnePassSteps},
       {"allpairs-allgather", "each rank sends its chunk to every other rank", {ranks(), instances(), inplace()},
        Protocol::LL128, "msccl-executor", allPairsAllGather},
       {"recursive-doubling-allgather", "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
        {ranks(), instances(), inplace()}, Protocol::Simple, "msccl-executor", recursiveDoublingAllGather},
       {"ring-reducescatter", "chunk i is reduced around the ring and ends on rank i",
-       {ranks(), channels(), instances(), inplace(), boxes()}, Protocol::LL128, "msccl-executor", ringReduceScatter,
+       {ranks(), channels(), instances(), inplace(), boxes(), split()}, Protocol::LL128, "msccl-executor", ringReduceScatter,
        ringOnePassSteps},
       {"allpairs-alltoall", "every rank sends each chunk straight to its destination", {ranks(), instances()},
        Protocol::Simple, "msccl-executor", allPairsAllToAll},
@@ -141,6 +145,26 @@ Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::str
     args[key] = value;
   }
   return args;
+}
+
+Instance instantiateOnRings(std::string_view name, const RingOrders& rings, const std::vector<std::string>& settings,
+                            std::optional<ir::Protocol> protocol) {
+  using Builder = dsl::Program (*)(const Arguments&, const Rings&, ir::Protocol);
+  const Builder build = name == "ring-allreduce"       ? ringAllReduceOn
+                        : name == "ring-allgather"     ? ringAllGatherOn
+                        : name == "ring-reducescatter" ? ringReduceScatterOn
+                                                       : nullptr;
+  if (!build) throw std::invalid_argument("'" + std::string(name) + "' takes no rings: only the ring algorithms do");
+  for (const std::string& s : settings)
+    if (s.rfind("channels=", 0) == 0 || s.rfind("boxes=", 0) == 0 || s.rfind("split=", 0) == 0)
+      throw std::invalid_argument("'" + s + "': the rings give the channels and their order");
+  const LibraryEntry* entry = findAlgorithm(name);
+  Arguments args = resolveArguments(*entry, settings);
+  args["channels"] = static_cast<int64_t>(rings.size());
+  args["split"] = 1;
+  const ir::Protocol proto = protocol.value_or(entry->defaultProtocol);
+  dsl::Program program = build(args, Rings(rings, static_cast<int32_t>(args.at("ranks"))), proto);
+  return Instance{entry, std::move(args), proto, std::move(program)};
 }
 
 }  // namespace ccforge::algorithms

@@ -24,6 +24,7 @@ struct Parameter {
 };
 
 using Arguments = std::map<std::string, int64_t, std::less<>>;  // every parameter, defaults applied
+using RingOrders = std::vector<std::vector<int32_t>>;            // per channel, the ranks in ring order
 
 struct LibraryEntry {
   std::string name;
@@ -59,5 +60,11 @@ struct Instance {
 // Throws std::invalid_argument (unknown name or parameter, parameters the algorithm rejects).
 Instance instantiate(std::string_view name, const std::vector<std::string>& settings,
                      std::optional<ir::Protocol> protocol = std::nullopt);
+// A ring algorithm (ring-allreduce, ring-allgather, ring-reducescatter) on the given rings, one
+// per channel (the rings NCCL would build on a machine, sim/nccl_rings.hpp). Throws
+// std::invalid_argument for another algorithm, a ring that is not a permutation of the ranks,
+// or a "channels" or "boxes" setting (the rings say both).
+Instance instantiateOnRings(std::string_view name, const RingOrders& rings, const std::vector<std::string>& settings,
+                            std::optional<ir::Protocol> protocol = std::nullopt);
 
 }  // namespace ccforge::algorithms

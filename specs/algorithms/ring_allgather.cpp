@@ -7,19 +7,24 @@ namespace ccforge::algorithms {
 
 using ir::Buffer;
 
-dsl::Program ringAllGather(const Arguments& a, ir::Protocol protocol) {
-  const int32_t n = arg(a, "ranks"), channels = arg(a, "channels");
+dsl::Program ringAllGatherOn(const Arguments& a, const Rings& rings, ir::Protocol protocol) {
+  const int32_t n = arg(a, "ranks"), channels = rings.channels();
   const CallForm form = callForm(a);
-  dsl::Program p("allgather_ring", {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},
+  // split: each rank's buffer in channels pieces, piece j around ring j.
+  const int32_t pieces = arg(a, "split") ? channels : 1;
+  dsl::Program p("allgather_ring", {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = pieces, .form = form},
                  {.protocol = protocol, .instances = arg(a, "instances")});
-  const Rings rings(a);
-  for (int32_t i = 0; i < n; ++i) {
-    dsl::ChunkRef c = p.chunk(i, Buffer::Input, 0);
-    if (form == CallForm::OutOfPlace) c.copy(i, Buffer::Output, i);
-    const int32_t start = rings.position(i % channels, i);
-    for (int32_t step = 1; step < n; ++step) c = c.copy(rings.rank(i % channels, start + step), Buffer::Output, i, {.ch = i % channels});
-  }
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t j = 0; j < pieces; ++j) {
+      const int32_t ring = pieces > 1 ? j : i % channels, out = i * pieces + j;
+      dsl::ChunkRef c = p.chunk(i, Buffer::Input, j);
+      if (form == CallForm::OutOfPlace) c.copy(i, Buffer::Output, out);
+      const int32_t start = rings.position(ring, i);
+      for (int32_t step = 1; step < n; ++step) c = c.copy(rings.rank(ring, start + step), Buffer::Output, out, {.ch = ring});
+    }
   return p;
 }
+
+dsl::Program ringAllGather(const Arguments& a, ir::Protocol protocol) { return ringAllGatherOn(a, Rings(a), protocol); }
 
 }  // namespace ccforge::algorithms

@@ -42,6 +42,9 @@ const Knob kKnobs[] = {
     {"pcie_efficiency", &topo::Calibration::pcieEfficiency, &sim::ModelParameters::pcieEfficiency, 0.01, 1.5},
     {"network_efficiency", &topo::Calibration::networkEfficiency, &sim::ModelParameters::networkEfficiency, 0.01, 1.5},
     {"ll_bandwidth_scale", &topo::Calibration::llBandwidthScale, &sim::ModelParameters::llBandwidthScale, 0.05, 20},
+    {"ll128_bandwidth_scale", &topo::Calibration::ll128BandwidthScale, &sim::ModelParameters::ll128BandwidthScale, 0.05, 2},
+    {"ll_choice_scale", &topo::Calibration::llChoiceScale, &sim::ModelParameters::llChoiceScale, 0.05, 20},
+    {"ll128_choice_scale", &topo::Calibration::ll128ChoiceScale, &sim::ModelParameters::ll128ChoiceScale, 0.05, 20},
 };
 
 
@@ -193,9 +196,10 @@ class Fitter {
           }
       }
       f.determined = moved >= kSensitivity;
-      f.why = f.determined ? fmt::format("moves the {} B row of {} by {:.0f}% across its range", samples_[sample].bytes,
-                                         collectiveTypeName(logs_[samples_[sample].table].table.collective), 100 * (std::exp(moved) - 1))
-                           : fmt::format("halving or doubling it (a fraction: 0 or 1) moves no row by {:.0f}%",
+      f.why = f.determined ? fmt::format("moves the {} B row of {} by {:.0f}% when {}", samples_[sample].bytes,
+                                         collectiveTypeName(logs_[samples_[sample].table].table.collective), 100 * (std::exp(moved) - 1),
+                                         k.linear ? "set to 0 or 1" : "halved or doubled")
+                           : fmt::format("{} it moves no row by {:.0f}%", k.linear ? "setting it to 0 or 1" : "halving or doubling",
                                          100 * (std::exp(kSensitivity) - 1));
       out.parameters.push_back(f);
     }

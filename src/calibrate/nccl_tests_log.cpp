@@ -134,6 +134,8 @@ class LogReader {
   [[noreturn]] void fail(ir::TextLocation where, const std::string& message) const { throw InputError(source_, where, message); }
 
   void line(std::string_view text, ir::TextLocation where) {
+    // A new collective's table begins: the last one ends before this line names the next binary.
+    if (text.find("Collective test starting:") != std::string_view::npos) finishTable();
     if (auto b = binaryNamed(text)) {
       binary_ = b->first;
       binaryWhere_ = {where.line, static_cast<uint32_t>(where.column + b->second)};
@@ -181,10 +183,7 @@ class LogReader {
   void comment(std::string_view text, ir::TextLocation where) {
     const std::vector<std::string_view> words = split(text);
     if (words.empty()) return;
-    if (text.find("Collective test starting:") != std::string_view::npos) {
-      finishTable();
-      return;  // the line also named the binary (binaryNamed above)
-    }
+    if (text.find("Collective test starting:") != std::string_view::npos) return;  // handled in line()
     if (words[0] == "nThread" && words.size() >= 4) {
       if (!rows_.empty()) finishTable();
       header_.threads = number<int32_t>(words[1]).value_or(1);

@@ -45,6 +45,7 @@ std::string text(const topo::Topology& t, const std::vector<synth::CollectiveBou
   for (const auto& b : bounds) {
     std::string name(collectiveTypeName(b.collective));
     if (b.root >= 0) name += " (root " + std::to_string(b.root) + ")";
+    if (b.inSwitch) name += " (in-switch)";
     out << std::left << std::setw(22) << name << std::right << std::setw(6) << b.stepsLowerBound << std::setw(14)
         << topo::toString(b.roundsPerChunkLowerBound) << std::setw(14) << topo::toFixed(b.algbwUpperBoundGBps, 2) << "  "
         << topo::toString(b.algbwUpperBoundGBps) << "\n";
@@ -68,7 +69,7 @@ std::string json(const topo::Topology& t, const std::vector<synth::CollectiveBou
     entry["algbw_upper_bound_GBps_exact"] = topo::toString(b.algbwUpperBoundGBps);
     entry["chunk"] = chunkOf(b.collective);
     entry["method"] = b.method;
-    collectives[std::string(collectiveTypeName(b.collective))] = entry;
+    collectives[std::string(collectiveTypeName(b.collective)) + (b.inSwitch ? "_in_switch" : "")] = entry;
   }
   j["collectives"] = collectives;
   return j.dump(2) + "\n";
@@ -97,6 +98,8 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
         for (CollectiveType c : which) {
           progress::phase("bounding " + std::string(collectiveTypeName(c)) + " on " + t.name);
           bounds.push_back(synth::collectiveBound(t, c, args->root));
+          if (c == CollectiveType::AllReduce)
+            if (std::optional<synth::CollectiveBound> nvls = synth::inSwitchAllReduceBound(t)) bounds.push_back(*nvls);
         }
         progress::done();
       } catch (const synth::BoundsLimit& e) {

@@ -20,7 +20,9 @@ class CostModel {
   // Paid by every transfer on a route of this class, on top of the links' alphas.
   double hopLatencyUs(topo::LinkClass c) const { return parameters_.hopLatencyUs(protocol_, c); }
   // Fraction of the wire that carries payload (LL 0.5, LL128 0.92, Simple 1).
-  double efficiency() const { return protocolEfficiency(protocol_); }
+  double efficiency() const {
+    return protocolEfficiency(protocol_) * (protocol_ == ir::Protocol::LL128 ? parameters_.ll128BandwidthScale : 1);
+  }
   // The most one thread block (one connection) moves, in GB/s of payload; nullopt: no cap.
   std::optional<double> perChannelGBps(topo::LinkClass c) const { return parameters_.perChannelGBps(c); }
   ir::Protocol protocol() const { return protocol_; }

@@ -62,6 +62,9 @@ ModelParameters withCalibration(ModelParameters p, const topo::Calibration& c) {
   take(p.nvlsLatencyScale, c.nvlsLatencyScale);
   take(p.nvlsEfficiency, c.nvlsEfficiency);
   take(p.llBandwidthScale, c.llBandwidthScale);
+  take(p.ll128BandwidthScale, c.ll128BandwidthScale);
+  take(p.llChoiceScale, c.llChoiceScale);
+  take(p.ll128ChoiceScale, c.ll128ChoiceScale);
   take(p.errorSmall, c.errorSmall);
   take(p.errorMedium, c.errorMedium);
   take(p.errorLarge, c.errorLarge);

@@ -43,6 +43,12 @@ struct ModelParameters {
   // NCCL's LL bandwidth cap (llMaxBws) applies, times this.
   bool llCap = true;
   double llBandwidthScale = 1;
+  // Multiplier of LL128's bandwidth: its payload fraction and NCCL's per-channel LL128 caps.
+  double ll128BandwidthScale = 1;
+  // Multipliers of the LL and LL128 bandwidths in NCCL's own estimate (by which it chooses, not
+  // the prediction): the protocol crossovers of the machine's NCCL, where they differ from 2.30's.
+  double llChoiceScale = 1;
+  double ll128ChoiceScale = 1;
   // How far a prediction may be off, as |ln(predicted / measured)|: below 1 MiB, 1 MiB to below
   // 256 MiB, from 256 MiB. From calibration residuals, else the defaults of docs/calibrate.md.
   double errorSmall = 0;
@@ -53,6 +59,8 @@ struct ModelParameters {
   // The fraction of link `l`'s bandwidth data moves at: a link to or from a NIC carries network
   // traffic (GPUDirect RDMA), so it moves at the network's efficiency whatever its class.
   double linkEfficiency(const topo::Topology& t, const topo::Link& l) const;
+  // The host path's (Topology::hostPath): PCIe through host memory, NCCL's SHM transport.
+  double hostPathEfficiency() const { return pcieEfficiency * shmEfficiency; }
   // NCCL's ring per-hop latency of a route of this class (tuning.cc hwLatencies), scaled.
   double hopLatencyUs(ir::Protocol p, topo::LinkClass c) const;
   // NCCL's ring base latency (tuning.cc baseLatencies), paid once per call.

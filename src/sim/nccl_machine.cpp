@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/nccl_tables.hpp"
+#include "sim/ring_packing.hpp"
 #include "topology/routes.hpp"
 
 namespace ccforge::sim {
@@ -36,7 +37,6 @@ struct GpuLinks {
 
 GpuLinks linksOf(const topo::Topology& t, int32_t gpu, Arch arch) {
   GpuLinks g;
-  const double nvScale = nccl::nvlinkGBps(arch) / nccl::nvlinkSignallingGBps(arch);
   for (int32_t id : t.outLinks(gpu)) {
     const topo::Link& l = t.links()[static_cast<size_t>(id)];
     const topo::Vertex& to = vertexOf(t, l.to);
@@ -53,11 +53,11 @@ GpuLinks linksOf(const topo::Topology& t, int32_t gpu, Arch arch) {
     }
     if (to.box != vertexOf(t, gpu).box || l.linkClass == topo::LinkClass::Network) continue;
     if (l.linkClass == topo::LinkClass::NVLink) {
-      g.nvlink.push_back(bw * nvScale);
+      g.nvlink.push_back(ncclLinkGBps(l, arch));
       g.nvlinkSpec += bw;
       g.nvswitch = g.nvswitch || to.kind == topo::VertexKind::Switch;
     } else {
-      g.pcie.push_back(bw * kNcclPcieEfficiency);
+      g.pcie.push_back(ncclLinkGBps(l, arch));
       g.pcieSpec += bw;
     }
   }
@@ -93,6 +93,38 @@ Graph searchGraph(const std::vector<double>& speeds, double maxBw, double totalB
 
 }  // namespace
 
+double ncclLinkGBps(const topo::Link& l, Arch arch) {
+  const double bw = topo::toDouble(l.bandwidthGBps);
+  if (l.linkClass == topo::LinkClass::NVLink) return bw * nccl::nvlinkGBps(arch) / nccl::nvlinkSignallingGBps(arch);
+  return bw * kNcclPcieEfficiency;
+}
+
+std::vector<NcclBox> ncclBoxes(const topo::Topology& t, double speed, Arch arch) {
+  std::vector<NcclBox> boxes(static_cast<size_t>(std::max(t.boxCount(), 1)));
+  std::vector<int32_t> local(t.gpus().size());
+  for (size_t r = 0; r < t.gpus().size(); ++r) {
+    NcclBox& b = boxes[static_cast<size_t>(vertexOf(t, t.gpus()[r]).box)];
+    local[r] = static_cast<int32_t>(b.ranks.size());
+    b.ranks.push_back(static_cast<int32_t>(r));
+  }
+  for (NcclBox& b : boxes) b.units.assign(b.ranks.size(), std::vector<int32_t>(b.ranks.size(), 0));
+  for (const topo::Link& l : t.links()) {
+    const int32_t from = t.rankOf(l.from), to = t.rankOf(l.to);
+    const topo::Vertex& a = vertexOf(t, l.from);
+    const topo::Vertex& z = vertexOf(t, l.to);
+    if (from < 0 || l.linkClass == topo::LinkClass::Network) continue;
+    NcclBox& b = boxes[static_cast<size_t>(a.box)];
+    if (to < 0) {
+      b.switched = b.switched || (z.kind == topo::VertexKind::Switch && z.box == a.box);
+      continue;
+    }
+    if (z.box != a.box) continue;
+    b.units[static_cast<size_t>(local[static_cast<size_t>(from)])][static_cast<size_t>(local[static_cast<size_t>(to)])] =
+        static_cast<int32_t>(std::floor(ncclLinkGBps(l, arch) / speed + 1e-9));
+  }
+  return boxes;
+}
+
 NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   NcclMachine m;
   m.ranks = static_cast<int32_t>(t.gpus().size());
@@ -118,15 +150,25 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
     totalBw = totalBw < 0 ? total : std::min(totalBw, total);
     maxBw = maxBw < 0 ? widest : std::min(maxBw, widest);
   }
-  // Channels of speed s a GPU holds: each channel leaves a GPU once, on a link with s to spare.
+  // Channels of speed s the weakest box holds: through a switch, what each GPU's links carry;
+  // between direct links, the rings the links' capacity holds (sim/ring_packing.hpp).
   auto intraFit = [&](double s) {
     int32_t fewest = -1;
-    for (const GpuLinks& g : gpus) {
+    for (const NcclBox& box : ncclBoxes(t, s, m.arch)) {
       int32_t n = 0;
-      for (double bw : links(g)) n += static_cast<int32_t>(std::floor(bw / s + 1e-9));
+      if (box.switched || box.ranks.size() < 3) {
+        n = -1;
+        for (int32_t r : box.ranks) {
+          int32_t own = 0;
+          for (double bw : links(gpus[static_cast<size_t>(r)])) own += static_cast<int32_t>(std::floor(bw / s + 1e-9));
+          n = n < 0 ? own : std::min(n, own);
+        }
+      } else {
+        n = static_cast<int32_t>(packRings(box.units, kMaxGraphChannels).size());
+      }
       fewest = fewest < 0 ? n : std::min(fewest, n);
     }
-    return fewest;
+    return std::max(fewest, 0);
   };
 
   Graph ring;

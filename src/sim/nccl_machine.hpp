@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/arch.hpp"
 #include "sim/model_parameters.hpp"
@@ -46,6 +47,20 @@ struct NcclMachine {
   double gpuIntraSpecGBps = 0;
   double gpuNetworkSpecGBps = 0;
 };
+
+// The bandwidth NCCL's search counts on one GPU-to-GPU or GPU-to-switch link of a box: an NVLink
+// at NCCL's per-link speed (topo.h), a PCIe link at NCCL's width x rate / 8 x 0.75 (topo.cc).
+double ncclLinkGBps(const topo::Link& link, Arch arch);
+
+// A box as NCCL's ring search sees it: its GPUs (ranks, in order), how many channels of speed
+// `speed` each directed GPU-to-GPU link of the box carries (local indexes), and whether the GPUs
+// meet at a switch of the box instead (an NVSwitch or a PCIe switch: then any ring order does).
+struct NcclBox {
+  std::vector<int32_t> ranks;
+  std::vector<std::vector<int32_t>> units;  // [from][to]
+  bool switched = false;
+};
+std::vector<NcclBox> ncclBoxes(const topo::Topology& topology, double speed, Arch arch);
 
 // NCCL's view of `topology` for GPU generation `arch` (Arch::None: the topology's), its achieved
 // rates still NCCL's own (scales 1). Throws std::invalid_argument for fewer than 2 GPUs.

@@ -31,6 +31,7 @@ struct View {
   double nvlsBwIntra = 0, nvlsBwInter = 0;  // the NVLS graph
   double nvlsEfficiency = 0;
   double llScale = 1;
+  double ll128Scale = 1;
   double intraLatencyScale = 1, interLatencyScale = 1, nvlsLatencyScale = 1;
   double intraAlphaUs = 0, interAlphaUs = 0;
   double bandwidthFactor = 1;  // the share of the channels the call runs on (achieved view only)
@@ -63,6 +64,7 @@ View achievedView(const NcclMachine& m, const ModelParameters& p) {
   v.nvlsBwIntra = m.nvlsBwIntra * m.intraScale;
   if (p.arch != Arch::None) v.nvlsEfficiency = p.nvlsEfficiency;
   v.llScale = p.llBandwidthScale;
+  v.ll128Scale = p.ll128BandwidthScale;
   v.intraLatencyScale = p.intraLatencyScale;
   v.interLatencyScale = p.interLatencyScale;
   v.nvlsLatencyScale = p.nvlsLatencyScale;
@@ -109,11 +111,12 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
   }
   double busBw = ch * bw;  // l.324
   if (a == Algorithm::Ring && p == kLL) busBw = std::min(llMaxBw, busBw * 0.5);
-  if (a == Algorithm::Ring && p == kLL128) busBw = std::min(busBw * 0.92, ch * nccl::perChMaxRingLL128Bw(gen, index2));
+  if (a == Algorithm::Ring && p == kLL128)
+    busBw = std::min(busBw * 0.92, ch * nccl::perChMaxRingLL128Bw(gen, index2)) * v.ll128Scale;
   if (a == Algorithm::Tree && allReduce) busBw = std::min(busBw * 0.92, ch * nccl::perChMaxTreeBw(gen, index2));
   if (a == Algorithm::Tree && p == kLL) busBw = std::min(busBw / 3.8, llMaxBw);
   if (a == Algorithm::Tree && p == kLL128)
-    busBw = std::min(busBw * (m.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * nccl::perChMaxTreeLL128Bw(gen, index2));
+    busBw = std::min(busBw * (m.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * nccl::perChMaxTreeLL128Bw(gen, index2)) * v.ll128Scale;
   if (a == Algorithm::Pat) busBw *= 0.75;
   if (!(gatherLike && a != Algorithm::Ring))  // l.377-382
     busBw *= (a == Algorithm::Ring || nvlsLike) ? n / nsteps : 0.5;
@@ -242,7 +245,9 @@ std::vector<NcclChoice> ncclOptions(const NcclSetup& s, const NcclCall& call) {
                                   " collective (the model covers allreduce, allgather, reducescatter, alltoall, "
                                   "broadcast and reduce)");
   }
-  const View nccl = ncclView(m);
+  View nccl = ncclView(m);
+  nccl.llScale = s.parameters.llChoiceScale;
+  nccl.ll128Scale = s.parameters.ll128ChoiceScale;
   for (Algorithm a : kAlgorithms)
     for (size_t p = 0; p < 3; ++p) {
       if (!applies(m, call.collective, a, p) || !enabled(s, call.collective, a, p)) continue;

@@ -360,6 +360,9 @@ RunResult ProgramRun::run(double bytes, uint64_t eventLimit) const {
   const ModelParameters& m = model_.parameters();
   for (const topo::Link& l : topology_.links())
     capacity.push_back(topo::toDouble(l.bandwidthGBps) * m.linkEfficiency(topology_, l) * model_.efficiency() * 1e9);
+  if (topology_.hostPath)  // the host path's links, hostUpLink and hostDownLink of every GPU
+    capacity.insert(capacity.end(), 2 * topology_.gpus().size(),
+                    topo::toDouble(topology_.hostPath->bandwidthGBps) * m.hostPathEfficiency() * model_.efficiency() * 1e9);
   std::vector<topo::Route> routes = routes_;
   if (const std::optional<double> ll = m.llCapGBps(std::max(topology_.boxCount(), 1)); ll && model_.protocol() == ir::Protocol::LL) {
     // NCCL's LL bandwidth cap bounds what each GPU sends: one more link per sending GPU, which

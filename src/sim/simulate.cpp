@@ -28,14 +28,15 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
     if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty())
       throw SimulationViolation("two thread blocks of rank " + std::to_string(c.extraSendTbs.empty() ? c.receiver : c.sender) +
                                 (c.extraSendTbs.empty() ? " receive" : " send") + " on connection " + c.describe());
-    auto route = topo::routeBetween(t, c.sender, c.receiver);
+    auto route = topo::simulatorRoute(t, c.sender, c.receiver);
     if (!route) {
       const int32_t tb = c.sendTb >= 0 ? c.sendTb : c.recvTb;
       throw InputError(source, p.threadBlock(tb).where,
                        "connection rank " + std::to_string(c.sender) + " -> rank " + std::to_string(c.receiver) + " (" +
                            gpuName(t, c.sender) + " -> " + gpuName(t, c.receiver) + ") has no route in topology " +
                            t.name + ": neither a direct link nor a path through switches" +
-                           (t.gpuRelay ? ", NICs or relaying GPUs" : " or NICs"));
+                           (t.gpuRelay ? ", NICs or relaying GPUs" : " or NICs") +
+                           (t.hostPath ? "" : ", and the spec has no host_path"));
     }
     routes.push_back(*route);
   }

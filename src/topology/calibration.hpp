@@ -23,6 +23,9 @@ struct Calibration {
   std::optional<double> nvlsLatencyScale;
   std::optional<double> nvlsEfficiency;
   std::optional<double> llBandwidthScale;
+  std::optional<double> ll128BandwidthScale;
+  std::optional<double> llChoiceScale;
+  std::optional<double> ll128ChoiceScale;
   // The largest |ln(predicted / measured)| the calibrated model left on its logs, below 1 MiB,
   // from 1 MiB to below 256 MiB, and from 256 MiB: how far a prediction there may be off.
   std::optional<double> errorSmall;

@@ -171,4 +171,14 @@ std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int
   return directRoute(t, fromRank, toRank);
 }
 
+std::optional<Route> simulatorRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
+  if (std::optional<Route> r = routeBetween(t, fromRank, toRank)) return r;
+  if (!t.hostPath || boxOfRank(t, fromRank) != boxOfRank(t, toRank)) return std::nullopt;
+  Route r;
+  r.links = {hostUpLink(t, fromRank), hostDownLink(t, toRank)};
+  r.alphaUs = 2 * t.hostPath->alphaUs;
+  r.linkClass = LinkClass::PCIe;
+  return r;
+}
+
 }  // namespace ccforge::topo

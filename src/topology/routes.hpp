@@ -33,4 +33,14 @@ inline bool relaysThrough(const Topology& topology, int32_t from, int32_t gpu) {
 // elsewhere the first found in link order.
 std::optional<Route> routeBetween(const topo::Topology& topology, int32_t fromRank, int32_t toRank);
 
+// The links of the host path (Topology::hostPath) as ids after the topology's own links: GPU of
+// rank r to host memory is links().size() + 2r, host memory to it links().size() + 2r + 1.
+inline int32_t hostUpLink(const Topology& t, int32_t rank) { return static_cast<int32_t>(t.links().size()) + 2 * rank; }
+inline int32_t hostDownLink(const Topology& t, int32_t rank) { return hostUpLink(t, rank) + 1; }
+
+// The route the simulator takes: routeBetween's, else, between GPUs of one box where the spec
+// has a host path, up to host memory and down again (class PCIe, both alphas). nullopt when
+// neither exists.
+std::optional<Route> simulatorRoute(const Topology& topology, int32_t fromRank, int32_t toRank);
+
 }  // namespace ccforge::topo

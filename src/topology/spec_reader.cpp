@@ -161,7 +161,7 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "sm", "nvls", "pxn", "p2p", "family",
+    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "sm", "nvls", "pxn", "p2p", "host_path", "family",
                           "boxes", "vertices", "links", "gpu", "calibration"});
     Topology t;
     t.sourceFile = source_;
@@ -182,6 +182,16 @@ class SpecReader {
     if (const json* n = member(spec, "nvls")) t.nvls = boolean(*n, JsonLocations::child(ptr, "nvls"));
     if (const json* x = member(spec, "pxn")) t.pxn = boolean(*x, JsonLocations::child(ptr, "pxn"));
     if (const json* x = member(spec, "p2p")) t.gpuP2p = boolean(*x, JsonLocations::child(ptr, "p2p"));
+    if (const json* h = member(spec, "host_path")) {
+      const std::string hp = JsonLocations::child(ptr, "host_path");
+      checkKeys(*h, hp, {"bw", "alpha_us"});
+      const json* bw = member(*h, "bw");
+      if (bw == nullptr) fail(hp, "missing key 'bw'");
+      Topology::HostPath path;
+      path.bandwidthGBps = positive(*bw, hp + "/bw") * t.unitGBps;
+      if (const json* a = member(*h, "alpha_us")) path.alphaUs = latency(*a, hp + "/alpha_us");
+      t.hostPath = path;
+    }
     LinkDefaults defaults;
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
     if (const json* c = member(spec, "link_class")) defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
@@ -300,6 +310,7 @@ class SpecReader {
     if (member(outer, "sm") == nullptr) t.sm = inner.sm;
     if (member(outer, "nvls") == nullptr) t.nvls = inner.nvls;
     if (member(outer, "p2p") == nullptr) t.gpuP2p = inner.gpuP2p;
+    if (member(outer, "host_path") == nullptr) t.hostPath = inner.hostPath;
     if (const json* n = member(b, "nics")) {
       std::string p = ptr + "/nics";
       checkKeys(*n, p, {"bw", "alpha_us", "link_class", "gpus_per_nic"});

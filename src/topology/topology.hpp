@@ -77,6 +77,15 @@ class Topology {
   // "p2p": false where the GPUs of a box cannot access each other's memory (GeForce cards, P2P
   // disabled): NCCL then moves data between them through host memory (its SHM transport).
   bool gpuP2p = true;
+  // "host_path": GPUs of one box that the fabric does not join reach each other through host
+  // memory over their PCIe links (NCCL's SHM transport, as on a DGX-1 between GPUs without an
+  // NVLink): per GPU, `bandwidthGBps` each way; only the simulator routes over it
+  // (topology/routes.hpp `simulatorRoute`), bounds and synthesis leave it out.
+  struct HostPath {
+    Rational bandwidthGBps;
+    double alphaUs = 0;
+  };
+  std::optional<HostPath> hostPath;
   // "calibration": what `ccforge calibrate` fitted to this machine's nccl-tests logs.
   std::optional<Calibration> calibration;
 

@@ -11,6 +11,8 @@
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "library.hpp"
+#include "sim/nccl_machine.hpp"
+#include "sim/nccl_rings.hpp"
 #include "synth/trees/tree_run.hpp"
 #include "synth/trees/tree_synthesis.hpp"
 #include "verify/verifier.hpp"
@@ -87,12 +89,21 @@ std::string settingsText(const std::vector<std::string>& settings) {
 
 void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& set) {
   const int32_t ranks = static_cast<int32_t>(topology.gpus().size());
+  // The ring algorithms run on the rings NCCL's search would build on this machine (at most one
+  // per rank), each channel over its own share of the buffer: in a box of direct links rings that
+  // follow its links, across boxes on different rails.
+  const sim::NcclMachine machine = sim::ncclMachineOf(topology, sim::archOf(topology));
+  const std::vector<std::vector<int32_t>> rings = sim::ncclRings(topology, std::min(ranks, machine.channels));
   for (const LibrarySpec& spec : librarySpecs(c, ranks, topology.boxCount()))
     for (ir::Protocol p : {ir::Protocol::LL, ir::Protocol::LL128, ir::Protocol::Simple}) {
-      const std::string name = spec.algorithm + settingsText(spec.settings) + " " + std::string(ir::protocolName(p));
+      const bool ring = spec.algorithm.rfind("ring-", 0) == 0;
+      const std::string name = spec.algorithm + settingsText(spec.settings) +
+                               (ring ? fmt::format(" on NCCL's {} rings", rings.size()) : "") + " " +
+                               std::string(ir::protocolName(p));
       const std::string id = spec.id + "-" + lower(ir::protocolName(p));
       try {
-        const algorithms::Instance instance = algorithms::instantiate(spec.algorithm, spec.settings, p);
+        const algorithms::Instance instance = ring ? algorithms::instantiateOnRings(spec.algorithm, rings, spec.settings, p)
+                                                   : algorithms::instantiate(spec.algorithm, spec.settings, p);
         driver::CompiledAndVerified cv = driver::compileAndVerify(instance.program, driver::Target{}, id + ".xml");
         if (!cv.verified()) {
           set.rejected.push_back({name, fmt::format("the verifier reports {}", verify::verdictName(cv.report.verdict))});

@@ -46,7 +46,8 @@ root=$(cd "$root" && pwd) || exit 2
 # H100 box imports with a NIC on every GPU, so both `synth` (SMT, one box) and `synth --method trees` (4 boxes) of
 # docs/deploying.md finish in seconds. allreduce_a100_ring.py stands in for msccl-tools' example of
 # that name (same command line); my_alltonext.py is a custom collective of tests/fixtures/python,
-# gemv_fused.py a fused program of the same folder.
+# gemv_fused.py a fused program of the same folder; ar.log and ag.log are public nccl-tests logs of
+# one H100 box (tests/fixtures/nccl-tests-logs/README.md).
 INPUTS="
 system.xml                              tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
 nodeA.xml                               tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
@@ -56,6 +57,8 @@ allreduce_ring_a100_n4_ch1_i1_LL128.xml tests/fixtures/msccl-tools/valid/allredu
 allreduce_a100_ring.py                  tests/fixtures/python/ring_allreduce_channels.py
 my_alltonext.py                         tests/fixtures/python/alltonext.py
 gemv_fused.py                           tests/fixtures/python/gemv_fused.py
+ar.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-nccl2.29.txt
+ag.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allgather-nccl2.29.txt
 "
 
 work=$(mktemp -d)

@@ -13,7 +13,7 @@ file(WRITE ${HARDEN_OUT}/existing_file "")
 # Ring allreduce on one channel: a thread block gets 2 * ceil(ranks / channels) - 1 steps; the
 # executor allows 64, so ranks=33 is the first that cannot fit (65 steps).
 ccforge_cli_test("limits: compile ring-allreduce ranks=2000 is refused up front" 1
-  --has "ring-allreduce channels=1 inplace=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
+  --has "ring-allreduce boxes=1 channels=1 inplace=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
   -- compile ring-allreduce ranks=2000)
 ccforge_cli_test("limits: compile ring-allreduce ranks=128 suggests channels=4" 1
   --has "would need 255 steps. msccl-executor allows 64 per thread block \\(MSCCL_MAX_NUM_STEPS\\). Use channels=4"
@@ -25,7 +25,7 @@ ccforge_cli_test("limits: compile ring-allreduce ranks=32 fits (63 steps)" 0
 ccforge_cli_test("limits: compile ring-allgather ranks=65 is refused, suggesting channels=2" 1
   --has "would need 65 steps. .* Use channels=2" -- compile ring-allgather ranks=65)
 ccforge_cli_test("limits: the legacy profile's 256 steps are suggested when channels cannot help" 1
-  --has "ring-reducescatter channels=32 .* would need 65 steps" --has "Use --profile msccl-legacy \\(256 steps per thread block\\)"
+  --has "ring-reducescatter boxes=1 channels=32 .* would need 65 steps" --has "Use --profile msccl-legacy \\(256 steps per thread block\\)"
   -- compile ring-reducescatter ranks=2049 channels=32)
 ccforge_cli_test("limits: compile allpairs-allreduce ranks=3000 is over the buffer-chunk limit" 1
   --has "a program of 3000 ranks with 3000 chunks per rank buffer is over ccforge's limit of 4194304 buffer chunks"

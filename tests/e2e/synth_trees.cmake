@@ -13,7 +13,7 @@ ccforge_cli_test("synth trees a100-2 allgather" 0
   --has "tree packing, 16 GPUs" --has "hierarchical composition, 16 GPUs"
   --has "bound 346.67 GB/s, trees 346.67 GB/s" --has "bound 346.67 GB/s, trees 342.86 GB/s"
   --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
-  --has "verified, not written: nchunksperloop=1664 divides count\\*16 for no power-of-two count"
+  --has "verified, not written: nchunksperloop=3328 divides count\\*16 for no power-of-two count"
   --has "verified, written to [^ ]*hierarchical-allgather-a100-2.xml for 0..140737488355328 bytes"
   -- synth a100-2 allgather --method trees -o ${CCFORGE_TREES_OUT})
 ccforge_cli_test("synth trees a100-2 reducescatter json" 0

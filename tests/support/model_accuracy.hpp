@@ -10,6 +10,7 @@
 #include "library.hpp"
 #include "sim/model_parameters.hpp"
 #include "sim/nccl_machine.hpp"
+#include "sim/nccl_rings.hpp"
 #include "sim/simulate.hpp"
 #include "support/nccl_tests_logs.hpp"
 
@@ -40,20 +41,19 @@ struct LogAccuracy {
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
-// The library ring for the collective on the machine, with NCCL's channel count (comm->nChannels,
-// as channels x instances over the ranks) and each channel entering the boxes on its own rail.
+// The library ring for the collective on the machine, on the rings NCCL's search builds (its
+// graph's channels, at most one per rank: chunk i runs on ring i mod rings) and as many instances
+// as make NCCL's channel count (comm->nChannels).
 inline std::optional<ir::Algorithm> libraryRing(CollectiveType c, const topo::Topology& t) {
   const char* name = c == CollectiveType::AllReduce ? "ring-allreduce" : c == CollectiveType::AllGather ? "ring-allgather"
                      : c == CollectiveType::ReduceScatter ? "ring-reducescatter" : nullptr;
   if (!name) return std::nullopt;
   const auto ranks = static_cast<int32_t>(t.gpus().size());
-  const int32_t wanted = sim::ncclMachineOf(t, sim::archOf(t)).commChannels;
-  const int32_t channels = std::min(ranks, wanted);
-  const int32_t instances = std::max(1, (wanted + channels - 1) / channels);
-  const algorithms::Instance i = algorithms::instantiate(
-      name, {"ranks=" + std::to_string(ranks), "channels=" + std::to_string(channels), "instances=" + std::to_string(instances),
-             "boxes=" + std::to_string(std::max(t.boxCount(), 1)), "inplace=0"},
-      ir::Protocol::Simple);
+  const sim::NcclMachine m = sim::ncclMachineOf(t, sim::archOf(t));
+  const auto rings = sim::ncclRings(t, std::min(ranks, m.channels));
+  const auto instances = std::max<int32_t>(1, (m.commChannels + static_cast<int32_t>(rings.size()) - 1) / static_cast<int32_t>(rings.size()));
+  const algorithms::Instance i = algorithms::instantiateOnRings(
+      name, rings, {"ranks=" + std::to_string(ranks), "instances=" + std::to_string(instances), "inplace=0"}, ir::Protocol::Simple);
   driver::CompiledAndVerified cv = driver::compileAndVerify(i.program, driver::Target{}, std::string(name) + ".xml");
   return cv.compiled.algorithm;
 }

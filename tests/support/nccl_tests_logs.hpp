@@ -23,6 +23,10 @@ struct FixtureLog {
   std::string topology;  // a catalog name, or a spec path under kLogsDirectory
   std::vector<std::string> environment;
   std::optional<CollectiveType> collective;  // where the log does not name it
+  // Whether the model is held to the bands before calibration on it; where not, why (the log then
+  // lies under calibration-only/).
+  bool modelled = true;
+  std::string why;
 };
 
 inline std::vector<FixtureLog> fixtureLogs() {
@@ -30,7 +34,8 @@ inline std::vector<FixtureLog> fixtureLogs() {
   std::vector<FixtureLog> out;
   for (const nlohmann::json& l : manifest.at("logs"))
     out.push_back({l.at("file").get<std::string>(), l.at("topology").get<std::string>(), l.at("env").get<std::vector<std::string>>(),
-                   l.contains("collective") ? parseCollectiveType(l.at("collective").get<std::string>()) : std::nullopt});
+                   l.contains("collective") ? parseCollectiveType(l.at("collective").get<std::string>()) : std::nullopt,
+                   !l.contains("calibration_only"), l.value("calibration_only", std::string())});
   return out;
 }
 

@@ -157,4 +157,46 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
 
 }  // namespace
 
+std::optional<CollectiveBound> inSwitchAllReduceBound(const Topology& t) {
+  if (!t.nvls || t.gpus().size() < 2) return std::nullopt;
+  auto vertex = [&](int32_t v) -> const topo::Vertex& { return t.vertices()[static_cast<size_t>(v)]; };
+  std::optional<Rational> perGpu;
+  for (int32_t g : t.gpus()) {
+    Rational out = 0, in = 0;
+    for (int32_t id : t.outLinks(g)) {
+      const topo::Link& l = t.links()[static_cast<size_t>(id)];
+      if (vertex(l.to).kind == topo::VertexKind::Switch && vertex(l.to).box == vertex(g).box && l.linkClass == topo::LinkClass::NVLink)
+        out += l.bandwidthGBps;
+    }
+    for (int32_t id : t.inLinks(g)) {
+      const topo::Link& l = t.links()[static_cast<size_t>(id)];
+      if (vertex(l.from).kind == topo::VertexKind::Switch && vertex(l.from).box == vertex(g).box && l.linkClass == topo::LinkClass::NVLink)
+        in += l.bandwidthGBps;
+    }
+    const Rational own = std::min(out, in);
+    perGpu = perGpu ? std::min(*perGpu, own) : own;
+  }
+  if (!perGpu || *perGpu <= 0) return std::nullopt;
+  CollectiveBound bound;
+  bound.collective = CollectiveType::AllReduce;
+  bound.inSwitch = true;
+  bound.algbwUpperBoundGBps = *perGpu;
+  const int32_t boxes = std::max(t.boxCount(), 1);
+  if (boxes > 1) {
+    // A box's network: what its NICs send into switches (the smallest box).
+    std::vector<Rational> network(static_cast<size_t>(boxes), 0);
+    for (const topo::Link& l : t.links())
+      if (vertex(l.from).kind == topo::VertexKind::Nic && vertex(l.to).kind == topo::VertexKind::Switch)
+        network[static_cast<size_t>(vertex(l.from).box)] += l.bandwidthGBps;
+    const Rational weakest = *std::min_element(network.begin(), network.end());
+    const Rational acrossBoxes = weakest * boxes / (2 * (boxes - 1));
+    bound.algbwUpperBoundGBps = std::min(bound.algbwUpperBoundGBps, acrossBoxes);
+  }
+  bound.stepsLowerBound = boxes > 1 ? stepsNeeded(t, CollectiveType::AllGather, 0) : 1;
+  bound.roundsPerChunkLowerBound = t.unitGBps * static_cast<int64_t>(t.gpus().size()) / bound.algbwUpperBoundGBps;
+  bound.method = "in-switch reduction (NVLS): each GPU sends its buffer to the switch once and takes the result once; "
+                 "across boxes each box sends and takes (B-1)/B of the reduced buffer twice";
+  return bound;
+}
+
 }  // namespace ccforge::synth

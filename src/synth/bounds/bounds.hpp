@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ struct CollectiveBound {
   topo::Rational roundsPerChunkLowerBound;
   topo::Rational algbwUpperBoundGBps;
   std::string method;  // how the bandwidth bound was obtained, for reports
+  bool inSwitch = false;  // allreduce with the reduction in the switch (inSwitchAllReduceBound)
 };
 
 // The collectives with a bound, in report order.
@@ -43,5 +45,13 @@ const std::vector<CollectiveType>& boundedCollectives();
 // out of range or a topology with fewer than 2 GPUs; InputError (naming the topology's file)
 // when a GPU the collective needs cannot reach another; BoundsLimit past a work limit.
 CollectiveBound collectiveBound(const topo::Topology& topology, CollectiveType collective, int32_t root = 0);
+
+// Where the NVSwitches reduce (Topology::nvls, NCCL's NVLS and NVLSTree): allreduce with the
+// reduction in the switch, which the reducescatter + allgather bound does not cover (an H100
+// box's NVLS beats it). Each GPU sends its buffer to its box's switches once and takes the result
+// once: algbw <= its switch link (the smaller direction, the weakest GPU); across B boxes each box
+// also sends and takes (B - 1)/B of the reduced buffer twice over its network links: algbw <=
+// box network x B / (2 (B - 1)). Steps: 1 in one box, else allgather's. nullopt without NVLS.
+std::optional<CollectiveBound> inSwitchAllReduceBound(const topo::Topology& topology);
 
 }  // namespace ccforge::synth

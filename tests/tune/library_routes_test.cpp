@@ -1,0 +1,38 @@
+// Every library program tune considers for a catalog machine routes there (issue 24): rings on
+// NCCL's rings, all-pairs over PXN, the spine or the host path. The synthesizers' paper models
+// (TE-CCL's ndv2-2, ndv2-4, dgx2-2) keep their one link between boxes by design and are left out.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "semantics/loaded_program.hpp"
+#include "topology/catalog.hpp"
+#include "topology/routes.hpp"
+#include "topology/spec_reader.hpp"
+#include "tune/candidates.hpp"
+
+using namespace ccforge;
+
+TEST_CASE("tune: every library program routes on every catalog machine") {
+  const std::set<std::string_view> paperModels{"ndv2-2", "ndv2-4", "dgx2-2"};
+  for (const topo::CatalogEntry& e : topo::catalogEntries()) {
+    // a100-4 and a100-8 are a100-2's boxes and rails, more of them: a100-2 stands for them.
+    if (paperModels.count(e.name) || e.name == "a100-4" || e.name == "a100-8") continue;
+    const topo::Topology t = topo::loadTopology(e.name);
+    for (CollectiveType c : {CollectiveType::AllReduce, CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllToAll}) {
+      const tune::CandidateSet set = tune::gatherCandidates(t, c, {.library = true, .synthesize = false, .synthesisSeconds = 0, .userFiles = {}});
+      for (const tune::Rejected& r : set.rejected) {
+        INFO(e.name << ": " << r.name << ": " << r.why);
+        CHECK(r.why.find("route") == std::string::npos);
+      }
+      for (const tune::Candidate& candidate : set.candidates) {
+        const LoadResult load = loadProgram(candidate.algorithm);
+        REQUIRE(load.program);
+        for (const LoadedConnection& conn : load.program->connections()) {
+          INFO(e.name << ": " << candidate.name << ": rank " << conn.sender << " -> rank " << conn.receiver);
+          CHECK(topo::simulatorRoute(t, conn.sender, conn.receiver));
+        }
+      }
+    }
+  }
+}

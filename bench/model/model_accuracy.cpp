@@ -27,8 +27,10 @@ int main(int argc, char** argv) {
     auto range = [](const test::Range& r) {
       return r.count == 0 ? std::string("-") : fmt::format("{:.2f}-{:.2f}", r.lo, r.hi);
     };
+    // A ring the runtime cannot run there: the reason's first sentence.
+    const std::string ring = a.ringError.empty() ? range(a.ring) : "no program: " + a.ringError.substr(0, a.ringError.find(". "));
     std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", log.file, log.topology, a.gpusPerThread, range(a.medium),
-                             range(a.large), range(a.ring));
+                             range(a.large), ring);
     if (rows)
       for (const test::RowAccuracy& r : a.rows)
         std::cout << fmt::format("|   {} | {} | {:.3f} | {} | {} |\n", r.bytes, r.choice, r.ratio,

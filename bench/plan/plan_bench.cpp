@@ -24,6 +24,7 @@
 #include "plan/workload_reader.hpp"
 
 namespace plan = ccforge::plan;
+namespace sim = ccforge::sim;
 
 namespace {
 
@@ -57,6 +58,7 @@ void quality(bool simulated) {
       for (int32_t workers : {8, 64}) {
         plan::SimulatedCostOptions o;
         o.maxBytes = largestModelBytes();
+        o.arch = sim::Arch::None;
         tables.emplace_back(net + std::to_string(workers),
                             plan::simulatedCost(plan::presetTopology(plan::findNetworkPreset(net), workers), o, nullptr));
       }
@@ -104,6 +106,7 @@ void algorithms() {
     const plan::NetworkPreset& preset = plan::findNetworkPreset(net);
     plan::SimulatedCostOptions o;
     o.maxBytes = largestModelBytes();
+    o.arch = sim::Arch::None;
     std::vector<std::string> notes;
     auto start = std::chrono::steady_clock::now();
     plan::CommCost simulated = plan::simulatedCost(plan::presetTopology(preset, 64), o, &notes);

@@ -223,14 +223,15 @@ int runPlan(const PlanArguments& args) {
   Context c{plan::loadWorkload(args.model, args.astraCycleNs), {}, "", "", {}, args.channels};
   if (!args.topology.empty() || args.simulate || !args.irFiles.empty()) {
     topo::Topology t;
+    plan::SimulatedCostOptions o;
     if (!args.topology.empty()) {
       t = topo::loadTopology(args.topology);
       c.where = t.name + ", " + std::to_string(t.gpus().size()) + " workers";
     } else {
       t = plan::presetTopology(plan::findNetworkPreset(args.network), args.workers);
+      o.arch = sim::Arch::None;
       c.where = args.network + " (simulated switch), " + std::to_string(args.workers) + " workers";
     }
-    plan::SimulatedCostOptions o;
     o.maxBytes = std::max<uint64_t>(o.maxBytes, c.workload.gradientBytes());  // the largest possible bucket
     o.irFiles = args.irFiles;
     o.irDir = args.irDir;

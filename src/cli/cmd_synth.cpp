@@ -150,12 +150,7 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
       e["cheapest_from_bytes"] = p.cheapest->low;
       e["cheapest_below_bytes"] = p.cheapest->high ? ordered_json(*p.cheapest->high) : ordered_json(nullptr);
     }
-    if (const auto& w = p.deployment.window) {
-      e["min_bytes"] = w->minBytes;
-      e["max_bytes"] = w->maxBytes ? ordered_json(*w->maxBytes) : ordered_json(nullptr);
-    } else {
-      e["not_written"] = p.deployment.notWritten;
-    }
+    synth::deploy::addDeploymentFields(e, p.deployment);
     frontier.push_back(e);
   }
   j["frontier"] = frontier;
@@ -214,7 +209,8 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
       {.protocol = *protocol,
        .outputDirectory = a.outputDir,
        .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
-       .filePrefix = synthFilePrefix(a.topology, a.collective)});
+       .filePrefix = synthFilePrefix(a.topology, a.collective),
+       .ncclMargin = ncclMargin(a)});
   for (const FrontierPoint& p : points) {
     if (p.emitted.verified()) continue;
     const InstanceResult& r = p.instance;
@@ -223,7 +219,9 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
     if (p.emitted.error.empty()) verify::writeText(std::cerr, {p.emitted.report}, verify::RunInfo{"msccl-executor", 6});
   }
   if (!a.outputDir.empty() && std::none_of(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }))
-    std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected\n";
+    std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected"
+              << (a.allWindows ? "" : " where it is predicted to beat NCCL by the gain needed (--all-windows: among themselves)")
+              << "\n";
   progress::done();
   const std::string report = json(a, synth, result, points);
   if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
@@ -308,7 +306,12 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("-o,--output-dir", args->outputDir,
                   "write the frontier points the runtime can select into this directory, each with the window of "
-                  "sizes where it is predicted the fastest");
+                  "sizes where it is predicted the fastest and to beat NCCL by more than the model's error");
+  cmd->add_option("--margin", args->marginPercent, "-o: percent a file's algbw must exceed NCCL's, at least")
+      ->check(finiteRange(0, 1000))
+      ->capture_default_str();
+  cmd->add_flag("--all-windows", args->allWindows,
+                "-o: windows from comparing the programs among themselves only, not against NCCL (for study, not to deploy)");
   addTextOrJsonFormat(cmd, args->format);
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
       ->check(finiteRange(0.001, 1e6))

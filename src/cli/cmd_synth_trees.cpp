@@ -66,6 +66,7 @@ int synthesize(const SynthArguments& args) {
                                                                     .protocol = *protocol,
                                                                     .timeoutSeconds = args.timeoutSeconds,
                                                                     .outputDirectory = args.outputDir,
+                                                                    .ncclMargin = ncclMargin(args),
                                                                     .progress = [](const std::string& phase) {
                                                                       progress::phase(phase);
                                                                     }});
@@ -84,7 +85,9 @@ int synthesize(const SynthArguments& args) {
   for (const synth::trees::TreeOutcome& o : run.outcomes) code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
   if (!args.outputDir.empty() &&
       std::none_of(run.outcomes.begin(), run.outcomes.end(), [](const auto& o) { return !o.file.empty(); }))
-    std::cerr << "ccforge synth: no file written to " << args.outputDir << ": no program found can be selected\n";
+    std::cerr << "ccforge synth: no file written to " << args.outputDir << ": no program found can be selected"
+              << (args.allWindows ? "" : " where it is predicted to beat NCCL by the gain needed (--all-windows: among themselves)")
+              << "\n";
   const auto deployable = std::count_if(run.outcomes.begin(), run.outcomes.end(),
                                         [](const auto& o) { return o.deployment.window.has_value(); });
   if (args.outputDir.empty() && deployable > 0)

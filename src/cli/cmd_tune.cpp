@@ -24,7 +24,7 @@ struct TuneArguments {
   std::string output;
   std::string minSize = "1K";
   std::string maxSize = "4G";
-  double marginPercent = 5;
+  double marginPercent = sim::kDefaultMargin * 100;
   std::string arch;
   std::vector<std::string> files;
   bool noLibrary = false;
@@ -45,6 +45,9 @@ int runTune(const TuneArguments& args) {
     const topo::Topology topology = topo::loadTopology(args.topology);
     tune::TuneRun run;
     run.topology = topology.name;
+    run.errorSource = topology.calibration && topology.calibration->errorLarge
+                          ? "the spec's calibration, fitted to " + std::to_string(topology.calibration->logs.size()) + " log(s)"
+                          : "the uncalibrated model's defaults, docs/calibrate.md";
     run.options.minBytes = oneSize("-b", args.minSize);
     run.options.maxBytes = oneSize("-e", args.maxSize);
     if (args.marginPercent < 0 || args.marginPercent > 1000) throw std::invalid_argument("--margin is a percentage, 0 to 1000");

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/model_parameters.hpp"
+
 namespace ccforge::cli {
 
 struct SynthArguments {
@@ -23,12 +25,20 @@ struct SynthArguments {
   std::string composition = "auto";
   std::string protocol = "Simple";
   std::string outputDir;          // -o DIR: the points the runtime can select, with size windows
+  // -o: a window only where NCCL is beaten by this much and by the model's error (deploy/nccl_gate.hpp)
+  double marginPercent = sim::kDefaultMargin * 100;
+  bool allWindows = false;        // --all-windows: the programs compared among themselves only
   std::string format = "text";    // text | json
   double timeoutSeconds = 600;    // whole search
   double instanceTimeoutSeconds = 60;  // each solver call
   int maxChunks = 0;  // SMT searches: largest C tried (0: from the bandwidth bound)
   int maxSteps = 0;   // SMT searches: largest S tried (0: steps bound + GPUs)
 };
+
+// The margin synth -o weighs its files against NCCL with; nullopt under --all-windows.
+inline std::optional<double> ncclMargin(const SynthArguments& a) {
+  return a.allWindows ? std::nullopt : std::optional<double>(a.marginPercent / 100);
+}
 
 // The tree-packing path; returns the process exit code (docs/exit-codes.md).
 int runTreeSynthesis(const SynthArguments& args);

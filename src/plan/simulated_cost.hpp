@@ -5,12 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/model.hpp"
 #include "plan/comm_cost.hpp"
-#include "sim/cost_model.hpp"
+#include "sim/arch.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::plan {
@@ -21,7 +22,9 @@ struct SimulatedCostOptions {
   // Empty: 1 KiB, 4 KiB, ... up to the first power of 4 at or above `maxBytes`.
   std::vector<uint64_t> sizes;
   uint64_t maxBytes = uint64_t{64} << 20;
-  sim::Arch arch = sim::Arch::None;
+  // The model parameters' generation; nullopt: the spec's (sim::archOf). A preset switch
+  // (presetTopology) takes Arch::None: its links already carry the preset's alpha and beta.
+  std::optional<sim::Arch> arch;
   std::vector<std::string> irFiles;  // extra candidates (e.g. synthesized); AllReduce on all GPUs
   std::string irDir;                 // when set, the library algorithms' IR is written there
   bool ringOnly = false;             // only the library's ring (in every protocol)

@@ -74,4 +74,9 @@ inline constexpr int kMaxConsideredBytesLog2 = 38;
 inline constexpr int32_t kTypeSizes[] = {1, 2, 4, 8};
 std::vector<SelectionCall> consideredCalls(Selector s, ir::CollectiveKind coll, int32_t ranks);
 
+// The calls a written directory is checked for (tune) and a synthesized file is weighed against
+// NCCL at (synth -o): power-of-two sizes of 1 KiB..4 GiB.
+inline constexpr uint64_t kCheckedMinBytes = uint64_t{1} << 10;
+inline constexpr uint64_t kCheckedMaxBytes = uint64_t{1} << 32;
+
 }  // namespace ccforge

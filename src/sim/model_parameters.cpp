@@ -143,4 +143,6 @@ double ModelParameters::errorAt(uint64_t bytes) const {
   return errorLarge;
 }
 
+double ModelParameters::gainNeeded(uint64_t bytes, double margin) const { return std::max(1 + margin, std::exp(errorAt(bytes))); }
+
 }  // namespace ccforge::sim

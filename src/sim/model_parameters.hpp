@@ -15,6 +15,10 @@
 
 namespace ccforge::sim {
 
+// How much faster than NCCL a program must be predicted to be, at least, to be given a size (tune's
+// --margin default, synth -o's): 5 % of algbw.
+inline constexpr double kDefaultMargin = 0.05;
+
 struct ModelParameters {
   Arch arch = Arch::Sm80;
   // Fraction of a link's spec bandwidth that data moves at, by the transport crossing it:
@@ -74,6 +78,9 @@ struct ModelParameters {
   double callUs(double gpuUs, int32_t gpusPerThread) const;
   // The error bound of a size regime (errorSmall, errorMedium or errorLarge).
   double errorAt(uint64_t bytes) const;
+  // The gain over NCCL (NCCL's time / a program's) a program needs at `bytes` to be given the
+  // size: 1 + margin, or exp(errorAt(bytes)) where the model's error there is larger.
+  double gainNeeded(uint64_t bytes, double margin) const;
   // NCCL's LL bandwidth cap (llMaxBws, on an Intel host across nodes) for `nodes` nodes, scaled:
   // the most one GPU sends per second with LL, in GB/s of payload; nullopt: no cap (Arch::None).
   std::optional<double> llCapGBps(int32_t nodes) const;

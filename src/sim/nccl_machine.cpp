@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -20,6 +21,7 @@ constexpr double kNcclNetworkEfficiency = 0.96;
 // NCCL counts a PCIe Gen4 x16 link (32 GB/s signalling) as 24 GB/s (topo.cc l.545-556).
 constexpr double kNcclPcieEfficiency = 0.75;
 constexpr int32_t kMaxGraphChannels = 32;  // MAXCHANNELS / 2 (init.cc l.1173-1217)
+constexpr int32_t kAllToAllBoxOffsets = 64;  // alltoall's traffic is modelled to the next 64 boxes at most
 constexpr int32_t kMaxCommChannels = 64;   // MAXCHANNELS
 
 const topo::Vertex& vertexOf(const topo::Topology& t, int32_t v) { return t.vertices()[static_cast<size_t>(v)]; }
@@ -89,6 +91,59 @@ Graph searchGraph(const std::vector<double>& speeds, double maxBw, double totalB
     if (best.channels * best.speed >= totalBw) break;
   }
   return best;
+}
+
+// The ranks of each box, in rank order.
+std::vector<std::vector<int32_t>> ranksByBox(const topo::Topology& t) {
+  std::map<int32_t, std::vector<int32_t>> boxes;
+  for (int32_t r = 0; r < static_cast<int32_t>(t.gpus().size()); ++r) boxes[vertexOf(t, t.gpus()[static_cast<size_t>(r)]).box].push_back(r);
+  std::vector<std::vector<int32_t>> out;
+  for (auto& [box, ranks] : boxes) out.push_back(std::move(ranks));
+  return out;
+}
+
+// Each (sender, receiver) of `pairs` moves one part at once, over the route the simulator takes
+// (or, where it has none, the links through the GPUs in between); the most loaded link sets the
+// pace. Returns the share of `gpuGBps` a sender of `partsPerSender` parts reaches (at most 1).
+double patternShare(const topo::Topology& t, const std::vector<std::pair<int32_t, int32_t>>& pairs, int32_t partsPerSender,
+                    double gpuGBps) {
+  std::map<int32_t, double> load;  // link id -> parts
+  for (const auto& [a, b] : pairs)
+    if (std::optional<topo::Route> r = topo::simulatorRoute(t, a, b); r || (r = topo::relayedRoute(t, a, b)))
+      for (int32_t id : r->links) load[id] += 1;
+  double slowest = 0;  // seconds per GB of one part, on the most loaded link
+  for (const auto& [id, parts] : load) {
+    const double capacity = id < static_cast<int32_t>(t.links().size()) ? topo::toDouble(t.links()[static_cast<size_t>(id)].bandwidthGBps)
+                                                                         : topo::toDouble(t.hostPath->bandwidthGBps);
+    slowest = std::max(slowest, parts / capacity);
+  }
+  if (slowest <= 0 || gpuGBps <= 0) return 1;
+  return std::min(1.0, partsPerSender / slowest / gpuGBps);
+}
+
+// Alltoall inside the first box: every GPU to each of its peers.
+double allToAllIntraShare(const topo::Topology& t, const std::vector<int32_t>& box, double gpuGBps) {
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  for (int32_t a : box)
+    for (int32_t b : box)
+      if (a != b) pairs.emplace_back(a, b);
+  return box.size() < 2 ? 1 : patternShare(t, pairs, static_cast<int32_t>(box.size()) - 1, gpuGBps);
+}
+
+// Between boxes, every GPU to the GPU of its index in the next `offsets` boxes (all boxes at
+// once): with one offset the step of NCCL's rings and trees between boxes, with all of them
+// alltoall's traffic as PXN gathers it onto the rails. What the network's spine (oversubscribed,
+// or shared by the boxes of a leaf) leaves of a GPU's NIC share. Boxes of unequal sizes: 1.
+double networkShare(const topo::Topology& t, const std::vector<std::vector<int32_t>>& boxes, int32_t offsets, double gpuGBps) {
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  const auto n = static_cast<int32_t>(boxes.size());
+  for (int32_t b = 0; b < n; ++b)
+    for (int32_t k = 1; k <= offsets; ++k) {
+      const std::vector<int32_t>& to = boxes[static_cast<size_t>((b + k) % n)];
+      if (to.size() != boxes[static_cast<size_t>(b)].size()) return 1;
+      for (size_t i = 0; i < to.size(); ++i) pairs.emplace_back(boxes[static_cast<size_t>(b)][i], to[i]);
+    }
+  return n < 2 ? 1 : patternShare(t, pairs, offsets, gpuGBps);
 }
 
 }  // namespace
@@ -172,15 +227,18 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   };
 
   Graph ring;
+  double gpuNetwork = 0;  // one GPU's share of its box's network bandwidth, the spec's GB/s
   double nicRaw = -1;
   std::set<int32_t> boxNics;
   for (size_t r = 0; r < gpus.size(); ++r) {
-    nicRaw = nicRaw < 0 ? gpus[r].nicRaw : std::min(nicRaw, gpus[r].nicRaw);
+    // GPUs without a NIC of their own reach the network through another's (PXN).
+    if (gpus[r].nic >= 0) nicRaw = nicRaw < 0 ? gpus[r].nicRaw : std::min(nicRaw, gpus[r].nicRaw);
     if (vertexOf(t, t.gpus()[r]).box == vertexOf(t, t.gpus()[0]).box && gpus[r].nic >= 0) boxNics.insert(gpus[r].nic);
   }
   if (m.nodes == 1) {
     ring = searchGraph(nccl::intraSpeeds(m.arch), maxBw, totalBw, intraFit);
   } else if (nicRaw > 0) {
+    gpuNetwork = nicRaw * static_cast<double>(boxNics.size()) / m.ppn;
     // Each channel takes s on one NIC, and on the box's own links of every GPU but the one it
     // enters (or leaves) the box at: (ppn - 1) / ppn of the channels per GPU and direction.
     const auto nics = static_cast<int32_t>(boxNics.size());
@@ -194,9 +252,11 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
     // bandwidth shared by its GPUs.
     double boxNetwork = 0;
     for (const topo::Link& l : t.links())
-      if (l.linkClass == topo::LinkClass::Network && vertexOf(t, l.from).box == 0 && vertexOf(t, l.to).box != 0)
+      if (l.linkClass == topo::LinkClass::Network && t.isCompute(l.from) && vertexOf(t, l.from).box == 0 &&
+          !(t.isCompute(l.to) && vertexOf(t, l.to).box == 0))
         boxNetwork += topo::toDouble(l.bandwidthGBps);
     const double perGpu = boxNetwork / m.ppn;
+    gpuNetwork = perGpu;
     ring = searchGraph(nccl::interSpeeds(m.arch), perGpu, totalBw, [&](double s) {
       return static_cast<int32_t>(std::floor(boxNetwork / s + 1e-9));
     });
@@ -223,13 +283,16 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   if (m.nodes > 1 && (m.arch == Arch::Sm90 || m.arch == Arch::Sm100) && m.bwIntra > 45 && m.commChannels < 16)
     m.commChannels = std::min(2 * m.commChannels, kMaxCommChannels);
 
-  // NVLS (search.cc l.1124-1138): one head per GPU of a box, each head's NVSwitch link carrying
-  // its own channel and the others'.
+  // NVLS (search.cc l.1124-1138, ncclTopoSearchTryNvls l.410-443): on one node one head per GPU;
+  // across nodes one per NIC, at the NIC's GPU, each NIC holding the speed (l.725-771). Every
+  // GPU's NVSwitch link carries each head's channel, a head's its own twice. The speeds are the
+  // inter-node ones across nodes (system->inter picks the array).
   m.nvls = t.nvls && allSwitch && (m.arch == Arch::Sm90 || m.arch == Arch::Sm100);
   if (m.nvls) {
-    m.nvlsHeads = std::min(kMaxGraphChannels, static_cast<int32_t>(m.ppn));
-    for (double s : nccl::intraSpeeds(m.arch))
-      if ((m.ppn + 1) * s <= totalBw) {
+    const auto heads = m.nodes == 1 ? static_cast<int32_t>(m.ppn) : std::min(static_cast<int32_t>(m.ppn), static_cast<int32_t>(boxNics.size()));
+    m.nvlsHeads = std::min(kMaxGraphChannels, heads);
+    for (double s : m.nodes == 1 ? nccl::intraSpeeds(m.arch) : nccl::interSpeeds(m.arch))
+      if ((m.nvlsHeads + 1) * s <= totalBw && (m.nodes == 1 || s <= nicRaw)) {
         m.nvlsBwIntra = s;
         break;
       }
@@ -241,7 +304,7 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
         m.nvlsBwInter = std::max(m.nvlsBwInter, s);
         break;
       }
-    m.nvls = m.nvlsBwIntra > 0;
+    m.nvls = m.nvlsBwIntra > 0 && m.nvlsHeads > 0;
   }
   m.pat = m.nodes > 1 && m.ranks == m.nodes;
   m.ll128 = m.intraClass == topo::LinkClass::NVLink;
@@ -269,7 +332,14 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
     weakestSpec = weakestSpec < 0 ? spec : std::min(weakestSpec, spec);
   }
   m.gpuIntraSpecGBps = m.gpuIntraGBps = weakestSpec;
-  m.gpuNetworkSpecGBps = m.gpuNetworkGBps = std::max(nicRaw, 0.0) * static_cast<double>(boxNics.size()) / m.ppn;
+  m.gpuNetworkSpecGBps = m.gpuNetworkGBps = gpuNetwork;
+  const std::vector<std::vector<int32_t>> boxes = ranksByBox(t);
+  m.allToAllIntraShare = allToAllIntraShare(t, boxes.front(), m.gpuIntraSpecGBps);
+  if (nicRaw > 0) {
+    // Alltoall's boxes beyond the 64 next ones are left out: the work grows with their square.
+    m.networkShare = networkShare(t, boxes, 1, m.gpuNetworkSpecGBps);
+    m.allToAllNetworkShare = networkShare(t, boxes, std::min(m.nodes - 1, kAllToAllBoxOffsets), m.gpuNetworkSpecGBps);
+  }
   return m;
 }
 
@@ -284,7 +354,7 @@ void setAchievedRates(NcclMachine& m, const topo::Topology& t, const ModelParame
   const double intraEfficiency = nvlink ? p.nvlinkEfficiency : p.pcieEfficiency * (t.gpuP2p ? 1 : p.shmEfficiency);
   const double assumed = nvlink ? nccl::nvlinkGBps(m.arch) / nccl::nvlinkSignallingGBps(m.arch) : kNcclPcieEfficiency;
   m.intraScale = intraEfficiency / assumed;
-  m.interScale = p.networkEfficiency / kNcclNetworkEfficiency;
+  m.interScale = p.networkEfficiency / kNcclNetworkEfficiency * m.networkShare;
   m.gpuIntraGBps = m.gpuIntraSpecGBps * intraEfficiency;
   m.gpuNetworkGBps = m.gpuNetworkSpecGBps * p.networkEfficiency;
 }

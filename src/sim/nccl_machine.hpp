@@ -43,6 +43,14 @@ struct NcclMachine {
   double interScale = 1;
   double gpuIntraGBps = 0;    // one GPU's achieved bandwidth into its box
   double gpuNetworkGBps = 0;  // one GPU's achieved share of its box's network bandwidth
+  // The share of gpuIntraGBps a GPU's alltoall sends to its box's peers reach over the routes they
+  // take: 1 through a switch; less where peers without a direct link load a relay or the host path.
+  double allToAllIntraShare = 1;
+  // The share of a GPU's NIC bandwidth the network's spine leaves (oversubscribed, or shared by
+  // the boxes of a Clos leaf): for rings and trees (every GPU to its peer in the next box; in
+  // interScale) and for alltoall (to its peers in all other boxes).
+  double networkShare = 1;
+  double allToAllNetworkShare = 1;
   // The spec's bandwidths behind the last two (weakest GPU), for setAchievedRates.
   double gpuIntraSpecGBps = 0;
   double gpuNetworkSpecGBps = 0;

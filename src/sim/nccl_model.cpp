@@ -55,8 +55,9 @@ View achievedView(const NcclMachine& m, const ModelParameters& p) {
     v.bwIntra = v.bwInter = m.bwIntra * m.intraScale;
     v.nvlsBwInter = m.nvlsBwInter * m.intraScale;
   } else {
-    const double share = m.ppn > 1 ? (m.ppn - 1) / m.ppn : 1;
-    const double intraPerChannel = m.gpuIntraGBps / (m.channels * share);
+    // A box of one GPU has no links of its own to share.
+    const double intraPerChannel =
+        m.ppn > 1 ? m.gpuIntraGBps / (m.channels * (m.ppn - 1) / m.ppn) : std::numeric_limits<double>::infinity();
     v.bwIntra = std::min(m.bwIntra * m.interScale, intraPerChannel);
     v.bwInter = std::min(m.bwInter * m.interScale, intraPerChannel);
     v.nvlsBwInter = m.nvlsBwInter * m.interScale;
@@ -194,8 +195,9 @@ std::string lowerName(Algorithm a) {
 double allToAllTime(const NcclMachine& m, double intraGBps, double networkGBps, const View& v, uint64_t bytes) {
   const double share = static_cast<double>(bytes) / m.ranks;
   const double remote = m.ranks - m.ppn;
-  const double intra = ((m.ppn - 1) * share + remote * share * (m.ppn - 1) / m.ppn) / (1000 * intraGBps);
-  const double inter = m.nodes > 1 ? remote * share / (1000 * networkGBps) : 0;
+  const double intra =
+      m.ppn > 1 ? ((m.ppn - 1) * share + remote * share * (m.ppn - 1) / m.ppn) / (1000 * intraGBps * m.allToAllIntraShare) : 0;
+  const double inter = m.nodes > 1 ? remote * share / (1000 * networkGBps * m.allToAllNetworkShare) : 0;
   const size_t intraHw = m.intraClass == topo::LinkClass::NVLink ? 0 : 1;
   const double intraHop = nccl::hwLatency(intraHw, Algorithm::Ring, kSimple) * v.intraLatencyScale + v.intraAlphaUs;
   const double interHop = nccl::hwLatency(2, Algorithm::Ring, kSimple) * v.interLatencyScale + v.interAlphaUs;

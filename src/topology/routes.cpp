@@ -80,8 +80,10 @@ std::optional<int32_t> nicLink(const Topology& t, int32_t gpu, bool toNic) {
   return std::nullopt;
 }
 
-// The fewest links from NIC `from` to NIC `to` through switches only (first found in link order).
-std::optional<std::vector<int32_t>> acrossNetwork(const Topology& t, int32_t from, int32_t to) {
+// The fewest links from vertex `from` to vertex `to` (first found in link order), passing only
+// through vertices `passable` accepts; nullopt where there is no such way.
+template <class Passable>
+std::optional<std::vector<int32_t>> fewestLinks(const Topology& t, int32_t from, int32_t to, Passable passable) {
   std::vector<int32_t> via(t.vertices().size(), -1);
   std::vector<bool> seen(t.vertices().size(), false);
   std::vector<int32_t> order{from};
@@ -89,7 +91,7 @@ std::optional<std::vector<int32_t>> acrossNetwork(const Topology& t, int32_t fro
   for (size_t head = 0; head < order.size() && !seen[static_cast<size_t>(to)]; ++head)
     for (int32_t id : t.outLinks(order[head])) {
       const int32_t w = t.links()[static_cast<size_t>(id)].to;
-      if (seen[static_cast<size_t>(w)] || (w != to && t.vertices()[static_cast<size_t>(w)].kind != VertexKind::Switch)) continue;
+      if (seen[static_cast<size_t>(w)] || (w != to && !passable(w))) continue;
       seen[static_cast<size_t>(w)] = true;
       via[static_cast<size_t>(w)] = id;
       order.push_back(w);
@@ -100,6 +102,11 @@ std::optional<std::vector<int32_t>> acrossNetwork(const Topology& t, int32_t fro
     links.push_back(via[static_cast<size_t>(v)]);
   std::reverse(links.begin(), links.end());
   return links;
+}
+
+// From NIC `from` to NIC `to` through switches only.
+std::optional<std::vector<int32_t>> acrossNetwork(const Topology& t, int32_t from, int32_t to) {
+  return fewestLinks(t, from, to, [&](int32_t v) { return t.vertices()[static_cast<size_t>(v)].kind == VertexKind::Switch; });
 }
 
 std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int32_t toRank);
@@ -165,6 +172,17 @@ std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int3
 
 }  // namespace
 
+std::optional<Route> relayedRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
+  const int32_t fromBox = boxOfRank(t, fromRank), toBox = boxOfRank(t, toRank);
+  std::optional<std::vector<int32_t>> links =
+      fewestLinks(t, t.gpus()[static_cast<size_t>(fromRank)], t.gpus()[static_cast<size_t>(toRank)], [&](int32_t v) {
+        const int32_t box = t.vertices()[static_cast<size_t>(v)].box;
+        return !t.isCompute(v) || box == fromBox || box == toBox;
+      });
+  if (!links) return std::nullopt;
+  return routeOf(t, std::move(*links));
+}
+
 std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int32_t toRank) {
   if (t.pxn && boxOfRank(t, fromRank) != boxOfRank(t, toRank))
     if (std::optional<Route> relayed = pxnRoute(t, fromRank, toRank)) return relayed;
@@ -173,7 +191,8 @@ std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int
 
 std::optional<Route> simulatorRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
   if (std::optional<Route> r = routeBetween(t, fromRank, toRank)) return r;
-  if (!t.hostPath || boxOfRank(t, fromRank) != boxOfRank(t, toRank)) return std::nullopt;
+  if (boxOfRank(t, fromRank) != boxOfRank(t, toRank)) return t.pxn ? relayedRoute(t, fromRank, toRank) : std::nullopt;
+  if (!t.hostPath) return std::nullopt;
   Route r;
   r.links = {hostUpLink(t, fromRank), hostDownLink(t, toRank)};
   r.alphaUs = 2 * t.hostPath->alphaUs;

@@ -33,14 +33,22 @@ inline bool relaysThrough(const Topology& topology, int32_t from, int32_t gpu) {
 // elsewhere the first found in link order.
 std::optional<Route> routeBetween(const topo::Topology& topology, int32_t fromRank, int32_t toRank);
 
+// The fewest links (first found in link order) from rank to rank through any switch or NIC and
+// through GPUs of the two ranks' boxes, as if those GPUs forwarded: where boxes are joined by
+// GPU-GPU links rather than NICs (the synthesizers' link models, the link standing for the NIC next
+// to its GPU), or where a program relays by steps of its own. nullopt when there is none.
+std::optional<Route> relayedRoute(const Topology& topology, int32_t fromRank, int32_t toRank);
+
 // The links of the host path (Topology::hostPath) as ids after the topology's own links: GPU of
 // rank r to host memory is links().size() + 2r, host memory to it links().size() + 2r + 1.
 inline int32_t hostUpLink(const Topology& t, int32_t rank) { return static_cast<int32_t>(t.links().size()) + 2 * rank; }
 inline int32_t hostDownLink(const Topology& t, int32_t rank) { return hostUpLink(t, rank) + 1; }
 
 // The route the simulator takes: routeBetween's, else, between GPUs of one box where the spec
-// has a host path, up to host memory and down again (class PCIe, both alphas). nullopt when
-// neither exists.
+// has a host path, up to host memory and down again (class PCIe, both alphas), and between boxes
+// with PXN the fewest links through GPUs of the two boxes (boxes joined by GPU-GPU links, the
+// synthesizers' link models, where the link stands for the NIC next to its GPU). nullopt when
+// none exists.
 std::optional<Route> simulatorRoute(const Topology& topology, int32_t fromRank, int32_t toRank);
 
 }  // namespace ccforge::topo

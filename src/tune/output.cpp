@@ -1,5 +1,7 @@
 #include "tune/output.hpp"
 
+#include <limits>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -65,6 +67,21 @@ void prepare(const fs::path& dir, bool replace) {
 }
 
 std::string gainText(double ncclUs, double us) { return fmt::format("{:+.1f} %", (ncclUs / us - 1) * 100); }
+
+// How sure a window is: its smallest predicted gain (NCCL's time / the file's) and the largest
+// gain its sizes needed (the margin, or the model's error bound there).
+struct WindowCertainty {
+  double gain = 0;
+  double needed = 0;
+};
+WindowCertainty certaintyOf(const CollectiveTuning& t, const Window& w) {
+  WindowCertainty c{std::numeric_limits<double>::infinity(), 0};
+  for (size_t i = w.firstSize; i <= w.lastSize; ++i) {
+    c.gain = std::min(c.gain, t.nccl[i].timeUs / *t.evaluations[w.candidate].timeUs[i]);
+    c.needed = std::max(c.needed, t.requiredGain[i]);
+  }
+  return c;
+}
 
 nlohmann::json optionalTime(const std::optional<double>& t) { return t ? nlohmann::json(*t) : nlohmann::json(nullptr); }
 
@@ -146,8 +163,9 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     if (why.empty()) out.reportFiles.push_back(png);
     else out.warnings.push_back(fmt::format("{}: no PNG: {}", name, why));
 
-    // The legacy runtime's config, over copies in its own spelling under report/legacy/ (which
-    // the executor, reading DIR only, never sees), each verified for that runtime.
+    // The legacy runtime's config, over copies in its own spelling under report/legacy/COLL/ (which
+    // the executor, reading DIR only, never sees), each verified for that runtime. One directory
+    // per config: MSCCL_CONFIG names one file, and the runtime loads at most 4 algorithms.
     const LegacyConfig legacy =
         legacyConfig(t, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), [](const ir::Algorithm& a) -> std::string {
           verify::Options o;
@@ -158,7 +176,7 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
             return fmt::format("the legacy profile's verifier: {} [{}]", r.violations.front().message, r.violations.front().rule);
           return fmt::format("the legacy profile's verifier: {}", r.error.empty() ? verify::verdictName(r.verdict) : r.error);
         });
-    const fs::path legacyDir = report / "legacy";
+    const fs::path legacyDir = report / "legacy" / name;
     for (const LegacyLoad& l : legacy.loads)
       out.reportFiles.push_back(synth::deploy::writeProgram(legacyDir.string(), t.windows[l.window].file, l.program));
     const std::string config = (report / ("msccl-config-" + name + ".xml")).string();
@@ -184,14 +202,18 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     c["rejected"] = nlohmann::json::array();
     for (const Rejected& r : t.set.rejected) c["rejected"].push_back({{"name", r.name}, {"why", r.why}});
     c["windows"] = nlohmann::json::array();
-    for (const Window& w : t.windows)
+    for (const Window& w : t.windows) {
+      const WindowCertainty sure = certaintyOf(t, w);
       c["windows"].push_back({{"form", callFormName(w.form)}, {"candidate", w.candidate + 1}, {"file", w.file},
-                              {"min_bytes", w.minBytes}, {"max_bytes", w.maxBytes}});
+                              {"min_bytes", w.minBytes}, {"max_bytes", w.maxBytes}, {"least_gain", sure.gain},
+                              {"gain_needed", sure.needed}});
+    }
     c["sizes"] = nlohmann::json::array();
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       nlohmann::json s{{"bytes", t.sizes[i]},
                        {"nccl", {{"algorithm", t.nccl[i].algorithm}, {"protocol", ir::protocolName(t.nccl[i].protocol)},
-                                 {"time_us", t.nccl[i].timeUs}}}};
+                                 {"time_us", t.nccl[i].timeUs}}},
+                       {"gain_needed", t.requiredGain[i]}};
       s["time_us"] = nlohmann::json::array();
       for (const Evaluation& e : t.evaluations) s["time_us"].push_back(optionalTime(e.timeUs[i]));
       for (CallForm f : kForms) {
@@ -231,10 +253,11 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
 std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) {
   std::string s = fmt::format("# ccforge tune: {}\n\n", run.topology);
   s += fmt::format(
-      "Predicted with the simulator (arch {}) against NCCL's own tuning model (docs/tune.md); sizes {}..{}, a "
-      "candidate must beat NCCL by {:.0f} % (algbw). Sizes outside every window go to NCCL.\n\n",
+      "Predicted with the simulator (arch {}) against NCCL's own choice (docs/tune.md); sizes {}..{}. A candidate "
+      "must beat NCCL by {:.0f} % (algbw) and by more than the model's error at that size ({}): the *needed* gain "
+      "of each size below. Sizes outside every window go to NCCL.\n\n",
       sim::archName(run.options.arch), sim::sizeName(run.options.minBytes), sim::sizeName(run.options.maxBytes),
-      run.options.margin * 100);
+      run.options.margin * 100, run.errorSource);
   s += fmt::format("Directory check: `ccforge verify DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every call form, "
                    "element size and selector), {} accepted by more than one file.\n\n",
                    verify::verdictName(written.check.verdict), written.check.callsChecked, written.check.ambiguous.size());
@@ -264,17 +287,21 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
         s += fmt::format("- {}: {}\n", r.name, why);
       }
     }
-    s += "\nWindows written:\n\n| call form | minBytes | maxBytes | candidate | file |\n|---|---|---|---|---|\n";
-    for (const Window& w : t.windows)
-      s += fmt::format("| {} | {} | {} | #{} {} | {} |\n", callFormName(w.form), w.minBytes, w.maxBytes, w.candidate + 1,
-                       t.set.candidates[w.candidate].name, w.file);
-    if (t.windows.empty()) s += "| (none: NCCL everywhere) | | | | |\n";
-    s += "\n| size | NCCL | NCCL algbw | in-place | algbw | busbw | gain | out-of-place | algbw | busbw | gain |\n"
-         "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    s += "\nWindows written (how sure: the least predicted gain over NCCL in the window against the most it "
+         "needed there):\n\n| call form | minBytes | maxBytes | candidate | file | least gain | needed |\n"
+         "|---|---|---|---|---|---|---|\n";
+    for (const Window& w : t.windows) {
+      const WindowCertainty sure = certaintyOf(t, w);
+      s += fmt::format("| {} | {} | {} | #{} {} | {} | x{:.2f} | x{:.2f} |\n", callFormName(w.form), w.minBytes, w.maxBytes,
+                       w.candidate + 1, t.set.candidates[w.candidate].name, w.file, sure.gain, sure.needed);
+    }
+    if (t.windows.empty()) s += "| (none: NCCL everywhere) | | | | | | |\n";
+    s += "\n| size | NCCL | NCCL algbw | needed | in-place | algbw | busbw | gain | out-of-place | algbw | busbw | gain |\n"
+         "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       const double ncclBw = algbwGBps(t.sizes[i], t.nccl[i].timeUs);
-      s += fmt::format("| {} | {} {} | {:.2f} |", sim::sizeName(t.sizes[i]), t.nccl[i].algorithm,
-                       ir::protocolName(t.nccl[i].protocol), ncclBw);
+      s += fmt::format("| {} | {} {} | {:.2f} | x{:.2f} |", sim::sizeName(t.sizes[i]), t.nccl[i].algorithm,
+                       ir::protocolName(t.nccl[i].protocol), ncclBw, t.requiredGain[i]);
       for (CallForm f : kForms) {
         const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];
         if (!ch) {

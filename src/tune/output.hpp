@@ -15,6 +15,9 @@ namespace ccforge::tune {
 
 struct TuneRun {
   std::string topology;
+  // Where the error bounds come from: "the spec's calibration on N logs" or "the uncalibrated
+  // model's defaults, docs/calibrate.md".
+  std::string errorSource;
   TuneOptions options;
   std::vector<CollectiveTuning> collectives;
 };

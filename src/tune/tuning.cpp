@@ -12,7 +12,7 @@
 #include "semantics/protocol.hpp"
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
-#include "sim/simulate.hpp"
+#include "sim/size_sweep.hpp"
 
 namespace ccforge::tune {
 namespace {
@@ -60,62 +60,6 @@ bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_
 }
 
 std::string formName(CallForm f) { return f == CallForm::InPlace ? "in-place" : "out-of-place"; }
-
-// Simulated time at every size of `sizes` inside the compiled window. From kExtrapolatedAbove on,
-// once the times at s/4, s/2 and s lie on one line (slopes within kLinearTolerance), larger sizes
-// are extrapolated along it; until then the next doubling is simulated.
-void simulateCandidate(const Candidate& c, const topo::Topology& topology, const TuneOptions& options,
-                       const SizeWindow& compiled, const std::vector<uint64_t>& sizes, Evaluation& e) {
-  std::map<uint64_t, double> times;
-  auto run = [&](const std::vector<uint64_t>& bytes) {
-    const sim::SimulationReport r = sim::simulate(c.algorithm, c.source, topology, {.sizes = bytes, .arch = options.arch});
-    for (const sim::SizeResult& x : r.results) times[x.bytes] = x.timeUs;
-  };
-  auto inside = [&](uint64_t b) { return compiled.contains(static_cast<int64_t>(b)); };
-  try {
-    std::vector<uint64_t> first;
-    for (uint64_t b : sizes)
-      if (inside(b) && b <= kExtrapolatedAbove) first.push_back(b);
-    for (uint64_t b : {kExtrapolatedAbove / 4, kExtrapolatedAbove / 2, kExtrapolatedAbove})
-      if (sizes.back() > kExtrapolatedAbove && inside(b) && std::find(first.begin(), first.end(), b) == first.end())
-        first.push_back(b);
-    std::sort(first.begin(), first.end());
-    if (!first.empty()) run(first);
-    std::optional<std::pair<uint64_t, double>> line;  // from (size, time) on, this many µs per byte
-    uint64_t from = kExtrapolatedAbove;
-    while (from < sizes.back() && !inside(from) && static_cast<int64_t>(from) < compiled.minBytes) from *= 2;
-    if (from > kExtrapolatedAbove && inside(from) && !times.count(from)) run({from});
-    const double steadyBytes =
-        static_cast<double>(kSteadyTileIterations) * tileIterationBytes(c.algorithm.nchunksperloop, c.algorithm.proto);
-    for (uint64_t b = from; b < sizes.back() && inside(b);) {
-      const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
-      // (A window that starts above b / 4 leaves points out: simulate on until three are there.)
-      if (q != times.end() && h != times.end() && f != times.end() && static_cast<double>(b / 4) >= steadyBytes) {
-        const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
-        const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
-        // Collinear, and the line passes near the origin: the time is bandwidth, not a latency
-        // regime that happens to be straight too (a program with many chunks per loop is one).
-        const double intercept = f->second - slopeHigh * static_cast<double>(b);
-        if (slopeLow > 0 && std::abs(slopeHigh / slopeLow - 1) <= kLinearTolerance &&
-            std::abs(intercept) <= kMaxIntercept * f->second) {
-          line = {{b, slopeHigh}};
-          break;
-        }
-      }
-      b *= 2;
-      if (!inside(b)) break;
-      run({b});
-    }
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      const auto known = times.find(sizes[i]);
-      if (known != times.end()) e.timeUs[i] = known->second;
-      else if (line && sizes[i] > line->first && inside(sizes[i]))
-        e.timeUs[i] = times[line->first] + line->second * static_cast<double>(sizes[i] - line->first);
-    }
-  } catch (const std::exception& ex) {
-    e.simulationError = ex.what();
-  }
-}
 
 // Which calls of [low, 2 low) a header leaves unserved, exactly: "with nchunksperloop=16 it serves
 // 8-byte elements (count 8) under the msccl-scheduler plugin only for counts that are multiples of 16".
@@ -179,14 +123,15 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
   const sim::NcclSetup nccl = sim::ncclSetup(topology, parameters);
   for (uint64_t b : t.sizes) {
     t.nccl.push_back(sim::ncclChoice(nccl, {.collective = collective, .bytes = b}));
-    t.requiredGain.push_back(std::max(1 + options.margin, std::exp(parameters.errorAt(b))));
+    t.requiredGain.push_back(parameters.gainNeeded(b, options.margin));
   }
 
   for (const Candidate& c : t.set.candidates) {
     Evaluation e;
-    e.timeUs.assign(n, std::nullopt);
     const SizeWindow compiled = sizeWindowOf(c.algorithm);
-    simulateCandidate(c, topology, options, compiled, t.sizes, e);
+    sim::SizeSweep sweep = sim::sweepSizes(c.algorithm, c.source, topology, options.arch, compiled, t.sizes);
+    e.timeUs = std::move(sweep.timeUs);
+    e.simulationError = std::move(sweep.error);
     for (CallForm f : kForms) {
       std::vector<bool>& serves = e.serves[formIndex(f)];
       serves.assign(n, false);

@@ -21,22 +21,10 @@ namespace ccforge::tune {
 inline constexpr CallForm kForms[2] = {CallForm::InPlace, CallForm::OutOfPlace};
 inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
 
-// Simulated up to here; beyond, each doubling is simulated until the times at s/4, s/2 and s lie on
-// one line (slopes within kLinearTolerance) that passes within kMaxIntercept of the origin, and
-// larger sizes are extrapolated along it (the
-// simulator's time is affine in the tile iterations once the pipeline is full; docs/tune.md).
-inline constexpr uint64_t kExtrapolatedAbove = uint64_t{64} << 20;
-inline constexpr double kLinearTolerance = 0.002;
-inline constexpr double kMaxIntercept = 0.1;  // of the time at the line's start
-// The three points of the line run at least this many tile iterations each: below, a program's
-// time per byte may still fall as iterations pipeline (the ring compositions of mi250-2 are
-// straight from 64 to 256 MiB in one iteration and 20 % faster per byte at 1 GiB).
-inline constexpr int64_t kSteadyTileIterations = 4;
-
 struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included
   uint64_t maxBytes = uint64_t{1} << 32;
-  double margin = 0.05;  // a candidate must be this much faster than NCCL (algbw gain)
+  double margin = sim::kDefaultMargin;  // a candidate must be this much faster than NCCL (algbw gain)
   sim::Arch arch = sim::Arch::Sm80;  // the model parameters' generation (the CLI takes the spec's)
 };
 
@@ -49,10 +37,6 @@ struct Evaluation {
   std::vector<bool> serves[2];
 };
 
-// The calls a written directory is checked for, as the runtimes select: power-of-two sizes of
-// 1 KiB..4 GiB.
-inline constexpr uint64_t kCheckedMinBytes = uint64_t{1} << 10;
-inline constexpr uint64_t kCheckedMaxBytes = uint64_t{1} << 32;
 
 struct Window {
   CallForm form = CallForm::InPlace;

@@ -21,6 +21,7 @@ TEST_CASE("model accuracy: every modelled public log within its bands, uncalibra
     machines.insert(log.topology);
     INFO(log.file << " on " << log.topology);
     const test::LogAccuracy a = test::logAccuracy(log);
+    CHECK(a.ringError.empty());
     for (const test::RowAccuracy& r : a.rows) {
       INFO(r.bytes << " B: " << r.choice << ", predicted / measured busbw " << r.ratio);
       if (r.bytes >= 256 * test::kMiB) {

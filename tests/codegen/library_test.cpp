@@ -95,7 +95,7 @@ TEST_CASE("library: every algorithm also compiles for the legacy runtime") {
 TEST_CASE("library: parameters are checked before anything is built") {
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=1"}), Catch::Contains("between 2 and"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"rank=4"}),
-                    Catch::Contains("has no parameter 'rank' (it takes ranks, channels, instances, inplace, boxes)"));
+                    Catch::Contains("has no parameter 'rank' (it takes ranks, channels, instances, inplace, boxes, split)"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=4x"}), Catch::Contains("needs an integer"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=4", "ranks=8"}), Catch::Contains("given twice"));
   CHECK_THROWS_WITH(algorithms::instantiate("recursive-doubling-allgather", {"ranks=6"}),

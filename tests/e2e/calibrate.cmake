@@ -20,7 +20,7 @@ ccforge_cli_test("simulate --nccl: a collective NCCL does not have" 1
 ccforge_cli_test("simulate --nccl: an unknown variable" 1
   --has "--env NCCL_BUFFSIZE: the model takes NCCL_ALGO" -- simulate --nccl allreduce h100-1 -b 1M --env NCCL_BUFFSIZE=1)
 ccforge_cli_test("simulate --nccl: NCCL_ALGO in NCCL's syntax" 1
-  --has "every entry but the first needs a function prefix" -- simulate --nccl allreduce h100-1 -b 1M --env "NCCL_ALGO=ring;tree")
+  --has "NCCL_ALGO: unknown name 'bogus'" -- simulate --nccl allreduce h100-1 -b 1M --env "NCCL_ALGO=allreduce:ring,bogus")
 ccforge_cli_test("simulate --nccl: not a collective" 1
   --has "--nccl takes a collective" -- simulate --nccl bogus h100-1 -b 1M)
 
@@ -37,7 +37,7 @@ ccforge_cli_test("calibrate: a log of 8 GPUs against a machine of 16" 2
   --has "h100-1x8-allreduce-nccl2.29.txt:11:1: error: the log ran on 8 GPUs but topology h100-2 has 16"
   -- calibrate ${LOGS}/h100-1x8-allreduce-nccl2.29.txt -t h100-2)
 ccforge_cli_test("calibrate: a truncated log" 2
-  --has "nccl_log_truncated.txt:5:9: error: truncated row: 8 of the header's 13 columns"
+  --has "nccl_log_truncated.txt:5:5: error: truncated row: 7 of the header's 13 columns \\(header at line 2\\)"
   -- calibrate ${CCFORGE_E2E_DATA}/nccl_log_truncated.txt -t h100-1)
 ccforge_cli_test("calibrate: a log that does not name its collective" 2
   --has "nccl_log_unnamed.txt:1:1: error: the log does not say which collective this table is .*give --collective"
@@ -47,7 +47,7 @@ ccforge_cli_test("calibrate: --collective names it" 0
   -- calibrate ${CCFORGE_E2E_DATA}/nccl_log_unnamed.txt -t h100-1 --collective allreduce)
 ccforge_cli_test("calibrate: an unknown --collective" 1
   --has "--collective: unknown collective 'bogus'" -- calibrate ${CCFORGE_E2E_DATA}/nccl_log_unnamed.txt -t h100-1 --collective bogus)
-ccforge_cli_test("calibrate: a missing log" 2 --has "no-such-log.txt: no such file" -- calibrate no-such-log.txt -t h100-1)
+ccforge_cli_test("calibrate: a missing log" 2 --has "no-such-log.txt:1:1: error: no such file" -- calibrate no-such-log.txt -t h100-1)
 ccforge_cli_test("calibrate: json report" 0
-  --has "\"parameters\": \\[" --has "\"predicted_before_us\"" --has "\"from_256MiB\""
+  --has "\"parameters\": " --has "\"predicted_before_us\"" --has "\"from_256MiB\""
   -- calibrate ${LOGS}/a100-80g-2x8-crusoe-ib-allreduce-dstack.txt -t a100-2 --format json)

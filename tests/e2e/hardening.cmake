@@ -13,7 +13,7 @@ file(WRITE ${HARDEN_OUT}/existing_file "")
 # Ring allreduce on one channel: a thread block gets 2 * ceil(ranks / channels) - 1 steps; the
 # executor allows 64, so ranks=33 is the first that cannot fit (65 steps).
 ccforge_cli_test("limits: compile ring-allreduce ranks=2000 is refused up front" 1
-  --has "ring-allreduce boxes=1 channels=1 inplace=1 instances=1 ranks=2000: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
+  --has "ring-allreduce boxes=1 channels=1 inplace=1 instances=1 ranks=2000 split=0: its busiest thread block would need 3999 steps. msccl-executor allows 64 per thread block"
   -- compile ring-allreduce ranks=2000)
 ccforge_cli_test("limits: compile ring-allreduce ranks=128 suggests channels=4" 1
   --has "would need 255 steps. msccl-executor allows 64 per thread block \\(MSCCL_MAX_NUM_STEPS\\). Use channels=4"
@@ -126,7 +126,7 @@ ccforge_cli_test("synth --collective nosuch is a usage error" 1
 ccforge_cli_test("synth without -o says that nothing was written" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\) .*verified, deployable for"
   --has "nothing was written \\(no -o\\). pass -o DIR to write the 2 deployable programs"
-  -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3)
+  -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 --all-windows)
 ccforge_cli_test("compile refused for a limit writes no file" 1
   --has "would need 3999 steps" -- compile ring-allreduce ranks=2000 -o ${HARDEN_OUT}/never.xml)
 add_test(NAME "cli: an output is written whole or not at all (no partial or temporary file)"

@@ -4,8 +4,8 @@
 set -eu
 ccforge=$1; out=$2
 rm -rf "$out"; mkdir -p "$out"
-"$ccforge" synth dgx1 allgather --pareto -o "$out/a" >/dev/null 2>&1
-"$ccforge" synth dgx1 allgather --pareto -o "$out/b" >/dev/null 2>&1
+"$ccforge" synth dgx1 allgather --pareto -o "$out/a" --all-windows >/dev/null 2>&1
+"$ccforge" synth dgx1 allgather --pareto -o "$out/b" --all-windows >/dev/null 2>&1
 n=$(ls "$out/a" | wc -l)
 # The frontier is (2,2,3) and (6,3,7); (6,3,7)'s nchunksperloop 48 divides no power-of-two count
 # (docs/synth.md "Output directories"), so (2,2,3) and the power-of-two substitute (4,3,5) are

@@ -10,14 +10,14 @@ dsl_shell_test("tune h100-2 allreduce allgather writes a verified directory" 0
   --has "^report files present$" --lacks "ambiguous"
   --has "legacy MSCCL_CONFIG allreduce: [1-9][0-9]* of [1-9][0-9]* loads. the legacy selector gives [1-9][0-9]* of the [1-9][0-9]* power-of-two calls inside their windows to the window's file .*, 0 to another file"
   --lacks "legacy misrouted"
-  -- "rm -rf ${TUNE_OUT}/h100 && $CCFORGE tune h100-2 allreduce allgather -o ${TUNE_OUT}/h100 --no-synth && $CCFORGE verify ${TUNE_OUT}/h100 && cd ${TUNE_OUT}/h100/report && ls report.md index.json plot-allreduce.svg plot-allgather.svg msccl-config-allreduce.xml msccl-config-allgather.xml >/dev/null && grep -q '<msccl_algos>' msccl-config-allreduce.xml && grep -q 'path=\"[^\"]*/report/legacy/' msccl-config-allreduce.xml && $CCFORGE verify --profile msccl-legacy legacy >/dev/null && echo 'report files present'")
+  -- "rm -rf ${TUNE_OUT}/h100 && $CCFORGE tune h100-2 allreduce allgather -o ${TUNE_OUT}/h100 --no-synth && $CCFORGE verify ${TUNE_OUT}/h100 && cd ${TUNE_OUT}/h100/report && ls report.md index.json plot-allreduce.svg plot-allgather.svg msccl-config-allreduce.xml msccl-config-allgather.xml >/dev/null && grep -q '<msccl_algos>' msccl-config-allreduce.xml && grep -q 'path=\"[^\"]*/report/legacy/allreduce/' msccl-config-allreduce.xml && $CCFORGE verify --profile msccl-legacy legacy/allreduce >/dev/null && $CCFORGE verify --profile msccl-legacy legacy/allgather >/dev/null && echo 'report files present'")
 # Reducescatter: the legacy runtime reads coll="reduce_scatter" only, so its copies are spelled so
 # (the executor's file keeps coll="reducescatter"). h100-2's synthesized window from 1 MiB (below,
 # its gain is inside the model's error).
 dsl_shell_test("tune writes the legacy runtime's reducescatter programs as it spells them" 0
   --has "^<algo name=.* coll=\"reduce_scatter\" inplace=\"0\" minBytes=\"1048576\" maxBytes=\"2097152\">"
   --has "^<algo name=.* coll=\"reducescatter\" inplace=\"0\" outofplace=\"1\" minBytes=\"1048576\" maxBytes=\"2097151\">"
-  -- "rm -rf ${TUNE_OUT}/rs && $CCFORGE tune h100-2 reducescatter -o ${TUNE_OUT}/rs -b 256K -e 1M >/dev/null && head -qn1 ${TUNE_OUT}/rs/report/legacy/*.xml ${TUNE_OUT}/rs/*.xml")
+  -- "rm -rf ${TUNE_OUT}/rs && $CCFORGE tune h100-2 reducescatter -o ${TUNE_OUT}/rs -b 256K -e 1M >/dev/null && head -qn1 ${TUNE_OUT}/rs/report/legacy/reducescatter/*.xml ${TUNE_OUT}/rs/*.xml")
 # A second run into the same directory needs --force (the executor would load both sets).
 dsl_shell_test("tune refuses a non-empty directory without --force" 1
   --has "is not empty" --has "--force"

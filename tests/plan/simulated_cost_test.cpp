@@ -11,6 +11,7 @@ TEST_CASE("simulated costs cover the library's AllReduces on a preset switch") {
   CHECK(t.gpus().size() == 8);
   SimulatedCostOptions o;
   o.sizes = {4096, 1 << 20, 16 << 20};
+  o.arch = sim::Arch::None;
   std::vector<std::string> notes;
   CommCost c = simulatedCost(t, o, &notes);
   // 8 ranks, one box: ring, allpairs and recursive halving-doubling (8 is a power of two), each

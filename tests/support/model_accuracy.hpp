@@ -37,6 +37,7 @@ struct LogAccuracy {
   int32_t gpusPerThread = 1;
   Range medium, large, ring;  // 1-16 MiB, >= 256 MiB; the ring at >= 256 MiB
   std::vector<RowAccuracy> rows;
+  std::string ringError;  // why the library ring could not be built for the machine, if so
 };
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
@@ -71,7 +72,13 @@ inline LogAccuracy logAccuracy(const FixtureLog& log) {
     if (r.bytes >= 256 * kMiB) {
       out.large.add(row.ratio);
       if (r.choice.rfind("ring", 0) == 0) {
-        if (!ring) ring = libraryRing(tables[r.table].table.collective, t);
+        if (!ring && out.ringError.empty()) {
+          try {
+            ring = libraryRing(tables[r.table].table.collective, t);
+          } catch (const std::exception& e) {  // a limit of the runtime the ring cannot meet there
+            out.ringError = e.what();
+          }
+        }
         if (ring) {
           const sim::SimulationReport s = sim::simulate(*ring, "ring.xml", t, {.sizes = {r.bytes}, .arch = std::nullopt});
           row.ringRatio = r.measuredUs / s.results.at(0).timeUs;

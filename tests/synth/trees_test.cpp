@@ -2,12 +2,16 @@
 // by hand, the emitted programs verify and simulate near the bound, bad requests are refused.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <filesystem>
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
 
 #include "ir/input_error.hpp"
+#include "ir/load_file.hpp"
+#include "sim/nccl_model.hpp"
+#include "sim/simulate.hpp"
 #include "topology/families.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/trees/arborescence_packing.hpp"
@@ -171,7 +175,8 @@ TEST_CASE("trees: a run on one box packs only, writes the verified file and repo
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_trees_test";
   std::filesystem::remove_all(dir);
   const topo::Topology t = topo::loadTopology("a100-1");
-  const TreeRun run = runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string()});
+  // The programs among themselves (--all-windows): the one file takes every size.
+  const TreeRun run = runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string(), .ncclMargin = std::nullopt});
   CHECK(run.failures.empty());
   REQUIRE(run.outcomes.size() == 1);
   const TreeOutcome& o = run.outcomes.front();
@@ -195,6 +200,46 @@ TEST_CASE("trees: a run on one box packs only, writes the verified file and repo
   const std::string text = treeRunText("a100-1", "allgather", run.outcomes, true);
   CHECK_THAT(text, Catch::Contains("ccforge synth a100-1 allgather: tree packing, 8 GPUs"));
   CHECK_THAT(text, Catch::Contains("verified, written to " + o.file + " for 0.."));
+  CHECK_FALSE(o.deployment.overNccl);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("trees: synth -o keeps a file's window only where it beats NCCL by the gain needed there") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_trees_gate_test";
+  std::filesystem::remove_all(dir);
+  const topo::Topology t = topo::loadTopology("a100-1");
+  const TreeRun run = runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string()});
+  REQUIRE(run.outcomes.size() == 1);
+  const TreeOutcome& o = run.outcomes.front();
+  REQUIRE(o.deployment.window);
+  REQUIRE(o.deployment.overNccl);
+  const SizeWindow& w = *o.deployment.window;
+  // Whole power-of-two cells [s, 2 s), narrower than the compiler's window (which starts at 0).
+  CHECK(std::has_single_bit(static_cast<uint64_t>(w.minBytes)));
+  REQUIRE(w.maxBytes);
+  CHECK(std::has_single_bit(static_cast<uint64_t>(*w.maxBytes + 1)));
+  CHECK(w.minBytes > 0);
+  // The gain needed is at least the margin, and the uncalibrated model's error there.
+  CHECK(o.deployment.overNccl->needed >= 1.05);
+  CHECK(o.deployment.overNccl->least >= o.deployment.overNccl->needed);
+  // At the window's first size, simulated on its own, the file beats NCCL's predicted time by it.
+  const sim::ModelParameters p = sim::modelParameters(t);
+  const auto bytes = static_cast<uint64_t>(w.minBytes);
+  const double file = sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes}, .arch = std::nullopt}).results.at(0).timeUs;
+  const double nccl = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes, 1}).timeUs;
+  CHECK(nccl / file >= p.gainNeeded(bytes, sim::kDefaultMargin));
+  // Half that size is left to NCCL: it falls short there.
+  const double fileBelow = sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes / 2}, .arch = std::nullopt}).results.at(0).timeUs;
+  const double ncclBelow = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes / 2, 1}).timeUs;
+  CHECK(ncclBelow / fileBelow < p.gainNeeded(bytes / 2, sim::kDefaultMargin));
+  // The header carries the narrowed window; the reports say how sure it is.
+  const std::string header = loadFile(o.file);
+  CHECK_THAT(header, Catch::Contains("minBytes=\"" + std::to_string(w.minBytes) + "\""));
+  CHECK_THAT(header, Catch::Contains("maxBytes=\"" + std::to_string(*w.maxBytes) + "\""));
+  const auto json = nlohmann::json::parse(treeRunJson("a100-1", "allgather", run.outcomes));
+  CHECK(json.at("frontier").at(0).at("min_bytes") == w.minBytes);
+  CHECK(json.at("frontier").at(0).at("gain_over_nccl").at("needed") == o.deployment.overNccl->needed);
+  CHECK_THAT(treeRunText("a100-1", "allgather", run.outcomes, true), Catch::Contains("NCCL's algbw there"));
   std::filesystem::remove_all(dir);
 }
 

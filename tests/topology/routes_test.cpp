@@ -54,6 +54,23 @@ TEST_CASE("routes: without PXN a connection to another rail crosses the spine") 
   CHECK(via == std::vector<std::string>{"b0.nic2", "ib2", "spine", "ib3", "b1.nic3", "b1.gpu3"});
 }
 
+TEST_CASE("routes: the simulator reaches the one link between TE-CCL's ndv2-2 boxes through their GPUs") {
+  const topo::Topology t = topo::loadTopology("ndv2-2");
+  CHECK_FALSE(routeBetween(t, 7, 8));  // bounds and synthesis: b0.gpu7 has no link out of its box
+  auto route = simulatorRoute(t, 7, 8);
+  REQUIRE(route);
+  std::vector<std::string> via;
+  for (int32_t id : route->links) via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
+  // gpu7 -> gpu3 -> gpu0 over NVLink (the cube-mesh: the first of the two-hop ways in link
+  // order), the IB link, b1.gpu1 -> b1.gpu0.
+  CHECK(via == std::vector<std::string>{"b0.gpu3", "b0.gpu0", "b1.gpu1", "b1.gpu0"});
+  CHECK(route->linkClass == topo::LinkClass::Network);
+  // Without PXN the simulator has no route either.
+  std::string spec(*topo::catalogSpec("ndv2-2"));
+  spec.replace(spec.find("\"pxn\": true,"), 12, "");
+  CHECK_FALSE(simulatorRoute(topo::readTopology(spec, "ndv2-2-no-pxn.json", {}), 7, 8));
+}
+
 TEST_CASE("routes: mi250-1's xGMI fabric relays: gpu0 -> gpu2 crosses gpu1 and gpu9") {
   const topo::Topology mi250 = topo::loadTopology("mi250-1");
   auto names = [&](const Route& r) {

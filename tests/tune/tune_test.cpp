@@ -6,6 +6,7 @@
 
 #include "semantics/selection.hpp"
 #include "sim/simulate.hpp"
+#include "sim/size_sweep.hpp"
 #include "topology/spec_reader.hpp"
 #include "tune/legacy_config.hpp"
 #include "tune/output.hpp"
@@ -63,7 +64,7 @@ TEST_CASE("tune: no time is extrapolated from sizes below four tile iterations")
   const Candidate candidate = *rings;
   const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllGather, std::move(set), options);
   for (size_t i = 0; i < t.sizes.size(); ++i) {
-    if (t.sizes[i] <= kExtrapolatedAbove) continue;
+    if (t.sizes[i] <= sim::kExtrapolatedAbove) continue;
     const sim::SimulationReport direct =
         sim::simulate(candidate.algorithm, candidate.source, topology, {.sizes = {t.sizes[i]}, .arch = options.arch});
     REQUIRE(t.evaluations[index].timeUs[i]);

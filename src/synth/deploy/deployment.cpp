@@ -134,8 +134,20 @@ std::string windowText(const SizeWindow& w) {
 }
 
 std::string outcomeText(const Deployment& d, const std::string& file, bool writing) {
-  if (!writing) return d.window ? ", deployable for " + windowText(*d.window) : ", not deployable: " + d.notWritten;
-  return d.window ? ", written to " + file + " for " + windowText(*d.window) : ", not written: " + d.notWritten;
+  if (!d.window) return (writing ? ", not written: " : ", not deployable: ") + d.notWritten;
+  const std::string sure =
+      d.overNccl ? fmt::format(" (at least x{:.2f} NCCL's algbw there, x{:.2f} needed)", d.overNccl->least, d.overNccl->needed) : "";
+  return (writing ? ", written to " + file + " for " : ", deployable for ") + windowText(*d.window) + sure;
+}
+
+void addDeploymentFields(nlohmann::ordered_json& e, const Deployment& d) {
+  if (!d.window) {
+    e["not_written"] = d.notWritten;
+    return;
+  }
+  e["min_bytes"] = d.window->minBytes;
+  e["max_bytes"] = d.window->maxBytes ? nlohmann::ordered_json(*d.window->maxBytes) : nlohmann::ordered_json(nullptr);
+  if (d.overNccl) e["gain_over_nccl"] = {{"least", d.overNccl->least}, {"needed", d.overNccl->needed}};
 }
 
 std::string writeProgram(const std::string& directory, const std::string& fileName, const ir::Algorithm& algorithm) {

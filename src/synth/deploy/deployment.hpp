@@ -7,6 +7,8 @@
 // "Output directories").
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,9 +25,17 @@ struct DeployCandidate {
   double competesFrom = 0;                   // bytes below which it is not a candidate
 };
 
+// How sure a window is against NCCL (nccl_gate.hpp): the least predicted gain (NCCL's time / the
+// file's) over its sizes, and the most any of them needed.
+struct GainOverNccl {
+  double least = 0;
+  double needed = 0;
+};
+
 struct Deployment {
   std::optional<SizeWindow> window;  // minBytes..maxBytes to write; nullopt: not written
   std::string notWritten;            // why, when there is no window
+  std::optional<GainOverNccl> overNccl;  // nullopt: not weighed against NCCL
 };
 
 // One decision per candidate, in order. Candidates of one collective and rank count compete
@@ -41,6 +51,10 @@ std::string windowText(const SizeWindow& window);
 // For reports: ", written to FILE for 0..420043 bytes" or ", not written: WHY"; without an
 // output directory (`file` empty, `writing` false) ", deployable for ..." or ", not deployable: WHY".
 std::string outcomeText(const Deployment& deployment, const std::string& file, bool writing);
+
+// A report entry's deployment fields: min_bytes and max_bytes (null: unbounded) and, where
+// weighed against NCCL, gain_over_nccl {least, needed}; or not_written, why.
+void addDeploymentFields(nlohmann::ordered_json& entry, const Deployment& deployment);
 
 // Writes `algorithm` as DIRECTORY/FILE_NAME (creating the directory; a temporary file renamed,
 // so never half written) and returns the path. Throws OutputError when it cannot be written.

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "synth/deploy/nccl_gate.hpp"
+
 namespace ccforge::synth::sccl {
 
 std::vector<CallForm> callFormsOf(CollectiveType collective) {
@@ -64,6 +66,8 @@ std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::ve
   for (size_t k = 0; k < verified.size(); ++k) {
     FrontierPoint& p = points[verified[k]];
     p.deployment = plan[k];
+    if (options.ncclMargin)
+      deploy::gateOnNccl(p.deployment, p.emitted.algorithm, fileNames[verified[k]], synthesizer.topology(), *options.ncclMargin);
     if (!p.deployment.window) continue;
     deploy::setWindow(p.emitted.algorithm, *p.deployment.window);
     if (!options.outputDirectory.empty())

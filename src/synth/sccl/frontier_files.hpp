@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model_parameters.hpp"
 #include "synth/deploy/deployment.hpp"
 #include "synth/sccl/cost.hpp"
 #include "synth/sccl/emit.hpp"
@@ -22,6 +23,9 @@ struct FrontierFilesOptions {
   // A point (C,S,R) is the program <programPrefix>-c<C>-s<S>-r<R> in <filePrefix>-c<C>-s<S>-r<R>.xml.
   std::string programPrefix;
   std::string filePrefix;
+  // Each window kept only where the file is predicted to beat NCCL by the gain needed there
+  // (deploy/nccl_gate.hpp) with this margin; nullopt: the points compared among themselves only.
+  std::optional<double> ncclMargin = sim::kDefaultMargin;
 };
 
 struct FrontierPoint {

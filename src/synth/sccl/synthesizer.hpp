@@ -55,6 +55,7 @@ class Synthesizer {
   const CollectiveBound& bound() const { return bound_; }
   CollectiveType collective() const { return collective_; }
   int32_t ranks() const { return static_cast<int32_t>(topology_.gpus().size()); }
+  const topo::Topology& topology() const { return topology_; }
   // The smallest C the collective allows and the step between legal values (alltoall: N).
   int32_t chunkStep() const { return collective_ == CollectiveType::AllToAll ? ranks() : 1; }
   // The step between legal S and R: 2 for allreduce (two phases of S steps, R rounds each).

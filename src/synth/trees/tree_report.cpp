@@ -18,12 +18,7 @@ ordered_json point(const TreeOutcome& o) {
   p["steps"] = s.depth;
   p["rounds"] = s.busiestPairPieces;
   p["file"] = o.file.empty() ? ordered_json(nullptr) : ordered_json(o.file);
-  if (const auto& w = o.deployment.window) {
-    p["min_bytes"] = w->minBytes;
-    p["max_bytes"] = w->maxBytes ? ordered_json(*w->maxBytes) : ordered_json(nullptr);
-  } else {
-    p["not_written"] = o.deployment.notWritten;
-  }
+  deploy::addDeploymentFields(p, o.deployment);
   p["verdict"] = verify::verdictName(o.evaluation.report.verdict);
   p["simulated_bytes"] = o.evaluation.bytes;
   p["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;

@@ -6,6 +6,7 @@
 
 #include "codegen/compile_error.hpp"
 #include "semantics/protocol.hpp"
+#include "synth/deploy/nccl_gate.hpp"
 #include "synth/trees/box_rings.hpp"
 #include "synth/trees/switch_removal.hpp"
 
@@ -100,8 +101,12 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
   for (size_t k = 0; k < competing.size(); ++k) {
     TreeOutcome& o = *competing[k];
     o.deployment = plan[k];
-    if (!o.deployment.window) continue;
     ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
+    if (options.ncclMargin) {
+      if (o.deployment.window && options.progress) options.progress("weighing " + algorithm.name + " against NCCL");
+      deploy::gateOnNccl(o.deployment, algorithm, algorithm.name + ".xml", topology, *options.ncclMargin);
+    }
+    if (!o.deployment.window) continue;
     deploy::setWindow(algorithm, *o.deployment.window);
     if (!directory.empty()) o.file = deploy::writeProgram(directory, algorithm.name + ".xml", algorithm);
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
+#include "sim/model_parameters.hpp"
 #include "synth/deploy/deployment.hpp"
 #include "synth/trees/tree_evaluation.hpp"
 #include "synth/trees/tree_synthesis.hpp"
@@ -27,6 +28,9 @@ struct TreeRunOptions {
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;  // each composition's synthesis
   std::string outputDirectory = {};  // <algorithm name>.xml per composition written; empty: nothing written
+  // Each window kept only where the file is predicted to beat NCCL by the gain needed there
+  // (deploy/nccl_gate.hpp) with this margin; nullopt: the compositions compared among themselves only.
+  std::optional<double> ncclMargin = sim::kDefaultMargin;
   // Called as each phase begins ("synthesizing the hierarchical composition", ...): CLI progress.
   std::function<void(const std::string&)> progress = {};
 };

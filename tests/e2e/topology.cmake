@@ -80,3 +80,12 @@ ccforge_cli_test("bounds --progress names each collective as it is bounded" 0
 ccforge_cli_test("simulate --progress names the file, the topology and the sizes" 0
   --has "ccforge simulate: progress: \\[[0-9]+\\.[0-9] s\\] simulating .*sccl_allgather_dgx1_pareto_s2_r3_c2.xml on dgx1 at 1 size$"
   -- simulate --progress ${CCFORGE_IR}/sccl_allgather_dgx1_pareto_s2_r3_c2.xml dgx1 --sizes 1MB)
+# The in-switch (NVLS) allreduce row where the spec's NVSwitches reduce, none elsewhere.
+ccforge_cli_test("bounds h100-1 has the in-switch allreduce row" 0
+  --has "^allreduce +2 +14/9 +257.14 +1800/7" --has "^allreduce \\(in-switch\\) +1 +8/9 +450.00 +450"
+  -- bounds h100-1 allreduce)
+ccforge_cli_test("bounds json names the in-switch bound" 0
+  --has "\"allreduce_in_switch\": " --has "\"algbw_upper_bound_GBps_exact\": \"400\""
+  -- bounds h100-2 allreduce --format json)
+ccforge_cli_test("bounds a100-1 has no in-switch row" 0
+  --has "^allreduce " --lacks "in-switch" -- bounds a100-1 allreduce)

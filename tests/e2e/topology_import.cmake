@@ -66,3 +66,14 @@ ccforge_import_bounds_test("real DGX-1 nvidia-smi (Microway) = dgx1" ${DUMPS}/sm
 ccforge_cli_test("topo import: older nvidia-smi NIC columns are noted, not read" 0
   --has "columns from 'mlx5_0' on are not read" --has "\"bw\": 2"
   -- topo import ${DUMPS}/smi-dgx1-microway.txt --sm 70)
+
+# Issue 24: an imported machine keeps what it is. Two boxes of the real H100 dump on rails: the
+# library ring routes (PXN to the receiver's rail) and simulates; the spec says sm 90, and tune
+# models an H100 from it without being told.
+set(IMPORT_OUT ${CMAKE_CURRENT_BINARY_DIR}/import_out)
+dsl_shell_test("topo import --boxes 2 --fabric rail of a real H100 dump routes the library ring" 0
+  --has "\"sm\": 90" --has "\"pxn\": true" --has "^  1073741824 .*float +sum" --lacks "no route"
+  -- "rm -rf ${IMPORT_OUT}/h100x2 && mkdir -p ${IMPORT_OUT}/h100x2 && cd ${IMPORT_OUT}/h100x2 && $CCFORGE topo import ${DUMPS}/h100-ibm-cloud-gx3d.xml --boxes 2 --fabric rail -o h100x2.json -q && grep -E '\"(sm|pxn)\"' h100x2.json && $CCFORGE compile ring-allreduce ranks=16 -o ring.xml && $CCFORGE simulate ring.xml h100x2.json -b 1G 2>&1")
+dsl_shell_test("tune on an imported H100 models an H100" 0
+  --has "\"arch\": \"sm90\""
+  -- "rm -rf ${IMPORT_OUT}/tune && mkdir -p ${IMPORT_OUT} && $CCFORGE topo import ${DUMPS}/h100-ibm-cloud-gx3d.xml -o ${IMPORT_OUT}/h100.json -q && $CCFORGE tune ${IMPORT_OUT}/h100.json allreduce -o ${IMPORT_OUT}/tune --no-synth -b 1M -e 4M >/dev/null && grep '\"arch\"' ${IMPORT_OUT}/tune/report/index.json")

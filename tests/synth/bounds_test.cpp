@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "ir/input_error.hpp"
+#include "topology/catalog.hpp"
 #include "topology/families.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
@@ -105,4 +106,27 @@ TEST_CASE("a topology past the work limit is refused before any max-flow") {
   const topo::Topology ring = topo::familyTopology(topo::Family::Ring, {4096});
   CHECK_THROWS_WITH(collectiveBound(ring, CollectiveType::AllGather), Catch::Contains("over ccforge's work limit of 2^28"));
   CHECK_THROWS_AS(collectiveBound(ring, CollectiveType::AllGather), std::invalid_argument);
+}
+
+// Where the NVSwitches reduce (NVLS), allreduce is not bounded by reducescatter + allgather: each
+// GPU sends its buffer to the switch once and takes the result once. The measured 466 GB/s busbw
+// of an H100 box (tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-nccl2.29.txt), algbw
+// 466 x 8/14 = 266, exceeds 1800/7 = 257 but not 450.
+TEST_CASE("the in-switch allreduce bound: a GPU's switch link in one box, the box's network across boxes") {
+  const std::optional<CollectiveBound> one = inSwitchAllReduceBound(topo::loadTopology("h100-1"));
+  REQUIRE(one);
+  CHECK(one->inSwitch);
+  CHECK(one->collective == CollectiveType::AllReduce);
+  CHECK(one->algbwUpperBoundGBps == 450);
+  CHECK(one->stepsLowerBound == 1);
+  CHECK(collectiveBound(topo::loadTopology("h100-1"), CollectiveType::AllReduce).algbwUpperBoundGBps == Rational(1800, 7));
+  // Two boxes: 8 NICs of 50 GB/s per box, x 2 / (2 x 1) = 400, below the switch link's 450.
+  const std::optional<CollectiveBound> two = inSwitchAllReduceBound(topo::loadTopology("h100-2"));
+  REQUIRE(two);
+  CHECK(two->algbwUpperBoundGBps == 400);
+  // No NVLS: A100 boxes, and H100 specs that say so.
+  CHECK_FALSE(inSwitchAllReduceBound(topo::loadTopology("a100-1")));
+  std::string spec(*topo::catalogSpec("h100-1"));
+  spec.replace(spec.find("\"nvls\": true"), 12, "\"nvls\": false");
+  CHECK_FALSE(inSwitchAllReduceBound(topo::readTopology(spec, "h100-no-nvls.json", {})));
 }

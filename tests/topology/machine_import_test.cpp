@@ -9,6 +9,7 @@
 
 #include "ir/input_error.hpp"
 #include "topology/machine_import.hpp"
+#include "topology/routes.hpp"
 #include "topology/spec_reader.hpp"
 
 using namespace ccforge;
@@ -61,6 +62,65 @@ TEST_CASE("import: the IBM Cloud H100 dump is 8 GPUs on one NVSwitch at 18 x 25 
   CHECK(linkGBps(t, "gpu0", "nic7") == 25);
   CHECK_FALSE(hasLink(t, "gpu0", "nic0"));
   CHECK_FALSE(t.findVertex("cpu0"));  // NVLink connects every GPU: no PCIe
+}
+
+TEST_CASE("import: the spec keeps the GPU generation and NVLS; several boxes get PXN") {
+  const Topology one = importFiles({"h100-ibm-cloud-gx3d.xml"});
+  CHECK(one.sm == 90);
+  CHECK(one.nvls);       // sm 90 GPUs on an NVSwitch
+  CHECK_FALSE(one.pxn);  // one box: nothing to relay
+  ImportOptions noNvls;
+  noNvls.nvls = false;
+  CHECK_FALSE(importFiles({"h100-ibm-cloud-gx3d.xml"}, noNvls).nvls);
+  CHECK(importFiles({"synthetic-dgx-a100.xml"}).sm == 80);
+  CHECK_FALSE(importFiles({"synthetic-dgx-a100.xml"}).nvls);  // sm 80 has no NVLS
+  CHECK_FALSE(importFiles({"synthetic-dgx1-v100.xml"}).nvls);  // no NVSwitch
+  ImportOptions two;
+  two.boxes = 2;
+  const Topology rails = importFiles({"h100-ibm-cloud-gx3d.xml"}, two);
+  CHECK(rails.sm == 90);
+  CHECK(rails.nvls);
+  CHECK(rails.pxn);
+}
+
+TEST_CASE("import: two real H100 boxes on rails route every ring connection, across boxes through PXN") {
+  ImportOptions o;
+  o.boxes = 2;
+  const Topology t = importFiles({"h100-ibm-cloud-gx3d.xml"}, o);
+  REQUIRE(t.findVertex("spine"));
+  // b0.gpu7 -> b1.gpu0: the receiver is GPU 0 of its box, so the proxy is b0.gpu0, whose NIC is
+  // nic7 (mlx5_7 shares a PCIe switch with GPU dev 0), on rail7 in both boxes.
+  const std::optional<Route> r = routeBetween(t, 7, 8);
+  REQUIRE(r);
+  std::vector<std::string> via;
+  for (int32_t id : r->links) via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
+  CHECK(via == std::vector<std::string>{"b0.nvswitch", "b0.gpu0", "b0.nic7", "rail7", "b1.nic7", "b1.gpu0"});
+  for (int32_t a = 0; a < 16; ++a) {
+    INFO("rank " << a << " -> " << (a + 1) % 16);
+    CHECK(routeBetween(t, a, (a + 1) % 16));
+  }
+  // Without a spine the rails meet only through PXN, which still routes every ring connection.
+  o.spineOversubscription = 0;
+  const Topology bare = importFiles({"h100-ibm-cloud-gx3d.xml"}, o);
+  CHECK_FALSE(bare.findVertex("spine"));
+  for (int32_t a = 0; a < 16; ++a) CHECK(routeBetween(bare, a, (a + 1) % 16));
+}
+
+TEST_CASE("import: a two-tier Clos puts the NICs of boxes_per_leaf boxes on one leaf under the spine") {
+  ImportOptions o;
+  o.boxes = 4;
+  o.fabric = Fabric::Clos;
+  o.boxesPerLeaf = 2;
+  o.spineOversubscription = 2;
+  const Topology t = importFiles({"synthetic-dgx-a100.xml"}, o);
+  CHECK(t.boxCount() == 4);
+  CHECK(linkGBps(t, "b1.nic3", "leaf0") == 25);
+  CHECK(linkGBps(t, "b2.nic3", "leaf1") == 25);
+  CHECK_FALSE(t.findVertex("leaf2"));
+  // Each leaf's uplink: its 2 boxes x 8 NICs x 25 GB/s over the oversubscription 2.
+  CHECK(linkGBps(t, "leaf0", "spine") == 200);
+  CHECK(linkGBps(t, "spine", "leaf1") == 200);
+  CHECK(routeBetween(t, 0, 31));
 }
 
 TEST_CASE("import: the synthetic DGX-1 keeps the cube-mesh's NVLink multiplicities") {

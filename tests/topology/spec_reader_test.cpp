@@ -181,3 +181,79 @@ TEST_CASE("gpu_relay is a boolean of the spec that says it, not inherited from b
   CHECK_FALSE(loadTopology("mi250-2").gpuRelay);
   CHECK(readTopology(R"({"name": "two", "gpu_relay": true, "boxes": {"count": 2, "box": "mi250-1"}})", "t.json", {}).gpuRelay);
 }
+
+// Issue 24's keys: what the machine is (sm, nvls, pxn, p2p, host_path), how its fabric is built
+// (rails and Clos with a spine) and what calibrate fitted; each read where it is written, boxes
+// inheriting the machine facts of their box spec.
+TEST_CASE("machine facts: sm, nvls, pxn, p2p and host_path are read, checked and inherited by boxes") {
+  const Topology h = loadTopology("h100-1");
+  CHECK(h.sm == 90);
+  CHECK(h.nvls);
+  const Topology h2 = loadTopology("h100-2");
+  CHECK(h2.sm == 90);  // from its box
+  CHECK(h2.nvls);
+  CHECK(h2.pxn);
+  const Topology d = loadTopology("dgx1");
+  REQUIRE(d.hostPath);
+  CHECK(d.hostPath->bandwidthGBps == 16);  // "16/25" of 25 GB/s
+  CHECK(d.hostPath->alphaUs == 1);
+  CHECK(loadTopology("ndv2-1").hostPath);
+  CHECK(readTopology(R"({"name": "x", "p2p": false, "vertices": [{"name": "a"}]})", "t.json", {}).gpuP2p == false);
+  CHECK(readTopology(kTwoGpus, "t.json", {}).gpuP2p);
+  CHECK_FALSE(readTopology(kTwoGpus, "t.json", {}).sm);
+  CHECK(errorOf(R"({"name": "x", "sm": 5, "vertices": [{"name": "a"}]})") ==
+        "t.json:1:21: /sm: must be 10 to 999");
+  CHECK(errorOf(R"({"name": "x", "nvls": 1, "vertices": [{"name": "a"}]})") == "t.json:1:23: /nvls: expected true or false");
+  CHECK_THAT(errorOf(R"({"name": "x", "host_path": {"alpha_us": 1}, "vertices": [{"name": "a"}]})"),
+             Catch::Contains("/host_path: missing key 'bw'"));
+  CHECK_THAT(errorOf(R"({"name": "x", "host_path": {"bw": 1, "lat": 2}, "vertices": [{"name": "a"}]})"),
+             Catch::Contains("/host_path/lat: unknown key 'lat'"));
+  // An outer spec's own value wins over its box's.
+  const Topology noNvls = readTopology(R"({"name": "two", "nvls": false, "boxes": {"count": 2, "box": "h100-1",
+    "nics": {"bw": 1}, "network": {"kind": "switch", "bw": 1}}})", "t.json", {});
+  CHECK_FALSE(noNvls.nvls);
+  CHECK(noNvls.sm == 90);
+}
+
+TEST_CASE("fabrics: rails and Clos with a spine, the spine's keys where a spine exists") {
+  const Topology a = loadTopology("a100-2");
+  REQUIRE(a.findVertex("spine"));
+  REQUIRE(a.findVertex("ib7"));
+  const auto up = a.findLink(*a.findVertex("ib7"), *a.findVertex("spine"));
+  REQUIRE(up);
+  CHECK(a.links()[static_cast<size_t>(*up)].bandwidthGBps == 50);  // 2 NICs of 25 GB/s on rail 7, oversubscription 1
+  const std::string clos = R"({"name": "c", "boxes": {"count": 4, "box": "a100-1", "nics": {"bw": 1},
+    "network": {"kind": "clos", "boxes_per_leaf": 2, "bw": 1, "spine_oversubscription": 4, "spine_alpha_us": 0.5}}})";
+  const Topology c = readTopology(clos, "t.json", {});
+  REQUIRE(c.findVertex("leaf1"));
+  CHECK_FALSE(c.findVertex("leaf2"));
+  CHECK_THAT(errorOf(R"({"name": "c", "boxes": {"count": 2, "box": "a100-1", "nics": {"bw": 1},
+    "network": {"kind": "switch", "bw": 1, "spine_oversubscription": 2}}})"),
+             Catch::Contains("/boxes/network/spine_oversubscription: one switch has no spine"));
+  CHECK_THAT(errorOf(R"({"name": "c", "boxes": {"count": 2, "box": "a100-1", "nics": {"bw": 1},
+    "network": {"kind": "rails", "switches": 8, "bw": 1, "spine_alpha_us": 2}}})"),
+             Catch::Contains("/boxes/network/spine_alpha_us: give spine_oversubscription for a spine"));
+  CHECK_THAT(errorOf(R"({"name": "c", "boxes": {"count": 2, "box": "a100-1", "nics": {"bw": 1},
+    "network": {"kind": "clos", "bw": 1}}})"),
+             Catch::Contains("clos: give spine_oversubscription"));
+  CHECK_THAT(errorOf(R"({"name": "c", "boxes": {"count": 2, "box": "a100-1", "nics": {"bw": 1},
+    "network": {"kind": "torus", "bw": 1}}})"),
+             Catch::Contains("/boxes/network/kind: network kind must be switch, rails or clos"));
+}
+
+TEST_CASE("calibration: the fitted values within their ranges, unknown keys named") {
+  const Topology t = readTopology(R"({"name": "x", "vertices": [{"name": "a"}],
+    "calibration": {"launch_us": 7.5, "network_efficiency": 0.9, "error_large": 0.1, "logs": ["ar.log"]}})", "t.json", {});
+  REQUIRE(t.calibration);
+  CHECK(t.calibration->launchUs == 7.5);
+  CHECK(t.calibration->networkEfficiency == 0.9);
+  CHECK(t.calibration->errorLarge == 0.1);
+  CHECK_FALSE(t.calibration->nvlinkEfficiency);
+  CHECK(t.calibration->logs == std::vector<std::string>{"ar.log"});
+  CHECK_THAT(errorOf(R"({"name": "x", "vertices": [{"name": "a"}], "calibration": {"launch": 7}})"),
+             Catch::Contains("/calibration/launch: unknown key 'launch'; expected one of: logs, "));
+  CHECK_THAT(errorOf(R"({"name": "x", "vertices": [{"name": "a"}], "calibration": {"launch_us": -1}})"),
+             Catch::Contains("/calibration/launch_us: launch_us must be"));
+  CHECK_THAT(errorOf(R"({"name": "x", "vertices": [{"name": "a"}], "calibration": {"launch_us": "7"}})"),
+             Catch::Contains("/calibration/launch_us: expected a number"));
+}

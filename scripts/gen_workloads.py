@@ -9,7 +9,7 @@ MEM_BW bytes/s, each plus one kernel launch. Run from the repository root; outpu
 import json
 import sys
 
-EFF = 50e12        # FLOP/s (A100 AMP class, ../shared/docs/fused-and-planning.md B4)
+EFF = 50e12        # FLOP/s (A100 AMP class, docs/plan.md)
 MEM_BW = 1.5e12    # bytes/s for element-wise ops
 LAUNCH_US = 5.0    # per kernel
 ACT = 2            # bytes per activation element (fp16)

@@ -1,6 +1,6 @@
 // The in-memory MSCCL-IR model: one struct per XML element, every attribute kept.
 // This is the hub of ccforge: readers and compilers produce it, every checker and
-// the runtime consume it. Semantics of each field: docs/msccl-ir.md (and ../shared/docs).
+// the runtime consume it. Semantics of each field: docs/msccl-ir.md.
 #pragma once
 
 #include <cstdint>

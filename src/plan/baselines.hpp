@@ -1,5 +1,5 @@
 // The tensor-fusion policies of production systems and the literature, as partitions of the same
-// instance, run in the same simulator as the planner (../shared/docs/fused-and-planning.md B2).
+// instance, run in the same simulator as the planner (docs/plan.md names each source).
 #pragma once
 
 #include <cstdint>

@@ -75,7 +75,7 @@ class CommCost {
   bool monotone_ = true;
 };
 
-// Literature presets (../shared/docs/fused-and-planning.md B2/B5): the measured AllReduce of 8
+// Literature presets (docs/plan.md names their sources): the measured AllReduce of 8
 // workers, T(x) = alpha + beta x for the whole message.
 struct NetworkPreset {
   std::string name;

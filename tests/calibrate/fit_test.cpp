@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
 
 #include "calibrate/calibrated_spec.hpp"
 #include "calibrate/fit.hpp"
@@ -70,6 +71,27 @@ TEST_CASE("calibrate: an old-NCCL A100 box fitted on its allreduce predicts it; 
         calibrate::calibratedSpec(*topo::catalogSpec("a100-1"), "", again.calibration));
   for (const calibrate::ParameterFit& p : fit.parameters)
     if (p.key == "ll128_choice_scale" || p.key == "launch_per_gpu_us") CHECK(p.determined);
+}
+
+// Every modelled public log fitted on itself (docs/benchmarks.md, "Calibration"): within 0.9-1.1x
+// from 1 MiB, except two whose measured curves the model's shape cannot follow, held to what it
+// reaches: an H100 box's NVLS from 2 MiB ramps up over 2-64 MiB (pipeline fill, one rate and one
+// latency here), and the old-NCCL A100 allgather takes 73 and 77 us at 1 and 2 MiB, which no
+// latency plus rate meets within 10 % at both.
+TEST_CASE("calibrate: each modelled log fitted on itself predicts it within 0.9-1.1x from 1 MiB") {
+  const std::map<std::string, std::pair<double, double>> shapeLimited{
+      {"h100-1x8-mpi-allreduce-dgxc-benchmarking.txt", {0.85, 1.2}}, {"a100-40g-1x8-allgather-superbench.txt", {0.85, 1.12}}};
+  int fitted = 0;
+  for (const test::FixtureLog& log : test::fixtureLogs()) {
+    if (!log.modelled) continue;
+    INFO(log.file);
+    const calibrate::FitResult fit = calibrate::fitCalibration(test::fixtureTopology(log), test::fixtureTables(log));
+    const auto limited = shapeLimited.find(log.file);
+    if (limited == shapeLimited.end()) checkRows(fit, 0.9, 1.1, kMiB);
+    else checkRows(fit, limited->second.first, limited->second.second, kMiB);
+    ++fitted;
+  }
+  CHECK(fitted >= 12);
 }
 
 TEST_CASE("calibrate: a log of another machine is a located error") {

@@ -35,7 +35,7 @@ ccforge_cli_test("topo import: two boxes on one switch" 0
 ccforge_cli_test("topo import: a missing file is a usage error" 1
   -- topo import ${DUMPS}/no-such-dump.xml)
 
-# Bounds of imported boxes equal the catalog's (allgather values from shared/docs/topologies.md).
+# Bounds of imported boxes equal the catalog's (allgather values from docs/bounds.md).
 function(ccforge_import_bounds_test name dump catalog allgather)
   add_test(NAME "cli: topo import bounds: ${name}"
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/import_bounds.sh $<TARGET_FILE:ccforge> ${dump} ${catalog} ${allgather} ${ARGN})

@@ -1,4 +1,4 @@
-// The exact bounds table of ../shared/docs/topologies.md, reproduced from the catalog.
+// The exact bounds table of docs/bounds.md (SCCL's, TACCL's and TE-CCL's machines), reproduced from the catalog.
 #include <catch2/catch.hpp>
 
 #include <ctime>

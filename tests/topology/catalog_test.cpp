@@ -1,4 +1,4 @@
-// The catalog against ../shared/docs/topologies.md.
+// The catalog against the published figures of each machine (its spec's description names them).
 #include <catch2/catch.hpp>
 
 #include <map>

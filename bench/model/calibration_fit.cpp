@@ -1,7 +1,8 @@
 // `calibrate` on the public nccl-tests logs of tests/fixtures/nccl-tests-logs (docs/benchmarks.md,
 // "Calibration"): each log fitted on its own, its predicted over measured time from 1 MiB before
-// and after the fit; then, per machine with several collectives, the fit of one log predicting
-// the others.
+// and after the fit; then the fit of one log predicting the other collectives of the same run (the
+// same cluster: the same file name but for the collective, as the fixtures are named), and the
+// other logs modelled by the same spec (other clusters of the same kind).
 // usage: calibration_fit
 #include <fmt/format.h>
 
@@ -39,6 +40,32 @@ Ranges rangesOf(const calibrate::FitResult& r) {
 
 std::string range(double lo, double hi, int rows) { return rows == 0 ? "-" : fmt::format("{:.2f}-{:.2f}", lo, hi); }
 
+// The run a log comes from: its file name without the folder and the collective.
+std::string runOf(const std::string& file) {
+  std::string name = file.substr(file.rfind('/') == std::string::npos ? 0 : file.rfind('/') + 1);
+  for (std::string_view c : {"allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "reduce"})
+    if (const size_t at = name.find(c); at != std::string::npos) return name.erase(at, c.size());
+  return name;
+}
+
+void printTransfer(const std::map<std::string, std::vector<test::FixtureLog>>& groups) {
+  std::cout << "| machine | fitted on | predicts | before | after |\n|---|---|---|---|---|\n";
+  for (const auto& [group, logs] : groups) {
+    if (logs.size() < 2) continue;
+    const test::FixtureLog& first = logs.front();
+    const topo::Topology t = test::fixtureTopology(first);
+    const calibrate::FitResult fit = calibrate::fitCalibration(t, test::fixtureTables(first));
+    topo::Topology fitted = t;
+    fitted.calibration = fit.calibration;
+    for (size_t k = 1; k < logs.size(); ++k) {
+      const Ranges b = rangesOf(calibrate::compareWithLogs(t, test::fixtureTables(logs[k])));
+      const Ranges a = rangesOf(calibrate::compareWithLogs(fitted, test::fixtureTables(logs[k])));
+      std::cout << fmt::format("| {} | {} | {} | {} | {} |\n", first.topology, first.file, logs[k].file,
+                               range(b.afterLo, b.afterHi, b.rows), range(a.afterLo, a.afterHi, a.rows));
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -60,21 +87,11 @@ int main() {
       std::cout << fmt::format("| {} | {} | {} |\n", log.file, log.topology, e.what());
     }
   }
-  std::cout << "\n### One log's fit predicting the machine's other logs (predicted / measured time, rows from 1 MiB)\n\n"
-               "| machine | fitted on | predicts | before | after |\n|---|---|---|---|---|\n";
-  for (const auto& [machine, logs] : byMachine) {
-    if (logs.size() < 2) continue;
-    const test::FixtureLog& first = logs.front();
-    const topo::Topology t = test::fixtureTopology(first);
-    const calibrate::FitResult fit = calibrate::fitCalibration(t, test::fixtureTables(first));
-    topo::Topology fitted = t;
-    fitted.calibration = fit.calibration;
-    for (size_t k = 1; k < logs.size(); ++k) {
-      const calibrate::FitResult before = calibrate::compareWithLogs(t, test::fixtureTables(logs[k]));
-      const calibrate::FitResult after = calibrate::compareWithLogs(fitted, test::fixtureTables(logs[k]));
-      const Ranges b = rangesOf(before), a = rangesOf(after);
-      std::cout << fmt::format("| {} | {} | {} | {} | {} |\n", machine, first.file, logs[k].file, range(b.afterLo, b.afterHi, b.rows),
-                               range(a.afterLo, a.afterHi, a.rows));
-    }
-  }
+  std::map<std::string, std::vector<test::FixtureLog>> byRun;
+  for (const auto& [machine, logs] : byMachine)
+    for (const test::FixtureLog& log : logs) byRun[machine + " " + runOf(log.file)].push_back(log);
+  std::cout << "\n### One log's fit predicting the other collectives of its run (predicted / measured time, rows from 1 MiB)\n\n";
+  printTransfer(byRun);
+  std::cout << "\n### One log's fit predicting the other logs of its spec, other clusters included\n\n";
+  printTransfer(byMachine);
 }

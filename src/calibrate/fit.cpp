@@ -20,6 +20,11 @@ constexpr int kGridPoints = 41;
 constexpr double kTolerance = 0.05;       // ln 1.05
 constexpr double kExcessWeight = 50;
 constexpr int kSweeps = 6;
+// Each parameter's distance from its uncalibrated value (|ln|, linear ones in their unit) costs
+// this much, squared: where the logs cannot tell two parameters apart (an allreduce log moving
+// the network's efficiency or the NVLS latency alike), the fit keeps the one it need not move,
+// so that what it learns from one collective does not spoil the others.
+constexpr double kPriorWeight = 0.02;
 // A parameter the logs do not move by this much (|ln|, 2 %) stays as it was.
 constexpr double kSensitivity = 0.02;
 
@@ -103,6 +108,7 @@ class Fitter {
       for (const LogRow& r : logs[i].table.rows)
         if (const double us = measuredUs(r); us > 0 && r.bytes > 0) samples_.push_back({i, r.bytes, us});
     working_ = t.calibration.value_or(topo::Calibration{});
+    start_ = parameters(working_);
   }
 
   FitResult run(bool fit) {
@@ -164,8 +170,14 @@ class Fitter {
   // lies beyond kTolerance weighted kExcessWeight times: a fit that leaves a few such rows far
   // off to gain a little on many small ones is not the one users need.
   double objective(const topo::Calibration& c) const {
-    const std::vector<double> p = predictions(parameters(c));
+    const sim::ModelParameters fitted = parameters(c);
+    const std::vector<double> p = predictions(fitted);
     double sum = 0;
+    for (const Knob& k : kKnobs) {
+      const double from = start_.*(k.parameter), to = fitted.*(k.parameter);
+      const double d = k.linear ? to - from : std::log(std::max(to, 1e-12) / std::max(from, 1e-12));
+      sum += kPriorWeight * d * d;
+    }
     for (size_t s = 0; s < samples_.size(); ++s) {
       const double r = std::log(p[s] / samples_[s].measuredUs);
       sum += r * r;
@@ -248,6 +260,7 @@ class Fitter {
   const topo::Topology& t_;
   const std::vector<LogInput>& logs_;
   sim::ModelParameters base_;
+  sim::ModelParameters start_;  // the parameters before the fit: the prior's centre
   sim::NcclMachine machine_;
   std::vector<sim::NcclEnvironment> environments_;
   std::vector<Sample> samples_;

@@ -8,6 +8,7 @@
 
 #include "semantics/host_device.hpp"
 #include "semantics/protocol.hpp"
+#include "semantics/size_arithmetic.hpp"
 #include "runtime/core/packs.hpp"
 
 namespace ccforge::runtime {
@@ -131,7 +132,7 @@ template <class B, class T, class Op>
 CCF_HD void reduceCopyLines(B& b, const uint64_t* recvLines, const Operands& local, uint64_t* sendLines,
                             uint32_t sendFlag, int64_t elems) {
   constexpr int kPerPack = 8 / static_cast<int>(sizeof(T));
-  const int64_t packs = (elems + kPerPack - 1) / kPerPack;
+  const int64_t packs = ceilDiv<int64_t>(elems, kPerPack);
   for (int64_t p = b.thread(); p < packs; p += b.threads()) {
     const int64_t at = p * 8;
     const int valid = static_cast<int>(elems - p * kPerPack < kPerPack ? elems - p * kPerPack : kPerPack);

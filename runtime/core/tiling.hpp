@@ -6,6 +6,7 @@
 
 #include "semantics/host_device.hpp"
 #include "semantics/protocol.hpp"
+#include "semantics/size_arithmetic.hpp"
 
 namespace ccforge::runtime {
 
@@ -46,13 +47,13 @@ struct Tiling {
     if (slice == 0) return 0;
     const int64_t align = elemBytes >= 16 ? 1 : 16 / elemBytes;
     int64_t half = (length + 1) / 2;
-    half = (half + align - 1) / align * align;
+    half = roundUp(half, align);
     return half < length ? half : length;
   }
   CCF_HD int64_t sliceEnd(int64_t length, int32_t slice) const {
     return slice + 1 >= slicesPerTransfer ? length : sliceBegin(length, slice + 1);
   }
-  CCF_HD static int64_t linesFor(int64_t bytes) { return (bytes + 7) / 8 * 2; }
+  CCF_HD static int64_t linesFor(int64_t bytes) { return ceilDiv<int64_t>(bytes, 8) * 2; }
 };
 
 // Builds the tiling of a call; `tileBytes` is the protocol's tile (or an override), `transfersOverride`
@@ -64,7 +65,7 @@ inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileByte
   t.chunkElems = chunkElems;
   t.elemBytes = elemBytes;
   t.tileElems = tileBytes / elemBytes;
-  t.tiles = chunkElems <= 0 ? 0 : (chunkElems + t.tileElems - 1) / t.tileElems;
+  t.tiles = chunkElems <= 0 ? 0 : ceilDiv(chunkElems, t.tileElems);
   t.maxAllowedCount = maxAllowedCount(chunkElems * elemBytes, tileBytes);
   t.lowLatency = protocol != ir::Protocol::Simple;
   t.slicesPerTransfer = unitsPerTransfer(protocol);

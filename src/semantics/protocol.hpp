@@ -10,6 +10,7 @@
 
 #include "ir/kinds.hpp"
 #include "semantics/host_device.hpp"
+#include "semantics/size_arithmetic.hpp"
 
 namespace ccforge {
 
@@ -60,11 +61,11 @@ CCF_HD constexpr int32_t maxAllowedCount(int64_t chunkBytes, int64_t tile) {
 // Transfers a step of `cnt` chunks issues.
 // (Summed in 64 bits: a file may claim cnt = 2^31 - 1.)
 CCF_HD constexpr int32_t transfersOf(int32_t cnt, int32_t maxAllowed) {
-  return static_cast<int32_t>((static_cast<int64_t>(cnt) + maxAllowed - 1) / maxAllowed);
+  return static_cast<int32_t>(ceilDiv<int64_t>(cnt, maxAllowed));
 }
 // Tile iterations of one call: every thread block runs its whole step list once per tile.
 CCF_HD constexpr int64_t tileIterations(int64_t chunkBytes, int64_t tile) {
-  return chunkBytes <= 0 ? 0 : (chunkBytes + tile - 1) / tile;
+  return chunkBytes <= 0 ? 0 : ceilDiv(chunkBytes, tile);
 }
 
 }  // namespace ccforge

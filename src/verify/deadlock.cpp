@@ -1,6 +1,7 @@
 #include "verify/deadlock.hpp"
 
 #include "semantics/runtime_profile.hpp"
+#include "semantics/size_arithmetic.hpp"
 
 #include <fmt/format.h>
 
@@ -31,20 +32,22 @@ std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const
 
 std::vector<SimulationConfig> reachableConfigurations(const LoadedProgram& program) {
   const ir::Algorithm& algo = program.algorithm();
-  const int64_t tile = tileBytes(algo.proto);
-  const int64_t chunks = std::max(algo.nchunksperloop, 1);
+  const auto tile = static_cast<uint64_t>(tileBytes(algo.proto));
+  const auto chunks = static_cast<uint64_t>(std::max(algo.nchunksperloop, 1));
   const SizeWindow window = sizeWindowOf(algo);
-  // Chunk bytes as the runtime rounds them (DIVUP(nBytes, nchunksperloop)).
-  const int64_t minChunk = (std::max<int64_t>(window.minBytes, 0) + chunks - 1) / chunks;
-  const int64_t maxChunk = window.maxBytes ? (*window.maxBytes + chunks - 1) / chunks : INT64_MAX;
+  // Chunk bytes as the runtime rounds them (DIVUP(nBytes, nchunksperloop)), in the unsigned
+  // 64 bits it reads the window in: a maxBytes near 2^63 is a window of huge calls, not none.
+  const uint64_t minChunk = ceilDiv(static_cast<uint64_t>(std::max<int64_t>(window.minBytes, 0)), chunks);
+  const uint64_t maxChunk = window.maxBytes ? ceilDiv(static_cast<uint64_t>(*window.maxBytes), chunks) : UINT64_MAX;
 
   std::vector<SimulationConfig> candidates;
   if (minChunk <= tile) {
-    candidates.push_back({1, maxAllowedCount(minChunk, tile), 0});
-    candidates.push_back({1, maxAllowedCount(std::min(maxChunk, tile), tile), 0});
+    candidates.push_back({1, maxAllowedCount(static_cast<int64_t>(minChunk), static_cast<int64_t>(tile)), 0});
+    candidates.push_back(
+        {1, maxAllowedCount(static_cast<int64_t>(std::min(maxChunk, tile)), static_cast<int64_t>(tile)), 0});
   }
   for (int32_t t = 2; t <= 3; ++t)
-    if (maxChunk > tile * (t - 1)) candidates.push_back({t, 1, 0});
+    if (maxChunk > tile * static_cast<uint64_t>(t - 1)) candidates.push_back({t, 1, 0});
 
   std::set<int32_t> counts;
   for (const LoadedStep& s : program.steps())

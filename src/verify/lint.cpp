@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <string>
 
 #include "ir/names.hpp"
 #include "semantics/step_kinds.hpp"
@@ -136,10 +138,14 @@ class Linter {
     std::map<int32_t, int32_t> sendersPerChannel, receiversPerChannel;
     for (int32_t t = program.firstTbOfRank(rank); t < program.firstTbOfRank(rank + 1); ++t) {
       const ir::ThreadBlock& tb = program.threadBlock(t);
-      if (tb.chan < 0 || tb.chan >= a_.nchannels || tb.chan >= p_.maxChannels)
+      // In 64 bits: nchannels may be any int32, -2^31 included.
+      const int64_t channels = std::min(a_.nchannels, p_.maxChannels);
+      if (tb.chan < 0 || tb.chan >= channels)
         f_.error(Check::Limits, "limits.channels", tb.where,
-                 fmt::format("gpu {} tb {}: chan={} is outside 0..{} (nchannels={}, MAXCHANNELS={}){}", rank, tb.id,
-                             tb.chan, std::min(a_.nchannels, p_.maxChannels) - 1, a_.nchannels, p_.maxChannels,
+                 fmt::format("gpu {} tb {}: chan={} is outside {} (nchannels={}, MAXCHANNELS={}){}", rank, tb.id,
+                             tb.chan, channels < 1 ? std::string("the empty channel range")
+                                                   : fmt::format("0..{}", channels - 1),
+                             a_.nchannels, p_.maxChannels,
                              tb.chan == p_.maxChannels ? "; the runtime's parser lets chan=MAXCHANNELS through (it "
                                                          "rejects only chan > MAXCHANNELS) and then indexes one past "
                                                          "its channel array"
@@ -215,12 +221,13 @@ class Linter {
                  fmt::format("{}: cnt={} is fused by the runtime's parser with the 're' chain from step {}, which moves "
                              "cnt={} (its last member's) for every member (wrong results)",
                              stepName(rank, tb.id, i), st.cnt, first, head.cnt));
-      if (st.srcbuf == head.dstbuf && st.srcoff < head.dstoff + head.cnt && head.dstoff < st.srcoff + head.cnt)
+      // Offsets and counts are int32 each; their sums are taken in 64 bits.
+      const int64_t srcEnd = int64_t{st.srcoff} + head.cnt, dstEnd = int64_t{head.dstoff} + head.cnt;
+      if (st.srcbuf == head.dstbuf && st.srcoff < dstEnd && head.dstoff < srcEnd)
         f_.error(Check::Limits, "limits.fused-reduce", st.where,
                  fmt::format("{}: its source {}[{}..{}) overlaps the destination of the fused 're' chain from step {}; "
                              "the kernel reads every source while it writes the destination (result depends on timing)",
-                             stepName(rank, tb.id, i), ir::bufferLetter(st.srcbuf), st.srcoff, st.srcoff + head.cnt,
-                             first));
+                             stepName(rank, tb.id, i), ir::bufferLetter(st.srcbuf), st.srcoff, srcEnd, first));
     }
     const int32_t n = head.chainLength;
     if (n > p_.maxFusedReduceSources)

@@ -55,6 +55,10 @@ void checkFixture(const fs::path& path) {
     else
       CHECK(r.deadlock->minimumSlots == std::stoi(m));
   }
+  if (!expect.get("configurations").empty()) {
+    REQUIRE(r.deadlock.has_value());
+    CHECK(r.deadlock->configurations == expect.list("configurations"));
+  }
   for (const std::string& check : expect.list("skipped"))
     CHECK(std::any_of(r.checks.begin(), r.checks.end(), [&](const verify::CheckOutcome& c) {
       return verify::checkName(c.check) == check && c.status == verify::CheckStatus::Skipped;

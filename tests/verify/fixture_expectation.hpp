@@ -9,6 +9,8 @@
 //   message: REGEX                (some violation's message matches)
 //   evidence: REGEX               (some violation's evidence line matches)
 //   min-slots: 2 | none
+//   configurations: tiles=1 maxAllowedCount=71,tiles=2 maxAllowedCount=1   (exactly the configurations the
+//         deadlock check ran, in its order)
 //   skipped: postcondition        (this check is reported as skipped)
 //   -->
 #pragma once

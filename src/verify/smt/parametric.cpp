@@ -1,3 +1,4 @@
+#include "semantics/size_arithmetic.hpp"
 #include "semantics/step_kinds.hpp"
 #include "verify/smt/parametric.hpp"
 
@@ -52,7 +53,7 @@ PeriodicGraph periodicGraph(const LoadedProgram& index, int32_t slots) {
   const int64_t capacity = static_cast<int64_t>(slots) * unitsPerTransfer;
   int64_t reach = 1;
   for (int64_t u : units)
-    if (u > 0) reach = std::max(reach, (capacity + u - 1) / u);
+    if (u > 0) reach = std::max(reach, ceilDiv(capacity, u));
   const auto tiles = static_cast<int32_t>(reach + 2);
   const verify::SimulationConfig config{tiles, 1, slots};
   if (const uint64_t events = countUnitEvents(index, index.algorithm().proto, config); events > kMaxUnitEvents) {

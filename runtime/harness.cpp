@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "runtime/core/poison.hpp"
 #include "runtime/type_dispatch.hpp"
 
 namespace ccforge::runtime {
@@ -80,7 +81,7 @@ Measurement measure(Runtime& runtime, const CallShape& call, const MeasureOption
       a.second = target.allocate(r, s.outputElems * elem);
       b.send = a.first;
       b.recv = a.second;
-      poison.assign(s.outputElems * elem, 0xff);  // NaN for floats: an element never written fails the check
+      poison.assign(s.outputElems * elem, kPoisonByte);  // an element never written fails the check
       target.upload(r, a.second, poison.data(), poison.size());
       target.upload(r, a.first, inputs[r].data(), inputs[r].size());
     } else {
@@ -89,7 +90,7 @@ Measurement measure(Runtime& runtime, const CallShape& call, const MeasureOption
       b.send = region + s.inputOffsetElems * elem;
       b.recv = region + s.outputOffsetElems * elem;
       (sendHoldsRegion ? b.sendElems : b.recvElems) = s.regionElems;
-      poison.assign(s.regionElems * elem, 0xff);
+      poison.assign(s.regionElems * elem, kPoisonByte);
       target.upload(r, region, poison.data(), poison.size());
       target.upload(r, const_cast<void*>(b.send), inputs[r].data(), inputs[r].size());
     }

@@ -40,6 +40,7 @@ class ProgramCompiler {
     for (int32_t r = 0; r < a_.ngpus; ++r) {
       const ir::Gpu& g = program.gpu(r);
       p_.scratchChunks_.push_back(g.scratchChunks);
+      p_.gpuWhere_.push_back(g.where);
       lengths_ = {collective.inputChunks(), collective.outputChunks(), g.scratchChunks};
       for (int32_t t = program.firstTbOfRank(r); t < program.firstTbOfRank(r + 1); ++t) compileTb(program, t);
     }

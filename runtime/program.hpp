@@ -54,6 +54,8 @@ class Program {
   const std::vector<ConnectionTable>& connections() const { return connections_; }
   int32_t firstTbOf(int32_t rank) const { return firstTb_[rank]; }
   int32_t scratchChunks(int32_t rank) const { return scratchChunks_[rank]; }
+  // Where rank `rank`'s <gpu> element is in the file (its s_chunks, i_chunks, o_chunks).
+  ir::TextLocation gpuWhere(int32_t rank) const { return gpuWhere_[rank]; }
   // The largest cnt of a step that sends or receives (bounds a transfer); 0 when none does.
   int32_t maxTransferStepCount() const;
   // Original step index (s) of the first instruction an executed step came from.
@@ -71,6 +73,7 @@ class Program {
   std::vector<ConnectionTable> connections_;
   std::vector<int32_t> firstTb_;
   std::vector<int32_t> scratchChunks_;
+  std::vector<ir::TextLocation> gpuWhere_;
   friend class ProgramCompiler;
 };
 

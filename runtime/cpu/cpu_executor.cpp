@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "runtime/core/interpreter.hpp"
+#include "runtime/core/poison.hpp"
 #include "runtime/cpu/cpu_backend.hpp"
 #include "runtime/cpu/scheduler.hpp"
 #include "runtime/execution_error.hpp"
@@ -28,10 +29,12 @@ std::string formatSeconds(std::chrono::milliseconds t) {
 }  // namespace
 
 struct CpuExecutor::State {
-  // Zeroed memory aligned to cache lines (sync words, FIFOs and scratch).
+  // Memory aligned to cache lines, filled with `fill`: zero for sync words and FIFOs, the poison
+  // byte for scratch (runtime/core/poison.hpp), so that a read of scratch nothing wrote fails the check.
   struct AlignedBytes {
-    explicit AlignedBytes(size_t n) : size(n), data(static_cast<unsigned char*>(::operator new(n ? n : 1, std::align_val_t{64}))) {
-      std::memset(data, 0, size);
+    explicit AlignedBytes(size_t n, unsigned char fill = 0)
+        : size(n), data(static_cast<unsigned char*>(::operator new(n ? n : 1, std::align_val_t{64}))) {
+      std::memset(data, fill, size);
     }
     ~AlignedBytes() { ::operator delete(data, std::align_val_t{64}); }
     AlignedBytes(const AlignedBytes&) = delete;
@@ -46,7 +49,8 @@ struct CpuExecutor::State {
         words(static_cast<size_t>(tbs + 2 * connections) * kCpuWordStride, 0),
         fifos(static_cast<size_t>(plan.fifoBytes) * connections),
         scheduler(words.data(), tbs + 2 * connections, kCpuWordStride, workers) {
-    for (int64_t bytes : plan.scratchBytes) scratch.push_back(std::make_unique<AlignedBytes>(static_cast<size_t>(bytes)));
+    for (int64_t bytes : plan.scratchBytes)
+      scratch.push_back(std::make_unique<AlignedBytes>(static_cast<size_t>(bytes), kPoisonByte));
     for (int32_t c = 0; c < connections; ++c) {
       ConnectionMemory m;
       m.fifo = fifos.data + static_cast<size_t>(c) * plan.fifoBytes;

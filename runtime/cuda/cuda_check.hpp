@@ -40,9 +40,10 @@ class DeviceMemory {
   unsigned char* data() const { return static_cast<unsigned char*>(data_); }
   size_t bytes() const { return bytes_; }
   int device() const { return device_; }
-  void zero() const {
+  void zero() const { fill(0); }
+  void fill(unsigned char byte) const {
     checkCuda(cudaSetDevice(device_), "cudaSetDevice");
-    checkCuda(cudaMemset(data_, 0, bytes_ ? bytes_ : 16), "cudaMemset");
+    checkCuda(cudaMemset(data_, byte, bytes_ ? bytes_ : 16), "cudaMemset");
   }
   void upload(const void* src, size_t bytes) const {
     checkCuda(cudaSetDevice(device_), "cudaSetDevice");

@@ -9,6 +9,7 @@
 
 #include "runtime/compute_first.hpp"
 #include "runtime/core/interpreter.hpp"
+#include "runtime/core/poison.hpp"
 #include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/kernel_args.hpp"
 #include "runtime/cuda/kernels.hpp"
@@ -57,7 +58,10 @@ class CudaExecutor final : public Executor {
     if (perRank) enablePeerAccess();
     allocateConnections();
     checkFusedCall(program.algorithm(), call, plan_.tiling.chunkElems);
-    for (int32_t r = 0; r < program.ranks(); ++r) scratch_.emplace_back(deviceOf(r), static_cast<size_t>(plan_.scratchBytes[r]));
+    for (int32_t r = 0; r < program.ranks(); ++r) {
+      scratch_.emplace_back(deviceOf(r), static_cast<size_t>(plan_.scratchBytes[r]));
+      scratch_.back().fill(kPoisonByte);  // as the CPU backend: a read of unwritten scratch fails the check
+    }
     if (options.computeFirst) {
       if (perRank) throw std::invalid_argument("compute-first runs ranks on one GPU only");
       const ComputeFirstSplit split = splitComputeFirst(program);

@@ -23,6 +23,7 @@
 #include "runtime/execution_error.hpp"
 #include "runtime/fused_check.hpp"
 #include "runtime/harness.hpp"
+#include "runtime/launch_plan.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
 #include "ir/limits.hpp"
@@ -107,10 +108,12 @@ std::string verificationLine(const std::string& file, const driver::RunVerificat
   return line;
 }
 
-// The host memory a run of `call` takes: every rank's buffers, the inputs kept for the check and
-// the reference's outputs. Refused up front past limits::kMaxRunBufferBytes or three quarters of
-// the machine's memory, whichever is less (docs/limits.md), so that it never ends in bad_alloc.
-void checkRunMemory(const CallShape& call) {
+// The host memory a run of `call` by `program` (null: the fallback) takes: every rank's buffers,
+// the inputs kept for the check, the reference's outputs and the program's scratch. Refused up
+// front past limits::kMaxRunBufferBytes or three quarters of the machine's memory, whichever is
+// less (docs/limits.md), so that it never ends in bad_alloc; when the scratch a file declares is
+// what does not fit, at that file's <gpu> (exit 1).
+void checkRunMemory(const CallShape& call, const Program* program) {
   const long double elem = static_cast<long double>(dataTypeSize(call.dtype));
   const long double ranks = call.ranks;
   long double limit = static_cast<long double>(limits::kMaxRunBufferBytes);
@@ -135,6 +138,21 @@ void checkRunMemory(const CallShape& call) {
     throw UsageError(e.what());
   }
   if (bytes > limit) refuse("about " + humanBytes(static_cast<double>(bytes)));
+  if (!program) return;
+  const std::vector<uint64_t> scratch = scratchBytesOf(*program, call);
+  const auto largest = static_cast<int32_t>(std::max_element(scratch.begin(), scratch.end()) - scratch.begin());
+  long double scratchBytes = 0;
+  for (uint64_t s : scratch) scratchBytes += static_cast<long double>(s);
+  if (bytes + scratchBytes <= limit) return;
+  throw ProgramRejected(
+      program->source(), program->gpuWhere(largest),
+      fmt::format("rank {} declares s_chunks={}: with count {} x {} its scratch takes {}, and the call needs about {} "
+                  "of host memory in all, over the limit of {} (the smaller of 16 GiB and 3/4 of this machine's "
+                  "memory; docs/limits.md)",
+                  largest, program->scratchChunks(largest), call.count, dataTypeName(call.dtype),
+                  humanBytes(static_cast<double>(scratch[largest])), humanBytes(static_cast<double>(bytes + scratchBytes)),
+                  humanBytes(static_cast<double>(limit))),
+      true);
 }
 
 TargetOptions targetOptions(const RunOptions& o) {
@@ -221,7 +239,7 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
         continue;
       }
       cell.status = driver::PerfCell::Status::Measured;
-      checkRunMemory(call);
+      checkRunMemory(call, selection.program);
       pending.push_back({table.rows.size(), form == CallForm::InPlace, call});
     }
     table.rows.push_back(row);
@@ -351,8 +369,9 @@ int execute(const RunOptions& o) {
   call.form = o.inPlace || !first.serves(CallForm::OutOfPlace) ? CallForm::InPlace : CallForm::OutOfPlace;
   if (isRooted(call.collective) && (call.root < 0 || call.root >= call.ranks))
     throw UsageError("--root " + std::to_string(call.root) + " is not a rank (0.." + std::to_string(call.ranks - 1) + ")");
-  checkRunMemory(call);
+  checkRunMemory(call, nullptr);  // the buffers first: an absurd count is refused before selection
   const Selection selection = programs.select(call);
+  checkRunMemory(call, selection.program);
   if (!selection.program && !o.fallback)
     throw UsageError("no program can serve this call (" + describeCall(call) + "):\n" + selection.summary() +
                      "\npass --fallback to run the fallback path instead");

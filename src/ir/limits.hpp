@@ -62,7 +62,8 @@ inline constexpr int32_t kMaxSmtInstanceSize = 4096;  // --chunks, --steps, --ro
 // and 4 GB. An instance the search reaches past it is unknown; one asked for is refused.
 inline constexpr int64_t kMaxSmtInstanceWork = 2048;
 
-// `run`: host memory for the call's buffers over all ranks (inputs, outputs, the reference).
+// `run`: host memory for the call's buffers over all ranks (inputs, outputs, the reference, the
+// program's scratch); the runtime library refuses a rank's scratch over it as well.
 inline constexpr uint64_t kMaxRunBufferBytes = uint64_t{16} << 30;  // 16 GiB
 
 // `simulate` keeps its own two (src/sim): at most sim::kMaxSizes sizes per run, and

@@ -59,6 +59,35 @@ ccforge_cli_test("run: the watchdog's time limit is inconclusive, not a verdict"
 ccforge_cli_test("run: an out-of-bounds program is refused at load" 10
   --has "rrc_srcoff_probe_allreduce_n2.xml:18:7: error: rank 1 tb 1 step 1 \\(rrcs\\): source chunks .1, 2. are outside the scratch buffer"
   -- run ${SAMPLES}/invalid/rrc_srcoff_probe_allreduce_n2.xml --no-verify)
+# Issue 32: maxBytes = 2^63 - 2 made the deadlock check look at one configuration, so run passed
+# this file at load and then deadlocked at --count 8388608 (one chunk per transfer).
+ccforge_cli_test("run: a size window near 2^63 is refused at load for its deadlock" 10
+  --has "verification at load failed" --has "deadlock with tiles=1 maxAllowedCount=1 slots=2 .*deadlock.cycle"
+  -- run ${FIXTURES}/verify/deadlock/window_maxbytes_2p63_minus_2.xml --count 8388608 --iters 0)
+# Issue 32: scratch starts as the poison byte (NaN for f32, -1 for i32), not zero, so a program
+# that reduces a received chunk with s[0], which nothing wrote, fails the check; zeroed scratch
+# made the sum come out right. `verify` rejects the file, so it runs only with --no-verify.
+ccforge_cli_test("run: a reduction with unwritten scratch fails the check, f32" 10
+  --has "verification at load: skipped" --has "check: 4096 of 8192 output elements differ from the reference"
+  --has "rank 0 output.2048.: got -?nan, expected"
+  -- run ${RUN_OWN}/rrc_unwritten_scratch_alltoall_n2.xml --count 2048 --iters 0 --no-verify)
+ccforge_cli_test("run: a reduction with unwritten scratch fails the check, i32" 10
+  --has "check: 4096 of 8192 output elements differ from the reference"
+  -- run ${RUN_OWN}/rrc_unwritten_scratch_alltoall_n2.xml --count 2048 --dtype i32 --iters 0 --no-verify)
+ccforge_cli_test("run: verify rejects the reduction with unwritten scratch at load" 10
+  --has "verification at load failed" --has "nothing wrote \\(uninitialised\\)"
+  -- run ${RUN_OWN}/rrc_unwritten_scratch_alltoall_n2.xml --count 2048 --iters 0)
+# Issue 32: s_chunks=2147483647 asks for 2^31 - 1 chunks of scratch per rank. `verify` cannot
+# decide the file (its symbolic checks refuse that many chunks), so run runs it: the scratch is
+# refused before anything is allocated, located at the <gpu>, exit 1 (it was bad_alloc, exit 6).
+ccforge_cli_test("run: scratch past the memory limit is refused up front at the <gpu>" 1
+  --has "scratch_int32_max_alltoall_n2.xml:2:3: error: rank 0 declares s_chunks=2147483647: with count 16 x f32 its scratch takes 128 GiB, and the call needs about 256 GiB of host memory in all, over the limit of [0-9.]+ [GT]iB"
+  --lacks "internal error" --lacks "bad_alloc"
+  -- run ${RUN_OWN}/scratch_int32_max_alltoall_n2.xml --count 16 --iters 0)
+ccforge_cli_test("run: scratch past the memory limit is refused in a sweep too" 1
+  --has "scratch_int32_max_alltoall_n2.xml:2:3: error: rank 0 declares s_chunks=2147483647"
+  --lacks "internal error"
+  -- run ${RUN_OWN}/scratch_int32_max_alltoall_n2.xml -b 1K --iters 1 --no-verify)
 ccforge_cli_test("run: a missing file is unreadable input" 2
   --has "no_such_file.xml"
   -- run ${RUN_OWN}/no_such_file.xml)

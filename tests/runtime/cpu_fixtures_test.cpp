@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <map>
 
+#include "runtime/launch_plan.hpp"
+#include "runtime/names.hpp"
 #include "test_support.hpp"
 
 using namespace ccforge;
@@ -75,4 +77,36 @@ TEST_CASE("CPU: the LL128 ring file runs at the protocol's own tile with several
   const Measurement m = runOnCpu(p, call);
   INFO(m.check.describe());
   CHECK(m.check.passed());
+}
+
+// Issue 32: scratch starts as the poison byte (runtime/core/poison.hpp), not zero: a program that
+// reduces a received chunk with s[0], which nothing wrote, fails the check. With zeroed scratch
+// the sum came out right and `run --no-verify` passed it.
+TEST_CASE("CPU: a reduction with scratch nothing wrote fails the check") {
+  const Program p = loadFile(runtimeFixturesDir() + "/rrc_unwritten_scratch_alltoall_n2.xml");
+  for (const DataType dtype : {DataType::F32, DataType::I32, DataType::F16}) {
+    INFO(dataTypeName(dtype));
+    const Measurement m = runOnCpu(p, callFor(p, 64, dtype, ReduceOp::Sum));
+    // Each rank copies its own chunk (right) and reduces the received one with s[0] (wrong).
+    CHECK(m.check.checked == 256);
+    CHECK(m.check.mismatches == 128);
+  }
+}
+
+// Issue 32: 2^31 - 1 scratch chunks are refused before anything is allocated, at the <gpu>, as
+// unsupported (run: exit 1); they ended in bad_alloc.
+TEST_CASE("CPU: scratch over the run memory limit is refused by the launch plan at the <gpu>") {
+  const Program p = loadFile(runtimeFixturesDir() + "/scratch_int32_max_alltoall_n2.xml");
+  const CallShape call = callFor(p, 16, DataType::F32, ReduceOp::Sum);
+  const std::vector<uint64_t> scratch = scratchBytesOf(p, call);
+  REQUIRE(scratch.size() == 2);
+  CHECK(scratch[0] == uint64_t{2147483647} * 16 * 4);  // 16-element chunks of f32
+  try {
+    (void)makeLaunchPlan(p, call, {});
+    FAIL("the plan accepted 128 GiB of scratch");
+  } catch (const ProgramRejected& e) {
+    CHECK(e.unsupported());
+    CHECK(e.where().line == 2);
+    CHECK_THAT(e.message(), Catch::Contains("s_chunks=2147483647") && Catch::Contains("kMaxRunBufferBytes"));
+  }
 }

@@ -111,6 +111,17 @@ TEST_CASE("CUDA ranks-on-one-gpu: the GPU watchdog turns a deadlock into an erro
   }
 }
 
+// Issue 32: the CUDA backend fills scratch with the CPU backend's poison byte (runtime/core/poison.hpp).
+TEST_CASE("CUDA ranks-on-one-gpu: a reduction with scratch nothing wrote fails the check, as on the CPU") {
+  if (skipUnlessGpus(1)) return;
+  const Program p = loadFile(runtimeFixturesDir() + "/rrc_unwritten_scratch_alltoall_n2.xml");
+  for (const DataType dtype : {DataType::F32, DataType::I32}) {
+    const Measurement m = runOn(p, callFor(p, 64, dtype, ReduceOp::Sum), gpu());
+    CHECK(m.check.checked == 256);
+    CHECK(m.check.mismatches == 128);
+  }
+}
+
 TEST_CASE("CUDA ranks-on-one-gpu: too many thread blocks to be co-resident are refused before launch") {
   if (skipUnlessGpus(1)) return;
   const Program p = compileSample(samples::allPairsAllReduce(64, {}));  // 8128 tbs

@@ -218,12 +218,20 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
               << (p.emitted.error.empty() ? "verify" : "compile: " + p.emitted.error) << "\n";
     if (p.emitted.error.empty()) verify::writeText(std::cerr, {p.emitted.report}, verify::RunInfo{"msccl-executor", 6});
   }
-  if (!a.outputDir.empty() && std::none_of(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }))
-    std::cerr << "ccforge synth: no file written to " << a.outputDir << ": no program found can be selected"
-              << (a.allWindows ? "" : " where it is predicted to beat NCCL by the gain needed (--all-windows: among themselves)")
-              << "\n";
+  std::vector<NotWritten> notWritten;
+  for (const FrontierPoint& p : points)
+    if (p.file.empty())
+      notWritten.push_back({fmt::format("(C,S,R) = {} {}", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
+                                        callFormName(p.form)),
+                            p.deployment.notWritten});
+  const auto written = static_cast<size_t>(
+      std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }));
+  const std::vector<std::string> warnings = nothingWrittenWarnings(
+      a.outputDir, written, notWritten,
+      result.complete ? "no schedule exists within the search's limits" : "the search found no schedule: " + result.note);
   progress::done();
-  const std::string report = json(a, synth, result, points);
+  printWarnings(std::cerr, warnings);
+  const std::string report = withOutputSummary(json(a, synth, result, points), a.outputDir, written, warnings);
   if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
   std::cout << (a.format == "json" ? report : text(a, synth, result, points, cost)) << std::flush;
   const auto deployable = std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return p.deployment.window.has_value(); });

@@ -80,20 +80,30 @@ int synthesize(const SynthArguments& args) {
               << "\n";
     failed = moreSevere(failed, limit ? kExitInconclusive : kExitInternalError);
   }
+  std::vector<NotWritten> notWritten;
+  for (const synth::trees::TreeOutcome& o : run.outcomes)
+    if (o.file.empty())
+      notWritten.push_back(
+          {std::string(synth::trees::compositionName(o.composition)) + " composition", o.deployment.notWritten});
+  for (const TreeFailure& f : run.failures)
+    notWritten.push_back({std::string(synth::trees::compositionName(f.composition)) + " composition",
+                          (f.kind == TreeFailure::Kind::TimeLimit ? "" : "no schedule within the runtime's limits: ") +
+                              f.message});
+  const auto written = static_cast<size_t>(
+      std::count_if(run.outcomes.begin(), run.outcomes.end(), [](const auto& o) { return !o.file.empty(); }));
+  const std::vector<std::string> warnings =
+      nothingWrittenWarnings(args.outputDir, written, notWritten, "no composition produced a program");
+  printWarnings(std::cerr, warnings);
   if (run.outcomes.empty()) return failed;
   int code = kExitVerified;
   for (const synth::trees::TreeOutcome& o : run.outcomes) code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
-  if (!args.outputDir.empty() &&
-      std::none_of(run.outcomes.begin(), run.outcomes.end(), [](const auto& o) { return !o.file.empty(); }))
-    std::cerr << "ccforge synth: no file written to " << args.outputDir << ": no program found can be selected"
-              << (args.allWindows ? "" : " where it is predicted to beat NCCL by the gain needed (--all-windows: among themselves)")
-              << "\n";
   const auto deployable = std::count_if(run.outcomes.begin(), run.outcomes.end(),
                                         [](const auto& o) { return o.deployment.window.has_value(); });
   if (args.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
               << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
-  const std::string report = synth::trees::treeRunJson(args.topology, args.collective, run.outcomes);
+  const std::string report = withOutputSummary(synth::trees::treeRunJson(args.topology, args.collective, run.outcomes),
+                                               args.outputDir, written, warnings);
   if (!args.outputDir.empty()) writeSynthIndex(args.outputDir, args.topology, args.collective, report);
   std::cout << (args.format == "json" ? report
                                       : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))

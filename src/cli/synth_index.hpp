@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "ir/output_file.hpp"
 
@@ -30,6 +32,45 @@ inline void makeIndex(nlohmann::ordered_json& j) {
   } else if (j.is_array()) {
     for (auto& value : j) makeIndex(value);
   }
+}
+
+// A program a `synth -o` run found and did not write, and why (its deployment's reason).
+struct NotWritten {
+  std::string program;  // "(C,S,R) = (2,2,3) in-place", "hierarchical composition"
+  std::string why;
+};
+
+// A `synth -o DIR` run that writes no program file still exits with the code of what it found (0
+// when that verifies: docs/exit-codes.md), but never silently: the warning names DIR and says,
+// for each program found, why it was not written (none found: `nothingFound`). The same lines go
+// to stderr ("ccforge synth: warning: ...") and into the report's "warnings". Empty when a file
+// was written or no -o was given.
+inline std::vector<std::string> nothingWrittenWarnings(const std::string& directory, size_t filesWritten,
+                                                       const std::vector<NotWritten>& programs,
+                                                       const std::string& nothingFound) {
+  if (directory.empty() || filesWritten > 0) return {};
+  if (programs.empty()) return {"no file written to " + directory + ": " + nothingFound};
+  std::vector<std::string> out{"no file written to " + directory + ": " +
+                               (programs.size() == 1 ? std::string("the program found cannot be deployed there")
+                                                     : "none of the " + std::to_string(programs.size()) +
+                                                           " programs found can be deployed there")};
+  for (const NotWritten& p : programs) out.push_back(p.program + ": not written: " + p.why);
+  return out;
+}
+
+inline void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) err << "ccforge synth: warning: " << w << "\n";
+}
+
+// A run's JSON report with what -o wrote: "files_written" (the program files) and "warnings"
+// (nothingWrittenWarnings); unchanged without -o.
+inline std::string withOutputSummary(const std::string& reportJson, const std::string& directory, size_t filesWritten,
+                                     const std::vector<std::string>& warnings) {
+  if (directory.empty()) return reportJson;
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(reportJson);
+  j["files_written"] = filesWritten;
+  j["warnings"] = warnings;
+  return j.dump(2) + "\n";
 }
 
 // Writes the index for a run whose JSON report is `reportJson`; returns its path.

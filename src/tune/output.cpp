@@ -143,6 +143,19 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
   for (const CollectiveTuning& t : run.collectives)
     for (const Window& w : t.windows) out.files.push_back(synth::deploy::writeProgram(directory, w.file, windowedProgram(t, w)));
   std::sort(out.files.begin(), out.files.end());
+  // A run that writes no program file leaves every call to NCCL: it says so, and why for each
+  // candidate (docs/tune.md, docs/exit-codes.md: exit 0 with this warning).
+  if (out.files.empty()) {
+    out.warnings.push_back(fmt::format("no program file written to {}: NCCL serves every call; for each candidate, why:",
+                                       directory));
+    for (const CollectiveTuning& t : run.collectives) {
+      for (size_t k = 0; k < t.set.candidates.size(); ++k)
+        out.warnings.push_back(fmt::format("{} #{} {}: not written: {}", collName(t), k + 1, t.set.candidates[k].name,
+                                           whyNoWindow(t, k)));
+      if (t.set.candidates.empty())
+        out.warnings.push_back(fmt::format("{}: no candidate ({} not usable)", collName(t), t.set.rejected.size()));
+    }
+  }
 
   const fs::path report = dir / "report";
   fs::create_directories(report);
@@ -198,6 +211,8 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                                  {"in_place", cand.algorithm.servesInPlace()},
                                  {"out_of_place", cand.algorithm.servesOutOfPlace()},
                                  {"simulation_error", t.evaluations[k].simulationError}});
+      if (const std::string notWritten = whyNoWindow(t, k); !notWritten.empty())
+        c["candidates"].back()["not_written"] = notWritten;
     }
     c["rejected"] = nlohmann::json::array();
     for (const Rejected& r : t.set.rejected) c["rejected"].push_back({{"name", r.name}, {"why", r.why}});

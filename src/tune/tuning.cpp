@@ -91,6 +91,39 @@ std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t lo
 
 double algbwGBps(uint64_t bytes, double timeUs) { return static_cast<double>(bytes) / (timeUs * 1000.0); }
 
+std::string whyNoWindow(const CollectiveTuning& t, size_t candidate) {
+  if (std::any_of(t.windows.begin(), t.windows.end(), [&](const Window& w) { return w.candidate == candidate; })) return "";
+  const Evaluation& e = t.evaluations[candidate];
+  const ir::Algorithm& a = t.set.candidates[candidate].algorithm;
+  std::optional<size_t> firstSimulated, best;  // best: the served size with the largest share of the gain needed
+  bool beats = false;
+  for (size_t i = 0; i < t.sizes.size(); ++i) {
+    if (!e.timeUs[i]) continue;
+    if (!firstSimulated) firstSimulated = i;
+    if (!e.serves[0][i] && !e.serves[1][i]) continue;
+    const double share = t.nccl[i].timeUs / *e.timeUs[i] / t.requiredGain[i];
+    beats = beats || share >= 1;
+    if (!best || share > t.nccl[*best].timeUs / *e.timeUs[*best] / t.requiredGain[*best]) best = i;
+  }
+  if (!firstSimulated)
+    return e.simulationError.empty() ? "it was simulated at no size of " + sizeLabel(t.sizes.front()) + ".." +
+                                           sizeLabel(t.sizes.back()) + " (its compiled window holds none)"
+                                     : "it could not be simulated: " + e.simulationError;
+  if (!best) {
+    // The first call it leaves unserved is enough to say why; the report's size table has the rest.
+    std::string unserved =
+        unservedText(a, a.servesInPlace() ? CallForm::InPlace : CallForm::OutOfPlace, t.sizes[*firstSimulated]);
+    if (const size_t cut = unserved.find("; "); cut != std::string::npos) unserved = unserved.substr(0, cut) + "; ...";
+    return "the runtime selects it for no size it was simulated at (at " + sizeLabel(t.sizes[*firstSimulated]) + ": " +
+           unserved + ")";
+  }
+  if (!beats)
+    return fmt::format("at no size it serves is it predicted to beat NCCL by the gain needed there (at best {:.2f} of "
+                       "it, at {})",
+                       t.nccl[*best].timeUs / *e.timeUs[*best] / t.requiredGain[*best], sizeLabel(t.sizes[*best]));
+  return "where it beats NCCL by the gain needed, another candidate is predicted faster";
+}
+
 std::vector<uint64_t> tunedSizes(const TuneOptions& o) {
   if (!isPowerOfTwo(o.minBytes) || !isPowerOfTwo(o.maxBytes) || o.minBytes > o.maxBytes || o.maxBytes > (uint64_t{1} << 40))
     throw std::invalid_argument(

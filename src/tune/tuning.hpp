@@ -74,4 +74,10 @@ ir::Algorithm windowedProgram(const CollectiveTuning& t, const Window& w);
 
 double algbwGBps(uint64_t bytes, double timeUs);
 
+// Why candidate `candidate` got no window (empty when it has one), for the report and the
+// warning of a run that writes no program file: not simulated at any tuned size, selected by the
+// runtime at none, predicted at best some fraction of the gain over NCCL needed, or where it does
+// beat NCCL by that gain another candidate is faster.
+std::string whyNoWindow(const CollectiveTuning& t, size_t candidate);
+
 }  // namespace ccforge::tune

@@ -21,8 +21,18 @@ ccforge_cli_test("synth dgx1 allgather pareto: SCCL's frontier, the deployable p
 # 1 KiB..4 GiB is it predicted to beat NCCL on the DGX-1 by the gain the model's error asks for.
 ccforge_cli_test("synth -o writes a file only where it beats NCCL by more than the model's error" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\) .*out-of-place: verified, not written: at no size of its window is it predicted to beat NCCL by the gain needed there \\(at best 0\\.[0-9]+ of it\\)"
-  --has "no file written to .* where it is predicted to beat NCCL by the gain needed"
+  --has "^ccforge synth: warning: no file written to [^ ]*/gate: none of the 2 programs found can be deployed there$"
+  --has "^ccforge synth: warning: \\(C,S,R\\) = \\(2,2,3\\) out-of-place: not written: at no size of its window is it predicted to beat NCCL"
+  --has "^ccforge synth: warning: \\(C,S,R\\) = \\(2,2,3\\) in-place: not written: at no size of its window"
   -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o ${SYNTH_OUT}/gate)
+# Issue 32: a run that writes nothing exits 0 (what it found verifies) with the warning in the
+# report as well: the index in DIR/report/ counts the files and carries the same lines.
+dsl_shell_test("synth -o that writes no file says so in the index too" 0
+  --has "\"files_written\": 0" --has "\"warnings\": .$"
+  --has "\"no file written to [^\"]*/gate-index: none of the 2 programs found can be deployed there\""
+  --has "\"\\(C,S,R\\) = \\(2,2,3\\) out-of-place: not written: at no size of its window"
+  --has "^report$" --lacks "\\.xml$"
+  -- "rm -rf ${SYNTH_OUT}/gate-index && $CCFORGE synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 -o ${SYNTH_OUT}/gate-index 2>/dev/null >/dev/null && ls ${SYNTH_OUT}/gate-index && cat ${SYNTH_OUT}/gate-index/report/dgx1-allgather.json")
 ccforge_cli_test("synth dgx1 reducescatter pareto: same frontier" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\)" --has "\\(C,S,R\\) = \\(6,3,7\\)" --lacks "incomplete"
   -- synth dgx1 reducescatter)

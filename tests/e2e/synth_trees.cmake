@@ -34,6 +34,12 @@ ccforge_cli_test("synth trees on one box packs only" 0
   --has "tree packing, 8 GPUs" --has "bound 342.86 GB/s, trees 342.86 GB/s" --lacks "hierarchical"
   --has "written to [^ ]*trees-allgather-a100-1.xml for 2097152..8388607 bytes \\(at least x1\\.[0-9]+ NCCL's algbw there, x1\\.50 needed\\)"
   -- synth a100-1 allgather --method trees -o ${CCFORGE_TREES_OUT})
+# Issue 32: a100-2's hierarchical reducescatter (nchunksperloop 768) serves no power-of-two count,
+# so -o writes nothing: exit 0, and a warning that says why for the composition.
+ccforge_cli_test("synth trees -o that writes no file says why for each composition" 0
+  --has "^ccforge synth: warning: no file written to [^ ]*/nothing: the program found cannot be deployed there$"
+  --has "^ccforge synth: warning: hierarchical composition: not written: nchunksperloop=768 divides count\\*16 for no power-of-two count"
+  -- synth a100-2 reducescatter --method trees --composition hierarchical -o ${CCFORGE_TREES_OUT}/nothing)
 ccforge_cli_test("synth trees refuses alltoall" 1
   --has "tree packing synthesizes allgather, reducescatter and allreduce, not alltoall"
   -- synth a100-2 alltoall --method trees -o ${CCFORGE_TREES_OUT})

@@ -28,7 +28,18 @@ dsl_shell_test("tune --force refuses files it did not write" 1
 # With no candidates at all NCCL keeps every size: an empty directory, which verifies.
 ccforge_cli_test("tune without candidates leaves every size to NCCL" 0
   --has "NCCL at every size" --has "0 files written"
+  --has "^ccforge tune: no program file written to [^ ]*/none: NCCL serves every call. for each candidate, why:$"
+  --has "^ccforge tune: alltoall: no candidate \\(0 not usable\\)$"
   -- tune dgx1 alltoall -o ${TUNE_OUT}/none --no-synth --no-library --force)
+# Issue 32: with candidates that all lose (the DGX-1 library rings have nchunksperloop 48, which no
+# power-of-two count fills), tune writes no program file: exit 0, with a warning on stderr and in
+# index.json that gives each candidate's reason.
+dsl_shell_test("tune that writes no program file says why for each candidate" 0
+  --has "^0 files written to [^ ]*/lose. verify [^ ]*: verified"
+  --has "^ccforge tune: no program file written to [^ ]*/lose: NCCL serves every call. for each candidate, why:$"
+  --has "^ccforge tune: allgather #1 ring-allgather [^:]*: not written: the runtime selects it for no size it was simulated at \\(at 1K: with nchunksperloop=48 it does not serve "
+  --has "^index warns$" --has "^not_written: [1-9][0-9]*$"
+  -- "rm -rf ${TUNE_OUT}/lose && $CCFORGE tune dgx1 allgather -o ${TUNE_OUT}/lose --no-synth 2>&1 && grep -q 'no program file written to' ${TUNE_OUT}/lose/report/index.json && echo 'index warns' && echo not_written: $(grep -c not_written ${TUNE_OUT}/lose/report/index.json)")
 ccforge_cli_test("tune refuses collectives it does not tune" 1
   --has "tune takes allreduce, allgather, reducescatter and alltoall, not 'broadcast'"
   -- tune dgx1 broadcast -o ${TUNE_OUT}/bad)

@@ -190,13 +190,11 @@ ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directiv
   if (overlap(src.location_, src.count_, dst.location_, dst.count_))
     throw DslError(call(), where, "source and destination share memory on rank " + std::to_string(dst.rank()));
   for (int32_t i = 0; i < dst.count_; ++i) {
-    const auto a = values.atoms(slot(ChunkLocation{dst.rank(), dst.buffer(), dst.index() + i}).value);
-    const auto b = values.atoms(slot(ChunkLocation{src.rank(), src.buffer(), src.index() + i}).value);
-    std::vector<Atom> both;
-    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
-    if (!both.empty())
+    const std::optional<Atom> both = values.sharedAtom(slot(ChunkLocation{dst.rank(), dst.buffer(), dst.index() + i}).value,
+                                                       slot(ChunkLocation{src.rank(), src.buffer(), src.index() + i}).value);
+    if (both)
       throw DslError(call(), where,
-                     "reducing a chunk twice: " + describeAtom(both.front()) + " is already part of both " +
+                     "reducing a chunk twice: " + describeAtom(*both) + " is already part of both " +
                          describeChunks(ChunkLocation{dst.rank(), dst.buffer(), dst.index() + i}) + " and " +
                          describeChunks(ChunkLocation{src.rank(), src.buffer(), src.index() + i}));
   }

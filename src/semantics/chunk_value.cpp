@@ -1,6 +1,7 @@
 #include "semantics/chunk_value.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ccforge {
 namespace {
@@ -19,22 +20,29 @@ std::string describeAtom(Atom a) {
   return "in(" + std::to_string(a.rank) + "," + std::to_string(a.index) + ")";
 }
 
-ChunkValues::ChunkValues() { intern(Node{hashAtom(Atom{}), 1, kNoChild, kNoChild, Atom{}}); }
+ChunkValues::ChunkValues() { intern(Node{hashAtom(Atom{}), 1, kNoChild, kNoChild, Atom{}}, {{-1, -1, -1}}); }
 
 ChunkValues::Hash128 ChunkValues::hashAtom(Atom a) {
   uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a.rank)) << 32) | static_cast<uint32_t>(a.index);
   return {splitmix64(key), splitmix64(key ^ 0x5851f42d4c957f2dull)};
 }
 
-ChunkValues::Id ChunkValues::intern(const Node& node) {
+ChunkValues::Id ChunkValues::intern(const Node& node, const std::vector<Run>& runs) {
   auto [it, inserted] = byHash_.try_emplace(node.hash, static_cast<Id>(nodes_.size()));
-  if (inserted) nodes_.push_back(node);
+  if (inserted) {
+    nodes_.push_back(node);
+    if (!runs.empty()) {
+      nodes_.back().runsBegin = static_cast<uint32_t>(runs_.size());
+      nodes_.back().runCount = static_cast<uint32_t>(runs.size());
+      runs_.insert(runs_.end(), runs.begin(), runs.end());
+    }
+  }
   return it->second;
 }
 
 ChunkValues::Id ChunkValues::input(int32_t rank, int32_t index) {
   Atom a{rank, index};
-  return intern(Node{hashAtom(a), 1, kNoChild, kNoChild, a});
+  return intern(Node{hashAtom(a), 1, kNoChild, kNoChild, a}, {{index, rank, rank}});
 }
 
 ChunkValues::Id ChunkValues::reduce(Id a, Id b) {
@@ -45,7 +53,64 @@ ChunkValues::Id ChunkValues::reduce(Id a, Id b) {
   sum.atoms = x.atoms + y.atoms;
   sum.left = a;
   sum.right = b;
-  return intern(sum);
+  if (const auto known = byHash_.find(sum.hash); known != byHash_.end()) return known->second;
+  return intern(sum, unionRuns(x, y).value_or(std::vector<Run>{}));
+}
+
+namespace {
+bool runBefore(int32_t index, int32_t lo, int32_t otherIndex, int32_t otherLo) {
+  return index != otherIndex ? index < otherIndex : lo < otherLo;
+}
+}  // namespace
+
+std::optional<std::vector<ChunkValues::Run>> ChunkValues::unionRuns(const Node& a, const Node& b) const {
+  if (a.runCount == kNoRuns || b.runCount == kNoRuns) return std::nullopt;
+  const Run* p = runs_.data() + a.runsBegin;
+  const Run* q = runs_.data() + b.runsBegin;
+  const Run *pEnd = p + a.runCount, *qEnd = q + b.runCount;
+  std::vector<Run> out;
+  while (p != pEnd || q != qEnd) {
+    const Run next = (q == qEnd || (p != pEnd && runBefore(p->index, p->lo, q->index, q->lo))) ? *p++ : *q++;
+    if (!out.empty() && out.back().index == next.index && next.lo <= out.back().hi) return std::nullopt;  // overlap
+    if (!out.empty() && out.back().index == next.index && next.lo == out.back().hi + 1)
+      out.back().hi = next.hi;
+    else
+      out.push_back(next);
+    if (out.size() > kMaxRuns) return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<Atom> ChunkValues::sharedAtom(Id a, Id b) const {
+  const Node& x = nodes_[a];
+  const Node& y = nodes_[b];
+  if (x.runCount != kNoRuns && y.runCount != kNoRuns) {
+    // Sets kept as runs: the first overlap of two sorted run lists, in atom order (rank, index).
+    std::optional<Atom> first;
+    for (uint32_t i = 0; i < x.runCount; ++i)
+      for (uint32_t j = 0; j < y.runCount; ++j) {
+        const Run& r = runs_[x.runsBegin + i];
+        const Run& t = runs_[y.runsBegin + j];
+        if (r.index != t.index || std::max(r.lo, t.lo) > std::min(r.hi, t.hi)) continue;
+        const Atom shared{std::max(r.lo, t.lo), r.index};
+        if (!first || shared < *first) first = shared;
+      }
+    return first;
+  }
+  const std::vector<Atom> p = atoms(a), q = atoms(b);
+  std::vector<Atom> both;
+  std::set_intersection(p.begin(), p.end(), q.begin(), q.end(), std::back_inserter(both));
+  if (both.empty()) return std::nullopt;
+  return both.front();
+}
+
+ChunkValues::Id ChunkValues::sumOfInputs(int32_t ranks, int32_t index) {
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(ranks)) << 32) | static_cast<uint32_t>(index);
+  if (const auto it = sumsOfInputs_.find(key); it != sumsOfInputs_.end()) return it->second;
+  Id v = input(0, index);
+  for (int32_t q = 1; q < ranks; ++q) v = reduce(v, input(q, index));
+  sumsOfInputs_.emplace(key, v);
+  return v;
 }
 
 std::vector<Atom> ChunkValues::atoms(Id v) const {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,6 +33,9 @@ class ChunkValues {
 
   Id input(int32_t rank, int32_t index);
   Id reduce(Id a, Id b);
+  // in(0,index) + ... + in(ranks-1,index), built once per (ranks, index): a postcondition asks
+  // for it at every rank, and building it costs `ranks` reductions.
+  Id sumOfInputs(int32_t ranks, int32_t index);
 
   uint64_t atomCount(Id v) const { return nodes_[v].atoms; }
   bool isReduction(Id v) const { return nodes_[v].left != kNoChild; }
@@ -42,6 +46,9 @@ class ChunkValues {
   // Atoms that occur more than once (a chunk reduced twice), sorted, each listed once.
   std::vector<Atom> repeatedAtoms(Id v) const;
   bool includesUninitialized(Id v) const;
+  // An atom both values contain, the smallest; nullopt when they share none. Cheap while the
+  // values are sets of few runs of consecutive ranks (what rings, trees and halving build).
+  std::optional<Atom> sharedAtom(Id a, Id b) const;
   // "in(0,1)", "in(0,1)+in(1,1)", "uninitialised", "sum of 64 inputs (in(0,3)+...+in(63,3))".
   std::string describe(Id v, size_t maxAtoms = 8) const;
   size_t size() const { return nodes_.size(); }
@@ -55,17 +62,29 @@ class ChunkValues {
   struct HashOf {
     size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.lo ^ (h.hi * 0x9e3779b97f4a7c15ull)); }
   };
+  // Ranks lo..hi of one input index: a value that is a set (no atom twice) is kept as its sorted
+  // runs while it has at most kMaxRuns of them, so that two values' overlap is a merge of runs.
+  struct Run {
+    int32_t index, lo, hi;
+  };
+  static constexpr uint32_t kMaxRuns = 8;
+  static constexpr uint32_t kNoRuns = UINT32_MAX;
   struct Node {
     Hash128 hash;
     uint64_t atoms = 1;
     Id left = kNoChild, right = kNoChild;
     Atom atom;
+    uint32_t runsBegin = 0, runCount = kNoRuns;  // into runs_; kNoRuns: not kept
   };
   static Hash128 hashAtom(Atom a);
-  Id intern(const Node& node);
+  Id intern(const Node& node, const std::vector<Run>& runs);
+  // The runs of a + b, or nullopt when a or b has none kept, they overlap, or there are too many.
+  std::optional<std::vector<Run>> unionRuns(const Node& a, const Node& b) const;
 
   std::vector<Node> nodes_;
+  std::vector<Run> runs_;
   std::unordered_map<Hash128, Id, HashOf> byHash_;
+  std::unordered_map<uint64_t, Id> sumsOfInputs_;
 };
 
 std::string describeAtom(Atom a);

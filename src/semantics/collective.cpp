@@ -206,23 +206,17 @@ ChunkValues::Id Collective::initialInput(ChunkValues& values, int32_t rank, int3
   return valueOf(values, (*pre_)[rank][index]);
 }
 
-ChunkValues::Id Collective::sumOverRanks(ChunkValues& values, int32_t index) const {
-  ChunkValues::Id v = values.input(0, index);
-  for (int32_t q = 1; q < ranks_; ++q) v = values.reduce(v, values.input(q, index));
-  return v;
-}
-
 std::optional<ChunkValues::Id> Collective::expectedOutput(ChunkValues& values, int32_t rank, int32_t index) const {
   const int32_t shard = chunksPerLoop_ / ranks_;
   switch (type_) {
-    case CollectiveType::AllReduce: return sumOverRanks(values, index);
+    case CollectiveType::AllReduce: return values.sumOfInputs(ranks_, index);
     case CollectiveType::AllGather: return values.input(index / shard, index % shard);
-    case CollectiveType::ReduceScatter: return sumOverRanks(values, rank * shard + index);
+    case CollectiveType::ReduceScatter: return values.sumOfInputs(ranks_, rank * shard + index);
     case CollectiveType::AllToAll: return values.input(index / shard, rank * shard + index % shard);
     case CollectiveType::Broadcast: return values.input(root_, index);
     case CollectiveType::Reduce:
       if (rank != root_) return std::nullopt;
-      return sumOverRanks(values, index);
+      return values.sumOfInputs(ranks_, index);
     case CollectiveType::Gather:
       if (rank != root_) return std::nullopt;
       return values.input(index / shard, index % shard);

@@ -105,7 +105,6 @@ class Collective {
 
  private:
   Collective() = default;
-  ChunkValues::Id sumOverRanks(ChunkValues& values, int32_t index) const;
 
   CollectiveType type_ = CollectiveType::AllReduce;
   int32_t ranks_ = 1;

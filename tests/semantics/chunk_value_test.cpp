@@ -48,3 +48,37 @@ TEST_CASE("long sums are described compactly") {
   for (int r = 1; r < 64; ++r) sum = v.reduce(sum, v.input(r, 5));
   CHECK(v.describe(sum) == "sum of 64 (in(0,5)+in(1,5)+in(2,5)+in(3,5)+in(4,5)+in(5,5)+in(6,5)+...+in(63,5))");
 }
+
+// sharedAtom answers from runs of consecutive ranks while a value has few of them, and from the
+// materialised multisets otherwise; both must give the smallest shared atom in (rank, index) order.
+TEST_CASE("sharedAtom finds the smallest atom two values share, with runs and without") {
+  ChunkValues v;
+  auto range = [&](int lo, int hi, int index) {
+    auto s = v.input(lo, index);
+    for (int r = lo + 1; r <= hi; ++r) s = v.reduce(s, v.input(r, index));
+    return s;
+  };
+  // A ring's wrapped range {6, 7, 0, 1} and its neighbours.
+  const auto wrapped = v.reduce(range(6, 7, 2), range(0, 1, 2));
+  CHECK_FALSE(v.sharedAtom(wrapped, range(2, 5, 2)));
+  CHECK_FALSE(v.sharedAtom(wrapped, range(0, 7, 3)));  // another index
+  REQUIRE(v.sharedAtom(wrapped, range(1, 6, 2)));
+  CHECK(*v.sharedAtom(wrapped, range(1, 6, 2)) == Atom{1, 2});
+  REQUIRE(v.sharedAtom(range(5, 7, 2), wrapped));
+  CHECK(*v.sharedAtom(range(5, 7, 2), wrapped) == Atom{6, 2});
+  // Every other rank: more runs than are kept, so the multisets decide.
+  auto even = v.input(0, 1), odd = v.input(1, 1);
+  for (int r = 2; r < 40; r += 2) {
+    even = v.reduce(even, v.input(r, 1));
+    odd = v.reduce(odd, v.input(r + 1, 1));
+  }
+  CHECK_FALSE(v.sharedAtom(even, odd));
+  REQUIRE(v.sharedAtom(even, v.input(38, 1)));
+  CHECK(*v.sharedAtom(even, v.input(38, 1)) == Atom{38, 1});
+  // A value with an atom twice has no runs either.
+  const auto twice = v.reduce(v.reduce(v.input(0, 0), v.input(1, 0)), v.input(0, 0));
+  REQUIRE(v.sharedAtom(twice, v.input(1, 0)));
+  CHECK(*v.sharedAtom(twice, v.input(1, 0)) == Atom{1, 0});
+  CHECK_FALSE(v.sharedAtom(twice, v.input(2, 0)));
+  CHECK(v.sumOfInputs(8, 2) == range(0, 7, 2));
+}

@@ -45,7 +45,7 @@ inline constexpr uint64_t kAutomorphismWorkLimit = 50'000'000;
 // recorded transfers. Building and compiling take time and memory growing faster than these.
 inline constexpr int32_t kMaxProgramRanks = 4096;
 inline constexpr int64_t kMaxProgramChunks = int64_t{1} << 22;      // sum over ranks of the buffer chunks
-inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 20;   // copy and reduce operations (a 4 x 8 A100 hierarchical allreduce needs more than 2^17)
+inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 22;   // copy and reduce operations (a 1024-rank ring allreduce needs 2,095,104)
 
 // `bounds` (and the bounds synth starts from): the cut bounds run one max-flow per GPU (per
 // candidate rate), each over the whole graph; refused when GPUs x vertices x links exceeds

@@ -20,21 +20,21 @@ std::string describeAtom(Atom a) {
   return "in(" + std::to_string(a.rank) + "," + std::to_string(a.index) + ")";
 }
 
-ChunkValues::ChunkValues() { intern(Node{hashAtom(Atom{}), 1, kNoChild, kNoChild, Atom{}}, {{-1, -1, -1}}); }
+ChunkValues::ChunkValues() { intern(Node{hashAtom(Atom{}), 1, kNoChild, kNoChild, Atom{}}, Runs{{{-1, -1, -1}}, 1}); }
 
 ChunkValues::Hash128 ChunkValues::hashAtom(Atom a) {
   uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a.rank)) << 32) | static_cast<uint32_t>(a.index);
   return {splitmix64(key), splitmix64(key ^ 0x5851f42d4c957f2dull)};
 }
 
-ChunkValues::Id ChunkValues::intern(const Node& node, const std::vector<Run>& runs) {
+ChunkValues::Id ChunkValues::intern(const Node& node, const Runs& runs) {
   auto [it, inserted] = byHash_.try_emplace(node.hash, static_cast<Id>(nodes_.size()));
   if (inserted) {
     nodes_.push_back(node);
-    if (!runs.empty()) {
+    if (runs.count > 0) {
       nodes_.back().runsBegin = static_cast<uint32_t>(runs_.size());
-      nodes_.back().runCount = static_cast<uint32_t>(runs.size());
-      runs_.insert(runs_.end(), runs.begin(), runs.end());
+      nodes_.back().runCount = runs.count;
+      runs_.insert(runs_.end(), runs.run, runs.run + runs.count);
     }
   }
   return it->second;
@@ -42,7 +42,7 @@ ChunkValues::Id ChunkValues::intern(const Node& node, const std::vector<Run>& ru
 
 ChunkValues::Id ChunkValues::input(int32_t rank, int32_t index) {
   Atom a{rank, index};
-  return intern(Node{hashAtom(a), 1, kNoChild, kNoChild, a}, {{index, rank, rank}});
+  return intern(Node{hashAtom(a), 1, kNoChild, kNoChild, a}, Runs{{{index, rank, rank}}, 1});
 }
 
 ChunkValues::Id ChunkValues::reduce(Id a, Id b) {
@@ -54,7 +54,7 @@ ChunkValues::Id ChunkValues::reduce(Id a, Id b) {
   sum.left = a;
   sum.right = b;
   if (const auto known = byHash_.find(sum.hash); known != byHash_.end()) return known->second;
-  return intern(sum, unionRuns(x, y).value_or(std::vector<Run>{}));
+  return intern(sum, unionRuns(x, y));
 }
 
 namespace {
@@ -63,20 +63,22 @@ bool runBefore(int32_t index, int32_t lo, int32_t otherIndex, int32_t otherLo) {
 }
 }  // namespace
 
-std::optional<std::vector<ChunkValues::Run>> ChunkValues::unionRuns(const Node& a, const Node& b) const {
-  if (a.runCount == kNoRuns || b.runCount == kNoRuns) return std::nullopt;
+ChunkValues::Runs ChunkValues::unionRuns(const Node& a, const Node& b) const {
+  if (a.runCount == kNoRuns || b.runCount == kNoRuns) return {};
   const Run* p = runs_.data() + a.runsBegin;
   const Run* q = runs_.data() + b.runsBegin;
   const Run *pEnd = p + a.runCount, *qEnd = q + b.runCount;
-  std::vector<Run> out;
+  Runs out;
   while (p != pEnd || q != qEnd) {
     const Run next = (q == qEnd || (p != pEnd && runBefore(p->index, p->lo, q->index, q->lo))) ? *p++ : *q++;
-    if (!out.empty() && out.back().index == next.index && next.lo <= out.back().hi) return std::nullopt;  // overlap
-    if (!out.empty() && out.back().index == next.index && next.lo == out.back().hi + 1)
-      out.back().hi = next.hi;
-    else
-      out.push_back(next);
-    if (out.size() > kMaxRuns) return std::nullopt;
+    Run* last = out.count > 0 ? &out.run[out.count - 1] : nullptr;
+    if (last && last->index == next.index && next.lo <= last->hi) return {};  // overlap: an atom twice
+    if (last && last->index == next.index && next.lo == last->hi + 1) {
+      last->hi = next.hi;
+    } else {
+      if (out.count == kMaxRuns) return {};
+      out.run[out.count++] = next;
+    }
   }
   return out;
 }

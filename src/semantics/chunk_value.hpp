@@ -76,10 +76,14 @@ class ChunkValues {
     Atom atom;
     uint32_t runsBegin = 0, runCount = kNoRuns;  // into runs_; kNoRuns: not kept
   };
+  struct Runs {
+    Run run[kMaxRuns];
+    uint32_t count = 0;  // 0: not kept
+  };
   static Hash128 hashAtom(Atom a);
-  Id intern(const Node& node, const std::vector<Run>& runs);
-  // The runs of a + b, or nullopt when a or b has none kept, they overlap, or there are too many.
-  std::optional<std::vector<Run>> unionRuns(const Node& a, const Node& b) const;
+  Id intern(const Node& node, const Runs& runs);
+  // The runs of a + b; none when a or b has none kept, they overlap, or there are too many.
+  Runs unionRuns(const Node& a, const Node& b) const;
 
   std::vector<Node> nodes_;
   std::vector<Run> runs_;

@@ -66,6 +66,7 @@ class FifoMachine {
   int32_t unitsOf(const LoadedStep& st) const {
     return communicates(st.type) ? transfersOf(st.cnt, c_.maxAllowedCount) * c_.unitsPerTransfer : 0;
   }
+  int32_t unitsOf(uint32_t step) const { return moves_[step].units; }
 
   struct Requirement {
     Need need = Need::Nothing;
@@ -78,9 +79,9 @@ class FifoMachine {
     if (c.busy) return {Need::Busy};
     if (c.tile >= c_.tiles || p_.stepsOf(tb) == 0) return {Need::Finished};
     const uint32_t s = p_.firstStep(tb) + static_cast<uint32_t>(c.step);
-    const LoadedStep& st = p_.step(s);
+    const Move& st = moves_[s];
     if (c.wait < st.waitCount) return waitBlocker(c, p_.waitsBegin(s)[c.wait]);
-    if (c.unit < unitsOf(st)) return unitBlocker(tb, st);
+    if (c.unit < st.units) return unitBlocker(tb, st);
     return {};
   }
 
@@ -96,13 +97,13 @@ class FifoMachine {
     if (nsteps == 0) return {Need::Finished};
     while (c.tile < c_.tiles) {
       const uint32_t s = p_.firstStep(tb) + static_cast<uint32_t>(c.step);
-      const LoadedStep& st = p_.step(s);
+      const Move& st = moves_[s];
       for (; c.wait < st.waitCount; ++c.wait)
         if (Requirement r = waitBlocker(c, p_.waitsBegin(s)[c.wait]); r.need != Need::Nothing) return r;
-      const int32_t units = unitsOf(st);
+      const int32_t units = st.units;
       if (c.unit < units) {
-        const int32_t in = receives(st.type) ? p_.recvConnection(tb) : -1;
-        const int32_t out = sends(st.type) ? p_.sendConnection(tb) : -1;
+        const int32_t in = st.receives ? p_.recvConnection(tb) : -1;
+        const int32_t out = st.sends ? p_.sendConnection(tb) : -1;
         while (c.unit < units) {
           if (Requirement r = unitBlocker(tb, st); r.need != Need::Nothing) return r;
           if (out >= 0) ++produced_[out];
@@ -125,13 +126,13 @@ class FifoMachine {
   bool start(int32_t tb) {
     TbCursor& c = cursor_[tb];
     const uint32_t s = p_.firstStep(tb) + static_cast<uint32_t>(c.step);
-    const LoadedStep& st = p_.step(s);
+    const Move& st = moves_[s];
     if (c.wait < st.waitCount) {
       ++c.wait;
       return false;
     }
-    if (c.unit < unitsOf(st)) {
-      if (sends(st.type)) ++produced_[p_.sendConnection(tb)];
+    if (c.unit < st.units) {
+      if (st.sends) ++produced_[p_.sendConnection(tb)];
       c.busy = true;
       return true;
     }
@@ -140,11 +141,11 @@ class FifoMachine {
   }
   void finish(int32_t tb) {
     TbCursor& c = cursor_[tb];
-    const LoadedStep& st = p_.step(p_.firstStep(tb) + static_cast<uint32_t>(c.step));
-    if (receives(st.type)) ++consumed_[p_.recvConnection(tb)];
+    const Move& st = moves_[p_.firstStep(tb) + static_cast<uint32_t>(c.step)];
+    if (st.receives) ++consumed_[p_.recvConnection(tb)];
     c.busy = false;
     ++moved_;
-    if (++c.unit == unitsOf(st)) completeStep(tb, st);
+    if (++c.unit == st.units) completeStep(tb, st);
   }
   // start() and, for a unit, finish() at once: the atomic move of the untimed drivers.
   void take(int32_t tb) {
@@ -154,24 +155,33 @@ class FifoMachine {
  private:
   static constexpr int64_t kFlagStride = int64_t{1} << 32;
 
+  // What the machine reads of a step, in this configuration, packed: a large program's steps do
+  // not fit the caches, and every move of a thread block reads its current step's.
+  struct Move {
+    int32_t units = 0;
+    uint32_t waitCount = 0;
+    int32_t flagStep = 0;
+    bool receives = false, sends = false, publishes = false;
+  };
+
   Requirement waitBlocker(const TbCursor& c, const FlagWait& w) const {
     const int64_t needed = flagValue(c.tile, w.step);
     if (flag_[w.tb] < needed) return {Need::Flag, w.tb, needed};
     return {};
   }
-  Requirement unitBlocker(int32_t tb, const LoadedStep& st) const {
-    if (receives(st.type)) {
+  Requirement unitBlocker(int32_t tb, const Move& st) const {
+    if (st.receives) {
       const int32_t in = p_.recvConnection(tb);
       if (produced_[in] <= consumed_[in]) return {Need::Data, in};
     }
-    if (sends(st.type)) {
+    if (st.sends) {
       const int32_t out = p_.sendConnection(tb);
       if (produced_[out] - consumed_[out] >= static_cast<uint64_t>(c_.unitsInFlight)) return {Need::Slot, out};
     }
     return {};
   }
 
-  void completeStep(int32_t tb, const LoadedStep& st) {
+  void completeStep(int32_t tb, const Move& st) {
     TbCursor& c = cursor_[tb];
     if (st.publishes) flag_[tb] = flagValue(c.tile, st.flagStep);
     c.wait = 0;
@@ -184,6 +194,7 @@ class FifoMachine {
 
   const LoadedProgram& p_;
   MachineConfig c_;
+  std::vector<Move> moves_;
   std::vector<TbCursor> cursor_;
   std::vector<int64_t> flag_;
   std::vector<uint64_t> produced_, consumed_;

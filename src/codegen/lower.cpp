@@ -2,6 +2,7 @@
 
 #include "codegen/slot_tracker.hpp"
 #include "dsl/dsl_error.hpp"
+#include "semantics/size_arithmetic.hpp"
 
 namespace ccforge::codegen {
 
@@ -33,7 +34,7 @@ Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
   size_t expected = 0;
   for (const dsl::TraceOp& op : program.trace()) {
     const int64_t width = int64_t{op.count} * R / (int64_t{instances} * op.parallel);
-    expected += static_cast<size_t>(instances * op.parallel * ((width + target.maxCount - 1) / target.maxCount) *
+    expected += static_cast<size_t>(instances * op.parallel * ceilDiv(width, int64_t{target.maxCount}) *
                                     (op.local() ? 1 : 2));
   }
   dag.instrs.reserve(expected);
@@ -45,7 +46,7 @@ Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
     const dsl::TraceOp& op = program.trace()[t];
     const int32_t replicas = instances * op.parallel;
     const int32_t width = op.count * R / replicas;
-    const int32_t parts = (width + target.maxCount - 1) / target.maxCount;
+    const int32_t parts = ceilDiv(width, target.maxCount);
     const int32_t perPart = op.local() ? 1 : 2;
     const auto first = static_cast<int32_t>(dag.instrs.size());
     const auto [srcBuf, srcBase] = maps[static_cast<size_t>(op.src.rank)].canonical(op.src.buffer, op.src.index * R);

@@ -12,6 +12,7 @@
 #include "codegen/fusion.hpp"
 #include "codegen/lower.hpp"
 #include "ir/names.hpp"
+#include "semantics/size_arithmetic.hpp"
 
 namespace ccforge::viz {
 using namespace ccforge::codegen;
@@ -36,7 +37,7 @@ std::string rankLabel(int32_t rank, int32_t) { return fmt::format("rank {}", ran
 // Chunk range of compiled chunks [off, off+cnt) in DSL chunks.
 ChunkRange dslChunks(int32_t off, int32_t cnt, int32_t refinement) {
   if (off < 0 || cnt <= 0) return {};
-  const int64_t end = (int64_t{off} + cnt + refinement - 1) / refinement;
+  const int64_t end = ceilDiv(int64_t{off} + cnt, int64_t{refinement});
   return {off / refinement, static_cast<int32_t>(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()))};
 }
 

@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "semantics/size_arithmetic.hpp"
+
 namespace ccforge::synth::sccl {
 
 using smt::Term;
@@ -166,7 +168,7 @@ int32_t Encoding::freeRoundsLimit() const {
   int64_t most = 1;
   for (size_t e = 0; e < users.size(); ++e) {
     const int64_t load = static_cast<int64_t>(problem_.demands.size()) * users[e];
-    most = std::max(most, (load * problem_.capacityDen[e] + problem_.capacityNum[e] - 1) / problem_.capacityNum[e]);
+    most = std::max(most, ceilDiv(load * problem_.capacityDen[e], problem_.capacityNum[e]));
   }
   return static_cast<int32_t>(most);
 }

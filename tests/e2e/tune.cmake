@@ -51,6 +51,9 @@ ccforge_cli_test("tune refuses a range that is not powers of two" 1
 dsl_shell_test("tune output is byte-identical on re-run" 0
   --has "^identical$"
   -- "rm -rf ${TUNE_OUT}/det1 ${TUNE_OUT}/det2 && $CCFORGE tune h100-2 allreduce allgather -o ${TUNE_OUT}/det1 --no-synth >/dev/null && $CCFORGE tune h100-2 allreduce allgather -o ${TUNE_OUT}/det2 --no-synth >/dev/null && diff -r -x 'msccl-config-*' ${TUNE_OUT}/det1 ${TUNE_OUT}/det2 && echo identical")
+if(CCFORGE_SANITIZE)  # two whole tune runs: about 5 minutes each under ASan+UBSan
+  set_tests_properties("cli: tune output is byte-identical on re-run" PROPERTIES TIMEOUT 1500)
+endif()
 # Chunk counts: recursive doubling on 16 ranks has one chunk per rank (nchunksperloop 16). At
 # 1 KiB an 8-byte allgather passes count 8 per rank, which the msccl-scheduler plugin tests
 # against 16 directly: that call is unserved, so 1 KiB is not given to it and the report says why.

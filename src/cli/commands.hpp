@@ -12,6 +12,7 @@ struct CommandContext {
 
 // One line per subcommand, in the order `ccforge --help` lists them.
 void registerVerifyCommand(CLI::App& app, CommandContext& context);
+void registerSelectCommand(CLI::App& app, CommandContext& context);
 void registerListCommand(CLI::App& app, CommandContext& context);
 void registerCompileCommand(CLI::App& app, CommandContext& context);
 void registerDotCommand(CLI::App& app, CommandContext& context);

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
 #include "semantics/runtime_profile.hpp"
 
 namespace ccforge {
@@ -124,6 +129,49 @@ bool divides(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
   return tested % n == 0;
 }
 
+// What the selector multiplies the count by before it tests divisibility by nchunksperloop
+// (see divides and legacyDivides).
+uint64_t divisibilityFactor(Selector s, const SelectionCall& call) {
+  const uint64_t ranks = static_cast<uint64_t>(call.ranks);
+  switch (s) {
+    case Selector::Internal:
+      return sizeMultiplier(call.coll, call.ranks);
+    case Selector::External:
+      return 1;
+    case Selector::Legacy:
+      switch (call.coll) {
+        case CollectiveKind::Broadcast:
+          return static_cast<uint64_t>(call.typeSize);
+        case CollectiveKind::AllGather:
+          return static_cast<uint64_t>(call.typeSize) * ranks;
+        case CollectiveKind::ReduceScatter:
+        case CollectiveKind::AllToAll:
+          return ranks;
+        default:
+          return 1;
+      }
+  }
+  return 1;
+}
+
+// The window as a closed interval of the selector's (unsigned) byte count; nullopt when empty.
+struct ByteInterval {
+  uint64_t low;
+  uint64_t high;
+};
+std::optional<ByteInterval> byteInterval(Selector s, const ir::Algorithm& a) {
+  if (s == Selector::Legacy) {
+    const int64_t low = legacyMin(a), high = legacyMax(a);
+    if (high <= low) return std::nullopt;  // [low, high) holds nothing
+    return ByteInterval{static_cast<uint64_t>(low), static_cast<uint64_t>(high) - 1};
+  }
+  const SizeWindow w = sizeWindowOf(a);
+  return ByteInterval{static_cast<uint64_t>(w.minBytes),
+                      w.maxBytes ? static_cast<uint64_t>(*w.maxBytes) : std::numeric_limits<uint64_t>::max()};
+}
+
+uint64_t ceilDivide(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
 bool inWindow(Selector s, const ir::Algorithm& a, uint64_t bytes) {
   if (s == Selector::Legacy)
     return bytes >= static_cast<uint64_t>(legacyMin(a)) && bytes < static_cast<uint64_t>(legacyMax(a));
@@ -173,11 +221,16 @@ std::string windowText(Selector s, const ir::Algorithm& a) {
   return w.maxBytes ? fmt::format("{}..{} bytes", w.minBytes, *w.maxBytes) : fmt::format("{}..unbounded bytes", w.minBytes);
 }
 
-Rejection rejection(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
+Rejection shapeRejection(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
   if (!loads(s, a)) return Rejection::NotLoaded;
   if (a.coll != call.coll) return Rejection::Collective;
   if (a.ngpus != call.ranks) return Rejection::Ranks;
   if (!servesForm(s, a, call)) return Rejection::CallForm;
+  return Rejection::None;
+}
+
+Rejection rejection(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
+  if (const Rejection r = shapeRejection(s, a, call); r != Rejection::None) return r;
   if (call.count == 0 || !divides(s, a, call)) return Rejection::Divisibility;
   if (!inWindow(s, a, callBytes(call))) return Rejection::Window;
   return Rejection::None;
@@ -198,13 +251,21 @@ std::string divisibilityTerm(Selector s, CollectiveKind coll, int32_t ranks) {
   return "count";
 }
 
+bool reachesSelector(Selector s, CollectiveKind coll, int32_t ranks) {
+  const bool routed = s == Selector::Legacy ? legacyRoutes(coll) && ranks > 1 : executorRoutes(coll);
+  return routed && ranks >= 1;
+}
+
+std::vector<CallForm> formsPassed(Selector s, CollectiveKind coll) {
+  if (!seesInPlace(s, coll)) return {CallForm::OutOfPlace};
+  return {CallForm::InPlace, CallForm::OutOfPlace};
+}
+
 std::vector<SelectionCall> consideredCalls(Selector s, CollectiveKind coll, int32_t ranks) {
   std::vector<SelectionCall> calls;
-  const bool routed = s == Selector::Legacy ? legacyRoutes(coll) && ranks > 1 : executorRoutes(coll);
-  if (!routed || ranks < 1) return calls;
+  if (!reachesSelector(s, coll, ranks)) return calls;
   const uint64_t maxBytes = uint64_t{1} << kMaxConsideredBytesLog2;
-  for (CallForm form : {CallForm::InPlace, CallForm::OutOfPlace}) {
-    if (form == CallForm::InPlace && !seesInPlace(s, coll)) continue;
+  for (CallForm form : formsPassed(s, coll)) {
     for (int32_t typeSize : kTypeSizes)
       for (uint64_t count = 1;; count *= 2) {
         SelectionCall call{coll, ranks, form, typeSize, count};
@@ -213,6 +274,97 @@ std::vector<SelectionCall> consideredCalls(Selector s, CollectiveKind coll, int3
       }
   }
   return calls;
+}
+
+std::optional<uint64_t> countStep(Selector s, const ir::Algorithm& a, const SelectionCall& shape) {
+  if (a.nchunksperloop <= 0) return std::nullopt;
+  // n divides count * factor exactly when n / gcd(n, factor) divides count.
+  const uint64_t n = static_cast<uint64_t>(a.nchunksperloop);
+  return n / std::gcd(n, divisibilityFactor(s, shape));
+}
+
+std::optional<AcceptedCounts> acceptedCounts(Selector s, const ir::Algorithm& a, const SelectionCall& shape,
+                                             uint64_t maxCount) {
+  if (shapeRejection(s, a, shape) != Rejection::None || a.nchunksperloop <= 0) return std::nullopt;
+  if (shape.typeSize == 0 || shape.typeSize < -1) throw std::invalid_argument("acceptedCounts: element size");
+  if (s == Selector::Legacy && shape.typeSize < 0) return std::nullopt;
+  const uint64_t factor = divisibilityFactor(s, shape);
+  const uint64_t step = *countStep(s, a, shape);
+  if (s == Selector::Legacy && shape.coll != CollectiveKind::AllToAll)
+    maxCount = std::min<uint64_t>(maxCount, static_cast<uint64_t>(std::numeric_limits<int32_t>::max()) / factor);
+  if (step > maxCount) return std::nullopt;
+  const std::optional<ByteInterval> window = byteInterval(s, a);
+  if (!window) return std::nullopt;
+  // The accepted counts are j * step for j in [jLow, jHigh].
+  uint64_t jLow = 1, jHigh = maxCount / step;
+  const uint64_t multiplier = sizeMultiplier(shape.coll, shape.ranks);
+  if (shape.typeSize > 0) {
+    // bytes = j * unit, no wrap: unit * jHigh is at most maxCount * typeSize * multiplier.
+    const uint64_t unit = step * static_cast<uint64_t>(shape.typeSize) * multiplier;
+    jLow = std::max(jLow, ceilDivide(window->low, unit));
+    jHigh = std::min(jHigh, window->high / unit);
+  } else {
+    // The size is -1: bytes = 2^64 - j * unit (size_t arithmetic), so bytes >= low means
+    // j * unit <= 2^64 - low and bytes <= high means j * unit >= 2^64 - high.
+    const uint64_t unit = step * multiplier;
+    if (window->high == 0) return std::nullopt;
+    jLow = std::max(jLow, ceilDivide(uint64_t{0} - window->high, unit));
+    if (window->low != 0) jHigh = std::min(jHigh, (uint64_t{0} - window->low) / unit);
+  }
+  if (jLow > jHigh) return std::nullopt;
+  AcceptedCounts counts{jLow * step, jHigh * step, step};
+  SelectionCall first = shape, last = shape;
+  first.count = counts.first;
+  last.count = counts.last;
+  if (!accepts(s, a, first) || !accepts(s, a, last))
+    throw std::logic_error(fmt::format("acceptedCounts: counts {}..{} step {} disagree with the selection test",
+                                       counts.first, counts.last, step));
+  return counts;
+}
+
+const std::vector<DataType>& dataTypes() {
+  // nccl.h ncclDataType_t, in its order.
+  static const std::vector<DataType> types = {
+      {"int8", 1, true},     {"uint8", 1, true},    {"int32", 4, true},   {"uint32", 4, true},
+      {"int64", 8, true},    {"uint64", 8, true},   {"float16", 2, true}, {"float32", 4, true},
+      {"float64", 8, true},  {"bfloat16", 2, false}, {"fp8e4m3", 1, false}, {"fp8e5m2", 1, false},
+  };
+  return types;
+}
+
+const DataType* findDataType(std::string_view name) {
+  // nccl.h's aliases: ncclChar, ncclInt, ncclHalf, ncclFloat, ncclDouble.
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"char", "int8"}, {"int", "int32"}, {"half", "float16"}, {"float", "float32"}, {"double", "float64"}};
+  for (const auto& [alias, canonical] : kAliases)
+    if (name == alias) name = canonical;
+  for (const DataType& t : dataTypes())
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+int32_t selectorTypeSize(Selector s, const DataType& type) {
+  return s == Selector::External && !type.pluginKnows ? -1 : type.size;
+}
+
+std::vector<int32_t> selectorTypeSizes(Selector s) {
+  std::vector<int32_t> sizes(std::begin(kTypeSizes), std::end(kTypeSizes));
+  if (s == Selector::External) sizes.push_back(-1);
+  return sizes;
+}
+
+uint64_t maxConsideredCount(CollectiveKind coll, int32_t ranks, int32_t elementSize) {
+  const uint64_t perCount = static_cast<uint64_t>(std::max(elementSize, 1)) * std::max<uint64_t>(sizeMultiplier(coll, ranks), 1);
+  return (uint64_t{1} << kMaxConsideredBytesLog2) / perCount;
+}
+
+CallForm seenForm(Selector s, CollectiveKind coll, CallForm passed, int32_t selectorSize, int32_t elementSize,
+                  int32_t rank) {
+  if (passed == CallForm::OutOfPlace || !seesInPlace(s, coll)) return CallForm::OutOfPlace;
+  const bool offsetTest = coll == CollectiveKind::AllGather || coll == CollectiveKind::Gather ||
+                          coll == CollectiveKind::ReduceScatter || coll == CollectiveKind::Scatter;
+  if (offsetTest && selectorSize != elementSize && rank != 0) return CallForm::OutOfPlace;
+  return CallForm::InPlace;
 }
 
 }  // namespace ccforge

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,7 @@ struct SelectionCall {
   ir::CollectiveKind coll = ir::CollectiveKind::AllReduce;
   int32_t ranks = 0;
   CallForm form = CallForm::InPlace;
-  int32_t typeSize = 4;  // bytes per element
+  int32_t typeSize = 4;  // the element size the selector multiplies by (-1: the plugin's bf16/fp8)
   uint64_t count = 0;
 };
 
@@ -62,11 +63,63 @@ inline bool accepts(Selector s, const ir::Algorithm& algo, const SelectionCall& 
   return rejection(s, algo, call) == Rejection::None;
 }
 
+// The tests before the size ones (loads, collective, ranks, call form): Rejection::None when
+// the call's shape passes them; its count is not looked at.
+Rejection shapeRejection(Selector s, const ir::Algorithm& algo, const SelectionCall& call);
+
+// Every count of one call shape (`shape.count` ignored) that a file accepts, solved
+// arithmetically rather than enumerated: the divisibility test makes the counts the multiples of
+// `step`, the window an interval of them. Counts run from 1 to `maxCount`; for the legacy
+// runtime, whose divisibility product is kept in an int, only up to where it does not wrap.
+// nullopt when no count is accepted. first/last are accepted calls (checked with rejection()).
+// The step of the counts the divisibility test passes (nchunksperloop / gcd with what the selector
+// multiplies the count by first); nullopt when nchunksperloop is not positive (no count passes).
+std::optional<uint64_t> countStep(Selector s, const ir::Algorithm& algo, const SelectionCall& shape);
+struct AcceptedCounts {
+  uint64_t first = 0;
+  uint64_t last = 0;
+  uint64_t step = 0;
+};
+std::optional<AcceptedCounts> acceptedCounts(Selector s, const ir::Algorithm& algo, const SelectionCall& shape,
+                                             uint64_t maxCount);
+
+// The call forms a selector passes for a collective: in-place and out-of-place, or out-of-place
+// only where it never decides "in place" (send, recv; alltoall for the legacy runtime).
+std::vector<CallForm> formsPassed(Selector s, ir::CollectiveKind coll);
+// Whether any NCCL call of `coll` on `ranks` ranks reaches the selector at all.
+bool reachesSelector(Selector s, ir::CollectiveKind coll, int32_t ranks);
+
+// NCCL's data types (nccl.h ncclDataType_t) with their element size and the size each selector
+// multiplies the count by: msccl-executor-nccl's ncclTypeSize (src/include/collectives.h) knows
+// bf16 and fp8 when CUDA defines them (CUDA 11.8 and later); the msccl-scheduler plugin's own
+// ncclTypeSize (src/scheduler.cc) lists bfloat16 only for RCCL builds and fp8 not at all, so
+// returns -1 for both in an NCCL build.
+struct DataType {
+  std::string_view name;  // "float32", "bfloat16", ...
+  int32_t size;           // bytes per element
+  bool pluginKnows;       // false: the plugin's ncclTypeSize returns -1
+};
+const std::vector<DataType>& dataTypes();
+const DataType* findDataType(std::string_view name);  // also NCCL's aliases: half, float, double, ...
+int32_t selectorTypeSize(Selector s, const DataType& type);
+// The element sizes a selector can multiply a count by: 1, 2, 4, 8, and -1 for the plugin.
+std::vector<int32_t> selectorTypeSizes(Selector s);
+// The largest count of a type of `elementSize` bytes whose call stays within 2^kMaxConsideredBytesLog2 bytes.
+uint64_t maxConsideredCount(ir::CollectiveKind coll, int32_t ranks, int32_t elementSize);
+
+// The call form one rank's selector sees. Both executor selectors decide it per rank: for
+// allgather and reducescatter by comparing the buffers with an offset of rank * count *
+// typesize, so where the selector's size is -1 (the plugin with bf16 or fp8) an in-place call is
+// in-place on rank 0 only and out-of-place on every other rank.
+CallForm seenForm(Selector s, ir::CollectiveKind coll, CallForm passed, int32_t selectorSize, int32_t elementSize,
+                  int32_t rank);
+
 // What the selector tests for divisibility by nchunksperloop, for messages: "count", "count*8",
 // "count*typesize*8", ...
 std::string divisibilityTerm(Selector s, ir::CollectiveKind coll, int32_t ranks);
 
-// "The sizes users make": calls whose count is a power of two, for every call form the selector
+// Calls whose count is a power of two (the report's sample; the dead-file test solves every count
+// with acceptedCounts), for every call form the selector
 // passes for this collective, every element size NCCL has (1, 2, 4, 8 bytes) and every count
 // whose callBytes is at most 2^kMaxConsideredBytesLog2 (256 GiB, more than any GPU's memory).
 // Ordered by form, element size, count. Empty when no NCCL call of `coll` reaches the selector.

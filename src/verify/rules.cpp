@@ -66,7 +66,7 @@ const std::vector<RuleInfo>& ruleCatalogue() {
       {"selection.shadowed", Check::Selection,
        "Under a selector with a fixed file order, earlier files take every call a file accepts: it is never selected."},
       {"selection.dead", Check::Selection,
-       "No call of the sizes users make (power-of-two counts) passes a file's selection tests under a selector."},
+       "No call of any count, data type or call form passes a file's selection tests under a selector (a warning)."},
       {"selection.stray-file", Check::Selection,
        "A directory entry that is not an algorithm file, which the runtime nevertheless reads as one."},
       {"selection.too-many-files", Check::Selection, "The directory holds more algorithm files than the runtime loads."},

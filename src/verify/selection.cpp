@@ -3,20 +3,36 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bitset>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
+#include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
 #include "verify/findings.hpp"
 
 namespace ccforge::verify {
 namespace {
 
-constexpr size_t kMaxCalls = 2 * std::size(kTypeSizes) * (kMaxConsideredBytesLog2 + 1);
-using CallSet = std::bitset<kMaxCalls>;
+// Which of a group's calls a file accepts or runs.
+class CallSet {
+ public:
+  explicit CallSet(size_t calls = 0) : bits_(calls, false) {}
+  void set(size_t i) { bits_[i] = true; }
+  bool operator[](size_t i) const { return bits_[i]; }
+  bool any() const { return std::find(bits_.begin(), bits_.end(), true) != bits_.end(); }
+  bool none() const { return !any(); }
+  CallSet operator&(const CallSet& other) const {
+    CallSet both(bits_.size());
+    for (size_t i = 0; i < bits_.size(); ++i) both.bits_[i] = bits_[i] && other.bits_[i];
+    return both;
+  }
+
+ private:
+  std::vector<bool> bits_;
+};
 
 std::string bytesText(uint64_t b) {
   static constexpr std::pair<int, const char*> kUnits[] = {{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}};
@@ -63,11 +79,40 @@ struct GroupAnalysis {
   std::vector<std::optional<size_t>> winner;  // per call, fixed order: the member that runs it
 };
 
+bool boundedAbove(Selector s, const ir::Algorithm& a) {
+  return s == Selector::Legacy || sizeWindowOf(a).maxBytes.has_value();
+}
+
+// The calls a group is checked for: the power-of-two counts of consideredCalls and, for every
+// member, call form and element size, the smallest count it accepts and, under a window with an
+// upper end, the largest (solved by acceptedCounts): a file whose counts are no power of two still
+// shows its calls, and two windows that share a boundary show the call both accept there.
+std::vector<SelectionCall> groupCalls(Selector s, ir::CollectiveKind coll, int32_t ranks,
+                                      const std::vector<size_t>& members, const std::vector<LoadedAlgorithm>& files) {
+  std::vector<SelectionCall> calls = consideredCalls(s, coll, ranks);
+  if (calls.empty()) return calls;
+  for (size_t m : members)
+    for (CallForm form : formsPassed(s, coll))
+      for (int32_t typeSize : kTypeSizes) {
+        const SelectionCall shape{coll, ranks, form, typeSize, 0};
+        const auto counts = acceptedCounts(s, *files[m].algorithm, shape, maxConsideredCount(coll, ranks, typeSize));
+        if (!counts) continue;
+        calls.push_back({coll, ranks, form, typeSize, counts->first});
+        // The largest count matters at a window's upper end, not at the cap of an unbounded one.
+        if (boundedAbove(s, *files[m].algorithm)) calls.push_back({coll, ranks, form, typeSize, counts->last});
+      }
+  auto key = [](const SelectionCall& c) { return std::make_tuple(c.form, c.typeSize, c.count); };
+  std::sort(calls.begin(), calls.end(), [&](const SelectionCall& a, const SelectionCall& b) { return key(a) < key(b); });
+  calls.erase(std::unique(calls.begin(), calls.end(), [&](const SelectionCall& a, const SelectionCall& b) { return key(a) == key(b); }),
+              calls.end());
+  return calls;
+}
+
 GroupAnalysis analyse(Selector s, ir::CollectiveKind coll, int32_t ranks, std::vector<size_t> members,
                       const std::vector<LoadedAlgorithm>& files) {
-  GroupAnalysis g{s, consideredCalls(s, coll, ranks), std::move(members), {}, {}, {}};
-  g.accepted.resize(g.members.size());
-  g.selected.resize(g.members.size());
+  GroupAnalysis g{s, groupCalls(s, coll, ranks, members, files), std::move(members), {}, {}, {}};
+  g.accepted.assign(g.members.size(), CallSet(g.calls.size()));
+  g.selected.assign(g.members.size(), CallSet(g.calls.size()));
   g.winner.resize(g.calls.size());
   for (size_t c = 0; c < g.calls.size(); ++c) {
     std::vector<size_t> takers;
@@ -92,7 +137,7 @@ std::vector<CallRange> rangesOf(const CallSet& set, const std::vector<SelectionC
   for (size_t i = 0; i < calls.size(); ++i) {
     if (!set[i]) continue;
     const SelectionCall& c = calls[i];
-    // Calls are ordered by form, element size and doubling count.
+    // Calls are ordered by form, element size and count.
     if (i > 0 && set[i - 1] && calls[i - 1].form == c.form && calls[i - 1].typeSize == c.typeSize) {
       ranges.back().countMax = c.count;
       ranges.back().bytesMax = callBytes(c);
@@ -139,6 +184,15 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
   }
   Rejection furthest = Rejection::NotLoaded;
   for (const SelectionCall& c : g.calls) furthest = std::max(furthest, rejection(g.selector, a, c));
+  // Past the shape tests, some count passes the divisibility test unless its step exceeds every count.
+  for (CallForm form : formsPassed(g.selector, a.coll))
+    for (int32_t typeSize : selectorTypeSizes(g.selector)) {
+      const SelectionCall shape{a.coll, a.ngpus, form, typeSize, 0};
+      if (shapeRejection(g.selector, a, shape) != Rejection::None) continue;
+      const auto step = countStep(g.selector, a, shape);
+      furthest = std::max(furthest, step && *step <= maxConsideredCount(a.coll, a.ngpus, typeSize) ? Rejection::Window
+                                                                                                : Rejection::Divisibility);
+    }
   const std::string term = divisibilityTerm(g.selector, a.coll, a.ngpus);
   switch (furthest) {
     case Rejection::NotLoaded:
@@ -151,7 +205,10 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
                          a.collName, joined(forms, ", ", " and "));
     }
     case Rejection::Divisibility:
-      return fmt::format("nchunksperloop={} divides {} for no power-of-two count", a.nchunksperloop, term);
+      return a.nchunksperloop <= 0
+                 ? fmt::format("nchunksperloop={} divides {} for no count", a.nchunksperloop, term)
+                 : fmt::format("nchunksperloop={} divides {} for no count of a call of at most {}", a.nchunksperloop,
+                               term, bytesText(uint64_t{1} << kMaxConsideredBytesLog2));
     case Rejection::Window:
       if (g.selector == Selector::Legacy && a.maxBytes && *a.maxBytes == 0)
         return fmt::format("the legacy runtime reads maxBytes=\"0\" as 0 bytes, not as unbounded: its window {} is empty",
@@ -161,6 +218,15 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
     default:
       return "no call matches it";
   }
+}
+
+// Whether a call whose element size the selector takes as -1 (the plugin's bfloat16 and fp8)
+// selects the file: the group's calls do not hold those.
+bool acceptsMinusOneSize(Selector s, const ir::Algorithm& a) {
+  if (s != Selector::External) return false;
+  for (CallForm form : formsPassed(s, a.coll))
+    if (acceptedCounts(s, a, {a.coll, a.ngpus, form, -1, 0}, maxConsideredCount(a.coll, a.ngpus, 1))) return true;
+  return false;
 }
 
 std::string orderText(Selector s, size_t position, size_t total, int32_t ranks) {
@@ -299,6 +365,7 @@ class DirectoryCheck {
                                     describeCalls(rangesOf(accepted, g.calls))));
         continue;
       }
+      if (!g.calls.empty() && acceptsMinusOneSize(p.selector, a)) continue;
       dead.push_back(p.selector);
       reasons.push_back(deadReason(g, a));
     }
@@ -309,11 +376,11 @@ class DirectoryCheck {
       reasons.resize(1);
     }
     std::string message = fmt::format(
-        "{}: no call of the sizes verify considers (power-of-two counts of 1-, 2-, 4- and 8-byte types, up to {}) "
-        "selects this file under {}: {}",
+        "{}: no call of any count (1-, 2-, 4- and 8-byte types, and the plugin's size -1 for bfloat16 and fp8, up "
+        "to {} a call) selects this file under {}: {}",
         subject(a), bytesText(uint64_t{1} << kMaxConsideredBytesLog2), selectorsPhrase(dead), joined(reasons, "; ", "; "));
     if (!alive.empty()) message += " (" + joined(alive, "; ", "; ") + ")";
-    findings_[f].error(Check::Selection, "selection.dead", a.where, message);
+    findings_[f].warning(Check::Selection, "selection.dead", a.where, message);
   }
 
   void shadowedFinding(size_t f, const PerSelector& p) {

@@ -152,6 +152,22 @@ check refused simulate "$ring" dgx1 --sizes 1..9223372036854775807
 check refused simulate "$ring" a100-1 --sizes 99999999999999999999
 
 # --- options: nan, inf, negatives, unknown names, unwritable outputs -------------------------
+sweep_dir=$fixtures/verify-dirs/select_sweep
+check refused select "$sweep_dir" --collective allreduce --bytes 0 --dtype float32 --inplace
+check refused select "$sweep_dir" --collective allreduce --count 0 --dtype float32 --inplace
+check refused select "$sweep_dir" --collective allreduce --count -1 --dtype float32 --inplace
+check refused select "$sweep_dir" --collective allreduce --count 8 --bytes 32 --dtype float32 --inplace
+check refused select "$sweep_dir" --collective allreduce --count 8 --dtype float32 --inplace --outofplace
+check refused select "$sweep_dir" --collective nosuch --count 8 --dtype float32 --inplace
+check refused select "$sweep_dir" --collective allgather --count 8 --dtype float32 --inplace --ranks 2147483647
+check refused select "$sweep_dir" --collective allgather --count 8 --dtype float32 --inplace --ranks 0
+check refused select "$sweep_dir" --collective broadcast --count 8 --dtype float32 --inplace --root -1
+check refused select missing_dir --collective allreduce --count 8 --dtype float32 --inplace
+check any select "$sweep_dir" --collective allreduce --count 18446744073709551615 --dtype float64 --outofplace
+for f in "${xml_inputs[@]}"; do
+  [ -f "$f" ] || continue
+  mkdir -p "select_$f" && cp "$f" "select_$f/" && check any select "select_$f" --collective allgather --count 8 --dtype float32 --inplace
+done
 check refused verify --smt-timeout nan "$good"
 check refused verify --smt-timeout inf "$good"
 check refused verify --max-input-size -1 "$good"

@@ -47,7 +47,8 @@ root=$(cd "$root" && pwd) || exit 2
 # docs/deploying.md finish in seconds. allreduce_a100_ring.py stands in for msccl-tools' example of
 # that name (same command line); my_alltonext.py is a custom collective of tests/fixtures/python,
 # gemv_fused.py a fused program of the same folder; ar.log and ag.log are public nccl-tests logs of
-# one H100 box (tests/fixtures/nccl-tests-logs/README.md).
+# one H100 box (tests/fixtures/nccl-tests-logs/README.md); ndv5 is msccl-scheduler's shipped
+# directory (tests/fixtures/msccl-scheduler/README.md), select_sweep the test directory of `select`.
 INPUTS="
 system.xml                              tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
 nodeA.xml                               tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
@@ -59,6 +60,8 @@ my_alltonext.py                         tests/fixtures/python/alltonext.py
 gemv_fused.py                           tests/fixtures/python/gemv_fused.py
 ar.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-nccl2.29.txt
 ag.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allgather-nccl2.29.txt
+ndv5                                    tests/fixtures/msccl-scheduler/ndv5
+select_sweep                            tests/fixtures/verify-dirs/select_sweep
 "
 
 work=$(mktemp -d)
@@ -114,7 +117,7 @@ prepare() {
   mkdir -p "$dir" || return 1
   while read -r name src; do
     [ -n "$name" ] || continue
-    cp "$root/$src" "$dir/$name" || return 1
+    cp -r "$root/$src" "$dir/$name" || return 1
   done <<<"$INPUTS"
   ln -s "$root/specs" "$dir/specs"
 }

@@ -56,8 +56,9 @@ ccforge_cli_test("verify: no arguments is a usage error" 1
 ccforge_cli_test("verify: a directory is checked for ambiguous selection" 10
   --has ": error: .*\\[selection.shadowed\\]$" --has "1 of 2 files verified"
   -- verify ${FIXTURES}/verify-dirs/shadowed)
-ccforge_cli_test("verify: a directory reports dead and stray files and what each selector runs" 10
-  --has "b_chunks48.xml:1:1: error: .*nchunksperloop=48 divides count for no power-of-two count.* \\[selection.dead\\]$"
+ccforge_cli_test("verify: a file of 48 chunks per loop is not dead (count 48 is a call) but shadowed by an earlier one" 10
+  --has "b_chunks48.xml:1:1: error: .*e.g. an in-place call of count 48 with a 4-byte type \\(192 bytes\\).* \\[selection.shadowed\\]$"
+  --lacks "selection.dead"
   --has "selection internal \\(path order, 1 of 2\\): accepts and runs in-place from count 2 to 256 GiB"
   -- verify ${FIXTURES}/verify-dirs/dead_48_chunks)
 ccforge_cli_test("verify: a stray file in a directory" 10

@@ -145,3 +145,116 @@ TEST_CASE("selection: the considered calls are power-of-two counts up to 256 GiB
   CHECK(inPlace == 138);
   CHECK(calls.size() == 276);
 }
+
+// Every count, solved arithmetically (acceptedCounts). Expected values worked out by hand from the
+// tests above: the counts are the multiples of n / gcd(n, factor) whose bytes lie in the window.
+TEST_CASE("selection: every count, not only powers of two: msccl-scheduler's ndv5 ap2ll.xml") {
+  // allreduce, 8 ranks, nchunksperloop 128, window 32769..40959 bytes, in-place.
+  ir::Algorithm ap2ll = header(CollectiveKind::AllReduce, "allreduce", 8, 128, 32769, 40959);
+  ap2ll.inplace = true;
+  ap2ll.outofplace = false;
+  const SelectionCall shape = call(CollectiveKind::AllReduce, 8, 0, 4, CallForm::InPlace);
+  for (Selector s : {Selector::Internal, Selector::External}) {
+    // Multiples of 128 with 4 bytes each: 32769..40959 bytes holds 8320 (65 x 128, 33280 B) to
+    // 10112 (79 x 128, 40448 B); 8192 (32768 B) is one byte short and 10240 (40960 B) one over.
+    const auto counts = acceptedCounts(s, ap2ll, shape, maxConsideredCount(CollectiveKind::AllReduce, 8, 4));
+    REQUIRE(counts);
+    CHECK(counts->first == 8320);
+    CHECK(counts->last == 10112);
+    CHECK(counts->step == 128);
+    CHECK_FALSE(anyConsideredCall(s, ap2ll));  // no power-of-two count: the old test called it dead
+  }
+  // 1-byte types: from 32896 (257 x 128; 256 x 128 is 32768 bytes) to 40832 (319 x 128).
+  const auto bytes1 = acceptedCounts(Selector::Internal, ap2ll, call(CollectiveKind::AllReduce, 8, 0, 1, CallForm::InPlace),
+                                     maxConsideredCount(CollectiveKind::AllReduce, 8, 1));
+  REQUIRE(bytes1);
+  CHECK(bytes1->first == 32896);
+  CHECK(bytes1->last == 40832);  // 320 x 128 = 40960 > 40959
+  // Out-of-place calls: the file does not serve them.
+  CHECK_FALSE(acceptedCounts(Selector::Internal, ap2ll, call(CollectiveKind::AllReduce, 8, 0, 4, CallForm::OutOfPlace),
+                             maxConsideredCount(CollectiveKind::AllReduce, 8, 4)));
+}
+
+TEST_CASE("selection: 24 chunks per loop take every multiple of 24 (ncv4 ar_tree_12_LL.xml)") {
+  ir::Algorithm tree = header(CollectiveKind::AllReduce, "allreduce", 4, 24, 96, 617472);
+  const SelectionCall shape = call(CollectiveKind::AllReduce, 4, 0, 2);
+  const auto counts = acceptedCounts(Selector::External, tree, shape, maxConsideredCount(CollectiveKind::AllReduce, 4, 2));
+  REQUIRE(counts);
+  CHECK(counts->first == 48);       // 48 x 2 = 96 bytes
+  CHECK(counts->last == 308736);    // 308736 x 2 = 617472 bytes, 12864 x 24
+  CHECK(accepts(Selector::External, tree, call(CollectiveKind::AllReduce, 4, 24 * 1000, 2)));
+  CHECK(rejection(Selector::External, tree, call(CollectiveKind::AllReduce, 4, 24 * 1000 + 8, 2)) == Rejection::Divisibility);
+  // The internal scheduler on an 8-rank allgather with 48 chunks: count x 8 % 48 == 0 for every
+  // multiple of 6; the plugin needs multiples of 48.
+  const ir::Algorithm ag48 = header(CollectiveKind::AllGather, "allgather", 8, 48);
+  const uint64_t max4 = maxConsideredCount(CollectiveKind::AllGather, 8, 4);
+  CHECK(acceptedCounts(Selector::Internal, ag48, call(CollectiveKind::AllGather, 8, 0), max4)->first == 6);
+  CHECK(acceptedCounts(Selector::External, ag48, call(CollectiveKind::AllGather, 8, 0), max4)->first == 48);
+  CHECK(acceptedCounts(Selector::Internal, ag48, call(CollectiveKind::AllGather, 8, 0), max4)->last == max4 / 6 * 6);
+}
+
+TEST_CASE("selection: the plugin's -1 for bfloat16 and fp8 wraps the size, so only maxBytes=0 files match") {
+  const DataType* bf16 = findDataType("bfloat16");
+  const DataType* fp8 = findDataType("fp8e5m2");
+  const DataType* half = findDataType("half");
+  REQUIRE(bf16);
+  REQUIRE(fp8);
+  REQUIRE(half);
+  CHECK(selectorTypeSize(Selector::External, *bf16) == -1);
+  CHECK(selectorTypeSize(Selector::External, *fp8) == -1);
+  CHECK(selectorTypeSize(Selector::External, *half) == 2);
+  CHECK(selectorTypeSize(Selector::Internal, *bf16) == 2);
+  CHECK(selectorTypeSize(Selector::Internal, *fp8) == 1);
+  CHECK(findDataType("float128") == nullptr);
+  // size_t: count x (size_t)-1 = 2^64 - count.
+  CHECK(callBytes(call(CollectiveKind::AllReduce, 2, 48, -1)) == 18446744073709551568ull);
+  CHECK(callBytes(call(CollectiveKind::AllGather, 3, 6, -1)) == 18446744073709551598ull);  // 2^64 - 18
+  const ir::Algorithm bounded = header(CollectiveKind::AllReduce, "allreduce", 2, 1, 0, 1 << 20);
+  const ir::Algorithm unbounded = header(CollectiveKind::AllReduce, "allreduce", 2, 1, 1 << 20, 0);
+  CHECK(rejection(Selector::External, bounded, call(CollectiveKind::AllReduce, 2, 48, -1)) == Rejection::Window);
+  CHECK(accepts(Selector::External, unbounded, call(CollectiveKind::AllReduce, 2, 48, -1)));  // 1 MiB minimum too
+  const uint64_t max1 = maxConsideredCount(CollectiveKind::AllReduce, 2, 1);
+  CHECK_FALSE(acceptedCounts(Selector::External, bounded, call(CollectiveKind::AllReduce, 2, 0, -1), max1));
+  const auto any = acceptedCounts(Selector::External, unbounded, call(CollectiveKind::AllReduce, 2, 0, -1), max1);
+  REQUIRE(any);
+  CHECK(any->first == 1);
+  CHECK(any->last == max1);
+  // A minBytes that no real call reaches (2^40 > 256 GiB): only the -1 calls select the file.
+  const ir::Algorithm huge = header(CollectiveKind::AllReduce, "allreduce", 2, 1, int64_t{1} << 40, 0);
+  CHECK_FALSE(acceptedCounts(Selector::External, huge, call(CollectiveKind::AllReduce, 2, 0, 4),
+                             maxConsideredCount(CollectiveKind::AllReduce, 2, 4)));
+  CHECK(acceptedCounts(Selector::External, huge, call(CollectiveKind::AllReduce, 2, 0, -1), max1));
+}
+
+TEST_CASE("selection: in-place is decided per rank; with the plugin's -1 only rank 0 sees it for allgather") {
+  for (int32_t rank : {0, 1, 7}) {
+    CHECK(seenForm(Selector::Internal, CollectiveKind::AllGather, CallForm::InPlace, 2, 2, rank) == CallForm::InPlace);
+    CHECK(seenForm(Selector::External, CollectiveKind::AllReduce, CallForm::InPlace, -1, 2, rank) == CallForm::InPlace);
+    CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::OutOfPlace, -1, 2, rank) ==
+          CallForm::OutOfPlace);
+    CHECK(seenForm(Selector::Internal, CollectiveKind::Send, CallForm::InPlace, 4, 4, rank) == CallForm::OutOfPlace);
+  }
+  CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::InPlace, -1, 2, 0) == CallForm::InPlace);
+  CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::InPlace, -1, 2, 1) == CallForm::OutOfPlace);
+  CHECK(seenForm(Selector::External, CollectiveKind::ReduceScatter, CallForm::InPlace, -1, 1, 3) == CallForm::OutOfPlace);
+  CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::InPlace, 4, 4, 3) == CallForm::InPlace);
+}
+
+TEST_CASE("selection: no count at all: a non-positive nchunksperloop, a step past every call, an empty window") {
+  const uint64_t max4 = maxConsideredCount(CollectiveKind::AllReduce, 2, 4);
+  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 0), call(CollectiveKind::AllReduce, 2, 0), max4));
+  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, -4), call(CollectiveKind::AllReduce, 2, 0), max4));
+  // 2^31 - 1 chunks: the smallest count is 2^31 - 1 of 4 bytes, under 256 GiB: accepted.
+  CHECK(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 2147483647), call(CollectiveKind::AllReduce, 2, 0), max4));
+  // Window 100..103 bytes with 48 chunks of 4 bytes: multiples of 192 bytes, none inside.
+  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 48, 100, 103), call(CollectiveKind::AllReduce, 2, 0), max4));
+  // Legacy: [0, 128 MiB) by default, allgather divides count x typesize x ranks: 8 ranks, 4 bytes,
+  // 48 chunks: count x 32 % 48 == 0 for multiples of 3.
+  ir::Algorithm legacy = header(CollectiveKind::AllGather, "allgather", 8, 48, std::nullopt, std::nullopt);
+  legacy.outofplace = std::nullopt;
+  const auto counts = acceptedCounts(Selector::Legacy, legacy, call(CollectiveKind::AllGather, 8, 0),
+                                     maxConsideredCount(CollectiveKind::AllGather, 8, 4));
+  REQUIRE(counts);
+  CHECK(counts->first == 3);
+  CHECK(counts->last == 4194303);  // 3 x 1398101, x 32 = 134217696 < 128 MiB
+}

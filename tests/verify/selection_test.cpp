@@ -5,10 +5,13 @@
 //   served_counts_differ/  a_chunks8 (0..unbounded, 8 chunks) and b_chunks2_upto_1m (0..1 MiB, 2 chunks):
 //                          b's window lies inside a's, but b alone takes counts 2 and 4; not shadowed,
 //                          ambiguous for counts 8..1 MiB (path order gives them to a).
-//   dead_48_chunks/        b_chunks48: 48 chunks per loop divide no power-of-two count: dead under both
-//                          schedulers, not shadowed; a_chunks2 verified.
+//   dead_48_chunks/        b_chunks48: 48 chunks per loop divide no power-of-two count, but count 48
+//                          (192 bytes of a 4-byte type) is a call: not dead; a_chunks2 (unbounded, in
+//                          place, 2 chunks) accepts every count b does, so b is shadowed under path
+//                          order and ambiguous under readdir order; a_chunks2 verified.
 //   internal_only/         a 3-rank ring allgather (3 chunks per loop): the internal scheduler tests
-//                          count*3, which 3 divides; the plugin tests count: dead under the plugin only.
+//                          count*3, which 3 divides; the plugin tests count, which 3 divides for
+//                          counts 3, 6, ...: alive under both.
 //   shadowed/              two identical headers: only the plugin can pick b (the internal scheduler
 //                          gives all its calls to a): shadowed, and ambiguous only under readdir order.
 //   stray_file/            README.md next to an algorithm: a stray file (the executor reads it as one).
@@ -78,36 +81,78 @@ TEST_CASE("a file whose window lies inside an earlier one is not shadowed when i
   }
 }
 
-TEST_CASE("a file with 48 chunks per loop is dead, not shadowed") {
+TEST_CASE("a file with 48 chunks per loop is not dead: count 48 is a call, which an earlier file takes") {
   auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "dead_48_chunks").string()}, {});
   REQUIRE(r.size() == 2);
   CHECK(r[0].verdict == Verdict::Verified);
   CHECK(r[1].verdict == Verdict::Violation);
-  CHECK(find(r[1], "selection.shadowed") == nullptr);
-  CHECK(find(r[1], "selection.ambiguous") == nullptr);
-  const verify::Violation* dead = find(r[1], "selection.dead");
-  REQUIRE(dead);
-  CHECK(contains(dead->message, "under the internal scheduler and the external scheduler"));
-  CHECK(contains(dead->message, "nchunksperloop=48 divides count for no power-of-two count"));
-  CHECK(use(r[1], "internal").accepts.empty());
-  CHECK(use(r[1], "external").accepts.empty());
+  CHECK(find(r[1], "selection.dead") == nullptr);
+  const verify::Violation* shadowed = find(r[1], "selection.shadowed");
+  REQUIRE(shadowed);
+  CHECK(contains(shadowed->message, "e.g. an in-place call of count 48 with a 4-byte type (192 bytes)"));
+  const verify::Violation* ambiguous = find(r[1], "selection.ambiguous");
+  REQUIRE(ambiguous);
+  CHECK(contains(ambiguous->message, "under the external scheduler (msccl-scheduler plugin) both accept"));
+  // b accepts, for each element size, the smallest multiple of 48 (its window is unbounded).
+  const verify::SelectorUse& internal = use(r[1], "internal");
+  REQUIRE(internal.accepts.size() == 4);
+  CHECK(internal.accepts[0].typeSize == 1);
+  CHECK(internal.accepts[0].countMin == 48);
+  CHECK(internal.selected.empty());
 }
 
-TEST_CASE("a file only the internal scheduler can pick is dead under the plugin") {
+TEST_CASE("a 3-rank allgather with 3 chunks per loop is alive under both schedulers") {
   auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "internal_only").string()}, {});
   REQUIRE(r.size() == 1);
-  const verify::Violation* dead = find(r[0], "selection.dead");
-  REQUIRE(dead);
-  CHECK(contains(dead->message, "under the external scheduler (msccl-scheduler plugin): nchunksperloop=3 divides "
-                                "count for no power-of-two count"));
-  CHECK_FALSE(contains(dead->message, "under the internal scheduler and"));
+  CHECK(r[0].verdict == Verdict::Verified);
+  CHECK(find(r[0], "selection.dead") == nullptr);
   // The internal scheduler runs every considered in-place call: counts 1.. for 3 ranks.
   const verify::SelectorUse& internal = use(r[0], "internal");
   REQUIRE(internal.selected.size() == 4);
   CHECK(internal.selected[0].callForm == "in-place");
   CHECK(internal.selected[0].countMin == 1);
   CHECK(internal.selected[0].bytesMin == 3);
-  CHECK(use(r[0], "external").accepts.empty());
+  // The plugin: count % 3 == 0, so count 3 (9 bytes of a 1-byte type, 36 of a 4-byte one) first.
+  const verify::SelectorUse& external = use(r[0], "external");
+  REQUIRE_FALSE(external.selected.empty());
+  CHECK(external.selected[0].countMin == 3);
+  CHECK(external.selected[0].bytesMin == 9);
+}
+
+TEST_CASE("selection.dead is a warning, only for a file no count of any type or form selects") {
+  test::TempDir d("selection_dead");
+  const std::string base = slurp(test::fixture(std::string("verify-dirs/") + "dead_48_chunks").string() + "/b_chunks48.xml");
+  auto withHeader = [&](const std::string& from, const std::string& to) {
+    std::string text = base;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  // 48 chunks of at least 1 byte: 48 bytes at least; a window of 1..47 bytes holds none.
+  std::ofstream(d.path / "a_window_too_small.xml") << withHeader("maxBytes=\"0\"", "maxBytes=\"47\"");
+  auto dead = verify::verifyPaths({d.path.string()}, {});
+  REQUIRE(dead.size() == 1);
+  const verify::Violation* v = find(dead[0], "selection.dead");
+  REQUIRE(v);
+  CHECK(v->severity == verify::Severity::Warning);
+  CHECK(contains(v->message, "every call whose count nchunksperloop=48 divides is outside its window 0..47 bytes"));
+  CHECK(dead[0].verdict == Verdict::Verified);
+  // 48 bytes: count 48 of a 1-byte type fits.
+  std::filesystem::remove(d.path / "a_window_too_small.xml");
+  std::ofstream(d.path / "b_window_48.xml") << withHeader("maxBytes=\"0\"", "maxBytes=\"48\"");
+  auto alive = verify::verifyPaths({d.path.string()}, {});
+  REQUIRE(alive.size() == 1);
+  CHECK(find(alive[0], "selection.dead") == nullptr);
+  CHECK(alive[0].verdict == Verdict::Verified);
+  // minBytes past every real call (2^40 bytes > 256 GiB), maxBytes 0: only the plugin's bfloat16
+  // and fp8 calls (size -1) select it; the internal scheduler never does.
+  std::filesystem::remove(d.path / "b_window_48.xml");
+  std::ofstream(d.path / "c_huge.xml") << withHeader("minBytes=\"0\"", "minBytes=\"1099511627776\"");
+  auto minusOne = verify::verifyPaths({d.path.string()}, {});
+  REQUIRE(minusOne.size() == 1);
+  const verify::Violation* internalOnly = find(minusOne[0], "selection.dead");
+  REQUIRE(internalOnly);
+  CHECK(contains(internalOnly->message, "under the internal scheduler:"));
+  CHECK_FALSE(contains(internalOnly->message, "external scheduler"));
 }
 
 TEST_CASE("a file only the plugin can pick is shadowed, and ambiguous only under readdir order") {
@@ -190,7 +235,8 @@ TEST_CASE("the legacy runtime selects in list order with its own window and keep
   REQUIRE(r.size() == 2);
   REQUIRE(r[0].selection.size() == 1);
   CHECK(r[0].selection[0].selector == "legacy");
-  CHECK(r[0].selection[0].selected.front().bytesMax == 1 << 20);  // [0, 2 MiB) holds 1 MiB, not 2 MiB
+  // [0, 2 MiB) holds 2 MiB - 2 bytes (the largest even count of a 1-byte type), not 2 MiB.
+  CHECK(r[0].selection[0].selected.front().bytesMax == (1 << 21) - 2);
   CHECK(find(r[0], "selection.ambiguous") == nullptr);
   const verify::Violation* dead = find(r[1], "selection.dead");
   REQUIRE(dead);

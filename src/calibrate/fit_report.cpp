@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ir/json_document.hpp"
+
 #include <cmath>
 
 namespace ccforge::calibrate {
@@ -58,7 +60,7 @@ std::string fitReportJson(const FitResult& fit, const std::vector<LogInput>& log
   }
   j["tables"] = tables;
   j["error"] = {{"below_1MiB", std::exp(fit.errorSmall)}, {"1MiB_to_256MiB", std::exp(fit.errorMedium)}, {"from_256MiB", std::exp(fit.errorLarge)}};
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 }  // namespace ccforge::calibrate

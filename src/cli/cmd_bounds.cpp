@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "ir/json_document.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/progress.hpp"
@@ -72,7 +73,7 @@ std::string json(const topo::Topology& t, const std::vector<synth::CollectiveBou
     collectives[std::string(collectiveTypeName(b.collective)) + (b.inSwitch ? "_in_switch" : "")] = entry;
   }
   j["collectives"] = collectives;
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/usage_error.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/picture_output.hpp"
 #include "cli/script_cli.hpp"
@@ -41,10 +42,6 @@ struct DotArguments {
   std::string highlightReport;
   bool verify = false;
   bool allRanks = false;
-};
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 // The script's own exit code (its error already printed).

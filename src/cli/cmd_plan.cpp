@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "ir/json_document.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
 #include "ir/output_file.hpp"
@@ -198,7 +199,7 @@ std::string json(const Context& c, const plan::PlanReport& r) {
       groups.push_back({{"ops", ops}, {"recomputed", dup}, {"time_us", k.timeUs}});
     }
   j["fused_op_groups"] = groups;
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 // The timeline as PNG: the SVG rendered by rsvg-convert into a temporary file renamed to `path`.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/usage_error.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/verdict_exit_code.hpp"
@@ -35,6 +36,7 @@ namespace ccforge::cli {
 namespace {
 
 using namespace ccforge::runtime;
+using runtime::DataType;  // not the selection's table of NCCL types
 
 struct RunOptions {
   std::vector<std::string> files;
@@ -63,11 +65,6 @@ struct RunOptions {
   uint64_t factor = 2;
   std::string format = "text";
   bool countGiven = false;
-};
-
-// A usage problem: reported with exit code 1.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 std::string humanBytes(double bytes) {
@@ -477,8 +474,10 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--root", options->root, "root of broadcast, reduce, gather, scatter")->capture_default_str();
   run->add_option("--workers", options->workers, "CPU worker threads (default: one per hardware thread, at most 8)");
   run->add_option("--seed", options->seed, "random input seed")->capture_default_str();
-  run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)");
-  run->add_option("--slots", options->slots, "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots");
+  run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)")
+      ->check(CLI::Range(int64_t{16}, int64_t{1} << 30));
+  run->add_option("--slots", options->slots, "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots")
+      ->check(CLI::Range(1, 1024));
   run->add_option("--max-tbs", options->maxTbs, "thread blocks per rank that can be resident at once, as verify --max-tbs")
       ->check(CLI::Range(1, 1 << 20));
   run->callback([options, &context] { context.exitCode = runCommand(*options); });

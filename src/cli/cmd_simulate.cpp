@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "ir/json_document.hpp"
 #include "cli/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
@@ -101,7 +102,7 @@ std::string json(const SimulateArguments& args, const ir::Algorithm& a, const to
                        {"transfers", s.transfers},
                        {"rank_skew_us", s.rankSkewUs}});
   j["results"] = results;
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 uint64_t sweepBound(const std::string& text, const char* flag) {

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 
+#include "ir/json_document.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
@@ -164,7 +165,7 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   j["instances"] = instances;
   j["complete"] = result.complete;
   if (!result.note.empty()) j["note"] = result.note;
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 int exitCode(const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points,

@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "ir/json_document.hpp"
 #include "cli/commands.hpp"
 #include "cli/picture_output.hpp"
 #include "cli/topology_cli.hpp"
@@ -147,7 +148,7 @@ std::string showJson(const Topology& t, const TopologySummary& s) {
                                    : ordered_json(nullptr);
   j["automorphisms"] = {{"weighted", groupJson(s.weighted)}, {"unweighted", groupJson(s.unweighted)}};
   j["gpu_orbits"] = s.gpuOrbits;
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 std::string listText() {

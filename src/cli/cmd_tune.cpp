@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/topology_cli.hpp"
 #include "ir/names.hpp"
 #include "sim/sizes.hpp"
@@ -50,7 +51,6 @@ int runTune(const TuneArguments& args) {
                           : "the uncalibrated model's defaults, docs/calibrate.md";
     run.options.minBytes = oneSize("-b", args.minSize);
     run.options.maxBytes = oneSize("-e", args.maxSize);
-    if (args.marginPercent < 0 || args.marginPercent > 1000) throw std::invalid_argument("--margin is a percentage, 0 to 1000");
     run.options.margin = args.marginPercent / 100;
     run.options.arch = !args.arch.empty() ? *sim::parseArch(args.arch) : sim::archOf(topology);
     tune::tunedSizes(run.options);  // checks the range before the work starts
@@ -112,7 +112,9 @@ void registerTuneCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("-o,--output", args->output, "the algorithm directory to write (report in DIR/report/)")->required();
   cmd->add_option("-b,--minbytes", args->minSize, "smallest size tuned (a power of two, nccl-tests' size)")->capture_default_str();
   cmd->add_option("-e,--maxbytes", args->maxSize, "largest size tuned (a power of two)")->capture_default_str();
-  cmd->add_option("--margin", args->marginPercent, "percent a candidate's algbw must exceed NCCL's")->capture_default_str();
+  cmd->add_option("--margin", args->marginPercent, "percent a candidate's algbw must exceed NCCL's")
+      ->check(finiteRange(0, 1000))
+      ->capture_default_str();
   cmd->add_option("--arch", args->arch, "GPU generation for the simulator and NCCL's model (default: the spec's \"sm\")")
       ->check(CLI::IsMember({"sm70", "sm80", "sm90", "sm100"}));
   cmd->add_option("--file", args->files, "an MSCCL-IR file to consider as a candidate (repeatable)");

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/script_cli.hpp"
 #include "verify/rules.hpp"
@@ -25,7 +26,6 @@ int main(int argc, char** argv) {
       ->trigger_on_parse();
   ccforge::cli::CommandContext context;
   ccforge::cli::registerVerifyCommand(app, context);
-  ccforge::cli::registerSelectCommand(app, context);
   ccforge::cli::registerListCommand(app, context);
   ccforge::cli::registerCompileCommand(app, context);
   ccforge::cli::registerDotCommand(app, context);
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerSynthCommand(app, context);
   ccforge::cli::registerPlanCommand(app, context);
   ccforge::cli::registerTuneCommand(app, context);
+  ccforge::cli::refuseEmptyAndNegativeValues(app);
   try {
     // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
     std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);

@@ -1,9 +1,11 @@
 // Option validators CLI11 lacks: a floating-point range that also refuses nan and inf (CLI11's
-// Range lets nan through, as every comparison with it is false), and a size that refuses a sign.
+// Range lets nan through, as every comparison with it is false), a size that refuses a sign, and
+// the rule every ccforge option follows: no value is empty or negative.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -37,6 +39,23 @@ inline CLI::Validator unsignedSize() {
         return {};
       },
       "SIZE");
+}
+
+// CLI11 converts "-1" to an unsigned option as its largest value, and no ccforge option means
+// anything by an empty string (`-o ""` would otherwise write to stdout) or a negative number.
+// Applied to every value-taking option of every subcommand, so a new option cannot forget it.
+inline void refuseEmptyAndNegativeValues(CLI::App& app) {
+  const CLI::Validator rule(
+      [](std::string& text) -> std::string {
+        if (text.empty()) return "an empty value is not accepted";
+        if (text[0] == '-' && text.size() > 1 && (std::isdigit(static_cast<unsigned char>(text[1])) || text[1] == '.'))
+          return "'" + text + "' is negative: no ccforge option takes a negative number";
+        return {};
+      },
+      "");
+  for (CLI::Option* option : app.get_options([](CLI::Option* o) { return o->get_type_size_max() > 0; }))
+    option->check(rule);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuseEmptyAndNegativeValues(*sub);
 }
 
 }  // namespace ccforge::cli

@@ -3,6 +3,9 @@
 // (listed below), which may appear anywhere; everything after `--` goes to the script verbatim.
 #pragma once
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -87,6 +90,12 @@ inline std::string defaultScriptProfile(const dsl::Program& program) {
 inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std::string& tool, const std::string& script,
                                                                      const std::vector<std::string>& args,
                                                                      bool anyProgram) {
+  // Checked here, not by the script runner: a missing SCCL file would otherwise fail inside the
+  // importer, whose exit status does not say "unreadable input".
+  if (std::ifstream probe(script); !probe) {
+    std::cerr << script << ":1:1: error: cannot read " << script << ": " << std::strerror(errno) << "\n";
+    return kExitMalformedInput;
+  }
   python::ScriptResult result;
   try {
     if (isSccl(script)) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/json_document.hpp"
 #include "ir/output_file.hpp"
 
 namespace ccforge::cli {
@@ -70,7 +71,7 @@ inline std::string withOutputSummary(const std::string& reportJson, const std::s
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(reportJson);
   j["files_written"] = filesWritten;
   j["warnings"] = warnings;
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 // Writes the index for a run whose JSON report is `reportJson`; returns its path.
@@ -83,7 +84,7 @@ inline std::string writeSynthIndex(const std::string& directory, const std::stri
   std::filesystem::create_directories(report, ec);
   if (ec) throw OutputError(report.string() + ": cannot create the directory: " + ec.message());
   const std::filesystem::path path = report / (synthFilePrefix(topology, collective) + ".json");
-  writeOutputFile(path, index.dump(2) + "\n");
+  writeOutputFile(path, jsonDocument(index));
   return path.string();
 }
 

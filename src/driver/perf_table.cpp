@@ -1,6 +1,7 @@
 // nccl-tests-style tables (perf_table.hpp). The text layout follows nccl-tests' columns: size (B),
 // count (elements), type, redop, root, then time (us), algbw (GB/s), busbw (GB/s) and #wrong for
 // out-of-place and for in-place.
+#include "ir/json_document.hpp"
 #include "driver/perf_table.hpp"
 
 #include <nlohmann/json.hpp>
@@ -191,7 +192,7 @@ std::string perfTableJson(const PerfTable& table) {
   j["rows"] = rows;
   auto avg = averageBusBandwidth(table);
   j["avg_busbw_GBps"] = avg ? ordered_json(*avg) : ordered_json(nullptr);
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 std::string perfTableCsv(const PerfTable& table) {

@@ -9,6 +9,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "ir/json_document.hpp"
+#include "ir/limits.hpp"
 #include "topology/machine_import.hpp"
 
 namespace ccforge::topo {
@@ -55,6 +57,20 @@ class SpecBuilder {
  public:
   SpecBuilder(const std::vector<ImportedBox>& boxes, const ImportOptions& options) : boxes_(boxes), options_(options) {}
 
+  // Before a single vertex is built: a million boxes would take gigabytes before the spec
+  // reader could refuse them.
+  static void checkSize(const std::vector<BoxPlan>& plans, size_t count) {
+    if (count > static_cast<size_t>(limits::kMaxBoxes))
+      throw LimitExceeded(std::to_string(count) + " boxes: a spec has at most " + std::to_string(limits::kMaxBoxes) +
+                          " (docs/limits.md)");
+    size_t gpus = 0;
+    for (size_t k = 0; k < count; ++k)
+      for (const auto& vertex : plans[plans.size() > 1 ? k : 0].vertices) gpus += vertex.second == "gpu" ? 1 : 0;
+    if (gpus > static_cast<size_t>(limits::kMaxTopologyGpus))
+      throw LimitExceeded(std::to_string(count) + " boxes make " + std::to_string(gpus) + " GPUs: a spec has at most " +
+                          std::to_string(limits::kMaxTopologyGpus) + " (docs/limits.md)");
+  }
+
   ImportResult build() {
     if (boxes_.empty()) throw std::invalid_argument("nothing to import");
     if (options_.boxes < 1) throw std::invalid_argument("--boxes must be at least 1");
@@ -64,6 +80,7 @@ class SpecBuilder {
     std::vector<BoxPlan> plans;
     for (const ImportedBox& b : boxes_) plans.push_back(planBox(b));
     const size_t count = boxes_.size() > 1 ? boxes_.size() : static_cast<size_t>(options_.boxes);
+    checkSize(plans, count);
     const bool multi = count > 1;
 
     ordered_json vertices = ordered_json::array();
@@ -101,7 +118,7 @@ class SpecBuilder {
     spec["unit_GBps"] = bandwidthJson(unit_);
     spec["vertices"] = vertices;
     spec["links"] = links;
-    return {spec.dump(2) + "\n", notes_};
+    return {jsonDocument(spec), notes_};
   }
 
  private:

@@ -158,8 +158,9 @@ void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateO
   const int32_t ranks = static_cast<int32_t>(topology.gpus().size());
   for (size_t k = 0; k < options.userFiles.size(); ++k) {
     const std::string& path = options.userFiles[k];
+    // A file the user named that cannot be read is their input's error (exit 2), not a rejected candidate.
+    ir::ReadResult read = ir::readAlgorithmFile(path);
     try {
-      ir::ReadResult read = ir::readAlgorithmFile(path);
       if (read.algorithm.coll != irKindOf(c) || read.algorithm.ngpus != ranks) continue;  // another collective's file
       verify::Options vo;
       vo.profile = profileForHeader(read.algorithm);

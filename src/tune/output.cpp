@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "ir/json_document.hpp"
 #include "ir/names.hpp"
 #include "ir/output_file.hpp"
 #include "ir/reader.hpp"
@@ -258,7 +259,7 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                     {"calls_checked", out.check.callsChecked},
                     {"ambiguous_calls", out.check.ambiguous}};
   index["warnings"] = out.warnings;
-  writeOutputFile(report / "index.json", index.dump(2) + "\n");
+  writeOutputFile(report / "index.json", jsonDocument(index));
   out.reportFiles.push_back((report / "index.json").string());
   writeOutputFile(report / "report.md", reportMarkdown(run, out));
   out.reportFiles.push_back((report / "report.md").string());

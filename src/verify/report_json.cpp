@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "ir/json_document.hpp"
 #include "verify/report_writers.hpp"
 
 namespace ccforge::verify {
@@ -137,7 +138,7 @@ void writeWitness(std::ostream& out, const std::string& file, const Witness& w) 
   j["tool"] = "ccforge verify";
   j["file"] = file;
   j["witness"] = witnessJson(w);
-  out << j.dump(2) << "\n";
+  out << jsonDocument(j);
 }
 
 void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run) {
@@ -149,7 +150,7 @@ void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const 
   j["exit_code"] = run.exitCode;
   j["files"] = ordered_json::array();
   for (const FileReport& r : reports) j["files"].push_back(fileJson(r));
-  out << j.dump(2) << "\n";
+  out << jsonDocument(j);
 }
 
 }  // namespace ccforge::verify

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "ir/json_document.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/rules.hpp"
 
@@ -149,7 +150,7 @@ void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const
                                                                    {"properties", {{"profile", run.profile}}}}})},
                              {"originalUriBaseIds", at.originalUriBaseIds()},
                              {"results", results}}})}};
-  out << sarif.dump(2) << "\n";
+  out << jsonDocument(sarif);
 }
 
 }  // namespace ccforge::verify

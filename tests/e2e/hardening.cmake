@@ -127,6 +127,45 @@ ccforge_cli_test("synth without -o says that nothing was written" 0
   --has "\\(C,S,R\\) = \\(2,2,3\\) .*verified, deployable for"
   --has "nothing was written \\(no -o\\). pass -o DIR to write the 2 deployable programs"
   -- synth dgx1 allgather --chunks 2 --steps 2 --rounds 3 --all-windows)
+# Option values: no ccforge option takes an empty string or a negative number (CLI11 would read
+# "-1" as the largest unsigned value), and every range is checked before the work.
+ccforge_cli_test("run --slots 10000000 is a usage error, not an allocation failure" 1
+  --has "--slots: Value 10000000 not in range 1 to 1024" -- run --slots 10000000 ${HARDEN_GOOD})
+ccforge_cli_test("run --slots 0 is a usage error" 1 --has "--slots: Value 0 not in range 1 to 1024" -- run --slots 0 ${HARDEN_GOOD})
+ccforge_cli_test("run --tile-bytes 0 is a usage error" 1
+  --has "--tile-bytes: Value 0 not in range 16 to" -- run --tile-bytes 0 ${HARDEN_GOOD})
+# CMake drops empty arguments, so these three go through bash.
+foreach(empty_case
+    "run --count '' ${HARDEN_GOOD}|--count: an empty value is not accepted"
+    "bounds dgx1 ''|collective: an empty value is not accepted"
+    "compile ring-allreduce ranks=4 -o ''|--output: an empty value is not accepted")
+  string(REPLACE "|" ";" parts "${empty_case}")
+  list(GET parts 0 empty_args)
+  list(GET parts 1 empty_message)
+  add_test(NAME "cli: an empty option value is a usage error: ${empty_args}"
+    COMMAND bash -c "out=$(\"$1\" ${empty_args} 2>&1); code=$?; echo \"$out\"; test $code = 1 && grep -q -- \"$2\" <<<\"$out\" && ! grep -q '<algo' <<<\"$out\""
+            _ $<TARGET_FILE:ccforge> "${empty_message}")
+endforeach()
+ccforge_cli_test("verify --smt-rlimit -1 does not wrap" 1
+  --has "--smt-rlimit: '-1' is negative" -- verify --smt-rlimit -1 ${HARDEN_GOOD})
+ccforge_cli_test("simulate --max-events -1 does not wrap" 1
+  --has "--max-events: '-1' is negative" -- simulate ${HARDEN_GOOD} dgx1 --max-events -1)
+ccforge_cli_test("run --seed -1 does not wrap" 1 --has "--seed: '-1' is negative" -- run --seed -1 ${HARDEN_GOOD})
+ccforge_cli_test("tune --margin nan is a usage error" 1
+  --has "--margin: 'nan' is not a number in" -- tune dgx1 allreduce -o ${HARDEN_OUT}/tune_nan --margin nan)
+ccforge_cli_test("tune --file of a missing file is unreadable input" 2
+  --has "missing.xml:1:1: error: no such file" -- tune dgx1 allreduce -o ${HARDEN_OUT}/tune_missing --file ${HARDEN_OUT}/missing.xml --no-synth)
+ccforge_cli_test("compile of a missing SCCL file is unreadable input" 2
+  --has "missing.json:1:1: error: cannot read .*missing.json: No such file or directory"
+  -- compile ${HARDEN_OUT}/missing.json)
+ccforge_cli_test("topo import --boxes 1000000 is refused before a box is built" 1
+  --has "1000000 boxes: a spec has at most 1024" -- topo import ${FIXTURES}/topology-dumps/h100-ibm-cloud-gx3d.xml --boxes 1000000)
+ccforge_cli_test("topo import of 1024 boxes of 8 GPUs is refused at the GPU limit" 1
+  --has "1024 boxes make 8192 GPUs: a spec has at most 4096" -- topo import ${FIXTURES}/topology-dumps/h100-ibm-cloud-gx3d.xml --boxes 1024)
+set_tests_properties("cli: topo import --boxes 1000000 is refused before a box is built" PROPERTIES TIMEOUT 20)
+# A file name is bytes; JSON is UTF-8: the report keeps the file, its name with U+FFFD for the byte.
+add_test(NAME "cli: verify --format json of a path with a non-UTF-8 byte gives the report"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/non_utf8_path.sh $<TARGET_FILE:ccforge> ${HARDEN_GOOD})
 ccforge_cli_test("compile refused for a limit writes no file" 1
   --has "would need 3999 steps" -- compile ring-allreduce ranks=2000 -o ${HARDEN_OUT}/never.xml)
 add_test(NAME "cli: an output is written whole or not at all (no partial or temporary file)"

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ir/json_document.hpp"
+
 namespace ccforge::synth::trees {
 namespace {
 
@@ -89,7 +91,7 @@ std::string treeRunJson(const std::string& topology, const std::string& collecti
   j["simulated_algbw_GBps"] = best->evaluation.simulatedAlgbwGBps;
   j["fraction_of_bound"] = best->fractionOfBound();
   j["best"] = std::string(compositionName(best->composition));
-  return j.dump(2) + "\n";
+  return jsonDocument(j);
 }
 
 }  // namespace ccforge::synth::trees

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
       ->trigger_on_parse();
   ccforge::cli::CommandContext context;
   ccforge::cli::registerVerifyCommand(app, context);
+  ccforge::cli::registerSelectCommand(app, context);
   ccforge::cli::registerListCommand(app, context);
   ccforge::cli::registerCompileCommand(app, context);
   ccforge::cli::registerDotCommand(app, context);

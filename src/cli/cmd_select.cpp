@@ -38,7 +38,7 @@ int runSelect(const SelectArguments& args) {
     const std::optional<ir::CollectiveKind> coll = ir::parseCollectiveKind(args.collective);
     if (!coll) throw std::invalid_argument("--collective " + args.collective + ": not a collective the runtimes select");
     request.coll = *coll;
-    request.type = findDataType(args.dtype);
+    request.type = findNcclDataType(args.dtype);
     if (!request.type) throw std::invalid_argument("--dtype " + args.dtype + ": not one of NCCL's data types");
     if (args.inplace == args.outofplace) throw std::invalid_argument("give one of --inplace and --outofplace");
     request.form = args.inplace ? CallForm::InPlace : CallForm::OutOfPlace;

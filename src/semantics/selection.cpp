@@ -322,9 +322,9 @@ std::optional<AcceptedCounts> acceptedCounts(Selector s, const ir::Algorithm& a,
   return counts;
 }
 
-const std::vector<DataType>& dataTypes() {
+const std::vector<NcclDataType>& ncclDataTypes() {
   // nccl.h ncclDataType_t, in its order.
-  static const std::vector<DataType> types = {
+  static const std::vector<NcclDataType> types = {
       {"int8", 1, true},     {"uint8", 1, true},    {"int32", 4, true},   {"uint32", 4, true},
       {"int64", 8, true},    {"uint64", 8, true},   {"float16", 2, true}, {"float32", 4, true},
       {"float64", 8, true},  {"bfloat16", 2, false}, {"fp8e4m3", 1, false}, {"fp8e5m2", 1, false},
@@ -332,18 +332,18 @@ const std::vector<DataType>& dataTypes() {
   return types;
 }
 
-const DataType* findDataType(std::string_view name) {
+const NcclDataType* findNcclDataType(std::string_view name) {
   // nccl.h's aliases: ncclChar, ncclInt, ncclHalf, ncclFloat, ncclDouble.
   static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
       {"char", "int8"}, {"int", "int32"}, {"half", "float16"}, {"float", "float32"}, {"double", "float64"}};
   for (const auto& [alias, canonical] : kAliases)
     if (name == alias) name = canonical;
-  for (const DataType& t : dataTypes())
+  for (const NcclDataType& t : ncclDataTypes())
     if (t.name == name) return &t;
   return nullptr;
 }
 
-int32_t selectorTypeSize(Selector s, const DataType& type) {
+int32_t selectorTypeSize(Selector s, const NcclDataType& type) {
   return s == Selector::External && !type.pluginKnows ? -1 : type.size;
 }
 

@@ -94,14 +94,14 @@ bool reachesSelector(Selector s, ir::CollectiveKind coll, int32_t ranks);
 // bf16 and fp8 when CUDA defines them (CUDA 11.8 and later); the msccl-scheduler plugin's own
 // ncclTypeSize (src/scheduler.cc) lists bfloat16 only for RCCL builds and fp8 not at all, so
 // returns -1 for both in an NCCL build.
-struct DataType {
+struct NcclDataType {
   std::string_view name;  // "float32", "bfloat16", ...
   int32_t size;           // bytes per element
   bool pluginKnows;       // false: the plugin's ncclTypeSize returns -1
 };
-const std::vector<DataType>& dataTypes();
-const DataType* findDataType(std::string_view name);  // also NCCL's aliases: half, float, double, ...
-int32_t selectorTypeSize(Selector s, const DataType& type);
+const std::vector<NcclDataType>& ncclDataTypes();
+const NcclDataType* findNcclDataType(std::string_view name);  // also NCCL's aliases: half, float, double, ...
+int32_t selectorTypeSize(Selector s, const NcclDataType& type);
 // The element sizes a selector can multiply a count by: 1, 2, 4, 8, and -1 for the plugin.
 std::vector<int32_t> selectorTypeSizes(Selector s);
 // The largest count of a type of `elementSize` bytes whose call stays within 2^kMaxConsideredBytesLog2 bytes.

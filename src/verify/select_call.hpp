@@ -18,7 +18,7 @@ struct SelectRequest {
   ir::CollectiveKind coll = ir::CollectiveKind::AllReduce;
   std::optional<int32_t> ranks;  // nullopt: every rank count of the directory's files of `coll`
   CallForm form = CallForm::OutOfPlace;
-  const DataType* type = nullptr;
+  const NcclDataType* type = nullptr;
   // Exactly one of the two: the call's size as the selectors compare it with minBytes/maxBytes
   // (count x element size, x ranks for allgather, reducescatter and alltoall), or its count.
   std::optional<uint64_t> bytes;

@@ -194,9 +194,9 @@ TEST_CASE("selection: 24 chunks per loop take every multiple of 24 (ncv4 ar_tree
 }
 
 TEST_CASE("selection: the plugin's -1 for bfloat16 and fp8 wraps the size, so only maxBytes=0 files match") {
-  const DataType* bf16 = findDataType("bfloat16");
-  const DataType* fp8 = findDataType("fp8e5m2");
-  const DataType* half = findDataType("half");
+  const NcclDataType* bf16 = findNcclDataType("bfloat16");
+  const NcclDataType* fp8 = findNcclDataType("fp8e5m2");
+  const NcclDataType* half = findNcclDataType("half");
   REQUIRE(bf16);
   REQUIRE(fp8);
   REQUIRE(half);
@@ -205,7 +205,7 @@ TEST_CASE("selection: the plugin's -1 for bfloat16 and fp8 wraps the size, so on
   CHECK(selectorTypeSize(Selector::External, *half) == 2);
   CHECK(selectorTypeSize(Selector::Internal, *bf16) == 2);
   CHECK(selectorTypeSize(Selector::Internal, *fp8) == 1);
-  CHECK(findDataType("float128") == nullptr);
+  CHECK(findNcclDataType("float128") == nullptr);
   // size_t: count x (size_t)-1 = 2^64 - count.
   CHECK(callBytes(call(CollectiveKind::AllReduce, 2, 48, -1)) == 18446744073709551568ull);
   CHECK(callBytes(call(CollectiveKind::AllGather, 3, 6, -1)) == 18446744073709551598ull);  // 2^64 - 18

@@ -27,7 +27,7 @@ verify::SelectRequest request(CollectiveKind coll, const char* type, CallForm fo
                               std::optional<int32_t> root = std::nullopt) {
   verify::SelectRequest r;
   r.coll = coll;
-  r.type = findDataType(type);
+  r.type = findNcclDataType(type);
   r.form = form;
   r.count = count;
   r.root = root;

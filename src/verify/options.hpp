@@ -53,6 +53,10 @@ struct Options {
   // Chunk cells (all ranks' buffers) the symbolic checks may allocate; beyond it races and the
   // postcondition are inconclusive rather than exhausting memory.
   uint64_t maxSymbolicCells = uint64_t{64} << 20;
+  // The race check keeps, per thread block, a vector clock over its rank's thread blocks: T x T
+  // entries for a rank of T. Past this (T = 4096; no runtime loads more than 1024 per rank) the
+  // race check is inconclusive rather than taking gigabytes.
+  uint64_t maxRaceClockEntries = uint64_t{1} << 24;
   size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
   Engine engine = Engine::Sim;
   SmtOptions smt;

@@ -212,6 +212,16 @@ class FileVerification {
 
   void racesCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
                   const LintResult& lint, const ResolvedCollective& resolved, bool producersComplete) {
+    for (int32_t r = 0; r < index.ranks(); ++r) {
+      const auto tbs = static_cast<uint64_t>(index.threadBlocksOfRank(r));
+      if (tbs * tbs > options_.maxRaceClockEntries) {
+        outcome(Check::Races, CheckStatus::Inconclusive,
+                fmt::format("rank {} has {} thread blocks: the race check's vector clocks would take {} entries, more "
+                            "than the {} it may use",
+                            r, tbs, tbs * tbs, options_.maxRaceClockEntries));
+        return;
+      }
+    }
     uint64_t budget = options_.raceSearchBudget;
     bool complete = producersComplete;
     for (CallForm form : forms)

@@ -196,3 +196,8 @@ else()
 endif()
 set_tests_properties("cli: bad-input sweep (no crash, internal error or time-out on malformed and absurd input)"
   PROPERTIES TIMEOUT 900 ENVIRONMENT "CCFORGE_SWEEP_LIMIT=${SWEEP_LIMIT}")
+
+# --- linear costs --------------------------------------------------------------------------------
+add_test(NAME "cli: verify grows linearly in ranks and thread blocks, 100,000 of each in seconds"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/verify_scaling.py $<TARGET_FILE:ccforge> ${PROJECT_SOURCE_DIR}/bench/verify/scaling_inputs.py)
+set_tests_properties("cli: verify grows linearly in ranks and thread blocks, 100,000 of each in seconds" PROPERTIES TIMEOUT 300)

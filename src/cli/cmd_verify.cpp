@@ -36,6 +36,7 @@ struct VerifyArguments {
   uint64_t smtRlimit = 0;
   std::string dumpSmt;
   std::string witnessDir;
+  std::vector<std::string> disable, warn, error;  // rule ids or groups
 };
 
 // One JSON file per SMT witness: DIR/<file with / as _>.witness<N>.json.
@@ -97,6 +98,15 @@ int runVerify(const VerifyArguments& args) {
     }
   }
   verify::Options options;
+  try {
+    for (const auto& [patterns, action] : {std::pair{&args.disable, verify::RuleAction::Disable},
+                                           std::pair{&args.warn, verify::RuleAction::Warn},
+                                           std::pair{&args.error, verify::RuleAction::Error}})
+      for (const std::string& pattern : *patterns) options.ruleOverrides.set(pattern, action);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge verify: " << e.what() << "\n";
+    return kExitUsage;
+  }
   options.profileFromHeader = args.profile.empty();
   if (!options.profileFromHeader) options.profile = *profileByName(args.profile);
   options.maxCoResidentThreadBlocks = args.maxTbs;
@@ -192,6 +202,9 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
                   "deterministic resource limit per SMT query (Z3 rlimit, cvc5 rlimit-per); 0: none")
       ->capture_default_str();
   cmd->add_option("--dump-smt", args->dumpSmt, "write every SMT query as a standalone .smt2 file into this directory");
+  cmd->add_option("--disable", args->disable, "drop the findings of this rule (an id such as selection.ambiguous, or a group such as selection); repeatable");
+  cmd->add_option("--warn", args->warn, "report this rule's findings (id or group) as warnings, which do not fail the verdict; repeatable");
+  cmd->add_option("--error", args->error, "report this rule's findings (id or group) as errors; repeatable");
   cmd->add_option("--witness-dir", args->witnessDir,
                   "write every SMT witness schedule as a JSON file into this directory");
   cmd->callback([args, &context] { context.exitCode = runVerify(*args); });

@@ -4,6 +4,13 @@ namespace ccforge::verify {
 
 void Findings::add(Violation v) {
   if (v.file.empty()) v.file = file_;
+  if (const std::optional<RuleAction> action = overrides_ ? overrides_->actionFor(v.rule) : std::nullopt) {
+    if (*action == RuleAction::Disable) {
+      ++disabledByRule_[v.rule];
+      return;
+    }
+    v.severity = *action == RuleAction::Warn ? Severity::Warning : Severity::Error;
+  }
   if (v.severity == Severity::Error) ++errorsByCheck_[v.check];
   if (++countByRule_[v.rule] <= maxPerRule_) listed_.push_back(std::move(v));
 }
@@ -36,6 +43,9 @@ void Findings::moveInto(FileReport& report) {
     if (n > maxPerRule_)
       report.notes.push_back(std::to_string(n - maxPerRule_) + " more findings of rule " + rule + " not listed (" +
                              std::to_string(n) + " in all)");
+  for (const auto& [rule, n] : disabledByRule_)
+    report.notes.push_back(std::to_string(n) + (n == 1 ? " finding" : " findings") + " of rule " + rule +
+                           " not reported (--disable)");
 }
 
 }  // namespace ccforge::verify

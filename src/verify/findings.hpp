@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "verify/report.hpp"
+#include "verify/rule_overrides.hpp"
 
 namespace ccforge::verify {
 
 class Findings {
  public:
-  Findings(std::string file, size_t maxPerRule) : file_(std::move(file)), maxPerRule_(maxPerRule) {}
+  Findings(std::string file, size_t maxPerRule, const RuleOverrides* overrides = nullptr)
+      : file_(std::move(file)), maxPerRule_(maxPerRule), overrides_(overrides) {}
 
   void add(Violation v);
   void error(Check check, std::string rule, ir::TextLocation where, std::string message,
@@ -28,6 +30,8 @@ class Findings {
  private:
   std::string file_;
   size_t maxPerRule_;
+  const RuleOverrides* overrides_;
+  std::map<std::string, size_t> disabledByRule_;
   std::vector<Violation> listed_;
   std::map<std::string, size_t> countByRule_;
   std::map<Check, size_t> errorsByCheck_;

@@ -244,7 +244,7 @@ std::string orderText(Selector s, size_t position, size_t total, int32_t ranks) 
 class DirectoryCheck {
  public:
   DirectoryCheck(const std::vector<LoadedAlgorithm>& files, const Options& options) : files_(files), options_(options) {
-    for (const LoadedAlgorithm& f : files) findings_.emplace_back(f.report->file, options.maxReportedPerRule);
+    for (const LoadedAlgorithm& f : files) findings_.emplace_back(f.report->file, options.maxReportedPerRule, &options.ruleOverrides);
   }
 
   void run() {
@@ -466,7 +466,7 @@ FileReport strayFileReport(const std::string& path, const std::string& why, size
   r.file = path;
   const bool executor = std::find(options.profile.selectors.begin(), options.profile.selectors.end(),
                                   Selector::Legacy) == options.profile.selectors.end();
-  Findings findings(path, options.maxReportedPerRule);
+  Findings findings(path, options.maxReportedPerRule, &options.ruleOverrides);
   if (executor) {
     findings.error(Check::Selection, "selection.stray-file", {},
                    fmt::format("not an algorithm file: {}. The executor reads every regular file and symbolic link of "

@@ -46,7 +46,7 @@ ProgramSummary summarize(const ir::Algorithm& algo, const std::string& collectiv
 class FileVerification {
  public:
   FileVerification(const ir::Algorithm& algo, const std::string& source, const Options& options)
-      : algo_(algo), options_(options), findings_(source, options.maxReportedPerRule) {
+      : algo_(algo), options_(options), findings_(source, options.maxReportedPerRule, &options.ruleOverrides) {
     report_.file = source;
     report_.profile = options.profile.name;
   }

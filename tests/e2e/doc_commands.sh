@@ -47,8 +47,8 @@ root=$(cd "$root" && pwd) || exit 2
 # docs/deploying.md finish in seconds. allreduce_a100_ring.py stands in for msccl-tools' example of
 # that name (same command line); my_alltonext.py is a custom collective of tests/fixtures/python,
 # gemv_fused.py a fused program of the same folder; ar.log and ag.log are public nccl-tests logs of
-# one H100 box (tests/fixtures/nccl-tests-logs/README.md); ndv5 is msccl-scheduler's shipped
-# directory (tests/fixtures/msccl-scheduler/README.md), select_sweep the test directory of `select`.
+# one H100 box (tests/fixtures/nccl-tests-logs/README.md); ndv5 and ncv4 are msccl-scheduler's shipped
+# directories (tests/fixtures/msccl-scheduler/README.md), select_sweep the test directory of `select`.
 INPUTS="
 system.xml                              tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
 nodeA.xml                               tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
@@ -61,6 +61,7 @@ gemv_fused.py                           tests/fixtures/python/gemv_fused.py
 ar.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-nccl2.29.txt
 ag.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allgather-nccl2.29.txt
 ndv5                                    tests/fixtures/msccl-scheduler/ndv5
+ncv4                                    tests/fixtures/msccl-scheduler/ncv4
 select_sweep                            tests/fixtures/verify-dirs/select_sweep
 "
 

@@ -120,3 +120,17 @@ ccforge_cli_test("verify: msccl-scheduler's shipped ncv4 directory: only the two
 ccforge_cli_test("select: ndv5's ap2ll takes an allreduce of count 8,320 (33,280 bytes)" 0
   --has "${EXEC_RUNS}ap2ll.xml$"
   -- select ${FIXTURES}/msccl-scheduler/ndv5 --collective allreduce --count 8320 --dtype float32 --inplace --scheduler executor)
+
+# Rule control: ncv4's two real boundary ambiguities (select.cmake above) accepted by a team that
+# decides they may stay, as a linter's --warn or --disable would.
+ccforge_cli_test("verify: --warn selection.ambiguous turns ncv4's two ambiguities into warnings" 0
+  --has "ar_tree_12_LL.xml:1:1: warning: .*\\[selection.ambiguous\\]" --has "4 of 4 files verified .*exit code 0"
+  -- verify ${FIXTURES}/msccl-scheduler/ncv4 --warn selection.ambiguous)
+ccforge_cli_test("verify: --disable selection drops the group's findings and says so" 0
+  --has "1 finding of rule selection.ambiguous not reported \\(--disable\\)" --lacks "warning: .*selection.ambiguous"
+  -- verify ${FIXTURES}/msccl-scheduler/ncv4 --disable selection)
+ccforge_cli_test("verify: --error upgrades a warning rule" 10
+  --has "error: .*\\[limits.hasdep\\]" --has "VIOLATION \\(1 error, 0 warnings\\)"
+  -- verify --error limits.hasdep ${FIXTURES}/verify/limits/hasdep_later_step.xml)
+ccforge_cli_test("verify: --disable of an unknown rule is a usage error" 1
+  --has "--disable selectio: no rule or group of rules has this name" -- verify ${FIXTURES}/msccl-scheduler/ncv4 --disable selectio)

@@ -242,16 +242,26 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   return exitCode(result, points, synth);
 }
 
-// -o DIR is checked before any search: it must be (or become) a writable directory.
-void prepareOutputDirectory(const std::string& dir) {
+// -o DIR is checked before any search: it must be (or become) a writable directory. A missing
+// one is created to prove it can be and removed again, so that a search killed midway leaves no
+// empty directory behind; the first file written creates it for good.
+void checkOutputDirectory(const std::string& dir) {
   if (dir.empty()) return;
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
     throw OutputError("-o " + dir + ": it exists and is not a directory (synth -o names a directory)");
+  std::filesystem::path firstMissing;
+  for (std::filesystem::path p = std::filesystem::absolute(dir, ec); !p.empty() && !std::filesystem::exists(p, ec);
+       p = p.parent_path()) {
+    firstMissing = p;
+    if (p == p.parent_path()) break;
+  }
   std::filesystem::create_directories(dir, ec);
   if (ec) throw OutputError("-o " + dir + ": cannot create the directory: " + ec.message());
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw OutputError("-o " + dir + ": cannot write into the directory: " + std::strerror(errno));
+  const bool writable = ::access(dir.c_str(), W_OK) == 0;
+  const int accessErrno = errno;
+  if (!firstMissing.empty()) std::filesystem::remove_all(firstMissing, ec);
+  if (!writable) throw OutputError("-o " + dir + ": cannot write into the directory: " + std::strerror(accessErrno));
 }
 
 int runSynth(const SynthArguments& a) {
@@ -277,7 +287,7 @@ int runSynth(const SynthArguments& a) {
                                     *a.chunks, *a.steps, *a.rounds, gpus,
                                     int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus,
                                     limits::kMaxSmtInstanceWork));
-  prepareOutputDirectory(a.outputDir);
+  checkOutputDirectory(a.outputDir);
   if (trees) return runTreeSynthesis(a);
   return runSmtSynthesis(a, topology, request);
 }

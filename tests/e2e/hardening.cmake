@@ -201,3 +201,9 @@ set_tests_properties("cli: bad-input sweep (no crash, internal error or time-out
 add_test(NAME "cli: verify grows linearly in ranks and thread blocks, 100,000 of each in seconds"
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/verify_scaling.py $<TARGET_FILE:ccforge> ${PROJECT_SOURCE_DIR}/bench/verify/scaling_inputs.py)
 set_tests_properties("cli: verify grows linearly in ranks and thread blocks, 100,000 of each in seconds" PROPERTIES TIMEOUT 300)
+
+# synth -o DIR proves DIR can be created before the search but does not leave it there: a search
+# killed midway leaves no empty directory (the first file written creates it).
+add_test(NAME "cli: synth -o of a new directory killed during the search leaves no directory"
+  COMMAND bash -c "d=\"$2\"/killed_synth && rm -rf \"$d\" && { \"$1\" synth dgx1 allreduce --timeout 60 -o \"$d/sub\" >/dev/null 2>&1 & pid=$!; sleep 1.5; kill -9 $pid; wait $pid; test ! -e \"$d\"; }"
+          _ $<TARGET_FILE:ccforge> ${HARDEN_OUT})

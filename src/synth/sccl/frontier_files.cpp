@@ -19,7 +19,6 @@ std::vector<CallForm> callFormsOf(CollectiveType collective) {
 
 std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::vector<InstanceResult>& frontier,
                                          const CostModel& cost, const FrontierFilesOptions& options) {
-  if (!options.outputDirectory.empty()) std::filesystem::create_directories(options.outputDirectory);
   std::vector<FrontierPoint> points;
   std::vector<CostPoint> costPoints;
   std::vector<std::string> fileNames;

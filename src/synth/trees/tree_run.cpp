@@ -32,7 +32,6 @@ double TreeOutcome::fractionOfBound() const {
 
 TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options) {
   const std::string& directory = options.outputDirectory;
-  if (!directory.empty()) std::filesystem::create_directories(directory);
   const std::vector<Composition> compositions = compositionsOf(options, topology, collective);
   TreeRun run;
   uint64_t curveUpTo = 0;  // every program's cost curve covers every headline size of the run

@@ -36,7 +36,6 @@ namespace ccforge::cli {
 namespace {
 
 using namespace ccforge::runtime;
-using runtime::DataType;  // not the selection's table of NCCL types
 
 struct RunOptions {
   std::vector<std::string> files;

@@ -45,6 +45,7 @@ const Knob kKnobs[] = {
     {"intra_latency_scale", &topo::Calibration::intraLatencyScale, &sim::ModelParameters::intraLatencyScale, 0.05, 20},
     {"inter_latency_scale", &topo::Calibration::interLatencyScale, &sim::ModelParameters::interLatencyScale, 0.05, 20},
     {"nvls_latency_scale", &topo::Calibration::nvlsLatencyScale, &sim::ModelParameters::nvlsLatencyScale, 0.05, 20},
+    {"nvls_step_us", &topo::Calibration::nvlsStepUs, &sim::ModelParameters::nvlsStepUs, 0.05, 200},
     {"nvlink_efficiency", &topo::Calibration::nvlinkEfficiency, &sim::ModelParameters::nvlinkEfficiency, 0.05, 1.5},
     {"pcie_efficiency", &topo::Calibration::pcieEfficiency, &sim::ModelParameters::pcieEfficiency, 0.01, 1.5},
     {"network_efficiency", &topo::Calibration::networkEfficiency, &sim::ModelParameters::networkEfficiency, 0.01, 1.5},

@@ -32,6 +32,11 @@ ModelParameters defaults(Arch arch) {
   p.launchPerGpuUs = 4.5;
   // tuning.cc nvlsEfficiency (l.139-144): Hopper 0.85, Blackwell 0.74, none before.
   p.nvlsEfficiency = arch == Arch::Sm90 ? 0.85 : arch == Arch::Sm100 ? 0.74 : 0;
+  // An NVLS step of a smaller chunk than the full one costs about 4 us beyond its bytes: on one
+  // 8 x H100 box (tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-nccl2.29.txt) the 32-512 MiB
+  // rows, which run 64 and 32 KiB chunks, take 35-117 us more than the 128 KiB chunk's bandwidth
+  // gives, 3.5-5.8 us per added step.
+  p.nvlsStepUs = p.nvlsEfficiency > 0 ? 4 : 0;
   // Worst errors of the uncalibrated model on the fixture logs, rounded up (docs/benchmarks.md).
   p.errorSmall = std::log(2.0);
   p.errorMedium = std::log(1.5);
@@ -61,6 +66,7 @@ ModelParameters withCalibration(ModelParameters p, const topo::Calibration& c) {
   take(p.interLatencyScale, c.interLatencyScale);
   take(p.nvlsLatencyScale, c.nvlsLatencyScale);
   take(p.nvlsEfficiency, c.nvlsEfficiency);
+  take(p.nvlsStepUs, c.nvlsStepUs);
   take(p.llBandwidthScale, c.llBandwidthScale);
   take(p.ll128BandwidthScale, c.ll128BandwidthScale);
   take(p.llChoiceScale, c.llChoiceScale);

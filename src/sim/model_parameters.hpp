@@ -44,6 +44,10 @@ struct ModelParameters {
   double nvlsLatencyScale = 1;
   // NVLS: the fraction of the NVLink bandwidth the switch reduces at (tuning.cc nvlsEfficiency).
   double nvlsEfficiency = 0;
+  // NVLS and NVLSTree: what each step of a chunk smaller than the full one costs beyond its bytes
+  // (the full chunk's steps are in nvlsEfficiency), in us: NCCL halves the chunk for calls that
+  // fill few steps of every channel and head (enqueue.cc, sim/nccl_model.cpp nvlsChunkBytes).
+  double nvlsStepUs = 0;
   // NCCL's LL bandwidth cap (llMaxBws) applies, times this.
   bool llCap = true;
   double llBandwidthScale = 1;

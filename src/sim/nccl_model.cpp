@@ -159,6 +159,35 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
   return lat + static_cast<double>(bytes) / (1000 * algBw);
 }
 
+// The chunk one NVLS or NVLSTree step moves per channel and head (enqueue.cc l.2259-2285): NCCL_NVLS_CHUNKSIZE
+// (128 KiB, nvls.cc l.160), NVLSTree's capped at 64 KiB from 4 nodes (treeMaxChunkSize, nvls.cc
+// l.226-229; the SM100 multi-node tuning of l.163-199 is not modelled), then halved for a call
+// that fills few rounds of `ops` (channels x heads) concurrent steps.
+uint64_t nvlsChunkBytes(const NcclMachine& m, Algorithm a, uint64_t ops, uint64_t bytes) {
+  uint64_t c = 128 * 1024;
+  if (a == Algorithm::Nvls) {
+    if (bytes < 64 * ops * c && c > 65536) c = 65536;
+    if (bytes < 8 * ops * c && c > 32768) c = 32768;
+    if (bytes < 2 * ops * c && c > 16384) c = 16384;
+    return c;
+  }
+  if (m.nodes >= 4) c = 65536;
+  if (bytes < 4 * ops * c && c > 65536) c = 65536;
+  if (bytes < ops * c && c > 32768) c = 32768;
+  return c;
+}
+
+// What the steps of a chunk smaller than the full one add to an NVLS or NVLSTree call
+// (ModelParameters::nvlsStepUs): the bandwidth NCCL's formula gives is what the full chunk achieves.
+double nvlsSmallChunkUs(const NcclMachine& m, Algorithm a, int32_t channels, uint64_t bytes, double stepUs) {
+  if ((a != Algorithm::Nvls && a != Algorithm::NvlsTree) || stepUs <= 0) return 0;
+  const auto ops = static_cast<uint64_t>(std::max(channels, 1)) * static_cast<uint64_t>(std::max(m.nvlsHeads, 1));
+  const double bytesPerOp = static_cast<double>(bytes) / static_cast<double>(ops);
+  const auto full = static_cast<double>(nvlsChunkBytes(m, a, ops, std::numeric_limits<uint64_t>::max()));
+  const auto chunk = static_cast<double>(nvlsChunkBytes(m, a, ops, bytes));
+  return stepUs * (bytesPerOp / chunk - bytesPerOp / full);
+}
+
 // The channels (CTAs) a call runs on: comm->nChannels within NCCL_MIN/MAX_NCHANNELS, NVLS's own
 // CTA count, and at least 32 KiB of traffic per channel (enqueue.cc l.576-760).
 int32_t channelsOf(const NcclSetup& s, CollectiveType c, Algorithm a, size_t p, uint64_t bytes) {
@@ -261,7 +290,9 @@ std::vector<NcclChoice> ncclOptions(const NcclSetup& s, const NcclCall& call) {
       c.algorithm = lowerName(a);
       c.protocol = kProtocols[p];
       c.ncclTimeUs = formulaTime(m, nccl, call.collective, a, p, call.bytes);
-      c.timeUs = callUs(s, formulaTime(m, achieved, call.collective, a, p, call.bytes), call.gpusPerThread);
+      const double gpuUs = formulaTime(m, achieved, call.collective, a, p, call.bytes) +
+                           nvlsSmallChunkUs(m, a, channels, call.bytes, s.parameters.nvlsStepUs);
+      c.timeUs = callUs(s, gpuUs, call.gpusPerThread);
       c.channels = channels;
       out.push_back(c);
     }

@@ -18,6 +18,8 @@ const std::vector<CalibrationField>& calibrationFields() {
        "multiplier of NCCL's per-hop latency across the network"},
       {"nvls_latency_scale", &Calibration::nvlsLatencyScale, 0.01, 100, "multiplier of NCCL's NVLS and NVLSTree latencies"},
       {"nvls_efficiency", &Calibration::nvlsEfficiency, 0.05, 1.5, "NVLS: fraction of the NVLink bandwidth reduced in the switch"},
+      {"nvls_step_us", &Calibration::nvlsStepUs, 0, 1000,
+       "NVLS and NVLSTree: the cost of each further step of a chunk smaller than the full one (us)"},
       {"ll_bandwidth_scale", &Calibration::llBandwidthScale, 0.05, 20, "multiplier of NCCL's LL bandwidth cap (llMaxBw)"},
       {"ll128_bandwidth_scale", &Calibration::ll128BandwidthScale, 0.05, 2,
        "multiplier of LL128's bandwidth (NCCL's 0.92 payload fraction and its per-channel LL128 caps)"},

@@ -22,6 +22,7 @@ struct Calibration {
   std::optional<double> interLatencyScale;
   std::optional<double> nvlsLatencyScale;
   std::optional<double> nvlsEfficiency;
+  std::optional<double> nvlsStepUs;
   std::optional<double> llBandwidthScale;
   std::optional<double> ll128BandwidthScale;
   std::optional<double> llChoiceScale;

@@ -82,6 +82,21 @@ TEST_CASE("nccl model: H100 allreduce picks NVLS at 1 GiB, the ring when told to
         "ring");
 }
 
+TEST_CASE("nccl model: NVLS's smaller chunks cost nvls_step_us per added step") {
+  // One H100 box: 16 NVLS channels x 8 heads = 128 concurrent steps of 128 KiB (enqueue.cc
+  // l.2259-2275). 512 MiB is 4 MiB per step stream: 64 KiB chunks (below 1 GiB), 64 steps where
+  // the full chunk takes 32; 16 MiB: 32 KiB chunks (below 64 MiB), 4 steps for 1; 4 MiB: 16 KiB
+  // chunks (below 8 MiB), 2 steps for 0.25. Each added step costs the default 4 us.
+  const NcclSetup h100 = setupOf("h100-1");
+  const std::pair<uint64_t, double> cases[] = {{kGiB / 2, 32 * 4.0}, {uint64_t{16} << 20, 3 * 4.0}, {uint64_t{4} << 20, 1.75 * 4.0}, {kGiB, 0.0}};
+  for (const auto& [bytes, extraUs] : cases) {
+    INFO(bytes);
+    const NcclChoice nvls = optionOf(ncclOptions(h100, {.collective = CollectiveType::AllReduce, .bytes = bytes}), "nvls", ir::Protocol::Simple);
+    REQUIRE(nvls.channels == 16);
+    CHECK(nvls.timeUs - nvls.ncclTimeUs == Approx(extraUs).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("nccl model: small sizes, the floor and the channels a call uses") {
   const NcclSetup a100 = setupOf("a100-1");
   const auto options = ncclOptions(a100, {.collective = CollectiveType::AllReduce, .bytes = 1024, .gpusPerThread = 8});

@@ -164,16 +164,17 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
 // l.226-229; the SM100 multi-node tuning of l.163-199 is not modelled), then halved for a call
 // that fills few rounds of `ops` (channels x heads) concurrent steps.
 uint64_t nvlsChunkBytes(const NcclMachine& m, Algorithm a, uint64_t ops, uint64_t bytes) {
-  uint64_t c = 128 * 1024;
+  constexpr uint64_t kFull = 128 * 1024;
+  uint64_t c = kFull;
   if (a == Algorithm::Nvls) {
-    if (bytes < 64 * ops * c && c > 65536) c = 65536;
-    if (bytes < 8 * ops * c && c > 32768) c = 32768;
-    if (bytes < 2 * ops * c && c > 16384) c = 16384;
+    if (bytes < 64 * ops * c && c > kFull / 2) c = kFull / 2;
+    if (bytes < 8 * ops * c && c > kFull / 4) c = kFull / 4;
+    if (bytes < 2 * ops * c && c > kFull / 8) c = kFull / 8;
     return c;
   }
-  if (m.nodes >= 4) c = 65536;
-  if (bytes < 4 * ops * c && c > 65536) c = 65536;
-  if (bytes < ops * c && c > 32768) c = 32768;
+  if (m.nodes >= 4) c = kFull / 2;
+  if (bytes < 4 * ops * c && c > kFull / 2) c = kFull / 2;
+  if (bytes < ops * c && c > kFull / 4) c = kFull / 4;
   return c;
 }
 

@@ -1,5 +1,7 @@
 #include "codegen/connection_graph.hpp"
 
+#include <algorithm>
+
 namespace ccforge::codegen {
 namespace {
 
@@ -20,7 +22,10 @@ std::string describe(const Group& g) {
 }  // namespace
 
 ConnectionGraph::ConnectionGraph(int32_t ranks, const RuntimeProfile& target)
-    : target_(target), peers_(static_cast<size_t>(ranks) * static_cast<size_t>(target.maxChannels) * 2, 0) {}
+    : target_(target),
+      peers_(static_cast<size_t>(ranks) * static_cast<size_t>(target.maxChannels) * 2, 0),
+      rankConnections_(static_cast<size_t>(ranks) * 2, 0),
+      maxThreadBlocks_(std::min(target.maxThreadBlocksPerRank, target.maxCoResidentThreadBlocks)) {}
 
 size_t ConnectionGraph::peerSlot(int32_t rank, int32_t channel, Direction dir) const {
   return (static_cast<size_t>(rank) * static_cast<size_t>(target_.maxChannels) + static_cast<size_t>(channel)) * 2 +
@@ -61,8 +66,20 @@ int32_t ConnectionGraph::connection(int32_t rank, int32_t channel, Direction dir
     failure_.limit = target_.maxPeersPerChannel;
     return -1;
   }
+  const size_t rankSlot = static_cast<size_t>(rank) * 2 + static_cast<size_t>(dir);
+  if (rankConnections_[rankSlot] >= maxThreadBlocks_) {
+    failure_.kind = Failure::Kind::RankFull;
+    failure_.a = Group{rank, -1, -1, channel, -1, 0};
+    failure_.dir = dir;
+    failure_.limit = maxThreadBlocks_;
+    return -1;
+  }
   ++peers_[slot];
-  if (trial_) peerBumps_.push_back(slot);
+  ++rankConnections_[rankSlot];
+  if (trial_) {
+    peerBumps_.push_back(slot);
+    rankBumps_.push_back(rankSlot);
+  }
   Group g;
   g.rank = rank;
   g.channel = channel;
@@ -147,6 +164,10 @@ std::string ConnectionGraph::failure() const {
       return "rank " + std::to_string(f.a.rank) + " already has " + std::to_string(f.limit) + " thread blocks that " +
              (f.dir == Direction::Send ? "send" : "receive") + " on channel " + std::to_string(f.a.channel) +
              ", the most the runtime allows";
+    case Failure::Kind::RankFull:
+      return "rank " + std::to_string(f.a.rank) + " already has " + std::to_string(f.limit) + " thread blocks that " +
+             (f.dir == Direction::Send ? "send" : "receive") + ", one per peer and channel; " + target_.name + " allows " +
+             std::to_string(f.limit) + " per rank (all of a rank's thread blocks must be resident at once)";
     case Failure::Kind::GroupFull:
       return "on rank " + std::to_string(f.a.rank) + ", " + describe(f.a) + " already has " + std::to_string(f.limit) +
              " steps";
@@ -171,12 +192,14 @@ void ConnectionGraph::commit() {
   saved_.clear();
   createdKeys_.clear();
   peerBumps_.clear();
+  rankBumps_.clear();
 }
 
 void ConnectionGraph::rollback() {
   for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) nodes_[static_cast<size_t>(it->first)] = it->second;
   for (uint64_t key : createdKeys_) index_.erase(key);
   for (size_t slot : peerBumps_) --peers_[slot];
+  for (size_t slot : rankBumps_) --rankConnections_[slot];
   nodes_.resize(nodesAtBegin_);
   info_.resize(nodesAtBegin_);
   exclusive_.resize(nodesAtBegin_);

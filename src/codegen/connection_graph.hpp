@@ -29,8 +29,10 @@ class ConnectionGraph {
  public:
   ConnectionGraph(int32_t ranks, const RuntimeProfile& target);
 
-  // Find or create. -1 when creating it would put more peers on the channel than allowed, or
-  // when the connection exists and either it or this request is `exclusive` (one chain only).
+  // Find or create. -1 when creating it would put more peers on the channel than allowed, give
+  // the rank more connections in one direction than it may have thread blocks (each thread block
+  // has one send and one receive peer, and all of a rank's must be resident), or when the
+  // connection exists and either it or this request is `exclusive` (one chain only).
   int32_t connection(int32_t rank, int32_t channel, Direction dir, int32_t peer, bool exclusive = false);
   int32_t findConnection(int32_t rank, int32_t channel, Direction dir, int32_t peer) const;
   int32_t label(int32_t rank, int32_t label, int32_t replica);
@@ -72,8 +74,10 @@ class ConnectionGraph {
   std::vector<bool> exclusive_;
   std::unordered_map<uint64_t, int32_t> index_;  // lookups only, never iterated
   std::vector<int16_t> peers_;                   // connections per (rank, channel, direction)
+  std::vector<int32_t> rankConnections_;         // connections per (rank, direction)
+  int32_t maxThreadBlocks_;                      // per rank
   struct Failure {
-    enum class Kind : uint8_t { None, PeersFull, GroupFull, Clash, Exclusive } kind = Kind::None;
+    enum class Kind : uint8_t { None, PeersFull, RankFull, GroupFull, Clash, Exclusive } kind = Kind::None;
     Group a, b;
     Direction dir = Direction::Send;
     int32_t limit = 0;
@@ -84,6 +88,7 @@ class ConnectionGraph {
   std::vector<std::pair<int32_t, Node>> saved_;
   std::vector<uint64_t> createdKeys_;
   std::vector<size_t> peerBumps_;
+  std::vector<size_t> rankBumps_;
   size_t nodesAtBegin_ = 0;
 };
 

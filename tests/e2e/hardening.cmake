@@ -163,6 +163,16 @@ ccforge_cli_test("topo import --boxes 1000000 is refused before a box is built" 
 ccforge_cli_test("topo import of 1024 boxes of 8 GPUs is refused at the GPU limit" 1
   --has "1024 boxes make 8192 GPUs: a spec has at most 4096" -- topo import ${FIXTURES}/topology-dumps/h100-ibm-cloud-gx3d.xml --boxes 1024)
 set_tests_properties("cli: topo import --boxes 1000000 is refused before a box is built" PROPERTIES TIMEOUT 20)
+# The thread-block limit is checked as channels are assigned, at the 109th connection of rank 0,
+# not after scheduling 511 thread blocks per rank (issue 30: 80 s, then 7.6 s, now about 2 s).
+ccforge_cli_test("dot of an all-pairs allreduce of 512 ranks is refused at the thread-block limit, early" 10
+  --has "allpairs_allreduce.cpp:[0-9]+:[0-9]+: no channel can carry this transfer from rank 0: on every channel, rank 0 already has 108 thread blocks that send"
+  -- dot allpairs-allreduce ranks=512 --all-ranks -o ${HARDEN_OUT}/never.dot)
+set_tests_properties("cli: dot of an all-pairs allreduce of 512 ranks is refused at the thread-block limit, early" PROPERTIES TIMEOUT 30)
+ccforge_cli_test("compile of an all-pairs alltoall of 1024 ranks is refused at the thread-block limit, early" 10
+  --has "allpairs_alltoall.cpp:[0-9]+:[0-9]+: no channel can carry this transfer from rank 0" --lacks "<algo"
+  -- compile allpairs-alltoall ranks=1024 -o ${HARDEN_OUT}/never-a2a.xml)
+set_tests_properties("cli: compile of an all-pairs alltoall of 1024 ranks is refused at the thread-block limit, early" PROPERTIES TIMEOUT 40)
 # A file name is bytes; JSON is UTF-8: the report keeps the file, its name with U+FFFD for the byte.
 add_test(NAME "cli: verify --format json of a path with a non-UTF-8 byte gives the report"
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/non_utf8_path.sh $<TARGET_FILE:ccforge> ${HARDEN_GOOD})

@@ -279,9 +279,7 @@ class Reader {
 
   // Canonical decimal only: the runtime reads numbers with strtol(..., 0), so "010" would be
   // octal and "abc" zero; we refuse both rather than guess.
-  template <typename T>
-  T number(const char* value, std::string_view attribute) {
-    std::string_view v = value;
+  void requireCanonical(std::string_view v, std::string_view attribute) {
     std::string_view digits = v.substr(!v.empty() && v[0] == '-' ? 1 : 0);
     bool canonical = !digits.empty() && (digits.size() == 1 || digits[0] != '0') &&
                      digits.find_first_not_of("0123456789") == std::string_view::npos;
@@ -291,6 +289,11 @@ class Reader {
       stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be a decimal integer, got \"" +
                                              std::string(v) + "\"" + why);
     }
+  }
+  template <typename T>
+  T number(const char* value, std::string_view attribute) {
+    std::string_view v = value;
+    requireCanonical(v, attribute);
     T out{};
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
     if (ec != std::errc{} || end != v.data() + v.size())
@@ -300,6 +303,23 @@ class Reader {
     return out;
   }
   int32_t int32(const char* value, std::string_view attribute) { return number<int32_t>(value, attribute); }
+
+  // minBytes and maxBytes as both runtimes read them: strtoll (msccl-executor-nccl msccl_parser.cc
+  // mscclXmlGetAttrInt64, microsoft/msccl's xmlGetAttrInt64_t), which saturates. A decimal above
+  // 2^63 - 1, such as 2^64 - 1, is the window bound 2^63 - 1 to the runtime, and one below -2^63 is
+  // -2^63 (which verify refuses as limits.size-window, like every negative bound).
+  int64_t byteBound(const char* value, std::string_view attribute) {
+    std::string_view v = value;
+    requireCanonical(v, attribute);
+    int64_t out = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (ec == std::errc::result_out_of_range)
+      return v[0] == '-' ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+    if (ec != std::errc{} || end != v.data() + v.size())
+      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be a decimal integer, got \"" +
+                                             std::string(v) + "\"");
+    return out;
+  }
 
   bool flag(const char* value, std::string_view attribute) {
     std::string_view v = value;
@@ -376,8 +396,8 @@ class Reader {
     algo.coll = *coll;
     if (a[6]) algo.inplace = flag(a[6], "inplace");
     if (a[7]) algo.outofplace = flag(a[7], "outofplace");
-    if (a[8]) algo.minBytes = number<int64_t>(a[8], "minBytes");
-    if (a[9]) algo.maxBytes = number<int64_t>(a[9], "maxBytes");
+    if (a[8]) algo.minBytes = byteBound(a[8], "minBytes");
+    if (a[9]) algo.maxBytes = byteBound(a[9], "maxBytes");
   }
 
   Gpu readGpu(const XML_Char** attributes, TextLocation where) {

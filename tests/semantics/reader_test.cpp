@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -86,6 +87,34 @@ TEST_CASE("numbers must be canonical decimal integers in range") {
   CHECK_THAT(with(""), Catch::Contains("decimal integer"));
   CHECK_THAT(with(" 1"), Catch::Contains("decimal integer"));
   CHECK(with("-1").empty());
+}
+
+TEST_CASE("minBytes and maxBytes past 2^63 - 1 read as the runtimes' strtoll reads them") {
+  // Both runtimes read the window with strtoll, which saturates: every decimal above
+  // 9223372036854775807 (2^63 - 1) is 9223372036854775807, every one below -2^63 is -2^63.
+  auto window = [](const std::string& lo, const std::string& hi) {
+    std::string s = program(kGoodStep);
+    s.replace(s.find("inplace=\"1\""), 11,
+              "inplace=\"1\" outofplace=\"0\" minBytes=\"" + lo + "\" maxBytes=\"" + hi + "\"");
+    return readAlgorithm(s, "w.xml").algorithm;
+  };
+  const Algorithm top = window("0", "18446744073709551615");  // 2^64 - 1
+  CHECK(top.maxBytes == 9223372036854775807);
+  CHECK(top.minBytes == 0);
+  CHECK(window("0", "9223372036854775808").maxBytes == 9223372036854775807);  // 2^63
+  CHECK(window("0", "9223372036854775807").maxBytes == 9223372036854775807);
+  CHECK(window("0", "9223372036854775806").maxBytes == 9223372036854775806);
+  CHECK(window("18446744073709551615", "0").minBytes == 9223372036854775807);
+  CHECK(window("0", "99999999999999999999999999").maxBytes == 9223372036854775807);
+  CHECK(window("-99999999999999999999999999", "0").minBytes == INT64_MIN);
+  CHECK(window("-1", "0").minBytes == -1);
+  // Still canonical decimal only: strtoll(..., 0) would read these as octal or hex.
+  std::string hex = program(kGoodStep);
+  hex.replace(hex.find("inplace=\"1\""), 11, R"(inplace="1" outofplace="0" minBytes="0" maxBytes="0x10")");
+  CHECK_THAT(errorOf(hex), Catch::Contains("maxBytes") && Catch::Contains("leading zero"));
+  std::string octal = program(kGoodStep);
+  octal.replace(octal.find("inplace=\"1\""), 11, R"(inplace="1" outofplace="0" minBytes="018446744073709551615" maxBytes="0")");
+  CHECK_THAT(errorOf(octal), Catch::Contains("minBytes") && Catch::Contains("leading zero"));
 }
 
 TEST_CASE("unknown elements, text and stray content are rejected") {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "semantics/fifo_machine.hpp"
+#include "semantics/size_arithmetic.hpp"
 #include "sim/fluid_network.hpp"
 
 namespace ccforge::sim {
@@ -19,10 +20,13 @@ namespace {
 
 constexpr size_t kBlockedShown = 12;
 
-MachineConfig configFor(const LoadedProgram& p, double bytes) {
+MachineConfig configFor(const LoadedProgram& p, uint64_t bytes) {
   const int64_t tile = tileBytes(p.algorithm().proto);
-  // The runtime rounds the chunk up (DIVUP(nBytes, nchunksperloop)).
-  const auto chunk = static_cast<int64_t>(std::ceil(bytes / p.algorithm().nchunksperloop));
+  // The runtime rounds the chunk up (DIVUP(nBytes, nchunksperloop)), in integers: a double
+  // quotient rounds above 2^53 bytes. Past 2^63 - 1 bytes the chunk is as large as anything a
+  // tile count can tell apart.
+  const uint64_t chunkWide = ceilDiv(bytes, static_cast<uint64_t>(std::max(p.algorithm().nchunksperloop, 1)));
+  const auto chunk = static_cast<int64_t>(std::min<uint64_t>(chunkWide, std::numeric_limits<int64_t>::max()));
   return machineConfig(p.algorithm().proto, std::max<int64_t>(1, tileIterations(chunk, tile)), maxAllowedCount(chunk, tile));
 }
 
@@ -30,13 +34,13 @@ MachineConfig configFor(const LoadedProgram& p, double bytes) {
 class Execution {
  public:
   Execution(const LoadedProgram& p, const CostModel& model, const std::vector<topo::Route>& routes,
-            const std::vector<double>& linkCapacity, double bytes, std::optional<topo::GpuSpec> gpu)
+            const std::vector<double>& linkCapacity, uint64_t bytes, std::optional<topo::GpuSpec> gpu)
       : p_(p),
         model_(model),
         routes_(routes),
         network_(linkCapacity),
         machine_(p, configFor(p, bytes)),
-        chunkBytes_(bytes / p.algorithm().nchunksperloop),
+        chunkBytes_(static_cast<double>(bytes) / p.algorithm().nchunksperloop),
         tile_(static_cast<double>(tileBytes(p.algorithm().proto))),
         conn_(p.connections().size()),
         tb_(static_cast<size_t>(p.threadBlockCount())),
@@ -355,7 +359,7 @@ ProgramRun::ProgramRun(const LoadedProgram& program, const topo::Topology& topol
                        std::vector<topo::Route> routes)
     : program_(program), topology_(topology), model_(model), routes_(std::move(routes)) {}
 
-RunResult ProgramRun::run(double bytes, uint64_t eventLimit) const {
+RunResult ProgramRun::run(uint64_t bytes, uint64_t eventLimit) const {
   std::vector<double> capacity;
   const ModelParameters& m = model_.parameters();
   for (const topo::Link& l : topology_.links())

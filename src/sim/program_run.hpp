@@ -43,7 +43,7 @@ class ProgramRun {
              std::vector<topo::Route> routes);
 
   // One call moving `bytes` (nccl-tests' size). Throws SimulationViolation or SimulationLimit.
-  RunResult run(double bytes, uint64_t eventLimit) const;
+  RunResult run(uint64_t bytes, uint64_t eventLimit) const;
 
  private:
   const LoadedProgram& program_;

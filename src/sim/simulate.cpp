@@ -60,7 +60,7 @@ SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& sou
       algorithm.coll == ir::CollectiveKind::AllToAllV ? CollectiveType::AllToAll : collectiveTypeOf(algorithm.coll);
   report.busbwFactor = kind ? busBandwidthFactor(*kind, algorithm.ngpus) : 1;
   for (uint64_t bytes : options.sizes) {
-    RunResult r = run.run(static_cast<double>(bytes), options.eventLimit);
+    RunResult r = run.run(bytes, options.eventLimit);
     SizeResult s;
     s.bytes = bytes;
     s.timeUs = r.timeUs;

@@ -75,9 +75,12 @@ void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec) {
     }
     return 0;
   };
+  // Clos: ceil(count / boxesPerLeaf) leaves, without the count + boxesPerLeaf - 1 of the usual idiom
+  // (topology may not include semantics/size_arithmetic.hpp's ceilDiv; count <= kMaxBoxes anyway).
   const int32_t leafCount = net.kind == NetworkKind::Switch ? 1
                             : net.kind == NetworkKind::Rails ? net.switches
-                                                             : (spec.count + net.boxesPerLeaf - 1) / net.boxesPerLeaf;
+                                                             : spec.count / net.boxesPerLeaf +
+                                                                   (spec.count % net.boxesPerLeaf != 0 ? 1 : 0);
   std::vector<int32_t> leaves;
   for (int32_t s = 0; s < leafCount; ++s) {
     std::string name = net.kind == NetworkKind::Switch ? "ib"

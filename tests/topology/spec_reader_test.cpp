@@ -227,6 +227,11 @@ TEST_CASE("fabrics: rails and Clos with a spine, the spine's keys where a spine 
   const Topology c = readTopology(clos, "t.json", {});
   REQUIRE(c.findVertex("leaf1"));
   CHECK_FALSE(c.findVertex("leaf2"));
+  // 5 boxes, 2 per leaf: ceil(5 / 2) = 3 leaves, the last with one box.
+  const Topology odd = readTopology(R"({"name": "c", "boxes": {"count": 5, "box": "a100-1", "nics": {"bw": 1},
+    "network": {"kind": "clos", "boxes_per_leaf": 2, "bw": 1, "spine_oversubscription": 4}}})", "t.json", {});
+  REQUIRE(odd.findVertex("leaf2"));
+  CHECK_FALSE(odd.findVertex("leaf3"));
   CHECK_THAT(errorOf(R"({"name": "c", "boxes": {"count": 2, "box": "a100-1", "nics": {"bw": 1},
     "network": {"kind": "switch", "bw": 1, "spine_oversubscription": 2}}})"),
              Catch::Contains("/boxes/network/spine_oversubscription: one switch has no spine"));

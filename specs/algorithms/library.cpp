@@ -2,6 +2,7 @@
 
 #include "semantics/protocol.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -16,6 +17,31 @@ namespace {
 Parameter ranks(int64_t def = 8) { return {"ranks", def, "number of ranks (GPUs)", 2}; }
 Parameter instances() { return {"instances", 1, "replicas of the whole program, each on its own channels", 1, kMaxChannels}; }
 Parameter channels() { return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, kMaxChannels}; }
+// hierarchical-allreduce's defaults (docs/dsl-guide.md, "The library"). Up to 32 chunks (nodes x
+// gpus): every chunk on a channel of its own, as msccl-tools' `auto` schedule places them, and as
+// many replicas as the runtime's 32 channels hold. At one channel and one instance the whole
+// buffer crosses each link on one channel: 7-18x slower in simulation than msccl-tools'
+// hierarchical_allreduce.py (issue 32, item 6). With more chunks than channels, chunks would
+// share channels, and the rings of two chunks on one channel can need one thread block with two
+// receive peers (16 x 3, 32 x 8): there the default stays one transfer per group on the
+// compiler's channels, one instance.
+Parameter hierarchicalChannels() {
+  return {"channels", 0,
+          "channels the rings spread over, chunk i on channel i mod channels (1: one transfer per group, channels "
+          "assigned by the compiler); default: nodes x gpus up to 32, else 1",
+          0, kMaxChannels, true};
+}
+Parameter hierarchicalInstances() {
+  return {"instances", 0,
+          "replicas of the whole program, each on its own channels; default: as many as 32 channels hold (1 when "
+          "channels is 1)",
+          0, kMaxChannels, true};
+}
+void chooseHierarchicalDefaults(Arguments& a) {
+  const int64_t chunks = a.at("nodes") * a.at("gpus");
+  if (a.at("channels") == 0) a["channels"] = chunks <= kMaxChannels ? chunks : 1;
+  if (a.at("instances") == 0) a["instances"] = a.at("channels") > 1 ? std::max<int64_t>(1, kMaxChannels / a.at("channels")) : 1;
+}
 Parameter nodes() { return {"nodes", 2, "number of nodes", 1}; }
 Parameter gpus() { return {"gpus", 4, "GPUs per node", 1}; }
 Parameter inplace() { return {"inplace", 1, "1: in-place call (output aliases input), 0: out-of-place", 0, 1}; }
@@ -73,7 +99,8 @@ const std::vector<LibraryEntry>& library() {
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
        "(MSCCLang paper §2)",
-       {nodes(), gpus(), instances()}, Protocol::Simple, "msccl-executor", hierarchicalAllReduce},
+       {nodes(), gpus(), hierarchicalChannels(), hierarchicalInstances()}, Protocol::Simple, "msccl-executor",
+       hierarchicalAllReduce, nullptr, chooseHierarchicalDefaults},
       {"allpairs-allreduce", "every rank reduces its chunk from all others' scratch copies, then sends it to all",
        {ranks(), instances(), inplace()}, Protocol::LL, "msccl-executor", allPairsAllReduce},
       {"recursive-halving-doubling-allreduce",
@@ -144,6 +171,7 @@ Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::str
                                   std::to_string(param->max) + ", got " + text);
     args[key] = value;
   }
+  if (entry.chooseDefaults) entry.chooseDefaults(args);
   return args;
 }
 

@@ -21,6 +21,7 @@ struct Parameter {
   std::string help;
   int64_t min = 1;
   int64_t max = 4096;
+  bool chosen = false;  // the default 0 means: chosen from the other parameters (LibraryEntry::chooseDefaults)
 };
 
 using Arguments = std::map<std::string, int64_t, std::less<>>;  // every parameter, defaults applied
@@ -38,6 +39,9 @@ struct LibraryEntry {
   // without building the program (empty: no prediction). A prediction over the runtime's
   // steps per thread block is refused up front (requireFits) instead of failing the compile late.
   std::function<int64_t(const Arguments&)> busiestThreadBlockSteps = nullptr;
+  // Replaces the 0 of every `chosen` parameter with its value for the other arguments (empty:
+  // the entry has no chosen parameter). resolveArguments applies it.
+  std::function<void(Arguments&)> chooseDefaults = nullptr;
 };
 
 const std::vector<LibraryEntry>& library();

@@ -16,7 +16,7 @@ void listAlgorithms(std::ostream& out) {
         << ir::protocolName(e.defaultProtocol) << ", " << e.defaultTarget << ")\n";
     out << "    " << e.summary << "\n";
     for (const algorithms::Parameter& p : e.parameters) {
-      std::string setting = p.name + "=" + std::to_string(p.defaultValue);
+      std::string setting = p.name + "=" + (p.chosen ? std::string("auto") : std::to_string(p.defaultValue));
       setting.resize(std::max<size_t>(setting.size(), 16), ' ');
       out << "    " << setting << "  " << p.help << "\n";
     }

@@ -29,7 +29,8 @@ TEST_CASE("library: ring-allreduce") {
 
 TEST_CASE("library: hierarchical-allreduce") {
   compilesAndVerifies("hierarchical-allreduce",
-                      {{"nodes=2", "gpus=4"}, {"nodes=2", "gpus=8"}, {"nodes=2", "gpus=4", "instances=2"}});
+                      {{"nodes=2", "gpus=4"}, {"nodes=2", "gpus=8"}, {"nodes=2", "gpus=4", "instances=2"},
+                       {"nodes=2", "gpus=4", "channels=1", "instances=1"}, {"nodes=3", "gpus=2"}, {"nodes=4", "gpus=2"}});
 }
 
 TEST_CASE("library: allpairs-allreduce") {

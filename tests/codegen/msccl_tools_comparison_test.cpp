@@ -36,7 +36,7 @@ TEST_CASE("msccl-tools and ccforge agree on the collective each algorithm implem
       {"valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml", "ring-allreduce", {"ranks=4"}, ir::Protocol::LL128},
       {"valid/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "ring-allreduce", {"ranks=8", "channels=4"},
        ir::Protocol::LL128},
-      {"valid/allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml", "hierarchical-allreduce", {"nodes=2", "gpus=3"},
+      {"valid/allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml", "hierarchical-allreduce", {"nodes=2", "gpus=3", "instances=1"},
        ir::Protocol::Simple},
       {"valid/alltoall_two_step_2nodes_x4gpus.xml", "two-step-alltoall", {"nodes=2", "gpus=4"}, ir::Protocol::Simple},
       {"valid/allgather_ring_simple_oop_n4.xml", "ring-allgather", {"ranks=4", "inplace=0"}, ir::Protocol::Simple},

@@ -41,7 +41,7 @@ class Builder:
             bbytes = 2 * fbytes
             bflops = 4.0 * macs
         self.fwd.append(dict(name=name, kind=kind, fflops=fflops, fbytes=fbytes, bflops=bflops, bbytes=bbytes,
-                             out=act_out * ACT, inb=act_in * ACT, inputs=list(inputs), params=list(params)))
+                             out=act_out * ACT, inputs=list(inputs), params=list(params)))
         self.index[name] = len(self.fwd) - 1
         return name
 
@@ -65,12 +65,15 @@ class Builder:
             grads = list(o["params"]) + [t for (op, t) in extra_grad_ops if op == o["name"]]
             if not o["inputs"] and not grads:
                 continue  # a data input: nothing to differentiate
+            # The gradients this op passes back: one per input activation, except data inputs'.
             ins = [c + ".bwd" for c in consumers[o["name"]]] + [i + ".fwd" for i in o["inputs"]]
             if o["kind"] == "elementwise":
                 ins.append(o["name"] + ".fwd")
             ops.append({"name": o["name"] + ".bwd", "phase": "backward", "kind": o["kind"],
                         "time_us": self.time(o["bflops"], o["bbytes"], o["kind"]),
-                        "flops": round(o["bflops"]), "bytes": round(o["bbytes"]), "output_bytes": round(o["inb"]),
+                        "flops": round(o["bflops"]), "bytes": round(o["bbytes"]),
+                        "output_bytes": round(sum(self.fwd[self.index[i]]["out"] for i in o["inputs"]
+                                                  if self.fwd[self.index[i]]["inputs"] or self.fwd[self.index[i]]["params"])),
                         "inputs": ins, "gradients": grads})
         doc = {"format": "ccforge-workload/1", "name": self.name, "description": self.description,
                "units": self.units, "ops": ops,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/did_you_mean.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
@@ -39,9 +40,9 @@ int main(int argc, char** argv) {
   ccforge::cli::registerPlanCommand(app, context);
   ccforge::cli::registerTuneCommand(app, context);
   ccforge::cli::refuseEmptyAndNegativeValues(app);
+  // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
+  std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);
   try {
-    // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
-    std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);
     std::vector<char*> pointers;
     for (std::string& a : args) pointers.push_back(a.data());
     app.parse(static_cast<int>(pointers.size()), pointers.data());
@@ -53,6 +54,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    for (const std::string& hint : ccforge::cli::didYouMean(app, {args.begin() + 1, args.end()}))
+      std::cerr << "ccforge: " << hint << "\n";
     return ccforge::kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "ccforge: internal error: " << e.what() << "\n";

@@ -217,3 +217,13 @@ set_tests_properties("cli: verify grows linearly in ranks and thread blocks, 100
 add_test(NAME "cli: synth -o of a new directory killed during the search leaves no directory"
   COMMAND bash -c "d=\"$2\"/killed_synth && rm -rf \"$d\" && { \"$1\" synth dgx1 allreduce --timeout 60 -o \"$d/sub\" >/dev/null 2>&1 & pid=$!; sleep 1.5; kill -9 $pid; wait $pid; test ! -e \"$d\"; }"
           _ $<TARGET_FILE:ccforge> ${HARDEN_OUT})
+
+# A mistyped command or option is named, with the nearest known name (issue 26, item 6).
+ccforge_cli_test("a mistyped command gets the nearest command" 1
+  --has "'verfy' is not a ccforge command. did you mean 'verify'" -- verfy x.xml)
+ccforge_cli_test("a word that is no command says so" 1
+  --has "'bogus' is not a ccforge command. .ccforge --help. lists them" --lacks "did you mean" -- bogus)
+ccforge_cli_test("a mistyped option gets the nearest option of its command" 1
+  --has "'--slot' is not an option of 'verify'. did you mean '--slots'" -- verify --slot 3 x.xml)
+ccforge_cli_test("an option far from every name gets no guess" 1
+  --has "not expected: --zzzzzz" --lacks "did you mean" -- verify --zzzzzz x.xml)

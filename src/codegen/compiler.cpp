@@ -95,7 +95,7 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
 }
 
 void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& schedule, const RuntimeProfile& target) {
-  const int32_t maxTbs = std::min(target.maxThreadBlocksPerRank, target.maxCoResidentThreadBlocks);
+  const int32_t maxTbs = residentThreadBlocksPerRank(target);
   for (int32_t r = 0; r < program.ranks(); ++r) {
     const size_t n = schedule.tbsOfRank[static_cast<size_t>(r)].size();
     if (static_cast<int64_t>(n) > maxTbs)

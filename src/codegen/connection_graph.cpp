@@ -1,7 +1,5 @@
 #include "codegen/connection_graph.hpp"
 
-#include <algorithm>
-
 namespace ccforge::codegen {
 namespace {
 
@@ -25,7 +23,7 @@ ConnectionGraph::ConnectionGraph(int32_t ranks, const RuntimeProfile& target)
     : target_(target),
       peers_(static_cast<size_t>(ranks) * static_cast<size_t>(target.maxChannels) * 2, 0),
       rankConnections_(static_cast<size_t>(ranks) * 2, 0),
-      maxThreadBlocks_(std::min(target.maxThreadBlocksPerRank, target.maxCoResidentThreadBlocks)) {}
+      maxThreadBlocks_(residentThreadBlocksPerRank(target)) {}
 
 size_t ConnectionGraph::peerSlot(int32_t rank, int32_t channel, Direction dir) const {
   return (static_cast<size_t>(rank) * static_cast<size_t>(target_.maxChannels) + static_cast<size_t>(channel)) * 2 +

@@ -311,13 +311,9 @@ class Reader {
   int64_t byteBound(const char* value, std::string_view attribute) {
     std::string_view v = value;
     requireCanonical(v, attribute);
-    int64_t out = 0;
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (ec == std::errc::result_out_of_range)
+    int64_t out = 0;  // canonical digits: from_chars reads them all, or they are out of range
+    if (std::from_chars(v.data(), v.data() + v.size(), out).ec == std::errc::result_out_of_range)
       return v[0] == '-' ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
-    if (ec != std::errc{} || end != v.data() + v.size())
-      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be a decimal integer, got \"" +
-                                             std::string(v) + "\"");
     return out;
   }
 

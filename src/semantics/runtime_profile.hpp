@@ -64,6 +64,11 @@ struct RuntimeProfile {
   std::vector<Selector> selectors;
 };
 
+// The thread blocks one rank may have: the runtime's count, and no more than can be resident at once.
+inline int32_t residentThreadBlocksPerRank(const RuntimeProfile& p) {
+  return p.maxThreadBlocksPerRank < p.maxCoResidentThreadBlocks ? p.maxThreadBlocksPerRank : p.maxCoResidentThreadBlocks;
+}
+
 // The largest maxBytes with which every call of a program with dependencies stays within
 // profile.maxTileIterations tile iterations: nchunksperloop * maxTileIterations * tile bytes
 // (docs/msccl-ir.md, "Tile iterations and dependency flags"). nullopt when no int64 size exceeds it.

@@ -20,6 +20,12 @@ constexpr int kGridPoints = 41;
 constexpr double kTolerance = 0.05;       // ln 1.05
 constexpr double kExcessWeight = 50;
 constexpr int kSweeps = 6;
+// Then sweeps that also weigh what lies beyond kBandTolerance kBandWeight times, from where the
+// first ones ended: the band users hold a calibrated model to (0.9-1.1x), kept where the logs allow
+// it without the first sweeps' search starting from a stiffer objective that traps it.
+constexpr double kBandTolerance = 0.08;  // ln 1.083
+constexpr double kBandWeight = 2000;
+constexpr int kBandSweeps = 12;
 // Each parameter's distance from its uncalibrated value (|ln|, linear ones in their unit) costs
 // this much, squared: where the logs cannot tell two parameters apart (an allreduce log moving
 // the network's efficiency or the NVLS latency alike), the fit keeps the one it need not move,
@@ -116,9 +122,9 @@ class Fitter {
     FitResult out;
     const std::vector<double> before = predictions(parameters(working_));
     if (fit) decide(out);
-    for (int sweep = 0; sweep < kSweeps && fit; ++sweep)
+    for (int sweep = 0; sweep < kSweeps + kBandSweeps && fit; ++sweep)
       for (const ParameterFit& p : out.parameters)
-        if (p.determined) refine(*knobOf(p.key), sweep);
+        if (p.determined) refine(*knobOf(p.key), sweep, sweep >= kSweeps);
     const std::vector<double> after = predictions(parameters(working_));
     for (ParameterFit& p : out.parameters) p.value = parameters(working_).*(knobOf(p.key)->parameter);
     auto regimeError = [&](uint64_t bytes) -> double& {
@@ -170,7 +176,7 @@ class Fitter {
   // (where collectives spend their time, and tune's windows and plan's buckets mostly lie), what
   // lies beyond kTolerance weighted kExcessWeight times: a fit that leaves a few such rows far
   // off to gain a little on many small ones is not the one users need.
-  double objective(const topo::Calibration& c) const {
+  double objective(const topo::Calibration& c, bool band) const {
     const sim::ModelParameters fitted = parameters(c);
     const std::vector<double> p = predictions(fitted);
     double sum = 0;
@@ -185,6 +191,8 @@ class Fitter {
       if (samples_[s].bytes >= kMiB) {
         const double excess = std::max(0.0, std::fabs(r) - kTolerance);
         sum += kExcessWeight * excess * excess;
+        const double outside = band ? std::max(0.0, std::fabs(r) - kBandTolerance) : 0;
+        sum += kBandWeight * outside * outside;
       }
     }
     return sum;
@@ -230,7 +238,7 @@ class Fitter {
 
   // One coordinate: the best value on a log-spaced grid, the whole range first, then narrower
   // around the best (x 4, x 2, ... per sweep). Ties keep the current value.
-  void refine(const Knob& k, int sweep) {
+  void refine(const Knob& k, int sweep, bool band) {
     const double current = parameters(working_).*(k.parameter);
     double lo = k.lo, hi = k.hi;
     if (sweep > 0 && k.linear) {
@@ -242,14 +250,14 @@ class Fitter {
       lo = std::max(k.lo, current / span);
       hi = std::min(k.hi, current * span);
     }
-    double best = objective(working_);
+    double best = objective(working_, band);
     std::optional<double> bestValue;
     for (int i = 0; i < kGridPoints; ++i) {
       const double t = static_cast<double>(i) / (kGridPoints - 1);
       const double v = k.linear ? lo + (hi - lo) * t : lo * std::pow(hi / lo, t);
       topo::Calibration trial = working_;
       trial.*(k.member) = v;
-      const double o = objective(trial);
+      const double o = objective(trial, band);
       if (o < best - 1e-12) {
         best = o;
         bestValue = v;

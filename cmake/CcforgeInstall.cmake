@@ -15,6 +15,7 @@ set(CCFORGE_INCLUDE_ROOT ${CMAKE_INSTALL_INCLUDEDIR}/ccforge)
 
 # Library target, exported name, headers' folder in the source tree (relative to the project).
 set(CCFORGE_EXPORTED_LIBRARIES
+    ccforge_base base src/base
     ccforge_ir ir src/ir
     ccforge_semantics semantics src/semantics
     ccforge_dsl dsl src/dsl
@@ -86,7 +87,7 @@ install(FILES ${PROJECT_BINARY_DIR}/ccforgeConfig.cmake ${PROJECT_BINARY_DIR}/cc
 # pkg-config: every library (static, dependents first) and the libraries they need.
 set(CCFORGE_PC_LIBS "-lccforge_algorithms -lccforge_synth -lccforge_viz -lccforge_driver -lccforge_codegen -lccforge_dsl")
 string(APPEND CCFORGE_PC_LIBS " -lccforge_verify -lccforge_sim -lccforge_topology -lccforge_runtime -lccforge_smt")
-string(APPEND CCFORGE_PC_LIBS " -lccforge_semantics -lccforge_ir")
+string(APPEND CCFORGE_PC_LIBS " -lccforge_semantics -lccforge_ir -lccforge_base")
 set(CCFORGE_PC_REQUIRES "fmt expat zlib z3 nlohmann_json")  # Debian ships their .pc files
 set(CCFORGE_PC_DEPS "${CVC5_LIBRARY} -pthread")  # cvc5 has none
 if(CCFORGE_RUNTIME_CUDA)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/byte_size.hpp"
 #include "cli/commands.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/option_checks.hpp"
@@ -66,18 +67,6 @@ struct RunOptions {
   bool countGiven = false;
 };
 
-std::string humanBytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g %s", bytes, units[u]);
-  return text;
-}
-
 std::string describeProgram(const Program& p) {
   std::string forms;
   if (p.serves(CallForm::OutOfPlace)) forms = "out-of-place";
@@ -118,12 +107,12 @@ void checkRunMemory(const CallShape& call, const Program* program) {
   auto refuse = [&](const std::string& need) {
     throw UsageError(fmt::format("--count {}: the call needs {} of host memory, over the limit of {} "
                                  "(the smaller of 16 GiB and 3/4 of this machine's memory; docs/limits.md)",
-                                 call.count, need, humanBytes(static_cast<double>(limit))));
+                                 call.count, need, base::approximateByteSize(static_cast<double>(limit))));
   };
   // No buffer holds more than count x ranks elements, and the ranks are capped: past this
   // bound the sizes could overflow, and the need (at least count x ranks elements) is far over.
   const long double bound = static_cast<long double>(call.count) * ranks * ranks * 4 * elem;
-  if (bound > static_cast<long double>(int64_t{1} << 62)) refuse("far more than " + humanBytes(static_cast<double>(limit)));
+  if (bound > static_cast<long double>(int64_t{1} << 62)) refuse("far more than " + base::approximateByteSize(static_cast<double>(limit)));
   long double bytes = 0;
   try {
     for (int32_t r = 0; r < call.ranks; ++r) {
@@ -133,7 +122,7 @@ void checkRunMemory(const CallShape& call, const Program* program) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (bytes > limit) refuse("about " + humanBytes(static_cast<double>(bytes)));
+  if (bytes > limit) refuse("about " + base::approximateByteSize(static_cast<double>(bytes)));
   if (!program) return;
   const std::vector<uint64_t> scratch = scratchBytesOf(*program, call);
   const auto largest = static_cast<int32_t>(std::max_element(scratch.begin(), scratch.end()) - scratch.begin());
@@ -146,8 +135,8 @@ void checkRunMemory(const CallShape& call, const Program* program) {
                   "of host memory in all, over the limit of {} (the smaller of 16 GiB and 3/4 of this machine's "
                   "memory; docs/limits.md)",
                   largest, program->scratchChunks(largest), call.count, dataTypeName(call.dtype),
-                  humanBytes(static_cast<double>(scratch[largest])), humanBytes(static_cast<double>(bytes + scratchBytes)),
-                  humanBytes(static_cast<double>(limit))),
+                  base::approximateByteSize(static_cast<double>(scratch[largest])), base::approximateByteSize(static_cast<double>(bytes + scratchBytes)),
+                  base::approximateByteSize(static_cast<double>(limit))),
       true);
 }
 
@@ -166,21 +155,13 @@ TargetOptions targetOptions(const RunOptions& o) {
 
 bool sweeping(const RunOptions& o) { return !o.minBytes.empty() || !o.maxBytes.empty(); }
 
-uint64_t sweepBound(const std::string& text, const char* flag) {
-  auto v = driver::parseNcclTestsSize(text);
-  if (!v) throw UsageError(std::string(flag) + " '" + text + "' is not a size (an integer with an optional K, M or G)");
-  return *v;
-}
-
 // The nccl-tests table: for each size and call form, the program the runtime selects runs and is
 // checked; a form no program serves is N/A, a size none is selected for is skipped with the reasons.
 int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Target> device, const std::vector<std::string>& verified,
                  DataType dtype, ReduceOp op) {
   std::vector<uint64_t> sizes;
   try {
-    const uint64_t minBytes = sweepBound(o.minBytes.empty() ? o.maxBytes : o.minBytes, "-b");
-    const uint64_t maxBytes = o.maxBytes.empty() ? minBytes : sweepBound(o.maxBytes, "-e");
-    sizes = driver::sweepSizes(minBytes, maxBytes, o.factor);
+    sizes = driver::sweepSizes(o.minBytes, o.maxBytes, o.factor);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -377,7 +358,7 @@ int execute(const RunOptions& o) {
   for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
   if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
   for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
-  std::cout << "call: " << describeCall(call) << " (" << humanBytes(static_cast<double>(totalBytes(call))) << ")\n";
+  std::cout << "call: " << describeCall(call) << " (" << base::approximateByteSize(static_cast<double>(totalBytes(call))) << ")\n";
 
   Runtime runtime(std::move(programs), std::move(device));
   std::cout << "backend: " << runtime.target().describe() << "\n" << std::flush;
@@ -474,6 +455,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--workers", options->workers, "CPU worker threads (default: one per hardware thread, at most 8)");
   run->add_option("--seed", options->seed, "random input seed")->capture_default_str();
   run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)")
+      ->transform(byteSize())
       ->check(CLI::Range(int64_t{16}, int64_t{1} << 30));
   run->add_option("--slots", options->slots, "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots")
       ->check(CLI::Range(1, 1024));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "ir/input_error.hpp"
 #include "ir/names.hpp"
@@ -75,7 +76,8 @@ void registerSelectCommand(CLI::App& app, CommandContext& context) {
       ->required();
   cmd->add_option("--bytes", args->bytes,
                   "the size the selectors compare with minBytes/maxBytes: count x element size (x ranks for "
-                  "allgather, reducescatter and alltoall)");
+                  "allgather, reducescatter and alltoall); 8, 1K, 64MB, 2GiB")
+      ->transform(byteSize());
   cmd->add_option("--count", args->count, "the call's count argument, instead of --bytes");
   cmd->add_option("--dtype", args->dtype,
                   "NCCL data type: int8, uint8, int32, uint32, int64, uint64, float16, float32, float64, bfloat16, "

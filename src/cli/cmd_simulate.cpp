@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "base/byte_size.hpp"
 #include "ir/json_document.hpp"
 #include "cli/progress.hpp"
 #include "cli/commands.hpp"
@@ -72,7 +73,7 @@ std::string text(const SimulateArguments& args, const ir::Algorithm& a, const to
   bool outside = false;
   out << std::fixed << std::setprecision(2);
   for (const sim::SizeResult& s : r.results) {
-    out << std::setw(12) << sim::sizeName(s.bytes) << std::setw(14) << s.timeUs << std::setw(13) << s.algbwGBps
+    out << std::setw(12) << base::byteSizeName(s.bytes) << std::setw(14) << s.timeUs << std::setw(13) << s.algbwGBps
         << std::setw(13) << s.busbwGBps << (s.inSizeWindow ? "" : "  *") << "\n";
     outside = outside || !s.inSizeWindow;
   }
@@ -105,20 +106,12 @@ std::string json(const SimulateArguments& args, const ir::Algorithm& a, const to
   return jsonDocument(j);
 }
 
-uint64_t sweepBound(const std::string& text, const char* flag) {
-  auto v = driver::parseNcclTestsSize(text);
-  if (!v) throw std::invalid_argument(std::string(flag) + " '" + text + "' is not a size (an integer with an optional K, M or G)");
-  return *v;
-}
-
 // One row per swept size: the simulated time in the columns of each call form the file serves
 // and the runtime would select it for; N/A for a form it does not serve; skipped with the
 // runtime's reason otherwise.
 int runSweep(const SimulateArguments& args) {
   if (args.sizesGiven) throw std::invalid_argument("give either --sizes or -b/-e/-f, not both");
-  const uint64_t minBytes = sweepBound(args.minBytes.empty() ? args.maxBytes : args.minBytes, "-b");
-  const uint64_t maxBytes = args.maxBytes.empty() ? minBytes : sweepBound(args.maxBytes, "-e");
-  const std::vector<uint64_t> sizes = driver::sweepSizes(minBytes, maxBytes, args.factor);
+  const std::vector<uint64_t> sizes = driver::sweepSizes(args.minBytes, args.maxBytes, args.factor);
   const auto dtype = runtime::parseDataType(args.dtype);
   if (!dtype) throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() + ")");
   const auto op = runtime::parseReduceOp(args.op);
@@ -235,9 +228,7 @@ int runNcclSweep(const SimulateArguments& args) {
     throw std::invalid_argument("--nccl takes a collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
                                 "reduce), not '" + args.file + "'");
   if (args.gpusPerThread < 1 || args.gpusPerThread > 1024) throw std::invalid_argument("-g takes 1 to 1024 GPUs per thread");
-  const uint64_t minBytes = sweepBound(args.minBytes.empty() ? args.maxBytes : args.minBytes, "-b");
-  const uint64_t maxBytes = args.maxBytes.empty() ? minBytes : sweepBound(args.maxBytes, "-e");
-  const std::vector<uint64_t> sizes = driver::sweepSizes(minBytes, maxBytes, args.factor);
+  const std::vector<uint64_t> sizes = driver::sweepSizes(args.minBytes, args.maxBytes, args.factor);
   const auto dtype = runtime::parseDataType(args.dtype);
   if (!dtype) throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() + ")");
   const sim::NcclEnvironment environment = sim::parseNcclEnvironment(args.environment);

@@ -183,8 +183,7 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("-o,--output", args->output, "write the report to this file instead of standard output");
   cmd->add_option("--max-input-size", args->maxInputBytes, "largest input accepted, after gzip inflation (e.g. 2GB)")
-      ->check(unsignedSize())
-      ->transform(CLI::AsSizeValue(false))
+      ->transform(byteSize())
       ->capture_default_str();
   cmd->add_option("--engine", args->engine,
                   "engine for the deadlock, race and postcondition checks: sim (simulation, fast), smt (Z3/cvc5 "

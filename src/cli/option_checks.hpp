@@ -1,5 +1,5 @@
 // Option validators CLI11 lacks: a floating-point range that also refuses nan and inf (CLI11's
-// Range lets nan through, as every comparison with it is false), a size that refuses a sign, and
+// Range lets nan through, as every comparison with it is false), a byte size in ccforge's one grammar, and
 // the rule every ccforge option follows: no value is empty or negative.
 #pragma once
 
@@ -7,7 +7,10 @@
 
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
 #include <string>
+
+#include "base/byte_size.hpp"
 
 namespace ccforge::cli {
 
@@ -29,14 +32,17 @@ inline CLI::Validator finiteRange(double min, double max) {
       "NUMBER in [" + CLI::detail::to_string(min) + " - " + CLI::detail::to_string(max) + "]");
 }
 
-// Before CLI::AsSizeValue, which reads "-1" as the largest size.
-inline CLI::Validator unsignedSize() {
+// A byte size in the grammar every command reads (base/byte_size.hpp: 8, 1K, 64MB, 2GiB),
+// rewritten to its number of bytes for the option's integer.
+inline CLI::Validator byteSize() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const size_t first = text.find_first_not_of(" \t");
-        if (first != std::string::npos && (text[first] == '-' || text[first] == '+'))
-          return "'" + text + "' is not a size: give a positive number of bytes, e.g. 2GB";
-        return {};
+        try {
+          text = std::to_string(base::parseByteSize(text));
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return "'" + text + "' is not a size: " + e.what();
+        }
       },
       "SIZE");
 }

@@ -1,15 +1,16 @@
 // nccl-tests-style tables (perf_table.hpp). The text layout follows nccl-tests' columns: size (B),
 // count (elements), type, redop, root, then time (us), algbw (GB/s), busbw (GB/s) and #wrong for
 // out-of-place and for in-place.
-#include "ir/json_document.hpp"
 #include "driver/perf_table.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+
+#include "base/byte_size.hpp"
+#include "ir/json_document.hpp"
 
 namespace ccforge::driver {
 namespace {
@@ -91,26 +92,6 @@ void csvCell(std::string& line, const PerfCell& c) {
 
 }  // namespace
 
-std::optional<uint64_t> parseNcclTestsSize(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr == text.data()) return std::nullopt;
-  uint64_t scale = 1;
-  if (ptr != end) {
-    switch (*ptr) {
-      case 'K': case 'k': scale = uint64_t{1} << 10; break;
-      case 'M': case 'm': scale = uint64_t{1} << 20; break;
-      case 'G': case 'g': scale = uint64_t{1} << 30; break;
-      default: return std::nullopt;
-    }
-    if (++ptr != end) return std::nullopt;
-  }
-  if (value == 0 || value > UINT64_MAX / scale) return std::nullopt;
-  return value * scale;
-}
-
 std::vector<uint64_t> sweepSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t factor) {
   if (minBytes == 0) throw std::invalid_argument("-b (minimum size) must be at least 1 byte");
   if (minBytes > maxBytes) throw std::invalid_argument("-b " + std::to_string(minBytes) + " is larger than -e " + std::to_string(maxBytes));
@@ -124,6 +105,18 @@ std::vector<uint64_t> sweepSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t 
     s *= factor;
   }
   return sizes;
+}
+
+std::vector<uint64_t> sweepSizes(std::string_view minText, std::string_view maxText, uint64_t factor) {
+  auto bound = [](std::string_view text, const char* flag) {
+    try {
+      return base::parseByteSize(text);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(flag) + ": " + e.what());
+    }
+  };
+  const uint64_t minBytes = bound(minText.empty() ? maxText : minText, "-b");
+  return sweepSizes(minBytes, maxText.empty() ? minBytes : bound(maxText, "-e"), factor);
 }
 
 std::string ncclTestsTypeName(std::string_view name) {

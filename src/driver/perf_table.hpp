@@ -14,13 +14,14 @@ namespace ccforge::driver {
 
 inline constexpr size_t kMaxSweepSizes = 64;
 
-// nccl-tests' size syntax: an integer with an optional K, M or G suffix (powers of 1024, either
-// case), e.g. 8, 1K, 128M, 1G. nullopt when malformed or zero.
-std::optional<uint64_t> parseNcclTestsSize(std::string_view text);
-
 // min, min*f, min*f^2, ... up to max (nccl-tests' -b/-e/-f). Throws std::invalid_argument on
 // min > max, factor < 2 with min < max, or more than kMaxSweepSizes sizes.
 std::vector<uint64_t> sweepSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t factor);
+
+// The same from -b and -e as given, each a size of base/byte_size.hpp (nccl-tests' 8, 1K, 128M,
+// 1G and ccforge's 1KB, 1KiB alike); an empty one takes the other's value. The messages name
+// the flag.
+std::vector<uint64_t> sweepSizes(std::string_view minText, std::string_view maxText, uint64_t factor);
 
 // nccl-tests' name of a ccforge data type ("f32" -> "float", "bf16" -> "bfloat16", ...).
 std::string ncclTestsTypeName(std::string_view ccforgeName);

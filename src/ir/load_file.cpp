@@ -6,19 +6,10 @@
 #include <cstring>
 #include <system_error>
 
+#include "base/byte_size.hpp"
 #include "ir/input_error.hpp"
 
 namespace ccforge {
-namespace {
-
-std::string humanBytes(uint64_t bytes) {
-  if (bytes % (uint64_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes % (uint64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
-}
-
-}  // namespace
-
 InputStream::InputStream(const std::filesystem::path& path, uint64_t maxBytes)
     : name_(path.string()), maxBytes_(maxBytes) {
   std::error_code ec;
@@ -46,7 +37,7 @@ size_t InputStream::read(char* buffer, size_t size) {
   if (code == Z_BUF_ERROR) throw InputError(name_, {}, "truncated gzip stream");
   total_ += static_cast<uint64_t>(got);
   if (total_ > maxBytes_)
-    throw InputError(name_, {}, "larger than " + humanBytes(maxBytes_) +
+    throw InputError(name_, {}, "larger than " + base::byteSizeName(maxBytes_) +
                                     " once inflated (gzip bomb or wrong file?); raise --max-input-size to allow it");
   return static_cast<size_t>(got);
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "base/byte_size.hpp"
 #include "ir/json_document.hpp"
 #include "ir/names.hpp"
 #include "ir/output_file.hpp"
@@ -19,7 +20,6 @@
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
 #include "sim/simulate.hpp"
-#include "sim/sizes.hpp"
 #include "synth/deploy/deployment.hpp"
 #include "tune/legacy_config.hpp"
 #include "tune/plot.hpp"
@@ -272,7 +272,7 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
       "Predicted with the simulator (arch {}) against NCCL's own choice (docs/tune.md); sizes {}..{}. A candidate "
       "must beat NCCL by {:.0f} % (algbw) and by more than the model's error at that size ({}): the *needed* gain "
       "of each size below. Sizes outside every window go to NCCL.\n\n",
-      sim::archName(run.options.arch), sim::sizeName(run.options.minBytes), sim::sizeName(run.options.maxBytes),
+      sim::archName(run.options.arch), base::byteSizeName(run.options.minBytes), base::byteSizeName(run.options.maxBytes),
       run.options.margin * 100, run.errorSource);
   s += fmt::format("Directory check: `ccforge verify DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every call form, "
                    "element size and selector), {} accepted by more than one file.\n\n",
@@ -316,7 +316,7 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
          "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       const double ncclBw = algbwGBps(t.sizes[i], t.nccl[i].timeUs);
-      s += fmt::format("| {} | {} {} | {:.2f} | x{:.2f} |", sim::sizeName(t.sizes[i]), t.nccl[i].algorithm,
+      s += fmt::format("| {} | {} {} | {:.2f} | x{:.2f} |", base::byteSizeName(t.sizes[i]), t.nccl[i].algorithm,
                        ir::protocolName(t.nccl[i].protocol), ncclBw, t.requiredGain[i]);
       for (CallForm f : kForms) {
         const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];

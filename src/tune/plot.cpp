@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "base/byte_size.hpp"
+
 namespace ccforge::tune {
 namespace {
 
@@ -27,16 +29,6 @@ std::string escape(const std::string& s) {
     }
   }
   return out;
-}
-
-std::string sizeTick(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  size_t u = 0;
-  while (u + 1 < std::size(units) && bytes >= 1024) {
-    bytes /= 1024;
-    ++u;
-  }
-  return fmt::format("{}{}", bytes, units[u]);
 }
 
 }  // namespace
@@ -94,7 +86,7 @@ std::string plotSvg(const CollectiveTuning& t, const std::string& title) {
     const double x = X(static_cast<double>(t.sizes[i]));
     s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#eee\"/>\n", x, kTop, kTop + plotH);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"end\" transform=\"rotate(-40 {:.1f} {})\">{}</text>\n", x,
-                     kTop + plotH + 14, x, kTop + plotH + 14, sizeTick(t.sizes[i]));
+                     kTop + plotH + 14, x, kTop + plotH + 14, base::byteSizeName(t.sizes[i]));
   }
   s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">size (bytes, nccl-tests' size)</text>\n",
                    kLeft + plotW / 2, kHeight - 8);

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/byte_size.hpp"
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
 #include "verify/findings.hpp"
@@ -33,13 +34,6 @@ class CallSet {
  private:
   std::vector<bool> bits_;
 };
-
-std::string bytesText(uint64_t b) {
-  static constexpr std::pair<int, const char*> kUnits[] = {{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}};
-  for (const auto& [shift, unit] : kUnits)
-    if (b >= (uint64_t{1} << shift) && b % (uint64_t{1} << shift) == 0) return fmt::format("{} {}", b >> shift, unit);
-  return fmt::format("{} B", b);
-}
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator, std::string_view last) {
   std::string s;
@@ -208,7 +202,7 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
       return a.nchunksperloop <= 0
                  ? fmt::format("nchunksperloop={} divides {} for no count", a.nchunksperloop, term)
                  : fmt::format("nchunksperloop={} divides {} for no count of a call of at most {}", a.nchunksperloop,
-                               term, bytesText(uint64_t{1} << kMaxConsideredBytesLog2));
+                               term, base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2));
     case Rejection::Window:
       if (g.selector == Selector::Legacy && a.maxBytes && *a.maxBytes == 0)
         return fmt::format("the legacy runtime reads maxBytes=\"0\" as 0 bytes, not as unbounded: its window {} is empty",
@@ -378,7 +372,7 @@ class DirectoryCheck {
     std::string message = fmt::format(
         "{}: no call of any count (1-, 2-, 4- and 8-byte types, and the plugin's size -1 for bfloat16 and fp8, up "
         "to {} a call) selects this file under {}: {}",
-        subject(a), bytesText(uint64_t{1} << kMaxConsideredBytesLog2), selectorsPhrase(dead), joined(reasons, "; ", "; "));
+        subject(a), base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2), selectorsPhrase(dead), joined(reasons, "; ", "; "));
     if (!alive.empty()) message += " (" + joined(alive, "; ", "; ") + ")";
     findings_[f].warning(Check::Selection, "selection.dead", a.where, message);
   }
@@ -505,10 +499,10 @@ std::string describeCalls(const std::vector<CallRange>& calls) {
     auto all = [&](auto value) {
       return std::all_of(runs.begin(), runs.end(), [&](const CallRange* r) { return value(r) == value(runs.front()); });
     };
-    if (all(bytes)) return bytesText(bytes(runs.front()));
+    if (all(bytes)) return base::byteSizeName(bytes(runs.front()));
     if (all(count)) return fmt::format("count {}", count(runs.front()));
     std::vector<std::string> texts;
-    for (const CallRange* r : runs) texts.push_back(bytesText(bytes(r)));
+    for (const CallRange* r : runs) texts.push_back(base::byteSizeName(bytes(r)));
     return joined(texts, "/", "/");
   };
   std::vector<std::string> parts;
@@ -529,8 +523,8 @@ std::string describeCalls(const std::vector<CallRange>& calls) {
     for (int32_t t : types) {
       std::vector<std::string> spans;
       for (const CallRange* r : runs)
-        if (r->typeSize == t) spans.push_back(r->bytesMin == r->bytesMax ? bytesText(r->bytesMin)
-                                                                       : bytesText(r->bytesMin) + ".." + bytesText(r->bytesMax));
+        if (r->typeSize == t) spans.push_back(r->bytesMin == r->bytesMax ? base::byteSizeName(r->bytesMin)
+                                                                       : base::byteSizeName(r->bytesMin) + ".." + base::byteSizeName(r->bytesMax));
       parts.push_back(fmt::format("{} {} with {}", form, joined(spans, ", ", ", "), typeList({t})));
     }
   }

@@ -1,4 +1,4 @@
-// The nccl-tests-style table (driver/perf_table.hpp): size syntax and sweeps as nccl-tests reads
+// The nccl-tests-style table (driver/perf_table.hpp): sweeps as nccl-tests reads
 // -b/-e/-f, the columns and closing line of its text output, and the JSON/CSV forms.
 #include <catch2/catch.hpp>
 
@@ -10,18 +10,15 @@
 using namespace ccforge::driver;
 using Catch::Matchers::Contains;
 
-TEST_CASE("nccl-tests sizes: integers with K, M, G as powers of 1024") {
-  CHECK(parseNcclTestsSize("8") == 8u);
-  CHECK(parseNcclTestsSize("1K") == 1024u);
-  CHECK(parseNcclTestsSize("128M") == 134217728u);
-  CHECK(parseNcclTestsSize("1G") == 1073741824u);
-  CHECK(parseNcclTestsSize("2g") == 2147483648u);
-  CHECK_FALSE(parseNcclTestsSize("0"));
-  CHECK_FALSE(parseNcclTestsSize(""));
-  CHECK_FALSE(parseNcclTestsSize("1KiB"));
-  CHECK_FALSE(parseNcclTestsSize("1T"));
-  CHECK_FALSE(parseNcclTestsSize("-8"));
-  CHECK_FALSE(parseNcclTestsSize("18446744073709551615G"));
+TEST_CASE("nccl-tests sweep from -b/-e text: nccl-tests' sizes and ccforge's, an empty bound takes the other") {
+  CHECK(sweepSizes("8", "128", 2) == std::vector<uint64_t>{8, 16, 32, 64, 128});
+  CHECK(sweepSizes("1K", "4KiB", 2) == std::vector<uint64_t>{1024, 2048, 4096});
+  CHECK(sweepSizes("", "2g", 2) == std::vector<uint64_t>{2147483648u});
+  CHECK(sweepSizes("1KB", "", 2) == std::vector<uint64_t>{1024});
+  CHECK_THROWS_WITH(sweepSizes("0", "8", 2), Contains("-b (minimum size) must be at least 1 byte"));
+  CHECK_THROWS_WITH(sweepSizes("1X", "8", 2), Contains("-b: size '1X': unknown unit"));
+  CHECK_THROWS_WITH(sweepSizes("8", "-8", 2), Contains("-e: size '-8' does not start with a number"));
+  CHECK_THROWS_WITH(sweepSizes("8", "18446744073709551615G", 2), Contains("-e: size '18446744073709551615G' is too large"));
 }
 
 TEST_CASE("nccl-tests sweep: -b 8 -e 128 -f 2 and its refusals") {

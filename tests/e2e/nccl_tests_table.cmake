@@ -29,8 +29,15 @@ ccforge_cli_test("simulate: sweep as json" 0
   -- simulate ${TABLE_IR}/allgather_ring_simple_oop_n4.xml a100-1 -b 1K --format json)
 ccforge_cli_test("run: --count and -b together are a usage error" 1 --has "either --count or -b"
   -- run ${TABLE_IR}/allreduce_ring_a100_n4_ch1_i1_LL128.xml -b 1K --count 1024)
-ccforge_cli_test("run: a bad sweep size is a usage error" 1 --has "-b '1KiB' is not a size"
-  -- run ${TABLE_IR}/allreduce_ring_a100_n4_ch1_i1_LL128.xml -b 1KiB)
+ccforge_cli_test("run: a bad sweep size is a usage error" 1 --has "-b: size '1KX': unknown unit 'KX'"
+  -- run ${TABLE_IR}/allreduce_ring_a100_n4_ch1_i1_LL128.xml -b 1KX)
+# One byte-size grammar (base/byte_size.hpp) in every command: 1KiB, 1KB and 1K are one size.
+ccforge_cli_test("run: -b takes ccforge's sizes as nccl-tests' (1KiB is 1K)" 0 --has "^ +1024 +256 +float +sum"
+  -- run ${TABLE_IR}/allreduce_ring_a100_n4_ch1_i1_LL128.xml -b 1KiB -e 1KB)
+ccforge_cli_test("simulate: -b takes 1KB as nccl-tests' 1K" 0 --has "^ +1024 +256 +float"
+  -- simulate ${TABLE_IR}/allgather_ring_simple_oop_n4.xml a100-1 -b 1KB)
+ccforge_cli_test("simulate: --sizes takes nccl-tests' 1K as 1KB" 0 --has "1 KiB"
+  -- simulate ${TABLE_IR}/allgather_ring_simple_oop_n4.xml a100-1 --sizes 1K)
 ccforge_cli_test("simulate: --sizes and -b together are a usage error" 1 --has "either --sizes or -b"
   -- simulate ${TABLE_IR}/allgather_ring_simple_oop_n4.xml a100-1 -b 1K --sizes 1KB)
 ccforge_cli_test("simulate: a sweep with nothing selectable prints the table and exits 1" 1

@@ -4,34 +4,16 @@
 
 #include <iterator>
 
+#include "base/xml_escape.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::ir {
 namespace {
 
-// Only `name` is free text. Markup characters are escaped so that a round trip is exact; the
-// runtime does not decode entities, but it also never interprets the name.
-std::string escapedName(const std::string& name) {
-  std::string out;
-  for (char c : name) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      case '\t': out += "&#9;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 void appendAlgo(std::string& out, const Algorithm& algo) {
   auto it = std::back_inserter(out);
   fmt::format_to(it, "<algo name=\"{}\" proto=\"{}\" nchannels=\"{}\" nchunksperloop=\"{}\" ngpus=\"{}\" coll=\"{}\"",
-                 escapedName(algo.name), protocolName(algo.proto), algo.nchannels, algo.nchunksperloop, algo.ngpus,
+                 base::xmlEscaped(algo.name), protocolName(algo.proto), algo.nchannels, algo.nchunksperloop, algo.ngpus,
                  algo.collName);
   if (algo.inplace) fmt::format_to(it, " inplace=\"{}\"", *algo.inplace ? 1 : 0);
   if (algo.outofplace) fmt::format_to(it, " outofplace=\"{}\"", *algo.outofplace ? 1 : 0);
@@ -53,7 +35,7 @@ std::string toXml(const Algorithm& algo) {
                    gpu.outputChunks, gpu.scratchChunks);
     for (const Operand& o : gpu.operands)
       fmt::format_to(it, "    <operand id=\"{}\" name=\"{}\" dtype=\"{}\" rows=\"{}\" cols=\"{}\" layout=\"{}\"/>\n", o.id,
-                     escapedName(o.name), operandTypeName(o.dtype), o.rows, o.cols, o.columnMajor ? "col" : "row");
+                     base::xmlEscaped(o.name), operandTypeName(o.dtype), o.rows, o.cols, o.columnMajor ? "col" : "row");
     if (gpu.product)
       fmt::format_to(it, "    <product op=\"{}\" a=\"{}\" b=\"{}\" rows=\"{}\" cols=\"{}\"/>\n", computeOpName(gpu.product->op),
                      gpu.product->a, gpu.product->b, gpu.product->rows, gpu.product->cols);

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "base/xml_escape.hpp"
+
 namespace ccforge::plan {
 namespace {
 
@@ -11,23 +13,6 @@ std::string fixed(double v, int digits = 1) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
-}
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
 }
 
 const char* kAlgorithmColours[] = {"#e6842a", "#c0392b", "#8e44ad", "#16a085", "#7f8c8d", "#d4ac0d"};
@@ -49,7 +34,7 @@ std::string timelineSvg(const Workload& w, const ComputeSchedule& schedule, cons
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << fixed(width, 0) << "\" height=\"" << fixed(height, 0)
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s << "<text x=\"10\" y=\"20\" font-size=\"14\">" << escape(title) << "</text>\n";
+  s << "<text x=\"10\" y=\"20\" font-size=\"14\">" << base::xmlEscaped(title) << "</text>\n";
   const double top = 40;
   s << "<text x=\"10\" y=\"" << fixed(top + laneH * 0.6) << "\">compute</text>\n";
   for (const Kernel& k : schedule.kernels) {
@@ -60,7 +45,7 @@ std::string timelineSvg(const Workload& w, const ComputeSchedule& schedule, cons
     if (k.lastOp > k.firstOp) name += " .. " + w.ops[static_cast<size_t>(k.lastOp)].name;
     s << "<rect x=\"" << fixed(x, 2) << "\" y=\"" << fixed(top) << "\" width=\"" << fixed(wdt, 2) << "\" height=\""
       << fixed(laneH - 6) << "\" fill=\"" << fill << "\" stroke=\"white\" stroke-width=\"0.3\"><title>"
-      << escape(name) << ": " << fixed(k.startUs) << " .. " << fixed(k.endUs) << " us</title></rect>\n";
+      << base::xmlEscaped(name) << ": " << fixed(k.startUs) << " .. " << fixed(k.endUs) << " us</title></rect>\n";
   }
   for (int c = 0; c < channels; ++c) {
     double y = top + laneH * (1 + c);
@@ -75,7 +60,7 @@ std::string timelineSvg(const Workload& w, const ComputeSchedule& schedule, cons
     const char* fill = kAlgorithmColours[static_cast<size_t>(b.algorithm) % 6];
     s << "<rect x=\"" << fixed(x, 2) << "\" y=\"" << fixed(y) << "\" width=\"" << fixed(wdt, 2) << "\" height=\""
       << fixed(laneH - 6) << "\" fill=\"" << fill << "\" stroke=\"black\" stroke-width=\"0.5\"><title>bucket " << i
-      << ": tensors " << b.first << ".." << b.last << ", " << b.bytes << " B, " << escape(alg) << ", "
+      << ": tensors " << b.first << ".." << b.last << ", " << b.bytes << " B, " << base::xmlEscaped(alg) << ", "
       << fixed(b.startUs) << " .. " << fixed(b.finishUs) << " us</title></rect>\n";
     if (wdt > 24)
       s << "<text x=\"" << fixed(x + 3, 2) << "\" y=\"" << fixed(y + laneH * 0.55) << "\" font-size=\"10\">" << i
@@ -101,7 +86,7 @@ std::string timelineSvg(const Workload& w, const ComputeSchedule& schedule, cons
   double lx = left;
   auto legend = [&](const char* colour, const std::string& label) {
     s << "<rect x=\"" << fixed(lx) << "\" y=\"" << fixed(legendY - 10) << "\" width=\"12\" height=\"12\" fill=\"" << colour
-      << "\"/><text x=\"" << fixed(lx + 16) << "\" y=\"" << fixed(legendY) << "\">" << escape(label) << "</text>\n";
+      << "\"/><text x=\"" << fixed(lx + 16) << "\" y=\"" << fixed(legendY) << "\">" << base::xmlEscaped(label) << "</text>\n";
     lx += 30 + 7.0 * static_cast<double>(label.size());
   };
   legend("#5b9bd5", "forward");

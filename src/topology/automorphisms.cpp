@@ -5,6 +5,8 @@
 #include <numeric>
 #include <tuple>
 
+#include "base/union_find.hpp"
+
 namespace ccforge::topo {
 namespace {
 
@@ -48,26 +50,6 @@ ColouredGraph colouredGraph(const Topology& t, Weighting weighting) {
 }
 
 using Colouring = std::vector<int32_t>;
-
-class UnionFind {
- public:
-  explicit UnionFind(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  int32_t find(int32_t x) {
-    while (parent_[static_cast<size_t>(x)] != x) x = parent_[static_cast<size_t>(x)] = parent_[static_cast<size_t>(parent_[static_cast<size_t>(x)])];
-    return x;
-  }
-  // The smaller id becomes the root, so roots are the smallest members.
-  void unite(int32_t a, int32_t b) {
-    a = find(a);
-    b = find(b);
-    if (a == b) return;
-    if (b < a) std::swap(a, b);
-    parent_[static_cast<size_t>(b)] = a;
-  }
-
- private:
-  std::vector<int32_t> parent_;
-};
 
 class Search {
  public:
@@ -245,7 +227,7 @@ AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, u
     search.refine(current, twin);
   }
 
-  UnionFind orbits(n);
+  base::UnionFind orbits(n);
   for (size_t i = base.size(); i-- > 0;) {
     const int32_t b = base[i];
     const Colouring& cells = levels[i];
@@ -273,7 +255,7 @@ AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, u
 
 std::vector<int32_t> linkOrbits(const Topology& topology, const AutomorphismGroup& group) {
   const auto& links = topology.links();
-  UnionFind orbits(links.size());
+  base::UnionFind orbits(links.size());
   for (const auto& g : group.generators)
     for (size_t id = 0; id < links.size(); ++id) {
       auto image = topology.findLink(g[static_cast<size_t>(links[id].from)], g[static_cast<size_t>(links[id].to)]);

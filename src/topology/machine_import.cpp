@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/union_find.hpp"
 #include "ir/json_document.hpp"
 #include "ir/limits.hpp"
 #include "topology/machine_import.hpp"
@@ -30,13 +31,6 @@ std::string gbpsText(const Rational& r) {
   if (s.back() == '.') s.pop_back();
   return s + " GB/s";
 }
-
-struct ImportUnionFind {
-  std::vector<int32_t> parent;
-  explicit ImportUnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  int32_t find(int32_t x) { return parent[static_cast<size_t>(x)] == x ? x : parent[static_cast<size_t>(x)] = find(parent[static_cast<size_t>(x)]); }
-  void join(int32_t a, int32_t b) { parent[static_cast<size_t>(find(a))] = find(b); }
-};
 
 struct PlannedLink {
   std::string from, to;
@@ -199,7 +193,7 @@ class SpecBuilder {
       name[static_cast<size_t>(order[r])] = "gpu" + std::to_string(r);
       p.vertices.emplace_back("gpu" + std::to_string(r), "gpu");
     }
-    ImportUnionFind joined(b.gpus.size() + 1);
+    base::UnionFind joined(b.gpus.size() + 1);
     const int32_t switchNode = static_cast<int32_t>(b.gpus.size());
     bool anyNvlink = false;
 
@@ -262,7 +256,7 @@ class SpecBuilder {
       const ImportedGpu& g = b.gpus[static_cast<size_t>(key.first)];
       Rational bw = perLink(b, g) * c;
       p.links.push_back({name[static_cast<size_t>(key.first)], name[static_cast<size_t>(key.second)], bw, "nvlink", 0});
-      joined.join(key.first, key.second);
+      joined.unite(key.first, key.second);
       anyNvlink = true;
     }
     if (!switchTargets.empty()) {
@@ -275,7 +269,7 @@ class SpecBuilder {
           continue;
         }
         p.links.push_back({name[g], "nvswitch", perLink(b, b.gpus[g]) * switchCount[g], "nvlink", 0});
-        joined.join(static_cast<int32_t>(g), switchNode);
+        joined.unite(static_cast<int32_t>(g), switchNode);
         anyNvlink = true;
       }
       if (switchTargets.count("fffffff:ff:ff.0"))

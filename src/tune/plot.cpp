@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "base/xml_escape.hpp"
 #include "base/byte_size.hpp"
 
 namespace ccforge::tune {
@@ -16,20 +17,6 @@ constexpr double kLeft = 70, kRight = 330, kTop = 40, kBottom = 70;
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
                                     "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
                                     "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363"};
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -60,7 +47,7 @@ std::string plotSvg(const CollectiveTuning& t, const std::string& title) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
       kWidth, kHeight);
-  s += fmt::format("<text x=\"{}\" y=\"22\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", kLeft, escape(title));
+  s += fmt::format("<text x=\"{}\" y=\"22\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", kLeft, base::xmlEscaped(title));
   // Windows: in-place in the upper half of the plot, out-of-place in the lower half.
   for (const Window& w : t.windows) {
     const bool ip = w.form == CallForm::InPlace;
@@ -123,7 +110,7 @@ std::string plotSvg(const CollectiveTuning& t, const std::string& title) {
     s += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"{3}\" stroke-width=\"2\"/>"
                      "<text x=\"{4}\" y=\"{5:.1f}\" font-size=\"{6:.0f}\">#{7} {8}</text>\n",
                      lx, ly, lx + 22, kPalette[c % std::size(kPalette)], lx + 28, ly + 4, std::min(11.0, step - 1), c + 1,
-                     escape(name));
+                     base::xmlEscaped(name));
   }
   s += "</svg>\n";
   return s;

@@ -7,6 +7,8 @@
 #include <set>
 #include <tuple>
 
+#include "base/xml_escape.hpp"
+
 namespace ccforge::viz {
 namespace {
 
@@ -64,18 +66,6 @@ MarkLook markLook(NodeMark m) {
 }
 constexpr NodeMark kMarks[] = {NodeMark::Finding, NodeMark::Witness, NodeMark::Blocked};
 
-std::string htmlEscaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 // The title, the note and a legend of what is drawn, as the graph's HTML-like label (a label adds
 // no node, so the picture's nodes are the program's steps only).
 std::string titleAndLegend(const std::string& title, const std::string& note, const std::vector<bool>& edgeKindDrawn,
@@ -86,13 +76,13 @@ std::string titleAndLegend(const std::string& title, const std::string& note, co
     const EdgeLook look = edgeLook(k);
     rows += std::string("<tr><td><font color=\"") + look.color + "\">" +
             (look.dashed ? "- - - &#9654;" : "&#8212;&#8212;&#8212;&#9654;") + "</font></td><td align=\"left\">" +
-            htmlEscaped(look.meaning) + "</td></tr>";
+            base::xmlEscaped(look.meaning) + "</td></tr>";
   }
   for (NodeMark m : kMarks) {
     if (!markDrawn[static_cast<size_t>(m)]) continue;
     const MarkLook look = markLook(m);
     rows += std::string("<tr><td bgcolor=\"") + look.fill + "\" color=\"" + look.border + "\" border=\"2\"> step </td>" +
-            "<td align=\"left\">" + htmlEscaped(look.meaning) + "</td></tr>";
+            "<td align=\"left\">" + base::xmlEscaped(look.meaning) + "</td></tr>";
   }
   if (computeDrawn)
     rows += "<tr><td bgcolor=\"lightskyblue\" border=\"1\"> step </td><td align=\"left\">a compute step of a fused "
@@ -101,8 +91,8 @@ std::string titleAndLegend(const std::string& title, const std::string& note, co
     rows += "<tr><td><font color=\"gray50\">step</font></td><td align=\"left\">outside the view: the other end of an edge "
             "leaving it (dashed box)</td></tr>";
   std::string label = "<<table border=\"0\" cellborder=\"0\" cellspacing=\"2\"><tr><td colspan=\"2\"><b>" +
-                      htmlEscaped(title) + "</b></td></tr>";
-  if (!note.empty()) label += "<tr><td colspan=\"2\">" + htmlEscaped(note) + "</td></tr>";
+                      base::xmlEscaped(title) + "</b></td></tr>";
+  if (!note.empty()) label += "<tr><td colspan=\"2\">" + base::xmlEscaped(note) + "</td></tr>";
   return label + rows + "</table>>";
 }
 

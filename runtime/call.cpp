@@ -7,11 +7,6 @@
 namespace ccforge::runtime {
 namespace {
 
-bool hasShards(CollectiveType t) {
-  return t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::AllToAll ||
-         t == CollectiveType::Gather || t == CollectiveType::Scatter;
-}
-
 void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
 }

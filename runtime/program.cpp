@@ -60,10 +60,7 @@ class ProgramCompiler {
     p_.collective_ = *type;
     if (a_.ngpus < 1) reject(a_.where, "ngpus must be at least 1");
     if (a_.nchunksperloop < 1) reject(a_.where, "nchunksperloop must be at least 1");
-    const bool shards = *type == CollectiveType::AllGather || *type == CollectiveType::ReduceScatter ||
-                        *type == CollectiveType::AllToAll || *type == CollectiveType::Gather ||
-                        *type == CollectiveType::Scatter;
-    if (shards && a_.nchunksperloop % a_.ngpus != 0)
+    if (hasShards(*type) && a_.nchunksperloop % a_.ngpus != 0)
       reject(a_.where, a_.collName + " needs nchunksperloop (" + std::to_string(a_.nchunksperloop) +
                            ") to be a multiple of ngpus (" + std::to_string(a_.ngpus) + ")");
   }
@@ -165,10 +162,6 @@ int64_t Program::protocolTileBytes() const { return tileBytes(algorithm_.proto);
 bool Program::serves(CallForm form) const {
   return form == CallForm::InPlace ? algorithm_.servesInPlace() : algorithm_.servesOutOfPlace();
 }
-
-int64_t Program::minBytes() const { return sizeWindowOf(algorithm_).minBytes; }
-
-std::optional<int64_t> Program::maxBytes() const { return sizeWindowOf(algorithm_).maxBytes; }
 
 int32_t Program::maxTransferStepCount() const {
   int32_t m = 0;

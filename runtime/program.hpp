@@ -13,6 +13,7 @@
 
 #include "runtime/core/program_tables.hpp"
 #include "semantics/collective.hpp"
+#include "semantics/runtime_profile.hpp"
 #include "ir/input_error.hpp"
 #include "ir/model.hpp"
 
@@ -45,8 +46,7 @@ class Program {
   int64_t protocolTileBytes() const;
   bool serves(CallForm form) const;
   // Size window in bytes, inclusive; maxBytes nullopt = unbounded (maxBytes="0" or absent).
-  int64_t minBytes() const;
-  std::optional<int64_t> maxBytes() const;
+  SizeWindow sizeWindow() const { return sizeWindowOf(algorithm_); }
 
   const std::vector<TbTable>& tbs() const { return tbs_; }
   const std::vector<ExecStep>& steps() const { return steps_; }

@@ -29,10 +29,10 @@ std::string mismatch(const Program& p, const CallShape& call) {
     return "count " + std::to_string(call.count) + (total != call.count ? " x " + std::to_string(call.ranks) + " ranks" : "") +
            " is not a multiple of nchunksperloop " + std::to_string(p.chunksPerLoop());
   const int64_t bytes = totalBytes(call);
-  const std::optional<int64_t> max = p.maxBytes();
-  if (bytes < p.minBytes() || (max && bytes > *max))
-    return std::to_string(bytes) + " bytes is outside its size window [" + std::to_string(p.minBytes()) + ", " +
-           (max ? std::to_string(*max) : std::string("unbounded")) + "]";
+  const SizeWindow window = p.sizeWindow();
+  if (!window.contains(static_cast<uint64_t>(bytes)))
+    return std::to_string(bytes) + " bytes is outside its size window [" + std::to_string(window.minBytes) + ", " +
+           (window.maxBytes ? std::to_string(*window.maxBytes) : std::string("unbounded")) + "]";
   return "";
 }
 

@@ -11,6 +11,7 @@
 #include "codegen/fusion.hpp"
 #include "codegen/lower.hpp"
 #include "codegen/threadblocks.hpp"
+#include "semantics/protocol.hpp"
 #include "semantics/parser_nodes.hpp"
 #include "semantics/step_kinds.hpp"
 
@@ -71,7 +72,7 @@ struct Scheduled {
 Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lowered, InstructionDag& dag,
                                const RuntimeProfile& target, int32_t& attempts) {
   int32_t cap = target.maxStepsPerThreadBlock;
-  const int32_t slots = slotsOf(program.options().protocol);
+  const int32_t slots = transfersInFlight(program.options().protocol);
   std::vector<bool> isolated(dag.instrs.size(), false);
   for (;;) {
     ++attempts;
@@ -153,7 +154,7 @@ std::vector<std::string> notesOf(const dsl::Program& program, const InstructionD
     for (size_t i = 0; i < overfull.size() && i < 3; ++i)
       where += (i ? ", " : "") + describeTraceOp(program, dag.instrs[static_cast<size_t>(overfull[i])].traceOp);
     notes.push_back("could not order " + std::to_string(overfull.size()) + " chains of transfers within the protocol's " +
-                    std::to_string(slotsOf(program.options().protocol)) + " transfers in flight per connection (" +
+                    std::to_string(transfersInFlight(program.options().protocol)) + " transfers in flight per connection (" +
                     where + (overfull.size() > 3 ? ", ..." : "") + "): the program may deadlock; ccforge verify decides");
   }
   const int32_t replicas = program.options().instances * program.parallelFactors();

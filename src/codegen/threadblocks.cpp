@@ -264,8 +264,6 @@ class Scheduler {
 
 }  // namespace
 
-int32_t slotsOf(ir::Protocol protocol) { return protocol == ir::Protocol::Simple ? 2 : 8; }
-
 Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
                             int32_t cap, int32_t slots) {
   pairLoneConnections(channels.graph, cap);

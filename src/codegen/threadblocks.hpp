@@ -50,9 +50,6 @@ struct Schedule {
   std::vector<int32_t> overfull;  // first instruction of every chain that had to overfill a connection
 };
 
-// Transfers a connection holds in flight (the verifier's default --slots).
-int32_t slotsOf(ir::Protocol protocol);
-
 // Throws CompileError when no order can keep the connections' FIFO order.
 Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
                             int32_t cap, int32_t slots);

@@ -9,11 +9,6 @@
 namespace ccforge::dsl {
 namespace {
 
-bool sharded(CollectiveType t) {
-  return t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::AllToAll ||
-         t == CollectiveType::Gather || t == CollectiveType::Scatter;
-}
-
 std::vector<ChunkMapEntry> refine(const std::vector<ChunkMapEntry>& entries, int32_t r) {
   std::vector<ChunkMapEntry> out;
   out.reserve(entries.size() * static_cast<size_t>(r));
@@ -36,7 +31,7 @@ void CollectiveBinding::validate() const {
                         std::to_string(limits::kMaxProgramRanks) + " ranks (docs/limits.md)");
   // The chunks of every rank's buffers, as the DSL tracks them (chunksPerLoop per rank at most,
   // twice for an out-of-place call): computed in 64 bits, as ranks x chunks may pass 2^31.
-  const int64_t perRank = sharded(type) ? int64_t{ranks} * chunkFactor : chunkFactor;
+  const int64_t perRank = hasShards(type) ? int64_t{ranks} * chunkFactor : chunkFactor;
   if (!custom && perRank * ranks * 2 > limits::kMaxProgramChunks)
     throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks with " + std::to_string(perRank) +
                         " chunks per rank buffer is over ccforge's limit of " + std::to_string(limits::kMaxProgramChunks) +
@@ -66,7 +61,7 @@ void CollectiveBinding::validate() const {
 
 int32_t CollectiveBinding::chunksPerLoop() const {
   if (custom) return std::max(custom->inputChunks, custom->outputChunks);
-  return sharded(type) ? ranks * chunkFactor : chunkFactor;
+  return hasShards(type) ? ranks * chunkFactor : chunkFactor;
 }
 
 Collective CollectiveBinding::collective(int32_t refinement) const {

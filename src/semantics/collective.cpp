@@ -23,12 +23,6 @@ constexpr std::array<std::pair<std::string_view, CollectiveType>, 11> kNames{{
     {"custom", CollectiveType::Custom},
 }};
 
-// Collectives whose per-rank share of the big buffer is C/N chunks.
-bool hasShards(CollectiveType t) {
-  return t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::Gather ||
-         t == CollectiveType::Scatter || t == CollectiveType::AllToAll;
-}
-
 void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
 }
@@ -42,6 +36,11 @@ ChunkValues::Id valueOf(ChunkValues& values, const std::vector<Atom>& atoms) {
 }
 
 }  // namespace
+
+bool hasShards(CollectiveType t) {
+  return t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::Gather ||
+         t == CollectiveType::Scatter || t == CollectiveType::AllToAll;
+}
 
 std::string_view callFormName(CallForm f) { return f == CallForm::InPlace ? "in-place" : "out-of-place"; }
 

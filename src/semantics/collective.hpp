@@ -47,6 +47,10 @@ ir::CollectiveKind irKindOf(CollectiveType t);
 // collectives nccl-tests does not have.
 double busBandwidthFactor(CollectiveType t, int32_t ranks);
 
+// Collectives whose per-rank share of the big buffer is C/N chunks (allgather, reducescatter,
+// alltoall, gather, scatter): their nchunksperloop is a multiple of the ranks, their count per rank.
+bool hasShards(CollectiveType t);
+
 // Pre/postcondition as data, for collectives that are not built in.
 struct ChunkMapEntry {
   int32_t rank = 0;

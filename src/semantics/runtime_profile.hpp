@@ -22,7 +22,11 @@ namespace ccforge {
 struct SizeWindow {
   int64_t minBytes = 0;
   std::optional<int64_t> maxBytes;  // nullopt: unbounded
-  bool contains(int64_t bytes) const { return bytes >= minBytes && (!maxBytes || bytes <= *maxBytes); }
+  // As the executor compares a call's size_t bytes with the int64 bounds: both sides unsigned, so
+  // a negative minBytes takes no call and a negative maxBytes every call from minBytes.
+  bool contains(uint64_t bytes) const {
+    return bytes >= static_cast<uint64_t>(minBytes) && (!maxBytes || bytes <= static_cast<uint64_t>(*maxBytes));
+  }
 };
 SizeWindow sizeWindowOf(const ir::Algorithm& algorithm);
 

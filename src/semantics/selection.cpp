@@ -175,9 +175,7 @@ uint64_t ceilDivide(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 bool inWindow(Selector s, const ir::Algorithm& a, uint64_t bytes) {
   if (s == Selector::Legacy)
     return bytes >= static_cast<uint64_t>(legacyMin(a)) && bytes < static_cast<uint64_t>(legacyMax(a));
-  // The executor compares size_t with int64_t: both sides as unsigned.
-  const SizeWindow w = sizeWindowOf(a);
-  return bytes >= static_cast<uint64_t>(w.minBytes) && (!w.maxBytes || bytes <= static_cast<uint64_t>(*w.maxBytes));
+  return sizeWindowOf(a).contains(bytes);
 }
 
 }  // namespace

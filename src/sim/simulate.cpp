@@ -66,7 +66,7 @@ SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& sou
     s.timeUs = r.timeUs;
     s.algbwGBps = static_cast<double>(bytes) / (r.timeUs * 1e-6) / 1e9;
     s.busbwGBps = s.algbwGBps * report.busbwFactor;
-    s.inSizeWindow = sizeWindowOf(algorithm).contains(static_cast<int64_t>(bytes));
+    s.inSizeWindow = sizeWindowOf(algorithm).contains(bytes);
     s.iterations = r.iterations;
     s.transfers = r.transfers;
     if (!r.rankFinishUs.empty())

@@ -1,3 +1,4 @@
+#include "semantics/protocol.hpp"
 #include "semantics/size_arithmetic.hpp"
 #include "semantics/step_kinds.hpp"
 #include "verify/smt/parametric.hpp"
@@ -23,14 +24,14 @@ struct PeriodicGraph {
 };
 
 // Units per iteration each side of every connection moves; empty if they all balance.
-std::string unbalancedConnection(const LoadedProgram& index, int32_t unitsPerTransfer,
+std::string unbalancedConnection(const LoadedProgram& index, int32_t transferUnits,
                                  std::vector<int64_t>& unitsPerIteration) {
   const size_t nconn = index.connections().size();
   std::vector<int64_t> sent(nconn, 0), received(nconn, 0);
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
     const LoadedStep& st = index.step(s);
     const int32_t tb = index.tbOfStep(s);
-    const int64_t units = static_cast<int64_t>(transfersOf(st.cnt, 1)) * unitsPerTransfer;
+    const int64_t units = static_cast<int64_t>(transfersOf(st.cnt, 1)) * transferUnits;
     if (sends(st.type) && index.sendConnection(tb) >= 0) sent[static_cast<size_t>(index.sendConnection(tb))] += units;
     if (receives(st.type) && index.recvConnection(tb) >= 0)
       received[static_cast<size_t>(index.recvConnection(tb))] += units;
@@ -45,12 +46,12 @@ std::string unbalancedConnection(const LoadedProgram& index, int32_t unitsPerTra
 
 PeriodicGraph periodicGraph(const LoadedProgram& index, int32_t slots) {
   PeriodicGraph out;
-  const int32_t unitsPerTransfer = index.algorithm().proto == ir::Protocol::Simple ? 2 : 1;
+  const int32_t transferUnits = unitsPerTransfer(index.algorithm().proto);
   std::vector<int64_t> units;
-  out.notApplicable = unbalancedConnection(index, unitsPerTransfer, units);
+  out.notApplicable = unbalancedConnection(index, transferUnits, units);
   if (!out.notApplicable.empty()) return out;
   // Unroll far enough that the last iteration waits on everything it does in the steady state.
-  const int64_t capacity = static_cast<int64_t>(slots) * unitsPerTransfer;
+  const int64_t capacity = static_cast<int64_t>(slots) * transferUnits;
   int64_t reach = 1;
   for (int64_t u : units)
     if (u > 0) reach = std::max(reach, ceilDiv(capacity, u));

@@ -16,7 +16,8 @@ void require(bool ok, const std::string& message) {
 bool runtimeSupports(CollectiveType t) { return t != CollectiveType::Custom && t != CollectiveType::AllToNext; }
 
 int64_t sizeMultiplier(CollectiveType t, int32_t ranks) {
-  const bool spread = t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::AllToAll;
+  const bool spread =
+      t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::AllToAll;
   return spread ? ranks : 1;
 }
 
@@ -29,9 +30,9 @@ bool reduces(CollectiveType t) {
 }
 
 Collective canonicalCollective(const CallShape& call) {
-  require(runtimeSupports(call.collective),
-          "the runtime cannot run a " + std::string(collectiveTypeName(call.collective)) +
-              " collective: its definition is not part of the program");
+  require(runtimeSupports(call.collective), "the runtime cannot run a " +
+                                                std::string(collectiveTypeName(call.collective)) +
+                                                " collective: its definition is not part of the program");
   require(call.ranks >= 1, "the number of ranks must be at least 1, got " + std::to_string(call.ranks));
   require(call.count >= 0, "count must not be negative, got " + std::to_string(call.count));
   return Collective::standard(call.collective, call.ranks, hasShards(call.collective) ? call.ranks : 1, call.root);
@@ -40,9 +41,9 @@ Collective canonicalCollective(const CallShape& call) {
 int64_t canonicalChunkElems(const CallShape& call) {
   const Collective c = canonicalCollective(call);
   const int64_t total = call.count * sizeMultiplier(call.collective, call.ranks);
-  require(total % c.chunksPerLoop() == 0, std::string(collectiveTypeName(call.collective)) + " needs count (" +
-                                              std::to_string(call.count) + ") to be a multiple of the number of ranks (" +
-                                              std::to_string(call.ranks) + ")");
+  require(total % c.chunksPerLoop() == 0,
+          std::string(collectiveTypeName(call.collective)) + " needs count (" + std::to_string(call.count) +
+              ") to be a multiple of the number of ranks (" + std::to_string(call.ranks) + ")");
   return total / c.chunksPerLoop();
 }
 
@@ -60,9 +61,9 @@ BufferSizes bufferSizes(const CallShape& call, int32_t rank) {
 }
 
 void validateBuffers(const CallShape& call, std::span<const RankBuffers> buffers) {
-  require(static_cast<int64_t>(buffers.size()) == call.ranks,
-          "the call is for " + std::to_string(call.ranks) + " ranks but buffers were given for " +
-              std::to_string(buffers.size()));
+  require(static_cast<int64_t>(buffers.size()) == call.ranks, "the call is for " + std::to_string(call.ranks) +
+                                                                  " ranks but buffers were given for " +
+                                                                  std::to_string(buffers.size()));
   const int64_t elem = static_cast<int64_t>(dataTypeSize(call.dtype));
   for (int32_t r = 0; r < call.ranks; ++r) {
     const RankBuffers& b = buffers[r];
@@ -78,13 +79,15 @@ void validateBuffers(const CallShape& call, std::span<const RankBuffers> buffers
       continue;
     }
     // In place: one buffer of regionElems; the send pointer sits where the input view starts.
-    const bool sendInside = call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+    const bool sendInside =
+        call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
     const int64_t regionHolder = sendInside ? b.sendElems : b.recvElems;
     require(regionHolder == s.regionElems, who + "in-place buffer has " + std::to_string(regionHolder) +
                                                " elements, the call needs " + std::to_string(s.regionElems));
     const auto* recv = static_cast<const unsigned char*>(b.recv);
     const auto* send = static_cast<const unsigned char*>(b.send);
-    const bool aliased = sendInside ? recv == send + s.outputOffsetElems * elem : send == recv + s.inputOffsetElems * elem;
+    const bool aliased =
+        sendInside ? recv == send + s.outputOffsetElems * elem : send == recv + s.inputOffsetElems * elem;
     require(aliased, who + "in place, the send buffer must be " +
                          (sendInside ? std::string("the receive buffer minus ") + std::to_string(s.outputOffsetElems)
                                      : std::string("the receive buffer plus ") + std::to_string(s.inputOffsetElems)) +

@@ -36,7 +36,7 @@ bool reduces(CollectiveType t);
 struct BufferSizes {
   int64_t inputElems = 0;
   int64_t outputElems = 0;
-  int64_t regionElems = 0;     // in place: the shared buffer
+  int64_t regionElems = 0;        // in place: the shared buffer
   int64_t inputOffsetElems = 0;   // in place: where the input starts in the shared buffer
   int64_t outputOffsetElems = 0;  // in place: where the output starts
 };

@@ -14,24 +14,34 @@ namespace {
 
 template <class T>
 double asDouble(T v) {
-  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return toFloat(v);
-  else return static_cast<double>(v);
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+    return toFloat(v);
+  else
+    return static_cast<double>(v);
 }
 
 // Unit roundoff and smallest positive (subnormal) value of a floating-point type.
 template <class T>
 double unitRoundoff() {
-  if constexpr (std::is_same_v<T, float>) return std::ldexp(1.0, -24);
-  else if constexpr (std::is_same_v<T, double>) return std::ldexp(1.0, -53);
-  else if constexpr (std::is_same_v<T, Half>) return std::ldexp(1.0, -11);
-  else return std::ldexp(1.0, -8);
+  if constexpr (std::is_same_v<T, float>)
+    return std::ldexp(1.0, -24);
+  else if constexpr (std::is_same_v<T, double>)
+    return std::ldexp(1.0, -53);
+  else if constexpr (std::is_same_v<T, Half>)
+    return std::ldexp(1.0, -11);
+  else
+    return std::ldexp(1.0, -8);
 }
 template <class T>
 double smallest() {
-  if constexpr (std::is_same_v<T, float>) return std::ldexp(1.0, -149);
-  else if constexpr (std::is_same_v<T, double>) return std::ldexp(1.0, -1074);
-  else if constexpr (std::is_same_v<T, Half>) return std::ldexp(1.0, -24);
-  else return std::ldexp(1.0, -133);
+  if constexpr (std::is_same_v<T, float>)
+    return std::ldexp(1.0, -149);
+  else if constexpr (std::is_same_v<T, double>)
+    return std::ldexp(1.0, -1074);
+  else if constexpr (std::is_same_v<T, Half>)
+    return std::ldexp(1.0, -24);
+  else
+    return std::ldexp(1.0, -133);
 }
 
 struct Expected {
@@ -47,8 +57,12 @@ T expectedInteger(ReduceOp op, bool reduction, const std::vector<T>& xs, int32_t
   for (size_t i = 1; i < xs.size(); ++i) {
     switch (op) {
       case ReduceOp::Sum:
-      case ReduceOp::Avg: acc = static_cast<T>(static_cast<U>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(xs[i]))); break;
-      case ReduceOp::Prod: acc = static_cast<T>(static_cast<U>(static_cast<uint64_t>(acc) * static_cast<uint64_t>(xs[i]))); break;
+      case ReduceOp::Avg:
+        acc = static_cast<T>(static_cast<U>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(xs[i])));
+        break;
+      case ReduceOp::Prod:
+        acc = static_cast<T>(static_cast<U>(static_cast<uint64_t>(acc) * static_cast<uint64_t>(xs[i])));
+        break;
       case ReduceOp::Min: acc = xs[i] < acc ? xs[i] : acc; break;
       case ReduceOp::Max: acc = xs[i] > acc ? xs[i] : acc; break;
     }
@@ -110,13 +124,15 @@ CheckResult checkRank(const CallShape& call, std::span<const void* const> inputs
       bool ok;
       if constexpr (std::is_integral_v<T>) {
         ints.clear();
-        for (const ChunkSource& s : sources[k]) ints.push_back(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]);
+        for (const ChunkSource& s : sources[k])
+          ints.push_back(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]);
         const T want = expectedInteger<T>(call.op, reduction, ints, call.ranks);
         m.expected = static_cast<double>(want);
         ok = out[index] == want;
       } else {
         floats.clear();
-        for (const ChunkSource& s : sources[k]) floats.push_back(asDouble(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]));
+        for (const ChunkSource& s : sources[k])
+          floats.push_back(asDouble(static_cast<const T*>(inputs[s.rank])[s.chunk * chunk + e]));
         const Expected want = expectedFloat<T>(reduction ? call.op : ReduceOp::Sum, reduction, floats, call.ranks);
         m.expected = want.value;
         m.tolerance = want.tolerance;
@@ -136,7 +152,8 @@ template <class T>
 CheckResult check(const CallShape& call, std::span<const void* const> inputs, std::span<const void* const> outputs) {
   std::vector<std::future<CheckResult>> ranks;
   for (int32_t r = 0; r < call.ranks; ++r)
-    ranks.push_back(std::async(std::launch::async, [&, r] { return checkRank<T>(call, inputs, static_cast<const T*>(outputs[r]), r); }));
+    ranks.push_back(std::async(std::launch::async,
+                               [&, r] { return checkRank<T>(call, inputs, static_cast<const T*>(outputs[r]), r); }));
   CheckResult result;
   result.exact = !isFloatingPoint(call.dtype) || (!reduces(call.collective) && call.op != ReduceOp::Avg) ||
                  call.op == ReduceOp::Min || call.op == ReduceOp::Max;
@@ -168,7 +185,8 @@ std::string CheckResult::describe() const {
   return s.str();
 }
 
-CheckResult checkOutputs(const CallShape& call, std::span<const void* const> inputs, std::span<const void* const> outputs) {
+CheckResult checkOutputs(const CallShape& call, std::span<const void* const> inputs,
+                         std::span<const void* const> outputs) {
   if (call.count == 0) return {};
   return dispatchType(call.dtype, [&]<class T>() { return check<T>(call, inputs, outputs); });
 }

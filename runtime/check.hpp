@@ -23,16 +23,17 @@ struct Mismatch {
 };
 
 struct CheckResult {
-  int64_t checked = 0;     // constrained output elements
+  int64_t checked = 0;  // constrained output elements
   int64_t mismatches = 0;
   std::vector<Mismatch> first;  // up to 8
-  bool exact = true;       // every compared element had to match exactly
+  bool exact = true;            // every compared element had to match exactly
   bool passed() const { return mismatches == 0; }
   std::string describe() const;
 };
 
 // `inputs[r]`: rank r's input as it was before the call (bufferSizes().inputElems elements);
 // `outputs[r]`: its output after the call (outputElems elements). Host memory.
-CheckResult checkOutputs(const CallShape& call, std::span<const void* const> inputs, std::span<const void* const> outputs);
+CheckResult checkOutputs(const CallShape& call, std::span<const void* const> inputs,
+                         std::span<const void* const> outputs);
 
 }  // namespace ccforge::runtime

@@ -32,9 +32,11 @@ ComputeFirstSplit splitComputeFirst(const Program& program) {
     (computeOnly[t] ? split.computeTbs : split.otherTbs).push_back(static_cast<int32_t>(t));
   }
   if (split.computeTbs.empty())
-    throw std::invalid_argument("compute-first: no thread block of the program only computes (a fused program with computetbs "
-                                "of at least 1 has them)");
-  if (split.otherTbs.empty()) throw std::invalid_argument("compute-first: the program has no communication to run second");
+    throw std::invalid_argument(
+        "compute-first: no thread block of the program only computes (a fused program with computetbs "
+        "of at least 1 has them)");
+  if (split.otherTbs.empty())
+    throw std::invalid_argument("compute-first: the program has no communication to run second");
   for (int32_t t : split.computeTbs) {
     const TbTable& tb = tbs[static_cast<size_t>(t)];
     for (int32_t i = 0; i < tb.stepCount; ++i) {

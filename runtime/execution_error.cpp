@@ -46,7 +46,8 @@ BlockedTb describeBlocked(const Program& program, int32_t globalTb, const TbCurs
     case WaitKind::Slot: {
       const ConnectionTable& c = program.connections()[tb.sendConnection];
       b.detail = "waits for a free FIFO slot towards rank " + std::to_string(c.receiver) + " on channel " +
-                 std::to_string(c.channel) + (c.receiverTb < 0 ? " (no tb of that rank receives on this connection)" : "");
+                 std::to_string(c.channel) +
+                 (c.receiverTb < 0 ? " (no tb of that rank receives on this connection)" : "");
       break;
     }
     case WaitKind::None: b.detail = "had not finished when the launch stopped"; break;

@@ -66,9 +66,11 @@ FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t 
   int64_t elems = -1;
   for (int32_t r = 0; r < R; ++r) {
     const ir::Gpu& g = gpuOfRank(a, r);
-    if (!g.product) throw std::invalid_argument(program.source() + ": rank " + std::to_string(r) + " declares no <product>");
+    if (!g.product)
+      throw std::invalid_argument(program.source() + ": rank " + std::to_string(r) + " declares no <product>");
     const int64_t e = static_cast<int64_t>(g.product->rows) * g.product->cols;
-    if (elems >= 0 && e != elems) throw std::invalid_argument(program.source() + ": the ranks' products differ in size");
+    if (elems >= 0 && e != elems)
+      throw std::invalid_argument(program.source() + ": the ranks' products differ in size");
     elems = e;
     ops.push_back(makeOperands(g, rng));
   }
@@ -125,7 +127,8 @@ FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t 
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < iterations; ++i) executor->launch(buffers);
       executor->wait();
-      result.secondsPerIteration = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / iterations;
+      result.secondsPerIteration =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / iterations;
     }
   } catch (...) {
     for (auto& [r, p] : owned) target.release(r, p);

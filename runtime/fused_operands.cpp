@@ -36,8 +36,8 @@ void checkFusedCall(const ir::Algorithm& a, const CallShape& call, int64_t chunk
     if (chunkElems * a.nchunksperloop != product)
       throw std::invalid_argument("fused program " + a.name + ": rank " + std::to_string(g.id) + "'s product has " +
                                   std::to_string(product) + " elements, but the call's input buffer has " +
-                                  std::to_string(chunkElems * a.nchunksperloop) + " (" + std::to_string(a.nchunksperloop) +
-                                  " chunks of " + std::to_string(chunkElems) + ")");
+                                  std::to_string(chunkElems * a.nchunksperloop) + " (" +
+                                  std::to_string(a.nchunksperloop) + " chunks of " + std::to_string(chunkElems) + ")");
   }
 }
 

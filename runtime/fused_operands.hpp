@@ -19,6 +19,7 @@ void checkFusedCall(const ir::Algorithm& algorithm, const CallShape& call, int64
 
 // The rank's operator over buffers.operands; throws std::invalid_argument for a missing operand.
 // `hostOperands`: the pointers are host memory, so embedding indices are checked against the table.
-ComputeTable computeTableOf(const ir::Algorithm& algorithm, int32_t rank, const RankBuffers& buffers, bool hostOperands);
+ComputeTable computeTableOf(const ir::Algorithm& algorithm, int32_t rank, const RankBuffers& buffers,
+                            bool hostOperands);
 
 }  // namespace ccforge::runtime

@@ -19,11 +19,16 @@ T randomValue(std::mt19937_64& rng, ReduceOp op) {
   } else {
     const double unit = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // [0, 1)
     double v;
-    if (op == ReduceOp::Prod) v = (rng() & 1 ? 1 : -1) * (0.8 + 0.45 * unit);
-    else v = 2 * unit - 1;
-    if constexpr (std::is_same_v<T, Half>) return toHalf(static_cast<float>(v));
-    else if constexpr (std::is_same_v<T, BFloat16>) return toBFloat16(static_cast<float>(v));
-    else return static_cast<T>(v);
+    if (op == ReduceOp::Prod)
+      v = (rng() & 1 ? 1 : -1) * (0.8 + 0.45 * unit);
+    else
+      v = 2 * unit - 1;
+    if constexpr (std::is_same_v<T, Half>)
+      return toHalf(static_cast<float>(v));
+    else if constexpr (std::is_same_v<T, BFloat16>)
+      return toBFloat16(static_cast<float>(v));
+    else
+      return static_cast<T>(v);
   }
 }
 
@@ -56,7 +61,8 @@ Measurement measure(Runtime& runtime, const CallShape& call, const MeasureOption
   std::vector<RankBuffers> buffers(call.ranks);
   std::vector<std::vector<unsigned char>> inputs(call.ranks);
   std::vector<unsigned char> poison;
-  const bool sendHoldsRegion = call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+  const bool sendHoldsRegion =
+      call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
   {
     // Each rank's input has its own seed, so filling them concurrently gives the same data.
     std::vector<std::future<void>> fills;

@@ -19,7 +19,7 @@ struct MeasureOptions {
 struct Measurement {
   RunResult result;  // of the checked run
   CheckResult check;
-  int64_t bytes = 0;           // totalBytes(call)
+  int64_t bytes = 0;  // totalBytes(call)
   double secondsPerIteration = 0;
   double algorithmBandwidth = 0;  // GB/s (1e9 bytes)
   double busBandwidth = 0;

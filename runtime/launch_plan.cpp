@@ -23,7 +23,8 @@ LaunchPlan makeLaunchPlan(const Program& program, const CallShape& call, const E
   const std::string why = mismatch(program, call);
   if (!why.empty()) throw std::invalid_argument(program.source() + " cannot serve this call: " + why);
   if (tuning.tileBytes < 0 || tuning.tileBytes % 16 != 0)
-    throw std::invalid_argument("the tile size must be a positive multiple of 16 bytes, got " + std::to_string(tuning.tileBytes));
+    throw std::invalid_argument("the tile size must be a positive multiple of 16 bytes, got " +
+                                std::to_string(tuning.tileBytes));
   if (tuning.slots < 0) throw std::invalid_argument("the number of transfers in flight must be positive");
   const int32_t elem = static_cast<int32_t>(dataTypeSize(call.dtype));
   const int64_t chunk = chunkElemsOf(program, call);

@@ -17,9 +17,9 @@ struct ExecutionTuning {
 
 struct LaunchPlan {
   Tiling tiling;
-  int64_t slotStrideBytes = 0;       // bytes between FIFO slots (a multiple of 16)
-  int64_t fifoBytes = 0;             // per connection
-  std::vector<int64_t> scratchBytes; // per rank
+  int64_t slotStrideBytes = 0;        // bytes between FIFO slots (a multiple of 16)
+  int64_t fifoBytes = 0;              // per connection
+  std::vector<int64_t> scratchBytes;  // per rank
 };
 
 // Throws std::invalid_argument (user-facing) when the program cannot serve the call (see

@@ -4,7 +4,8 @@
 
 namespace ccforge::runtime {
 
-Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptions& options, std::string* verification) {
+Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptions& options,
+                    std::string* verification) {
   Program program = Program::compile(std::move(algorithm), std::move(source));
   if (options.verifier) {
     VerificationOutcome outcome = (*options.verifier)(program.algorithm(), program.source());

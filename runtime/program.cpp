@@ -36,7 +36,8 @@ class ProgramCompiler {
                    " both receive on connection " + c.describe() + " (a FIFO needs one reader)");
       p_.connections_.push_back(ConnectionTable{c.sender, c.receiver, c.channel, c.sendTb, c.recvTb});
     }
-    for (int32_t r = 0; r <= a_.ngpus; ++r) p_.firstTb_.push_back(r < a_.ngpus ? program.firstTbOfRank(r) : program.threadBlockCount());
+    for (int32_t r = 0; r <= a_.ngpus; ++r)
+      p_.firstTb_.push_back(r < a_.ngpus ? program.firstTbOfRank(r) : program.threadBlockCount());
     for (int32_t r = 0; r < a_.ngpus; ++r) {
       const ir::Gpu& g = program.gpu(r);
       p_.scratchChunks_.push_back(g.scratchChunks);
@@ -54,8 +55,10 @@ class ProgramCompiler {
   void checkHeader() {
     const std::optional<CollectiveType> type = collectiveTypeOf(a_.coll);
     if (!type || !runtimeSupports(*type))
-      reject(a_.where, "coll=\"" + a_.collName + "\": the runtime runs allreduce, allgather, reducescatter, alltoall, "
-                       "broadcast, reduce, gather and scatter programs (it needs the collective's definition to check them)",
+      reject(a_.where,
+             "coll=\"" + a_.collName +
+                 "\": the runtime runs allreduce, allgather, reducescatter, alltoall, "
+                 "broadcast, reduce, gather and scatter programs (it needs the collective's definition to check them)",
              true);
     p_.collective_ = *type;
     if (a_.ngpus < 1) reject(a_.where, "ngpus must be at least 1");
@@ -103,8 +106,9 @@ class ProgramCompiler {
       if (st.chainFirst != index) {  // a later member of a fused reduction
         ExecStep& fused = p_.steps_.back();
         if (fused.reduceSourceCount == kMaxReduceFusion)
-          reject(st.where, where(program, t) + " step " + std::to_string(index) + ": the runtime's parser fuses more than " +
-                               std::to_string(kMaxReduceFusion) + " 're' steps into one reduction");
+          reject(st.where, where(program, t) + " step " + std::to_string(index) +
+                               ": the runtime's parser fuses more than " + std::to_string(kMaxReduceFusion) +
+                               " 're' steps into one reduction");
         ++fused.reduceSourceCount;
         p_.reduceSourceOffsets_.push_back(st.srcoff);
         fused.publishes = st.publishes ? 1 : 0;
@@ -170,8 +174,6 @@ int32_t Program::maxTransferStepCount() const {
   return m;
 }
 
-ProgramView Program::hostView() const {
-  return ProgramView{tbs_.data(), steps_.data(), reduceSourceOffsets_.data()};
-}
+ProgramView Program::hostView() const { return ProgramView{tbs_.data(), steps_.data(), reduceSourceOffsets_.data()}; }
 
 }  // namespace ccforge::runtime

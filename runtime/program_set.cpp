@@ -26,7 +26,8 @@ std::string mismatch(const Program& p, const CallShape& call) {
     return "op " + std::string(reduceOpName(call.op)) + " is not supported by the interpreter (sum, prod, min, max)";
   const int64_t total = call.count * sizeMultiplier(call.collective, call.ranks);
   if (total % p.chunksPerLoop() != 0)
-    return "count " + std::to_string(call.count) + (total != call.count ? " x " + std::to_string(call.ranks) + " ranks" : "") +
+    return "count " + std::to_string(call.count) +
+           (total != call.count ? " x " + std::to_string(call.ranks) + " ranks" : "") +
            " is not a multiple of nchunksperloop " + std::to_string(p.chunksPerLoop());
   const int64_t bytes = totalBytes(call);
   const SizeWindow window = p.sizeWindow();

@@ -23,9 +23,12 @@ namespace {
 
 template <class T>
 T divideByRanks(T v, int32_t ranks) {
-  if constexpr (std::is_same_v<T, Half>) return toHalf(toFloat(v) / static_cast<float>(ranks));
-  else if constexpr (std::is_same_v<T, BFloat16>) return toBFloat16(toFloat(v) / static_cast<float>(ranks));
-  else return static_cast<T>(v / static_cast<T>(ranks));
+  if constexpr (std::is_same_v<T, Half>)
+    return toHalf(toFloat(v) / static_cast<float>(ranks));
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return toBFloat16(toFloat(v) / static_cast<float>(ranks));
+  else
+    return static_cast<T>(v / static_cast<T>(ranks));
 }
 
 template <class T>
@@ -58,7 +61,8 @@ void reference(const CallShape& call, std::span<const RankBuffers> buffers) {
       if (from.empty()) continue;
       for (int64_t e = 0; e < chunk; ++e) {
         T acc = inputs[from[0].rank][from[0].chunk * chunk + e];
-        for (size_t i = 1; i < from.size(); ++i) acc = combine<T>(call.op, acc, inputs[from[i].rank][from[i].chunk * chunk + e]);
+        for (size_t i = 1; i < from.size(); ++i)
+          acc = combine<T>(call.op, acc, inputs[from[i].rank][from[i].chunk * chunk + e]);
         if (call.op == ReduceOp::Avg && reduces(call.collective)) acc = divideByRanks<T>(acc, call.ranks);
         out[static_cast<int64_t>(k) * chunk + e] = acc;
       }

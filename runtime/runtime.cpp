@@ -4,13 +4,14 @@ namespace ccforge::runtime {
 namespace {
 
 bool sameShape(const CallShape& a, const CallShape& b) {
-  return a.collective == b.collective && a.root == b.root && a.ranks == b.ranks && a.form == b.form && a.count == b.count &&
-         a.dtype == b.dtype && a.op == b.op;
+  return a.collective == b.collective && a.root == b.root && a.ranks == b.ranks && a.form == b.form &&
+         a.count == b.count && a.dtype == b.dtype && a.op == b.op;
 }
 
 }  // namespace
 
-Runtime::Runtime(ProgramSet programs, std::unique_ptr<Target> target) : programs_(std::move(programs)), target_(std::move(target)) {}
+Runtime::Runtime(ProgramSet programs, std::unique_ptr<Target> target)
+    : programs_(std::move(programs)), target_(std::move(target)) {}
 
 Runtime::~Runtime() = default;
 
@@ -24,7 +25,8 @@ Executor& Runtime::executorFor(const Program& program, const CallShape& call) {
   return *executor_;
 }
 
-void Runtime::runProgram(const Program& program, const CallShape& call, std::span<const RankBuffers> buffers, bool wait) {
+void Runtime::runProgram(const Program& program, const CallShape& call, std::span<const RankBuffers> buffers,
+                         bool wait) {
   validateBuffers(call, buffers);
   Executor& e = executorFor(program, call);
   if (call.count == 0) return;

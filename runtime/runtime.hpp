@@ -31,7 +31,8 @@ class Runtime {
   // Throws ExecutionFailed when the watchdog stops a launch.
   RunResult run(const CallShape& call, std::span<const RankBuffers> buffers, bool wait = true);
   // Runs `program` for the call, without selection: std::invalid_argument when it cannot serve it.
-  void runProgram(const Program& program, const CallShape& call, std::span<const RankBuffers> buffers, bool wait = true);
+  void runProgram(const Program& program, const CallShape& call, std::span<const RankBuffers> buffers,
+                  bool wait = true);
   void synchronize();
   // The executor of the last interpreted call (its launch plan), if any.
   const Executor* lastExecutor() const { return executor_.get(); }

@@ -28,7 +28,7 @@ std::string_view pathName(Path p);
 struct TargetOptions {
   BackendKind backend = BackendKind::Cpu;
   GpuMode mode = GpuMode::RanksOnOneGpu;
-  int cpuWorkers = 0;  // CPU: 0 = one per hardware thread, at most 8
+  int cpuWorkers = 0;                        // CPU: 0 = one per hardware thread, at most 8
   std::chrono::milliseconds timeout{30000};  // watchdog: a launch (CPU) or a wait (GPU) longer than this fails
   ExecutionTuning tuning;
   // CUDA, ranks on one GPU, fused programs: the thread blocks that only compute as a launch of

@@ -41,10 +41,11 @@ int main(int argc, char** argv) {
   const Clock::time_point t3 = Clock::now();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("trace %.3f s, compile %.3f s, xml %.3f s, total %.3f s wall, %.3f s CPU, peak %.0f MB, "
-              "%lld steps, %.1f MB of XML\n",
-              seconds(t0, t1), seconds(t1, t2), seconds(t2, t3), seconds(t0, t3), cpuSeconds(usage),
-              static_cast<double>(usage.ru_maxrss) / 1024.0, static_cast<long long>(compiled.stats.steps),
-              static_cast<double>(xml.size()) / 1e6);
+  std::printf(
+      "trace %.3f s, compile %.3f s, xml %.3f s, total %.3f s wall, %.3f s CPU, peak %.0f MB, "
+      "%lld steps, %.1f MB of XML\n",
+      seconds(t0, t1), seconds(t1, t2), seconds(t2, t3), seconds(t0, t3), cpuSeconds(usage),
+      static_cast<double>(usage.ru_maxrss) / 1024.0, static_cast<long long>(compiled.stats.steps),
+      static_cast<double>(xml.size()) / 1e6);
   return 0;
 }

@@ -45,7 +45,6 @@ namespace {
 
 constexpr int kMaxRanks = 16;
 
-
 // Small integer in [-2, 2] for element i of array `seed`: the same on host and device.
 __host__ __device__ inline float smallInt(uint32_t seed, uint64_t i) {
   uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t{seed} << 32 | seed);
@@ -203,7 +202,8 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
     return Program::compile(algorithms::fusedProgram(p), bulk ? "bulk" : "fused");
   };
   const Program fusedProgram = fusedPrograms(false), bulkProgram = fusedPrograms(true);
-  const Program allReduceProgram = Program::compile(samples::allPairsAllReduce(ranks, {.proto = config.protocol}), "all-pairs allreduce");
+  const Program allReduceProgram =
+      Program::compile(samples::allPairsAllReduce(ranks, {.proto = config.protocol}), "all-pairs allreduce");
   // One executor per weight set, so that no launch re-uploads operand pointers.
   std::vector<std::unique_ptr<Executor>> fused, bulk, bulkTwoLaunches;
   std::vector<std::vector<RankBuffers>> buffers;
@@ -235,11 +235,14 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
   auto downloadRecv = [&] {
     std::vector<float> all(static_cast<size_t>(ranks) * m);
     for (int r = 0; r < ranks; ++r)
-      checkCuda(cudaMemcpy(all.data() + static_cast<size_t>(r) * m, recv[r], static_cast<size_t>(m) * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      checkCuda(cudaMemcpy(all.data() + static_cast<size_t>(r) * m, recv[r], static_cast<size_t>(m) * 4,
+                           cudaMemcpyDeviceToHost),
+                "cudaMemcpy");
     return all;
   };
   auto poisonRecv = [&] {
-    for (int r = 0; r < ranks; ++r) checkCuda(cudaMemsetAsync(recv[r], 0xff, static_cast<size_t>(m) * 4, stream), "cudaMemset");  // NaN
+    for (int r = 0; r < ranks; ++r)
+      checkCuda(cudaMemsetAsync(recv[r], 0xff, static_cast<size_t>(m) * 4, stream), "cudaMemset");  // NaN
   };
 
   Row row{};
@@ -249,11 +252,15 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
     gemv(i % sets);
     allreduce->launch(buffers[static_cast<size_t>(i % sets)]);
   });
-  row.bulkProgram = medianMicros(stream, iterations, config.batch, sets, [&](int i) { bulk[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
+  row.bulkProgram = medianMicros(stream, iterations, config.batch, sets, [&](int i) {
+    bulk[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]);
+  });
   row.bulkTwoLaunches = medianMicros(stream, iterations, config.batch, sets, [&](int i) {
     bulkTwoLaunches[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]);
   });
-  row.fused = medianMicros(stream, iterations, config.batch, sets, [&](int i) { fused[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]); });
+  row.fused = medianMicros(stream, iterations, config.batch, sets, [&](int i) {
+    fused[static_cast<size_t>(i % sets)]->launch(buffers[static_cast<size_t>(i % sets)]);
+  });
 
   // Results of set 0: gemv then allreduce is the reference for the two programs, and sampled
   // rows of it are checked against the host.
@@ -267,7 +274,8 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
     const int64_t i = int64_t{sample} * (m - 1) / 15;
     float y = 0;
     for (int r = 0; r < ranks; ++r)
-      for (int k = 0; k < inner; ++k) y += smallInt(2 * r, static_cast<uint64_t>(i) * inner + k) * smallInt(2 * r + 1, k);
+      for (int k = 0; k < inner; ++k)
+        y += smallInt(2 * r, static_cast<uint64_t>(i) * inner + k) * smallInt(2 * r + 1, k);
     for (int r = 0; r < ranks; ++r) row.correct = row.correct && expected[static_cast<size_t>(r) * m + i] == y;
   }
   for (Executor* e : {bulk[0].get(), bulkTwoLaunches[0].get(), fused[0].get()}) {
@@ -302,10 +310,11 @@ int main(int argc, char** argv) {
   if (argc > 7) config.group = std::atoi(argv[7]);
   if (argc > 8) config.lanes = std::atoi(argv[8]);
   if (argc > 9) config.batch = std::atoi(argv[9]);
-  if (config.ranks < 2 || config.ranks > kMaxRanks || config.chunks < 1 || minM < 1 || maxM < minM || config.computeTbs < 0 ||
-      !protocol || config.group < 1 || config.lanes < 1 ||
-      config.batch < 1) {
-    std::fprintf(stderr, "usage: fused_gpu_bench [RANKS 2..%d] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [Simple|LL|LL128] [GROUP] [LANES] [BATCH]\n",
+  if (config.ranks < 2 || config.ranks > kMaxRanks || config.chunks < 1 || minM < 1 || maxM < minM ||
+      config.computeTbs < 0 || !protocol || config.group < 1 || config.lanes < 1 || config.batch < 1) {
+    std::fprintf(stderr,
+                 "usage: fused_gpu_bench [RANKS 2..%d] [CHUNKS] [MAX_M] [COMPUTE_TBS] [MIN_M] [Simple|LL|LL128] "
+                 "[GROUP] [LANES] [BATCH]\n",
                  kMaxRanks);
     return 2;
   }
@@ -315,12 +324,16 @@ int main(int argc, char** argv) {
     checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     const Stream owned(0);
     const cudaStream_t stream = owned.get();
-    std::printf("%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, %d chunks per step, %d lanes, %s, remote-first order, "
-                "fp32, median us per call of samples of %d call(s) back to back (CUDA events)\n\n",
-                prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, config.ranks, config.chunks, config.computeTbs, config.group,
-                config.lanes, std::string(ir::protocolName(config.protocol)).c_str(), config.batch);
-    std::printf("| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | bulk-2l (us) | fused (us) | "
-                "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "%s, %d SMs, %d MB L2; %d ranks on one GPU, %d chunks per rank, %d compute tbs per rank, %d chunks per step, "
+        "%d lanes, %s, remote-first order, "
+        "fp32, median us per call of samples of %d call(s) back to back (CUDA events)\n\n",
+        prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, config.ranks, config.chunks, config.computeTbs,
+        config.group, config.lanes, std::string(ir::protocolName(config.protocol)).c_str(), config.batch);
+    std::printf(
+        "| M = K | weight sets | gemv (us) | gemv GB/s | allreduce (us) | gemv+ar (us) | bulk-ir (us) | bulk-2l (us) | "
+        "fused (us) | "
+        "fused / gemv | fused / gemv+ar | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     bool allCorrect = true;
     std::vector<int> shapes;
     for (int m = minM; m < maxM; m *= 2) shapes.push_back(m);
@@ -329,9 +342,9 @@ int main(int argc, char** argv) {
       int sets = 0;
       const Row r = measureShape(stream, config, m, prop.l2CacheSize, sets);
       const double gbps = static_cast<double>(m) * m * 4 / (r.gemv * 1e3);
-      std::printf("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %s |\n", m, sets, r.gemv, gbps,
-                  r.allreduce, r.gemvThenAllReduce, r.bulkProgram, r.bulkTwoLaunches, r.fused, r.fused / r.gemv, r.fused / r.gemvThenAllReduce,
-                  r.correct ? "ok" : "WRONG");
+      std::printf("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %s |\n", m, sets, r.gemv,
+                  gbps, r.allreduce, r.gemvThenAllReduce, r.bulkProgram, r.bulkTwoLaunches, r.fused, r.fused / r.gemv,
+                  r.fused / r.gemvThenAllReduce, r.correct ? "ok" : "WRONG");
       std::fflush(stdout);
       allCorrect = allCorrect && r.correct;
     }

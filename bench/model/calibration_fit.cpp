@@ -80,8 +80,9 @@ int main() {
       std::string fitted;
       for (const calibrate::ParameterFit& p : fit.parameters)
         if (p.determined && p.value != p.before) fitted += (fitted.empty() ? "" : ", ") + p.key;
-      std::cout << fmt::format("| {} | {} | {} | {} | {} |\n", log.file, log.topology, range(r.beforeLo, r.beforeHi, r.rows),
-                               range(r.afterLo, r.afterHi, r.rows), fitted.empty() ? "-" : fitted)
+      std::cout << fmt::format("| {} | {} | {} | {} | {} |\n", log.file, log.topology,
+                               range(r.beforeLo, r.beforeHi, r.rows), range(r.afterLo, r.afterHi, r.rows),
+                               fitted.empty() ? "-" : fitted)
                 << std::flush;
     } catch (const std::exception& e) {
       std::cout << fmt::format("| {} | {} | {} |\n", log.file, log.topology, e.what());
@@ -90,7 +91,8 @@ int main() {
   std::map<std::string, std::vector<test::FixtureLog>> byRun;
   for (const auto& [machine, logs] : byMachine)
     for (const test::FixtureLog& log : logs) byRun[machine + " " + runOf(log.file)].push_back(log);
-  std::cout << "\n### One log's fit predicting the other collectives of its run (predicted / measured time, rows from 1 MiB)\n\n";
+  std::cout << "\n### One log's fit predicting the other collectives of its run (predicted / measured time, rows from "
+               "1 MiB)\n\n";
   printTransfer(byRun);
   std::cout << "\n### One log's fit predicting the other logs of its spec, other clusters included\n\n";
   printTransfer(byMachine);

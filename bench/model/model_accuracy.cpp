@@ -15,7 +15,8 @@ using namespace ccforge;
 
 int main(int argc, char** argv) {
   const bool rows = argc > 1 && std::strcmp(argv[1], "--rows") == 0;
-  std::cout << "| log | machine | -g | NCCL, 1-16 MiB | NCCL, >= 256 MiB | library ring, >= 256 MiB |\n|---|---|---|---|---|---|\n";
+  std::cout << "| log | machine | -g | NCCL, 1-16 MiB | NCCL, >= 256 MiB | library ring, >= 256 MiB "
+               "|\n|---|---|---|---|---|---|\n";
   for (const test::FixtureLog& log : test::fixtureLogs()) {
     test::LogAccuracy a;
     try {
@@ -28,9 +29,10 @@ int main(int argc, char** argv) {
       return r.count == 0 ? std::string("-") : fmt::format("{:.2f}-{:.2f}", r.lo, r.hi);
     };
     // A ring the runtime cannot run there: the reason's first sentence.
-    const std::string ring = a.ringError.empty() ? range(a.ring) : "no program: " + a.ringError.substr(0, a.ringError.find(". "));
-    std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", log.file, log.topology, a.gpusPerThread, range(a.medium),
-                             range(a.large), ring);
+    const std::string ring =
+        a.ringError.empty() ? range(a.ring) : "no program: " + a.ringError.substr(0, a.ringError.find(". "));
+    std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", log.file, log.topology, a.gpusPerThread,
+                             range(a.medium), range(a.large), ring);
     if (rows)
       for (const test::RowAccuracy& r : a.rows)
         std::cout << fmt::format("|   {} | {} | {:.3f} | {} | {} |\n", r.bytes, r.choice, r.ratio,

@@ -42,12 +42,14 @@ uint64_t largestModelBytes() {
 
 void quality(bool simulated) {
   if (simulated)
-    std::printf("### Quality: %% above the lower bound (costs from ccforge's simulator: the library's AllReduces on a "
-                "switch calibrated from each preset)\n\n");
+    std::printf(
+        "### Quality: %% above the lower bound (costs from ccforge's simulator: the library's AllReduces on a "
+        "switch calibrated from each preset)\n\n");
   else
     std::printf("### Quality: %% above the lower bound (analytic alpha-beta costs)\n\n");
-  std::printf("| model | network | workers | bound (ms) | per-tensor | one bucket | DDP 25 MiB | Horovod 64 MiB | "
-              "Horovod 128 MiB | XLA 30 MiB | MG-WFBP | **planner** (buckets) | planner, ring only |\n");
+  std::printf(
+      "| model | network | workers | bound (ms) | per-tensor | one bucket | DDP 25 MiB | Horovod 64 MiB | "
+      "Horovod 128 MiB | XLA 30 MiB | MG-WFBP | **planner** (buckets) | planner, ring only |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   double worstPlanner = 0, worstFixed = 0;
   std::string worstFixedWhere;
@@ -59,8 +61,9 @@ void quality(bool simulated) {
         plan::SimulatedCostOptions o;
         o.maxBytes = largestModelBytes();
         o.arch = sim::Arch::None;
-        tables.emplace_back(net + std::to_string(workers),
-                            plan::simulatedCost(plan::presetTopology(plan::findNetworkPreset(net), workers), o, nullptr));
+        tables.emplace_back(
+            net + std::to_string(workers),
+            plan::simulatedCost(plan::presetTopology(plan::findNetworkPreset(net), workers), o, nullptr));
       }
   auto costFor = [&](const std::string& net, int32_t workers, bool ringOnly) {
     if (!simulated) return plan::analyticCost(plan::findNetworkPreset(net), workers, ringOnly);
@@ -100,8 +103,9 @@ void quality(bool simulated) {
 
 void algorithms() {
   std::printf("### Per-bucket algorithm choice against ring only, 64 workers\n\n");
-  std::printf("| model | network | costs | planner, ring only (ms) | planner, per-bucket choice (ms) | gain | "
-              "algorithms used |\n|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| model | network | costs | planner, ring only (ms) | planner, per-bucket choice (ms) | gain | "
+      "algorithms used |\n|---|---|---|---|---|---|---|\n");
   for (const std::string& net : kNetworks) {
     const plan::NetworkPreset& preset = plan::findNetworkPreset(net);
     plan::SimulatedCostOptions o;
@@ -142,9 +146,10 @@ void algorithms() {
 
 void fusion() {
   std::printf("### Joint operator + tensor fusion (DisCo's search, alpha 1.05, beta 10, patience 1000)\n\n");
-  std::printf("| model | network | DisCo's baselines: best (ms) | all baselines: best (ms) | joint search (ms) | gain over "
-              "DisCo's baselines | gain over all | FO (ms) | FO gain over DisCo's baselines | share of FO headroom | "
-              "steps | search time (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| model | network | DisCo's baselines: best (ms) | all baselines: best (ms) | joint search (ms) | gain over "
+      "DisCo's baselines | gain over all | FO (ms) | FO gain over DisCo's baselines | share of FO headroom | "
+      "steps | search time (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& m : {std::string("vgg19"), std::string("resnet50"), std::string("transformer"),
                                std::string("bert-base"), std::string("gpt2-small")})
     for (const std::string& net : {std::string("ib56"), std::string("nvlink")}) {
@@ -165,7 +170,8 @@ void fusion() {
         for (const plan::MethodResult& x : *list) {
           if (x.name == "planner") continue;
           if (allBest == nullptr || x.iterationUs < allBest->iterationUs) allBest = &x;
-          bool disco = x.name == "per-tensor" || x.name == "XLA 30 MiB" || (x.name == "DDP 25 MiB" && x.opFusion == "none");
+          bool disco =
+              x.name == "per-tensor" || x.name == "XLA 30 MiB" || (x.name == "DDP 25 MiB" && x.opFusion == "none");
           if (disco && (discoBest == nullptr || x.iterationUs < discoBest->iterationUs)) discoBest = &x;
         }
       // DisCo's FO: compute (with default fusion) and the cheapest communication fully overlapped.
@@ -173,10 +179,12 @@ void fusion() {
       double t = r.iterationUs, td = discoBest->iterationUs, ta = allBest->iterationUs;
       char share[32] = "n/a (no headroom)";
       if ((td - fo) / fo > 1e-3) std::snprintf(share, sizeof share, "%.0f %%", (td - t) / (td - fo) * 100);
-      std::printf("| %s | %s | %.2f (%s, %s op fusion) | %.2f (%s, %s) | %.2f | %.2f %% | %.2f %% | %.2f | %.1f %% | %s | %lld | %.2f |\n",
-                  m.c_str(), net.c_str(), td / 1000, discoBest->name.c_str(), discoBest->opFusion.c_str(), ta / 1000,
-                  allBest->name.c_str(), allBest->opFusion.c_str(), t / 1000, (td - t) / t * 100, (ta - t) / t * 100,
-                  fo / 1000, (td - fo) / fo * 100, share, static_cast<long long>(r.search.steps), seconds);
+      std::printf(
+          "| %s | %s | %.2f (%s, %s op fusion) | %.2f (%s, %s) | %.2f | %.2f %% | %.2f %% | %.2f | %.1f %% | %s | %lld "
+          "| %.2f |\n",
+          m.c_str(), net.c_str(), td / 1000, discoBest->name.c_str(), discoBest->opFusion.c_str(), ta / 1000,
+          allBest->name.c_str(), allBest->opFusion.c_str(), t / 1000, (td - t) / t * 100, (ta - t) / t * 100, fo / 1000,
+          (td - fo) / fo * 100, share, static_cast<long long>(r.search.steps), seconds);
     }
   std::printf("\n8 workers throughout; gains as DisCo's Table 1 computes them, (T_baseline - T) / T.\n\n");
 }
@@ -199,8 +207,9 @@ void speed() {
   } cases[] = {{"10gbe, 64 workers, analytic", plan::analyticCost(plan::findNetworkPreset("10gbe"), 64)},
                {"nvlink, 8 workers, analytic", plan::analyticCost(plan::findNetworkPreset("nvlink"), 8)},
                {"10gbe switch, 8 workers, simulated tables", simulated}};
-  std::printf("| cost | curves (useful) | buckets | CPU time, best of 5 (ms) | wall time, best of 5 (ms) |\n"
-              "|---|---|---|---|---|\n");
+  std::printf(
+      "| cost | curves (useful) | buckets | CPU time, best of 5 (ms) | wall time, best of 5 (ms) |\n"
+      "|---|---|---|---|---|\n");
   for (const Case& c : cases) {
     double best = 1e30, bestCpu = 1e30;
     size_t buckets = 0;
@@ -209,13 +218,14 @@ void speed() {
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
       auto start = std::chrono::steady_clock::now();
       plan::BucketPlan p = plan::optimalPartition(in, c.cost);
-      best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      best =
+          std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
       bestCpu = std::min(bestCpu, (c1.tv_sec - c0.tv_sec) * 1e3 + (c1.tv_nsec - c0.tv_nsec) / 1e6);
       buckets = p.buckets.size();
     }
-    std::printf("| %s | %zu (%zu) | %zu | %.2f | %.2f |\n", c.name, c.cost.curves().size(), c.cost.usefulCurves().size(),
-                buckets, bestCpu, best);
+    std::printf("| %s | %zu (%zu) | %zu | %.2f | %.2f |\n", c.name, c.cost.curves().size(),
+                c.cost.usefulCurves().size(), buckets, bestCpu, best);
   }
   std::printf("\n");
 }

@@ -43,10 +43,11 @@ double memcpyBandwidth(int64_t bytes) {
 int main(int argc, char** argv) {
   const int64_t maxBytes = argc > 1 ? std::atoll(argv[1]) : (int64_t{64} << 20);
   const int32_t ranks = argc > 2 ? std::atoi(argv[2]) : 4;
-  std::printf("CPU backend, %d ranks in one process, %u hardware threads, f32 sum, out-of-place, Simple protocol\n\n", ranks,
-              std::thread::hardware_concurrency());
-  std::printf("| program | bytes per rank | time (us) | algbw (GB/s) | busbw (GB/s) | aggregate busbw (GB/s) | memcpy (GB/s) "
-              "| aggregate / memcpy | check |\n");
+  std::printf("CPU backend, %d ranks in one process, %u hardware threads, f32 sum, out-of-place, Simple protocol\n\n",
+              ranks, std::thread::hardware_concurrency());
+  std::printf(
+      "| program | bytes per rank | time (us) | algbw (GB/s) | busbw (GB/s) | aggregate busbw (GB/s) | memcpy (GB/s) "
+      "| aggregate / memcpy | check |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, 1)) {
     ProgramSet set;
@@ -69,12 +70,13 @@ int main(int argc, char** argv) {
         correct = correct && r.check.passed();
         if (r.secondsPerIteration < best.secondsPerIteration) best = r;
       }
-      const double busBytes = static_cast<double>(ranks) * static_cast<double>(bytes) * busBandwidthFactor(call.collective, ranks);
+      const double busBytes =
+          static_cast<double>(ranks) * static_cast<double>(bytes) * busBandwidthFactor(call.collective, ranks);
       const double copy = memcpyBandwidth(static_cast<int64_t>(busBytes));
       const double aggregate = best.busBandwidth * ranks;
-      std::printf("| %s | %s | %.1f | %.3f | %.3f | %.2f | %.2f | %.0f%% | %s |\n", b.name.c_str(), bench::humanSize(bytes).c_str(),
-                  best.secondsPerIteration * 1e6, best.algorithmBandwidth, best.busBandwidth, aggregate, copy,
-                  100 * aggregate / copy, correct ? "ok" : "WRONG");
+      std::printf("| %s | %s | %.1f | %.3f | %.3f | %.2f | %.2f | %.0f%% | %s |\n", b.name.c_str(),
+                  bench::humanSize(bytes).c_str(), best.secondsPerIteration * 1e6, best.algorithmBandwidth,
+                  best.busBandwidth, aggregate, copy, 100 * aggregate / copy, correct ? "ok" : "WRONG");
       std::fflush(stdout);
     }
   }

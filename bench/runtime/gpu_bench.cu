@@ -28,7 +28,6 @@ using namespace ccforge::runtime;
 
 namespace {
 
-
 struct Timer {
   Timer() {
     checkCuda(cudaEventCreate(&start), "cudaEventCreate");
@@ -60,7 +59,8 @@ double memcpyBandwidth(int64_t bytes, int iterations) {
   checkCuda(cudaMalloc(&a, bytes), "cudaMalloc");
   checkCuda(cudaMalloc(&b, bytes), "cudaMalloc");
   Timer t;
-  const double s = t.time(iterations, [&] { checkCuda(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
+  const double s =
+      t.time(iterations, [&] { checkCuda(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
   cudaFree(a);
   cudaFree(b);
   return static_cast<double>(bytes) / s / 1e9;
@@ -75,7 +75,8 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
   std::vector<std::vector<float>> host(ranks, std::vector<float>(elems));
   std::vector<std::future<void>> fills;
   for (int r = 0; r < ranks; ++r)
-    fills.push_back(std::async(std::launch::async, [&, r] { fillRandom(DataType::F32, ReduceOp::Sum, host[r].data(), elems, 77 + r); }));
+    fills.push_back(std::async(std::launch::async,
+                               [&, r] { fillRandom(DataType::F32, ReduceOp::Sum, host[r].data(), elems, 77 + r); }));
   for (std::future<void>& f : fills) f.get();
   for (int r = 0; r < ranks; ++r) {
     float *in, *out, *scratch;
@@ -87,9 +88,10 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
     p.out[r] = out;
     p.scratch[r] = scratch;
   }
-  const void* kernel = name == "ring allreduce"        ? reinterpret_cast<const void*>(&bench::handwrittenRingAllReduce)
-                       : name == "all-pairs allreduce" ? reinterpret_cast<const void*>(&bench::handwrittenAllPairsAllReduce)
-                                                       : reinterpret_cast<const void*>(&bench::handwrittenTwoStepAllToAll);
+  const void* kernel = name == "ring allreduce" ? reinterpret_cast<const void*>(&bench::handwrittenRingAllReduce)
+                       : name == "all-pairs allreduce"
+                           ? reinterpret_cast<const void*>(&bench::handwrittenAllPairsAllReduce)
+                           : reinterpret_cast<const void*>(&bench::handwrittenTwoStepAllToAll);
   int sms = 0, perSm = 0;
   checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
   checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 512, 0), "occupancy");
@@ -99,8 +101,9 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
   int nodeCount = nodes, perNodeCount = perNode;
   void* alltoallArgs[] = {&p, &nodeCount, &perNodeCount, const_cast<int64_t*>(&chunk)};
   auto launch = [&] {
-    checkCuda(cudaLaunchCooperativeKernel(kernel, dim3(sms * perSm), dim3(512), alltoall ? alltoallArgs : ringArgs, 0, nullptr),
-          "cudaLaunchCooperativeKernel");
+    checkCuda(cudaLaunchCooperativeKernel(kernel, dim3(sms * perSm), dim3(512), alltoall ? alltoallArgs : ringArgs, 0,
+                                          nullptr),
+              "cudaLaunchCooperativeKernel");
   };
   Timer t;
   const double seconds = t.time(iterations, launch);
@@ -139,8 +142,9 @@ int main(int argc, char** argv) {
   checkCuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("%s, %d SMs; %d ranks on one GPU, f32 sum, out-of-place, Simple protocol, ring on %d channels\n\n",
               prop.name, prop.multiProcessorCount, ranks, ringChannels);
-  std::printf("| program | bytes per rank | interpreter (us) | busbw (GB/s) | aggregate busbw | memcpy (GB/s) | fraction | "
-              "hand-written (us) | hand-written fraction | checks |\n");
+  std::printf(
+      "| program | bytes per rank | interpreter (us) | busbw (GB/s) | aggregate busbw | memcpy (GB/s) | fraction | "
+      "hand-written (us) | hand-written fraction | checks |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   TargetOptions target;
   target.backend = BackendKind::Cuda;
@@ -163,7 +167,8 @@ int main(int argc, char** argv) {
       m.iterations = iterations;
       m.warmup = 3;
       const Measurement r = measure(runtime, call, m);
-      const double busBytes = static_cast<double>(ranks) * static_cast<double>(bytes) * busBandwidthFactor(call.collective, ranks);
+      const double busBytes =
+          static_cast<double>(ranks) * static_cast<double>(bytes) * busBandwidthFactor(call.collective, ranks);
       const double copy = memcpyBandwidth(static_cast<int64_t>(busBytes), iterations);
       bool handCorrect = false;
       const double hand = handwritten(b.name, ranks, 2, call.count, iterations, handCorrect);

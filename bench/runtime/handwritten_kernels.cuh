@@ -20,7 +20,8 @@ __device__ inline void gridCombine(float* dst, const float* a, const float* b, i
   namespace cg = cooperative_groups;
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  const bool aligned = ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
+  const bool aligned =
+      ((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
   int64_t done = 0;
   if (aligned) {
     const int64_t vectors = n / 4;
@@ -91,8 +92,10 @@ __global__ void handwrittenTwoStepAllToAll(RankPointers p, int nodes, int perNod
     const int n = src / perNode, g = src % perNode;
     for (int dst = 0; dst < ranks; ++dst) {
       const int dn = dst / perNode, dg = dst % perNode;
-      if (dn == n) gridCombine(p.out[dst] + src * chunk, p.in[src] + dst * chunk, nullptr, chunk);
-      else gridCombine(p.scratch[n * perNode + dg] + slot(n, dn, g), p.in[src] + dst * chunk, nullptr, chunk);
+      if (dn == n)
+        gridCombine(p.out[dst] + src * chunk, p.in[src] + dst * chunk, nullptr, chunk);
+      else
+        gridCombine(p.scratch[n * perNode + dg] + slot(n, dn, g), p.in[src] + dst * chunk, nullptr, chunk);
     }
   }
   grid.sync();
@@ -100,7 +103,8 @@ __global__ void handwrittenTwoStepAllToAll(RankPointers p, int nodes, int perNod
     const int n = relay / perNode, g = relay % perNode;
     for (int other = 0; other < nodes; ++other) {
       if (other == n) continue;
-      gridCombine(p.out[other * perNode + g] + n * perNode * chunk, p.scratch[relay] + slot(n, other, 0), nullptr, perNode * chunk);
+      gridCombine(p.out[other * perNode + g] + n * perNode * chunk, p.scratch[relay] + slot(n, other, 0), nullptr,
+                  perNode * chunk);
     }
   }
 }

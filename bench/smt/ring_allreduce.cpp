@@ -32,11 +32,11 @@ ir::Algorithm ringAllReduce(int32_t ranks, int32_t channels, ir::Protocol protoc
       for (int32_t j = 0; j <= 2 * ranks - 2; ++j) {
         ir::Step s;
         s.s = j;
-        s.type = j == 0                 ? ir::OpType::Send
-                 : j < ranks - 1        ? ir::OpType::RecvReduceSend
-                 : j == ranks - 1       ? ir::OpType::RecvReduceCopySend
-                 : j < 2 * ranks - 2    ? ir::OpType::RecvCopySend
-                                        : ir::OpType::Recv;
+        s.type = j == 0              ? ir::OpType::Send
+                 : j < ranks - 1     ? ir::OpType::RecvReduceSend
+                 : j == ranks - 1    ? ir::OpType::RecvReduceCopySend
+                 : j < 2 * ranks - 2 ? ir::OpType::RecvCopySend
+                                     : ir::OpType::Recv;
         const int32_t chunk = ((r - j) % ranks + ranks) % ranks * channels + c;
         s.srcbuf = s.dstbuf = ir::Buffer::Input;
         s.srcoff = s.dstoff = chunk;

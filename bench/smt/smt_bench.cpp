@@ -59,8 +59,8 @@ int deadlock(int32_t ranks, int32_t channels, int32_t slots, ir::Protocol protoc
   smt::DeadlockEncoding encoding(graph);
   const double buildSeconds = wallSeconds() - w;
   fmt::print("ring allreduce {} ranks x {} channels, {}: {} ops, {} FIFO-unit events, {} terms; slots={} (load {})\n",
-             ranks, channels, ir::protocolName(protocol), index.stepCount(), graph.size(), encoding.query().terms.size(),
-             slots, load());
+             ranks, channels, ir::protocolName(protocol), index.stepCount(), graph.size(),
+             encoding.query().terms.size(), slots, load());
   fmt::print("| engine | answer | wall s | CPU s |\n|---|---|---|---|\n");
   fmt::print("| simulation | {} | {:.3f} | |\n", sim.completed ? "deadlock-free" : "deadlock", simSeconds);
   fmt::print("| encoding (build) | | {:.2f} | |\n", buildSeconds);

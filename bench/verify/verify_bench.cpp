@@ -35,12 +35,12 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     auto read = ccforge::ir::readAlgorithmFile(argv[i]);
     auto parsed = std::chrono::steady_clock::now();
-    auto report = ccforge::verify::verifyAlgorithm(read.algorithm, argv[i], ccforge::verify::Options{},
-                                                   read.runtimeParserIssues);
+    auto report =
+        ccforge::verify::verifyAlgorithm(read.algorithm, argv[i], ccforge::verify::Options{}, read.runtimeParserIssues);
     auto done = std::chrono::steady_clock::now();
-    std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {} | {} |\n", argv[i],
-                             read.algorithm.stepCount(), seconds(start, parsed), seconds(parsed, done),
-                             seconds(start, done), peakMegabytes(), ccforge::verify::verdictName(report.verdict));
+    std::cout << fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {} | {} |\n", argv[i], read.algorithm.stepCount(),
+                             seconds(start, parsed), seconds(parsed, done), seconds(start, done), peakMegabytes(),
+                             ccforge::verify::verdictName(report.verdict));
   }
   return 0;
 }

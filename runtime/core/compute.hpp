@@ -84,8 +84,8 @@ CCF_HD float lanePartialSum(const ComputeTable& c, int64_t row, int64_t col, int
 #ifdef __CUDA_ARCH__
       // Both operands' terms contiguous and 16-byte aligned (a GEMV's rows and vector): whole
       // quads, loads without per-term branches; the weights stream past L1, the vector stays.
-      if (c.a.colStride == 1 && c.b.rowStride == 1 && c.inner % kQuad == 0 && reinterpret_cast<uintptr_t>(a) % 16 == 0 &&
-          reinterpret_cast<uintptr_t>(b) % 16 == 0) {
+      if (c.a.colStride == 1 && c.b.rowStride == 1 && c.inner % kQuad == 0 &&
+          reinterpret_cast<uintptr_t>(a) % 16 == 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0) {
         const auto* a4 = reinterpret_cast<const float4*>(a);
         const auto* b4 = reinterpret_cast<const float4*>(b);
         for (int32_t q0 = lane; q0 < quads; q0 += kDotLanes * kQuadsInFlight) {
@@ -164,7 +164,8 @@ __device__ void gemvRowsTogether(B& b, const ComputeTable& c, float* out, int64_
   for (int64_t p0 = int64_t{b.thread() / kDotLanes} * kRows; p0 < length; p0 += int64_t{warps} * kRows) {
     float4 x[kRows][kPerLane] = {};
     for (int e = 0; e < kRows; ++e) {
-      const auto* row = reinterpret_cast<const float4*>(static_cast<const float*>(c.a.data) + (first + p0 + e) * c.a.rowStride);
+      const auto* row =
+          reinterpret_cast<const float4*>(static_cast<const float*>(c.a.data) + (first + p0 + e) * c.a.rowStride);
       for (int u = 0; u < kPerLane; ++u)
         if (p0 + e < length && lane + u * kDotLanes < quads) x[e][u] = __ldcs(row + lane + u * kDotLanes);
     }

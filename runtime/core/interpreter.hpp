@@ -24,13 +24,13 @@ enum class WaitKind : uint8_t { None, Dependency, Data, Slot };
 
 struct TbCursor {
   int64_t tile = 0;
-  int32_t step = 0;      // index in the tb's step list
-  int32_t transfer = 0;  // transfer (group of consecutive chunks) within the step
-  int32_t slice = 0;     // slice within the transfer
+  int32_t step = 0;           // index in the tb's step list
+  int32_t transfer = 0;       // transfer (group of consecutive chunks) within the step
+  int32_t slice = 0;          // slice within the transfer
   int32_t waitsMetUntil = 0;  // steps before this index (in this tile) have their dependencies met
-  uint64_t sendSeq = 0;  // slices sent on the send connection, counted across launches
-  uint64_t recvSeq = 0;  // slices consumed from the receive connection
-  uint64_t progress = 0; // grows whenever the tb moves on
+  uint64_t sendSeq = 0;       // slices sent on the send connection, counted across launches
+  uint64_t recvSeq = 0;       // slices consumed from the receive connection
+  uint64_t progress = 0;      // grows whenever the tb moves on
   WaitKind waitKind = WaitKind::None;
   const uint64_t* waitWord = nullptr;  // blocked until *waitWord >= waitTarget (the park condition)
   uint64_t waitTarget = 0;
@@ -100,7 +100,8 @@ CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, cons
   if (st.kind == ir::OpType::Compute) {  // product elements of the step's chunks in this tile
     for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
       const int64_t first = t.transferStart(st.dstOffset, group, tile);
-      computeRange<B, T>(b, mem.compute, mem.buffers[st.dstBuffer] + first * e, first, t.transferLength(st.count, group, tile));
+      computeRange<B, T>(b, mem.compute, mem.buffers[st.dstBuffer] + first * e, first,
+                         t.transferLength(st.count, group, tile));
     }
     b.barrier();
     return;
@@ -141,7 +142,8 @@ CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const Tb
   const ConnectionMemory* rc = receiving ? &s.connections[tb.recvConnection] : nullptr;
   const ConnectionMemory* sc = sending ? &s.connections[tb.sendConnection] : nullptr;
   const int64_t slots = t.slotsInFlight;
-  unsigned char* recvSlot = receiving ? rc->fifo + static_cast<int64_t>(c.recvSeq % slots) * s.slotStrideBytes : nullptr;
+  unsigned char* recvSlot =
+      receiving ? rc->fifo + static_cast<int64_t>(c.recvSeq % slots) * s.slotStrideBytes : nullptr;
   unsigned char* sendSlot = sending ? sc->fifo + static_cast<int64_t>(c.sendSeq % slots) * s.slotStrideBytes : nullptr;
 
   if (receiving) {
@@ -157,9 +159,11 @@ CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const Tb
 
   Operands local;
   if (readsLocalSource(st.kind))
-    local.in[local.inputs++] = mem.buffers[st.srcBuffer] + (t.transferStart(st.srcOffset, c.transfer, c.tile) + begin) * e;
+    local.in[local.inputs++] =
+        mem.buffers[st.srcBuffer] + (t.transferStart(st.srcOffset, c.transfer, c.tile) + begin) * e;
   if (writesLocalDestination(st.kind))
-    local.out[local.outputs++] = mem.buffers[st.dstBuffer] + (t.transferStart(st.dstOffset, c.transfer, c.tile) + begin) * e;
+    local.out[local.outputs++] =
+        mem.buffers[st.dstBuffer] + (t.transferStart(st.dstOffset, c.transfer, c.tile) + begin) * e;
   if (t.lowLatency) {
     reduceCopyLines<B, T, Op>(b, receiving ? reinterpret_cast<const uint64_t*>(recvSlot) : nullptr, local,
                               sending ? reinterpret_cast<uint64_t*>(sendSlot) : nullptr,
@@ -176,8 +180,10 @@ CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const Tb
   b.barrier();  // every thread is done with both slots
   if (receiving) b.releaseStore(rc->head, ++c.recvSeq);
   if (sending) {
-    if (t.lowLatency) b.progressStore(sc->tail, ++c.sendSeq);  // lines carry their own flags
-    else b.releaseStore(sc->tail, ++c.sendSeq);
+    if (t.lowLatency)
+      b.progressStore(sc->tail, ++c.sendSeq);  // lines carry their own flags
+    else
+      b.releaseStore(sc->tail, ++c.sendSeq);
   }
   return true;
 }

@@ -13,7 +13,7 @@ namespace ccforge::runtime {
 
 struct RankMemory {
   unsigned char* buffers[3] = {nullptr, nullptr, nullptr};  // indexed by BufferIndex
-  ComputeTable compute;  // fused programs: the rank's operator and operands
+  ComputeTable compute;                                     // fused programs: the rank's operator and operands
 };
 
 // FIFO of a connection. `head` counts slices the receiver has consumed (written only by the
@@ -29,11 +29,11 @@ struct LaunchState {
   ProgramView program;
   const RankMemory* ranks = nullptr;
   const ConnectionMemory* connections = nullptr;
-  uint64_t* flags = nullptr;   // one per global tb, at flagStride words apart
+  uint64_t* flags = nullptr;  // one per global tb, at flagStride words apart
   int32_t flagStride = 1;
   Tiling tiling;
   int64_t slotStrideBytes = 0;
-  uint64_t epoch = 1;          // launch number: flags of earlier launches compare lower
+  uint64_t epoch = 1;  // launch number: flags of earlier launches compare lower
 };
 
 // Flags are (launch, tile iteration, step) in lexicographic order, so waits are monotone.
@@ -48,6 +48,8 @@ CCF_HD uint64_t flagValue(uint64_t epoch, int64_t tile, int32_t step) {
          static_cast<uint64_t>(step + 1);
 }
 
-CCF_HD uint64_t* flagOf(const LaunchState& s, int32_t globalTb) { return s.flags + static_cast<int64_t>(globalTb) * s.flagStride; }
+CCF_HD uint64_t* flagOf(const LaunchState& s, int32_t globalTb) {
+  return s.flags + static_cast<int64_t>(globalTb) * s.flagStride;
+}
 
 }  // namespace ccforge::runtime

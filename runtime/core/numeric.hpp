@@ -53,7 +53,7 @@ CCF_HD Half toHalf(float f) {
   uint32_t x = floatBits(f);
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   x &= 0x7fffffffu;
-  if (x > 0x7f800000u) return Half{static_cast<uint16_t>(sign | 0x7e00u)};  // NaN
+  if (x > 0x7f800000u) return Half{static_cast<uint16_t>(sign | 0x7e00u)};   // NaN
   if (x >= 0x477ff000u) return Half{static_cast<uint16_t>(sign | 0x7c00u)};  // rounds to infinity
   if (x < 0x38800000u) {  // below the smallest normal half: subnormal or zero
     const uint32_t m = roundHalfEven(bitsFloat(x) * 16777216.0f);
@@ -113,19 +113,27 @@ struct Arith<BFloat16> : NarrowFloatArith<BFloat16, toBFloat16> {};
 // Reduction operators as types, so the interpreter is instantiated per (type, op).
 struct OpSum {
   template <class T>
-  CCF_HD static T apply(T a, T b) { return Arith<T>::add(a, b); }
+  CCF_HD static T apply(T a, T b) {
+    return Arith<T>::add(a, b);
+  }
 };
 struct OpProd {
   template <class T>
-  CCF_HD static T apply(T a, T b) { return Arith<T>::mul(a, b); }
+  CCF_HD static T apply(T a, T b) {
+    return Arith<T>::mul(a, b);
+  }
 };
 struct OpMin {
   template <class T>
-  CCF_HD static T apply(T a, T b) { return Arith<T>::min(a, b); }
+  CCF_HD static T apply(T a, T b) {
+    return Arith<T>::min(a, b);
+  }
 };
 struct OpMax {
   template <class T>
-  CCF_HD static T apply(T a, T b) { return Arith<T>::max(a, b); }
+  CCF_HD static T apply(T a, T b) {
+    return Arith<T>::max(a, b);
+  }
 };
 
 }  // namespace ccforge::runtime

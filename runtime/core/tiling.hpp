@@ -13,16 +13,16 @@ namespace ccforge::runtime {
 inline constexpr int32_t kPayloadBytesPerLine = 4;  // LL line: 4 bytes of data + 4 bytes of flag
 
 struct Tiling {
-  int64_t chunkElems = 0;   // S = count * m / nchunksperloop
-  int64_t tileElems = 0;    // protocol tile in elements
-  int64_t tiles = 0;        // ceil(S / tile)
+  int64_t chunkElems = 0;  // S = count * m / nchunksperloop
+  int64_t tileElems = 0;   // protocol tile in elements
+  int64_t tiles = 0;       // ceil(S / tile)
   int32_t maxAllowedCount = 1;
   int32_t elemBytes = 1;
   bool lowLatency = false;  // LL or LL128: flag-in-data lines, one slice per transfer
   int32_t slicesPerTransfer = 1;
-  int32_t slotsInFlight = 1;  // slices a sender may be ahead of its receiver
-  int64_t sliceSlotElems = 0; // Simple: elements per FIFO slot
-  int64_t sliceSlotLines = 0; // LL: 8-byte lines per FIFO slot
+  int32_t slotsInFlight = 1;   // slices a sender may be ahead of its receiver
+  int64_t sliceSlotElems = 0;  // Simple: elements per FIFO slot
+  int64_t sliceSlotLines = 0;  // LL: 8-byte lines per FIFO slot
 
   CCF_HD int64_t tileLength(int64_t tile) const {
     const int64_t rest = chunkElems - tile * tileElems;
@@ -70,7 +70,8 @@ inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileByte
   t.lowLatency = protocol != ir::Protocol::Simple;
   t.slicesPerTransfer = unitsPerTransfer(protocol);
   t.slotsInFlight = transfersOverride > 0 ? transfersOverride * t.slicesPerTransfer : unitsInFlight(protocol);
-  const int32_t chunksPerTransfer = maxStepCount < t.maxAllowedCount ? (maxStepCount < 1 ? 1 : maxStepCount) : t.maxAllowedCount;
+  const int32_t chunksPerTransfer =
+      maxStepCount < t.maxAllowedCount ? (maxStepCount < 1 ? 1 : maxStepCount) : t.maxAllowedCount;
   const int64_t maxTransfer = chunksPerTransfer * (chunkElems < t.tileElems ? chunkElems : t.tileElems);
   if (t.lowLatency) {
     t.sliceSlotLines = Tiling::linesFor(maxTransfer * elemBytes);

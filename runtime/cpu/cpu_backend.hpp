@@ -52,7 +52,9 @@ class CpuBackend {
   }
 
  private:
-  static std::atomic_ref<uint64_t> ref(const uint64_t* word) { return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(word)); }
+  static std::atomic_ref<uint64_t> ref(const uint64_t* word) {
+    return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(word));
+  }
   Scheduler& scheduler_;
 };
 

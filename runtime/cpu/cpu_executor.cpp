@@ -33,10 +33,10 @@ struct CpuExecutor::State {
   // byte for scratch (runtime/core/poison.hpp), so that a read of scratch nothing wrote fails the check.
   struct AlignedBytes {
     explicit AlignedBytes(size_t n, unsigned char fill = 0)
-        : size(n), data(static_cast<unsigned char*>(::operator new(n ? n : 1, std::align_val_t{64}))) {
+        : size(n), data(static_cast<unsigned char*>(::operator new (n ? n : 1, std::align_val_t{64}))) {
       std::memset(data, fill, size);
     }
-    ~AlignedBytes() { ::operator delete(data, std::align_val_t{64}); }
+    ~AlignedBytes() { ::operator delete (data, std::align_val_t{64}); }
     AlignedBytes(const AlignedBytes&) = delete;
     AlignedBytes& operator=(const AlignedBytes&) = delete;
     size_t size;
@@ -133,8 +133,8 @@ void CpuExecutor::launch(std::span<const RankBuffers> buffers) {
                           program_.source() + ": deadlock: " + count + " thread blocks wait and none can make progress",
                           std::move(blocked));
   throw ExecutionFailed(ExecutionFailed::Kind::Timeout,
-                        program_.source() + ": the watchdog stopped the launch after " + formatSeconds(options_.timeout) +
-                            "; " + count + " thread blocks had not finished",
+                        program_.source() + ": the watchdog stopped the launch after " +
+                            formatSeconds(options_.timeout) + "; " + count + " thread blocks had not finished",
                         std::move(blocked));
 }
 

@@ -11,7 +11,8 @@ namespace {
 
 class CpuExecution final : public Executor {
  public:
-  CpuExecution(const Program& program, const CallShape& call, const CpuOptions& options) : executor_(program, call, options) {}
+  CpuExecution(const Program& program, const CallShape& call, const CpuOptions& options)
+      : executor_(program, call, options) {}
   void launch(std::span<const RankBuffers> buffers) override { executor_.launch(buffers); }
   const LaunchPlan& plan() const override { return executor_.plan(); }
 
@@ -36,8 +37,8 @@ class CpuTarget final : public Target {
     return Path::Reference;
   }
   void synchronize() override {}
-  void* allocate(int32_t, size_t bytes) override { return ::operator new(bytes ? bytes : 1, std::align_val_t{64}); }
-  void release(int32_t, void* p) override { ::operator delete(p, std::align_val_t{64}); }
+  void* allocate(int32_t, size_t bytes) override { return ::operator new (bytes ? bytes : 1, std::align_val_t{64}); }
+  void release(int32_t, void* p) override { ::operator delete (p, std::align_val_t{64}); }
   // An empty vector's data() may be null, which memcpy must not get even for 0 bytes.
   void upload(int32_t, void* dst, const void* src, size_t bytes) override {
     if (bytes != 0) std::memcpy(dst, src, bytes);

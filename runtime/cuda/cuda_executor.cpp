@@ -36,25 +36,30 @@ struct LaunchGroup {
   int32_t blocks = 0;
   int threads = 0;
   DeviceMemory tbs, steps, reduceOffsets, connections, ranks;
-  DeviceMemory blockTbs;    // the listed tbs, block by block; empty for a consecutive group
-  uint64_t* flags = nullptr;  // the device's flags (CudaExecutor::flags_): groups of a device share them
-  Stream ownStream;  // destroyed first: waits for the launches that use the memory above
+  DeviceMemory blockTbs;          // the listed tbs, block by block; empty for a consecutive group
+  uint64_t* flags = nullptr;      // the device's flags (CudaExecutor::flags_): groups of a device share them
+  Stream ownStream;               // destroyed first: waits for the launches that use the memory above
   cudaStream_t stream = nullptr;  // ownStream's, the caller's (CudaExecutorOptions::stream) or the previous group's
 };
 
 class CudaExecutor final : public Executor {
  public:
   CudaExecutor(const Program& program, const CallShape& call, const CudaExecutorOptions& options)
-      : program_(program), call_(call), options_(options), plan_(makeLaunchPlan(program, call, options.tuning)),
-        abort_(sizeof(uint32_t)), records_(program.tbs().size() * sizeof(WatchdogRecord)) {
+      : program_(program),
+        call_(call),
+        options_(options),
+        plan_(makeLaunchPlan(program, call, options.tuning)),
+        abort_(sizeof(uint32_t)),
+        records_(program.tbs().size() * sizeof(WatchdogRecord)) {
     const ReduceOp op = reduces(call.collective) ? call.op : ReduceOp::Sum;
     kernel_ = interpreterKernelFor(call.dtype, op);
     const bool perRank = options.mode == GpuMode::GpuPerRank;
     int devices = 0;
     checkCuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
     if (perRank && devices < program.ranks())
-      throw std::invalid_argument("gpu-per-rank mode needs one GPU per rank: the program has " + std::to_string(program.ranks()) +
-                                  " ranks, this machine " + std::to_string(devices) + " GPUs");
+      throw std::invalid_argument("gpu-per-rank mode needs one GPU per rank: the program has " +
+                                  std::to_string(program.ranks()) + " ranks, this machine " + std::to_string(devices) +
+                                  " GPUs");
     if (perRank) enablePeerAccess();
     allocateConnections();
     checkFusedCall(program.algorithm(), call, plan_.tiling.chunkElems);
@@ -68,7 +73,8 @@ class CudaExecutor final : public Executor {
       addGroup(0, split.computeTbs);
       addGroup(0, split.otherTbs);
     } else if (perRank) {
-      for (int32_t r = 0; r < program.ranks(); ++r) addGroup(r, consecutive(program.firstTbOf(r), program.firstTbOf(r + 1)));
+      for (int32_t r = 0; r < program.ranks(); ++r)
+        addGroup(r, consecutive(program.firstTbOf(r), program.firstTbOf(r + 1)));
     } else {
       addGroup(0, consecutive(0, static_cast<int32_t>(program.tbs().size())));
     }
@@ -86,8 +92,9 @@ class CudaExecutor final : public Executor {
     uploadRankMemory(buffers);
     for (LaunchGroup& g : groups_) {
       KernelArgs args;
-      args.state.program = ProgramView{reinterpret_cast<const TbTable*>(g.tbs.data()), reinterpret_cast<const ExecStep*>(g.steps.data()),
-                                       reinterpret_cast<const int32_t*>(g.reduceOffsets.data())};
+      args.state.program =
+          ProgramView{reinterpret_cast<const TbTable*>(g.tbs.data()), reinterpret_cast<const ExecStep*>(g.steps.data()),
+                      reinterpret_cast<const int32_t*>(g.reduceOffsets.data())};
       args.state.ranks = reinterpret_cast<const RankMemory*>(g.ranks.data());
       args.state.connections = reinterpret_cast<const ConnectionMemory*>(g.connections.data());
       args.state.flags = g.flags;
@@ -134,8 +141,9 @@ class CudaExecutor final : public Executor {
     std::snprintf(limit, sizeof limit, "%.3g s", static_cast<double>(options_.timeout.count()) / 1000);
     const std::string count = std::to_string(blocked.size());
     throw ExecutionFailed(ExecutionFailed::Kind::Timeout,
-                          program_.source() + ": the GPU watchdog stopped the launch: a thread block waited more than " +
-                              limit + " without progress; " + count + " thread blocks had not finished",
+                          program_.source() +
+                              ": the GPU watchdog stopped the launch: a thread block waited more than " + limit +
+                              " without progress; " + count + " thread blocks had not finished",
                           std::move(blocked));
   }
 
@@ -148,12 +156,14 @@ class CudaExecutor final : public Executor {
         int can = 0;
         checkCuda(cudaDeviceCanAccessPeer(&can, from, to), "cudaDeviceCanAccessPeer");
         if (!can)
-          throw std::invalid_argument("gpu-per-rank mode needs peer access: GPU " + std::to_string(from) + " cannot access GPU " +
-                                      std::to_string(to));
+          throw std::invalid_argument("gpu-per-rank mode needs peer access: GPU " + std::to_string(from) +
+                                      " cannot access GPU " + std::to_string(to));
         checkCuda(cudaSetDevice(from), "cudaSetDevice");
         const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
-        if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
-        else checkCuda(e, "cudaDeviceEnablePeerAccess");
+        if (e == cudaErrorPeerAccessAlreadyEnabled)
+          cudaGetLastError();
+        else
+          checkCuda(e, "cudaDeviceEnablePeerAccess");
       }
     }
   }
@@ -177,16 +187,19 @@ class CudaExecutor final : public Executor {
     int sms = 0, cooperative = 0;
     checkCuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
     checkCuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "cudaDeviceGetAttribute");
-    if (!cooperative) throw std::invalid_argument("GPU " + std::to_string(device) + " does not support cooperative launches");
+    if (!cooperative)
+      throw std::invalid_argument("GPU " + std::to_string(device) + " does not support cooperative launches");
     int fit = 0;
     for (int threads : kThreadChoices) {
       int perSm = 0;
-      checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel_, threads, 0), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel_, threads, 0),
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       fit = std::max(fit, perSm * sms);
       if (perSm * sms >= blocks) return threads;
     }
-    throw std::invalid_argument("the program's " + std::to_string(blocks) + " thread blocks cannot all be resident on GPU " +
-                                std::to_string(device) + " at once (at most " + std::to_string(fit) +
+    throw std::invalid_argument("the program's " + std::to_string(blocks) +
+                                " thread blocks cannot all be resident on GPU " + std::to_string(device) +
+                                " at once (at most " + std::to_string(fit) +
                                 " blocks fit); every tb must run concurrently");
   }
 
@@ -233,11 +246,12 @@ class CudaExecutor final : public Executor {
       ranks[r].buffers[kScratchBuffer] = scratch_[r].data();
       ranks[r].compute = computeTableOf(program_.algorithm(), r, buffers[r], false);
     }
-    const bool same = ranks.size() == uploaded_.size() &&
-                      std::equal(ranks.begin(), ranks.end(), uploaded_.begin(), [](const RankMemory& a, const RankMemory& b) {
-                        return std::equal(std::begin(a.buffers), std::end(a.buffers), std::begin(b.buffers)) &&
-                               a.compute.a.data == b.compute.a.data && a.compute.b.data == b.compute.b.data;
-                      });
+    const bool same =
+        ranks.size() == uploaded_.size() &&
+        std::equal(ranks.begin(), ranks.end(), uploaded_.begin(), [](const RankMemory& a, const RankMemory& b) {
+          return std::equal(std::begin(a.buffers), std::end(a.buffers), std::begin(b.buffers)) &&
+                 a.compute.a.data == b.compute.a.data && a.compute.b.data == b.compute.b.data;
+        });
     if (same) return;
     for (LaunchGroup& g : groups_) {  // launches in flight still read the old table
       checkCuda(cudaSetDevice(g.device), "cudaSetDevice");
@@ -272,7 +286,8 @@ class CudaExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> makeCudaExecutor(const Program& program, const CallShape& call, const CudaExecutorOptions& options) {
+std::unique_ptr<Executor> makeCudaExecutor(const Program& program, const CallShape& call,
+                                           const CudaExecutorOptions& options) {
   return std::make_unique<CudaExecutor>(program, call, options);
 }
 

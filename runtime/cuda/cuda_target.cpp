@@ -26,8 +26,8 @@ class CudaTarget final : public Target {
     checkCuda(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
     int devices = 0;
     checkCuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-    return std::string("cuda ") + (options_.mode == GpuMode::RanksOnOneGpu ? "ranks-on-one-gpu" : "gpu-per-rank") + " (" +
-           std::to_string(devices) + " x " + p.name + ")";
+    return std::string("cuda ") + (options_.mode == GpuMode::RanksOnOneGpu ? "ranks-on-one-gpu" : "gpu-per-rank") +
+           " (" + std::to_string(devices) + " x " + p.name + ")";
   }
   std::unique_ptr<Executor> prepare(const Program& program, const CallShape& call) override {
     return makeCudaExecutor(program, call, options_);
@@ -80,8 +80,11 @@ class CudaTarget final : public Target {
       const BufferSizes s = bufferSizes(call, r);
       host[r] = buffers[r];
       if (call.form == CallForm::InPlace) {  // one region: keep the offsets between the two pointers
-        const bool sendHoldsRegion = call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
-        const void* base = sendHoldsRegion ? buffers[r].send : static_cast<const unsigned char*>(buffers[r].send) - s.inputOffsetElems * elem;
+        const bool sendHoldsRegion =
+            call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+        const void* base = sendHoldsRegion
+                               ? buffers[r].send
+                               : static_cast<const unsigned char*>(buffers[r].send) - s.inputOffsetElems * elem;
         recvs[r].resize(s.regionElems * elem);
         download(r, recvs[r].data(), base, recvs[r].size());
         unsigned char* region = recvs[r].data();

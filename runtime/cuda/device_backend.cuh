@@ -15,7 +15,7 @@ namespace ccforge::runtime {
 class DeviceBackend {
  public:
   static constexpr int kVectorBytes = 16;
-  static constexpr int kUnroll = 4;  // packs in flight per thread
+  static constexpr int kUnroll = 4;      // packs in flight per thread
   static constexpr int kWarpLanes = 32;  // compute steps: a warp per product element (core/compute.hpp)
 
   __device__ explicit DeviceBackend(bool systemScope) : systemScope_(systemScope) {}
@@ -54,7 +54,9 @@ class DeviceBackend {
   }
 
   __device__ uint64_t loadLine(const uint64_t* line) const { return *reinterpret_cast<const volatile uint64_t*>(line); }
-  __device__ void storeLine(uint64_t* line, uint64_t value) const { *reinterpret_cast<volatile uint64_t*>(line) = value; }
+  __device__ void storeLine(uint64_t* line, uint64_t value) const {
+    *reinterpret_cast<volatile uint64_t*>(line) = value;
+  }
 
   template <int N>
   __device__ Bytes<N> load(const unsigned char* p) const {
@@ -102,8 +104,10 @@ class DeviceBackend {
 
  private:
   __device__ void fence() const {
-    if (systemScope_) __threadfence_system();
-    else __threadfence();
+    if (systemScope_)
+      __threadfence_system();
+    else
+      __threadfence();
   }
   bool systemScope_;
 };

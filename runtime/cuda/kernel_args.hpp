@@ -16,7 +16,7 @@ inline constexpr int kMaxInterpreterThreads = 512;
 struct WatchdogRecord {
   uint32_t state;  // kRecordEmpty, kRecordTimedOut or kRecordAborted
   uint32_t waitKind;
-  int32_t step;    // index in the tb's step list
+  int32_t step;  // index in the tb's step list
   int32_t transfer;
   int32_t slice;
   int32_t pad;
@@ -29,11 +29,11 @@ inline constexpr uint32_t kRecordAborted = 2;   // another block timed out
 
 struct KernelArgs {
   LaunchState state;
-  int32_t firstTb = 0;            // global tb index of block 0
+  int32_t firstTb = 0;                // global tb index of block 0
   const int32_t* blockTbs = nullptr;  // when set, the global tb of each block instead
-  int32_t systemScope = 0;        // fences at system scope (GPUs talk to each other)
+  int32_t systemScope = 0;            // fences at system scope (GPUs talk to each other)
   uint64_t timeoutNanoseconds = 0;
-  uint32_t* abort = nullptr;      // host-mapped: set by the first block that times out
+  uint32_t* abort = nullptr;          // host-mapped: set by the first block that times out
   WatchdogRecord* records = nullptr;  // host-mapped, indexed by global tb
 };
 

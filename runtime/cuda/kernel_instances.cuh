@@ -6,16 +6,16 @@
 #include "runtime/cuda/interpreter_kernel.cuh"
 #include "runtime/cuda/kernels.hpp"
 
-#define CCF_DEFINE_KERNELS(FUNCTION, TYPE)                                                    \
-  namespace ccforge::runtime {                                                                \
-  const void* FUNCTION(ReduceOp op) {                                                         \
-    switch (op) {                                                                             \
+#define CCF_DEFINE_KERNELS(FUNCTION, TYPE)                                                         \
+  namespace ccforge::runtime {                                                                     \
+  const void* FUNCTION(ReduceOp op) {                                                              \
+    switch (op) {                                                                                  \
       case ReduceOp::Sum: return reinterpret_cast<const void*>(&interpreterKernel<TYPE, OpSum>);   \
       case ReduceOp::Prod: return reinterpret_cast<const void*>(&interpreterKernel<TYPE, OpProd>); \
       case ReduceOp::Min: return reinterpret_cast<const void*>(&interpreterKernel<TYPE, OpMin>);   \
       case ReduceOp::Max: return reinterpret_cast<const void*>(&interpreterKernel<TYPE, OpMax>);   \
-      case ReduceOp::Avg: break;                                                              \
-    }                                                                                         \
-    return nullptr;                                                                           \
-  }                                                                                           \
+      case ReduceOp::Avg: break;                                                                   \
+    }                                                                                              \
+    return nullptr;                                                                                \
+  }                                                                                                \
   }

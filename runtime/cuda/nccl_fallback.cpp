@@ -86,13 +86,21 @@ void NcclFallback::run(const CallShape& call, std::span<const RankBuffers> buffe
     const auto* send = static_cast<const unsigned char*>(buffers[r].send);
     auto* recv = static_cast<unsigned char*>(buffers[r].recv);
     switch (call.collective) {
-      case CollectiveType::AllReduce: checkNccl(ncclAllReduce(send, recv, count, type, op, comm, stream), "ncclAllReduce"); break;
-      case CollectiveType::AllGather: checkNccl(ncclAllGather(send, recv, count, type, comm, stream), "ncclAllGather"); break;
+      case CollectiveType::AllReduce:
+        checkNccl(ncclAllReduce(send, recv, count, type, op, comm, stream), "ncclAllReduce");
+        break;
+      case CollectiveType::AllGather:
+        checkNccl(ncclAllGather(send, recv, count, type, comm, stream), "ncclAllGather");
+        break;
       case CollectiveType::ReduceScatter:
         checkNccl(ncclReduceScatter(send, recv, count, type, op, comm, stream), "ncclReduceScatter");
         break;
-      case CollectiveType::Broadcast: checkNccl(ncclBroadcast(send, recv, count, type, call.root, comm, stream), "ncclBroadcast"); break;
-      case CollectiveType::Reduce: checkNccl(ncclReduce(send, recv, count, type, op, call.root, comm, stream), "ncclReduce"); break;
+      case CollectiveType::Broadcast:
+        checkNccl(ncclBroadcast(send, recv, count, type, call.root, comm, stream), "ncclBroadcast");
+        break;
+      case CollectiveType::Reduce:
+        checkNccl(ncclReduce(send, recv, count, type, op, call.root, comm, stream), "ncclReduce");
+        break;
       case CollectiveType::AllToAll:
         for (int32_t q = 0; q < call.ranks; ++q) {
           checkNccl(ncclSend(send + q * count * elem, count, type, q, comm, stream), "ncclSend");
@@ -102,11 +110,13 @@ void NcclFallback::run(const CallShape& call, std::span<const RankBuffers> buffe
       case CollectiveType::Gather:
         checkNccl(ncclSend(send, shard, type, call.root, comm, stream), "ncclSend");
         if (r == call.root)
-          for (int32_t q = 0; q < call.ranks; ++q) checkNccl(ncclRecv(recv + q * shard * elem, shard, type, q, comm, stream), "ncclRecv");
+          for (int32_t q = 0; q < call.ranks; ++q)
+            checkNccl(ncclRecv(recv + q * shard * elem, shard, type, q, comm, stream), "ncclRecv");
         break;
       case CollectiveType::Scatter:
         if (r == call.root)
-          for (int32_t q = 0; q < call.ranks; ++q) checkNccl(ncclSend(send + q * shard * elem, shard, type, q, comm, stream), "ncclSend");
+          for (int32_t q = 0; q < call.ranks; ++q)
+            checkNccl(ncclSend(send + q * shard * elem, shard, type, q, comm, stream), "ncclSend");
         checkNccl(ncclRecv(recv, shard, type, call.root, comm, stream), "ncclRecv");
         break;
       default: throw std::invalid_argument("NCCL has no fallback for this collective");

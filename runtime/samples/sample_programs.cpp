@@ -52,7 +52,8 @@ struct TbBuilder {
   }
   // Waits for every (tb, step) in `deps`: nops for all but the last, which the next step carries.
   std::pair<int32_t, int32_t> nopsFor(const std::vector<std::pair<int32_t, int32_t>>& deps) {
-    for (size_t i = 0; i + 1 < deps.size(); ++i) add(OpType::Nop, Buffer::Input, -1, Buffer::Input, -1, 0, deps[i].first, deps[i].second);
+    for (size_t i = 0; i + 1 < deps.size(); ++i)
+      add(OpType::Nop, Buffer::Input, -1, Buffer::Input, -1, 0, deps[i].first, deps[i].second);
     return deps.back();
   }
 };
@@ -82,7 +83,8 @@ ir::Gpu& addGpu(ir::Algorithm& a, int32_t rank, int32_t in, int32_t out, int32_t
 ir::Algorithm ringAllReduce(int32_t n, const SampleOptions& o) {
   const int32_t k = o.chunksPerStep;
   const int32_t chunks = n * k * o.channels;
-  ir::Algorithm a = header("ring_allreduce_n" + std::to_string(n), ir::CollectiveKind::AllReduce, "allreduce", n, chunks, o);
+  ir::Algorithm a =
+      header("ring_allreduce_n" + std::to_string(n), ir::CollectiveKind::AllReduce, "allreduce", n, chunks, o);
   const bool inPlace = o.form == CallForm::InPlace;
   const Buffer out = inPlace ? Buffer::Input : Buffer::Output;
   for (int32_t r = 0; r < n; ++r) {
@@ -91,7 +93,8 @@ ir::Algorithm ringAllReduce(int32_t n, const SampleOptions& o) {
       TbBuilder b{addTb(g, mod(r + 1, n), mod(r - 1, n), c)};
       auto at = [&](int32_t group) { return (c * n + mod(group, n)) * k; };
       b.add(OpType::Send, Buffer::Input, at(r), Buffer::Input, at(r), k);
-      for (int32_t i = 0; i + 2 < n; ++i) b.add(OpType::RecvReduceSend, Buffer::Input, at(r - i - 1), Buffer::Input, at(r - i - 1), k);
+      for (int32_t i = 0; i + 2 < n; ++i)
+        b.add(OpType::RecvReduceSend, Buffer::Input, at(r - i - 1), Buffer::Input, at(r - i - 1), k);
       b.add(OpType::RecvReduceCopySend, Buffer::Input, at(r + 1), out, at(r + 1), k);
       for (int32_t j = 0; j + 2 < n; ++j) b.add(OpType::RecvCopySend, out, at(r - j), out, at(r - j), k);
       b.add(OpType::Recv, out, at(r + 2), out, at(r + 2), k);
@@ -102,7 +105,8 @@ ir::Algorithm ringAllReduce(int32_t n, const SampleOptions& o) {
 
 ir::Algorithm allPairsAllReduce(int32_t n, const SampleOptions& o) {
   const int32_t k = o.chunksPerStep;
-  ir::Algorithm a = header("allpairs_allreduce_n" + std::to_string(n), ir::CollectiveKind::AllReduce, "allreduce", n, n * k, o);
+  ir::Algorithm a =
+      header("allpairs_allreduce_n" + std::to_string(n), ir::CollectiveKind::AllReduce, "allreduce", n, n * k, o);
   const bool inPlace = o.form == CallForm::InPlace;
   const Buffer result = inPlace ? Buffer::Input : Buffer::Output;
   for (int32_t r = 0; r < n; ++r) {
@@ -132,8 +136,8 @@ ir::Algorithm allPairsAllReduce(int32_t n, const SampleOptions& o) {
     // A flag every few reductions ends the executor's fusion of the chain before it holds
     // kMaxReduceFusion sources (semantics/loaded_program.hpp).
     for (int32_t s = 0; s < n - 1; ++s)
-      b.add(OpType::Reduce, Buffer::Scratch, s * k, result, r * k, k, s == 0 ? last.first : -1, s == 0 ? last.second : -1,
-            s == n - 2 || (s + 1) % (kMaxReduceFusion - 1) == 0);
+      b.add(OpType::Reduce, Buffer::Scratch, s * k, result, r * k, k, s == 0 ? last.first : -1,
+            s == 0 ? last.second : -1, s == n - 2 || (s + 1) % (kMaxReduceFusion - 1) == 0);
   }
   return a;
 }
@@ -155,7 +159,8 @@ ir::Algorithm twoStepAllToAll(int32_t nodes, int32_t perNode, const SampleOption
     copies.add(OpType::Copy, Buffer::Input, r * k, Buffer::Output, r * k, k);
     for (int32_t other = 0; other < nodes; ++other)
       if (other != node)
-        copies.add(OpType::Copy, Buffer::Input, (other * perNode + local) * k, Buffer::Scratch, slot(other, local), k, -1, -1, true);
+        copies.add(OpType::Copy, Buffer::Input, (other * perNode + local) * k, Buffer::Scratch, slot(other, local), k,
+                   -1, -1, true);
     // Step 1 within the node: to each local peer, the chunk for it, then the chunks it relays.
     // Its receiver tb stores the peer's chunk for this rank, then the chunks this rank relays
     // (one per other node, in ascending node order, into scratch).
@@ -165,7 +170,8 @@ ir::Algorithm twoStepAllToAll(int32_t nodes, int32_t perNode, const SampleOption
     for (int32_t peerLocal = 0; peerLocal < perNode; ++peerLocal) {
       if (peerLocal == local) continue;
       TbBuilder b{addTb(g, node * perNode + peerLocal, -1, 0)};
-      for (int32_t dest : order) b.add(OpType::Send, Buffer::Input, (dest * perNode + peerLocal) * k, Buffer::Output, 0, k);
+      for (int32_t dest : order)
+        b.add(OpType::Send, Buffer::Input, (dest * perNode + peerLocal) * k, Buffer::Output, 0, k);
     }
     std::vector<int32_t> receiverTb(perNode, -1);
     for (int32_t peerLocal = 0; peerLocal < perNode; ++peerLocal) {
@@ -201,15 +207,19 @@ ir::Algorithm twoStepAllToAll(int32_t nodes, int32_t perNode, const SampleOption
 
 ir::Algorithm ringAllGather(int32_t n, const SampleOptions& o) {
   const int32_t k = o.chunksPerStep;
-  ir::Algorithm a = header("ring_allgather_n" + std::to_string(n), ir::CollectiveKind::AllGather, "allgather", n, n * k, o);
+  ir::Algorithm a =
+      header("ring_allgather_n" + std::to_string(n), ir::CollectiveKind::AllGather, "allgather", n, n * k, o);
   const bool inPlace = o.form == CallForm::InPlace;
   for (int32_t r = 0; r < n; ++r) {
     ir::Gpu& g = addGpu(a, r, inPlace ? 0 : k, n * k, 0);
     TbBuilder b{addTb(g, mod(r + 1, n), mod(r - 1, n), 0)};
     // In place the input is the rank's shard of the output, so the ring starts from there.
-    if (inPlace) b.add(OpType::Send, Buffer::Output, r * k, Buffer::Output, r * k, k);
-    else b.add(OpType::Send, Buffer::Input, 0, Buffer::Output, r * k, k);
-    for (int32_t j = 1; j + 1 < n; ++j) b.add(OpType::RecvCopySend, Buffer::Output, mod(r - j, n) * k, Buffer::Output, mod(r - j, n) * k, k);
+    if (inPlace)
+      b.add(OpType::Send, Buffer::Output, r * k, Buffer::Output, r * k, k);
+    else
+      b.add(OpType::Send, Buffer::Input, 0, Buffer::Output, r * k, k);
+    for (int32_t j = 1; j + 1 < n; ++j)
+      b.add(OpType::RecvCopySend, Buffer::Output, mod(r - j, n) * k, Buffer::Output, mod(r - j, n) * k, k);
     b.add(OpType::Recv, Buffer::Output, mod(r + 1, n) * k, Buffer::Output, mod(r + 1, n) * k, k);
     if (!inPlace) {
       TbBuilder c{addTb(g, -1, -1, 0)};
@@ -221,13 +231,14 @@ ir::Algorithm ringAllGather(int32_t n, const SampleOptions& o) {
 
 ir::Algorithm ringReduceScatter(int32_t n, const SampleOptions& o) {
   const int32_t k = o.chunksPerStep;
-  ir::Algorithm a = header("ring_reducescatter_n" + std::to_string(n), ir::CollectiveKind::ReduceScatter, "reducescatter", n,
-                           n * k, o);
+  ir::Algorithm a = header("ring_reducescatter_n" + std::to_string(n), ir::CollectiveKind::ReduceScatter,
+                           "reducescatter", n, n * k, o);
   for (int32_t r = 0; r < n; ++r) {
     ir::Gpu& g = addGpu(a, r, n * k, o.form == CallForm::InPlace ? 0 : k, 0);
     TbBuilder b{addTb(g, mod(r + 1, n), mod(r - 1, n), 0)};
     b.add(OpType::Send, Buffer::Input, mod(r - 1, n) * k, Buffer::Input, mod(r - 1, n) * k, k);
-    for (int32_t i = 2; i < n; ++i) b.add(OpType::RecvReduceSend, Buffer::Input, mod(r - i, n) * k, Buffer::Input, mod(r - i, n) * k, k);
+    for (int32_t i = 2; i < n; ++i)
+      b.add(OpType::RecvReduceSend, Buffer::Input, mod(r - i, n) * k, Buffer::Input, mod(r - i, n) * k, k);
     b.add(OpType::RecvReduceCopy, Buffer::Input, r * k, Buffer::Output, 0, k);
   }
   return a;

@@ -10,8 +10,7 @@ using ir::Buffer;
 dsl::Program allPairsAllGather(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks");
   const CallForm form = callForm(a);
-  dsl::Program p("allgather_allpairs",
-                 {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},
+  dsl::Program p("allgather_allpairs", {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   for (int32_t from = 0; from < n; ++from) {
     const dsl::ChunkRef c = p.chunk(from, Buffer::Input, 0);

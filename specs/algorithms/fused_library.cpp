@@ -77,8 +77,8 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     throw std::invalid_argument("group (chunks per communication step) must divide chunks (" + std::to_string(C) + ")");
   const int32_t chunks = R * C;
   if (p.rows < 1 || p.rows % chunks != 0)
-    throw std::invalid_argument("the product's rows (" + std::to_string(p.rows) + ") must be a positive multiple of ranks * chunks (" +
-                                std::to_string(chunks) + ")");
+    throw std::invalid_argument("the product's rows (" + std::to_string(p.rows) +
+                                ") must be a positive multiple of ranks * chunks (" + std::to_string(chunks) + ")");
   const dsl::FusedProduct product{p.op, p.rows, p.cols, p.inner, p.tableRows};
   product.validate();
   if (p.computeTbs < 0 || p.computeTbs > chunks)
@@ -93,11 +93,12 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   const int32_t perChunk = p.rows / chunks;
 
   ir::Algorithm a;
-  const char* opName = p.op == ir::ComputeOp::Gemv ? "gemv-allreduce"
+  const char* opName = p.op == ir::ComputeOp::Gemv           ? "gemv-allreduce"
                        : p.op == ir::ComputeOp::EmbeddingBag ? "embedding-alltoall"
                                                              : "gemm-alltoall";
-  a.name = std::string(opName) + (p.bulkSynchronous ? "-bulk" : "") + "-r" + std::to_string(R) + "-c" + std::to_string(C) +
-           (G > 1 ? "-g" + std::to_string(G) : "") + (p.lanes > 1 ? "-l" + std::to_string(p.lanes) : "") +
+  a.name = std::string(opName) + (p.bulkSynchronous ? "-bulk" : "") + "-r" + std::to_string(R) + "-c" +
+           std::to_string(C) + (G > 1 ? "-g" + std::to_string(G) : "") +
+           (p.lanes > 1 ? "-l" + std::to_string(p.lanes) : "") +
            (p.order == FusedOrder::RemoteFirst ? "-remote-first" : "");
   a.proto = p.protocol;
   // A channel holds at most kMaxPeersPerChannel sending (and receiving) thread blocks: peer
@@ -107,7 +108,8 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   const int32_t laneChannels = channelOf(R - 2) + 1;
   const int32_t L = p.lanes, groups = C / G;
   if (L < 1 || groups % L != 0)
-    throw std::invalid_argument("lanes must divide the groups per destination (chunks / group = " + std::to_string(groups) + ")");
+    throw std::invalid_argument(
+        "lanes must divide the groups per destination (chunks / group = " + std::to_string(groups) + ")");
   a.nchannels = L * laneChannels;
   a.nchunksperloop = chunks;
   a.ngpus = R;
@@ -152,7 +154,9 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     // the other compute tbs' last steps: tb 1's as its own dependency, the others' through a nop
     // each before it (the runtime gives a step one dependency and adds the waits of the nops
     // right before it).
-    auto lastStepOf = [&](int32_t t) { return static_cast<int32_t>(computeTbs[static_cast<size_t>(t)].steps.size()) - 1; };
+    auto lastStepOf = [&](int32_t t) {
+      return static_cast<int32_t>(computeTbs[static_cast<size_t>(t)].steps.size()) - 1;
+    };
     if (p.bulkSynchronous && N > 1) {
       ir::ThreadBlock& first = computeTbs.front();
       dependOn(first.steps.back(), 1, lastStepOf(1));
@@ -241,7 +245,8 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
           dependOn(s, localTb(h), reduced[static_cast<size_t>(c / G)]);
           senders[h][k].steps.push_back(s);
           const int32_t from = peer(k);
-          receivers[h][k].steps.push_back(groupStep(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
+          receivers[h][k].steps.push_back(
+              groupStep(OpType::Recv, Buffer::Output, from * C + c, Buffer::Output, from * C + c));
         }
     } else {
       // AllToAll: slice p*C..p*C+C-1 of rank r goes to rank p's chunks r*C..r*C+C-1.
@@ -258,7 +263,8 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
           readAfterProducers(senders[h][k], s, q);
           senders[h][k].steps.push_back(s);
           const int32_t from = peer(k);
-          receivers[h][k].steps.push_back(groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
+          receivers[h][k].steps.push_back(
+              groupStep(OpType::Recv, Buffer::Input, r * C + c, Buffer::Output, from * C + c));
         }
     }
     for (auto& tb : computeTbs) g.threadBlocks.push_back(std::move(tb));
@@ -271,10 +277,10 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
       number(tb);
       const int32_t maxSteps = fusedProfile().maxStepsPerThreadBlock;
       if (tb.steps.size() > static_cast<size_t>(maxSteps))
-        throw std::invalid_argument("thread block " + std::to_string(tb.id) + " of each rank needs " +
-                                    std::to_string(tb.steps.size()) + " steps; the executor stores " +
-                                    std::to_string(maxSteps) +
-                                    " per thread block (fewer chunks, or more compute thread blocks: computetbs, or more lanes)");
+        throw std::invalid_argument(
+            "thread block " + std::to_string(tb.id) + " of each rank needs " + std::to_string(tb.steps.size()) +
+            " steps; the executor stores " + std::to_string(maxSteps) +
+            " per thread block (fewer chunks, or more compute thread blocks: computetbs, or more lanes)");
     }
     a.gpus.push_back(std::move(g));
   }
@@ -283,12 +289,20 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
 
 const std::vector<FusedEntry>& fusedLibrary() {
   static const std::vector<FusedEntry> entries{
-      {"gemv-allreduce", "y = sum_r W_r x_r on every rank: each rank's partial GEMV rows feed an all-pairs allreduce as they are computed",
-       ir::ComputeOp::Gemv, {"m", "k"}},
-      {"embedding-alltoall", "DLRM: each rank pools its embedding table for the whole batch; batch slices go to their ranks as they are pooled",
-       ir::ComputeOp::EmbeddingBag, {"batch", "dim", "pooling", "table"}},
-      {"gemm-alltoall", "MoE: each rank's expert GEMM output rows return to the tokens' ranks as tiles finish",
-       ir::ComputeOp::Gemm, {"tokens", "hidden", "ffn"}},
+      {"gemv-allreduce",
+       "y = sum_r W_r x_r on every rank: each rank's partial GEMV rows feed an all-pairs allreduce as they are "
+       "computed",
+       ir::ComputeOp::Gemv,
+       {"m", "k"}},
+      {"embedding-alltoall",
+       "DLRM: each rank pools its embedding table for the whole batch; batch slices go to their ranks as they are "
+       "pooled",
+       ir::ComputeOp::EmbeddingBag,
+       {"batch", "dim", "pooling", "table"}},
+      {"gemm-alltoall",
+       "MoE: each rank's expert GEMM output rows return to the tokens' ranks as tiles finish",
+       ir::ComputeOp::Gemm,
+       {"tokens", "hidden", "ffn"}},
   };
   return entries;
 }
@@ -307,9 +321,22 @@ FusedParameters fusedParameters(std::string_view name, const std::vector<std::st
   p.ranks = 4;
   p.chunksPerRank = 1;
   switch (p.op) {
-    case ir::ComputeOp::Gemv: p.rows = 64; p.inner = 32; p.cols = 1; break;
-    case ir::ComputeOp::EmbeddingBag: p.rows = 64; p.cols = 16; p.inner = 4; p.tableRows = 100; break;
-    case ir::ComputeOp::Gemm: p.rows = 64; p.inner = 16; p.cols = 16; break;
+    case ir::ComputeOp::Gemv:
+      p.rows = 64;
+      p.inner = 32;
+      p.cols = 1;
+      break;
+    case ir::ComputeOp::EmbeddingBag:
+      p.rows = 64;
+      p.cols = 16;
+      p.inner = 4;
+      p.tableRows = 100;
+      break;
+    case ir::ComputeOp::Gemm:
+      p.rows = 64;
+      p.inner = 16;
+      p.cols = 16;
+      break;
     case ir::ComputeOp::None: break;
   }
   for (const std::string& kv : settings) {
@@ -321,18 +348,30 @@ FusedParameters fusedParameters(std::string_view name, const std::vector<std::st
     if (ec != std::errc{} || end != text.data() + text.size() || v < 0 || v > (int64_t{1} << 30))
       throw std::invalid_argument("'" + kv + "': the value must be a non-negative integer");
     const auto i = static_cast<int32_t>(v);
-    if (key == "ranks") p.ranks = i;
-    else if (key == "chunks") p.chunksPerRank = i;
-    else if (key == "order") p.order = i == 0 ? FusedOrder::Natural : FusedOrder::RemoteFirst;
-    else if (key == "bulk") p.bulkSynchronous = i != 0;
-    else if (key == "computetbs") p.computeTbs = i;
-    else if (key == "group") p.chunksPerStep = i;
-    else if (key == "lanes") p.lanes = i;
-    else if (key == "m" || key == "batch" || key == "tokens") p.rows = i;
-    else if (key == "k" || key == "pooling" || key == "hidden") p.inner = i;
-    else if (key == "dim" || key == "ffn") p.cols = i;
-    else if (key == "table") p.tableRows = i;
-    else throw std::invalid_argument("unknown parameter '" + key + "' for " + std::string(name));
+    if (key == "ranks")
+      p.ranks = i;
+    else if (key == "chunks")
+      p.chunksPerRank = i;
+    else if (key == "order")
+      p.order = i == 0 ? FusedOrder::Natural : FusedOrder::RemoteFirst;
+    else if (key == "bulk")
+      p.bulkSynchronous = i != 0;
+    else if (key == "computetbs")
+      p.computeTbs = i;
+    else if (key == "group")
+      p.chunksPerStep = i;
+    else if (key == "lanes")
+      p.lanes = i;
+    else if (key == "m" || key == "batch" || key == "tokens")
+      p.rows = i;
+    else if (key == "k" || key == "pooling" || key == "hidden")
+      p.inner = i;
+    else if (key == "dim" || key == "ffn")
+      p.cols = i;
+    else if (key == "table")
+      p.tableRows = i;
+    else
+      throw std::invalid_argument("unknown parameter '" + key + "' for " + std::string(name));
   }
   return p;
 }

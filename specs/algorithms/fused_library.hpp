@@ -26,14 +26,14 @@ struct FusedParameters {
   int32_t chunksPerRank = 1;  // slice granularity: product chunks per destination rank
   FusedOrder order = FusedOrder::Natural;
   bool bulkSynchronous = false;  // compute everything, then the collective
-  int32_t computeTbs = 1;         // thread blocks per rank that compute (slices dealt round-robin); 0: the
-                                  // communication blocks compute what they send
-  int32_t chunksPerStep = 1;      // a communication step moves this many consecutive chunks (divides
-                                  // chunksPerRank): fewer handshakes, the same compute granularity
-  int32_t lanes = 1;              // copies of the local, send and receive blocks, each on channels of its
-                                  // own; lane h moves groups h, h + lanes, ... (lanes divides the groups
-                                  // per destination): with computetbs=0 a slice's compute spreads over
-                                  // lanes blocks without a flag between blocks
+  int32_t computeTbs = 1;        // thread blocks per rank that compute (slices dealt round-robin); 0: the
+                                 // communication blocks compute what they send
+  int32_t chunksPerStep = 1;     // a communication step moves this many consecutive chunks (divides
+                                 // chunksPerRank): fewer handshakes, the same compute granularity
+  int32_t lanes = 1;             // copies of the local, send and receive blocks, each on channels of its
+                                 // own; lane h moves groups h, h + lanes, ... (lanes divides the groups
+                                 // per destination): with computetbs=0 a slice's compute spreads over
+                                 // lanes blocks without a flag between blocks
   // gemv: rows = M, inner = K. embag: rows = batch, cols = dim, inner = pooling, tableRows.
   // gemm: rows = tokens, inner = hidden, cols = ffn.
   int32_t rows = 0;

@@ -19,7 +19,9 @@ dsl::Program hierarchicalAllReduce(const Arguments& a, ir::Protocol protocol) {
   require(nodes * gpus >= 2, "hierarchical-allreduce needs at least 2 ranks");
   auto rank = [&](int32_t node, int32_t gpu) { return node * gpus + gpu; };
   dsl::Program p("hierarchical_allreduce",
-                 {.type = CollectiveType::AllReduce, .ranks = nodes * gpus, .chunkFactor = nodes * gpus,
+                 {.type = CollectiveType::AllReduce,
+                  .ranks = nodes * gpus,
+                  .chunkFactor = nodes * gpus,
                   .form = CallForm::InPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   // channels = 1: group j moves as one transfer of N chunks, channels assigned by the compiler.

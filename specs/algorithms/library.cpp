@@ -15,8 +15,12 @@ namespace ccforge::algorithms {
 namespace {
 
 Parameter ranks(int64_t def = 8) { return {"ranks", def, "number of ranks (GPUs)", 2}; }
-Parameter instances() { return {"instances", 1, "replicas of the whole program, each on its own channels", 1, kMaxChannels}; }
-Parameter channels() { return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, kMaxChannels}; }
+Parameter instances() {
+  return {"instances", 1, "replicas of the whole program, each on its own channels", 1, kMaxChannels};
+}
+Parameter channels() {
+  return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, kMaxChannels};
+}
 // hierarchical-allreduce's defaults (docs/dsl-guide.md, "The library"). Up to 32 chunks (nodes x
 // gpus): every chunk on a channel of its own, as msccl-tools' `auto` schedule places them, and as
 // many replicas as the runtime's 32 channels hold. At one channel and one instance the whole
@@ -26,31 +30,43 @@ Parameter channels() { return {"channels", 1, "channels per ring: chunk i uses c
 // receive peers (16 x 3, 32 x 8): there the default stays one transfer per group on the
 // compiler's channels, one instance.
 Parameter hierarchicalChannels() {
-  return {"channels", 0,
+  return {"channels",
+          0,
           "channels the rings spread over, chunk i on channel i mod channels (1: one transfer per group, channels "
           "assigned by the compiler); default: nodes x gpus up to 32, else 1",
-          0, kMaxChannels, true};
+          0,
+          kMaxChannels,
+          true};
 }
 Parameter hierarchicalInstances() {
-  return {"instances", 0,
+  return {"instances",
+          0,
           "replicas of the whole program, each on its own channels; default: as many as 32 channels hold (1 when "
           "channels is 1)",
-          0, kMaxChannels, true};
+          0,
+          kMaxChannels,
+          true};
 }
 void chooseHierarchicalDefaults(Arguments& a) {
   const int64_t chunks = a.at("nodes") * a.at("gpus");
   if (a.at("channels") == 0) a["channels"] = chunks <= kMaxChannels ? chunks : 1;
-  if (a.at("instances") == 0) a["instances"] = a.at("channels") > 1 ? std::max<int64_t>(1, kMaxChannels / a.at("channels")) : 1;
+  if (a.at("instances") == 0)
+    a["instances"] = a.at("channels") > 1 ? std::max<int64_t>(1, kMaxChannels / a.at("channels")) : 1;
 }
 Parameter nodes() { return {"nodes", 2, "number of nodes", 1}; }
 Parameter gpus() { return {"gpus", 4, "GPUs per node", 1}; }
 Parameter inplace() { return {"inplace", 1, "1: in-place call (output aliases input), 0: out-of-place", 0, 1}; }
 Parameter root() { return {"root", 0, "root rank", 0}; }
 Parameter boxes() {
-  return {"boxes", 1, "boxes the ranks fill in order; with more, channel c's ring enters each box at its c-th rank (other rails)", 1};
+  return {"boxes", 1,
+          "boxes the ranks fill in order; with more, channel c's ring enters each box at its c-th rank (other rails)",
+          1};
 }
 Parameter split() {
-  return {"split", 0, "1: every channel runs a whole ring over its own share of the buffer (NCCL's split); 0: chunk i on channel i mod channels", 0, 1};
+  return {"split", 0,
+          "1: every channel runs a whole ring over its own share of the buffer (NCCL's split); 0: chunk i on channel i "
+          "mod channels",
+          0, 1};
 }
 Parameter chunks() { return {"chunks", 1, "chunks the buffer is cut into (pipelining)", 1, 1024}; }
 
@@ -93,46 +109,99 @@ void requireFits(const LibraryEntry& entry, const Arguments& arguments, const Ru
 const std::vector<LibraryEntry>& library() {
   using ir::Protocol;
   static const std::vector<LibraryEntry> entries{
-      {"ring-allreduce", "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
-       {ranks(), channels(), instances(), inplace(), boxes(), split()}, Protocol::LL128, "msccl-executor", ringAllReduce,
+      {"ring-allreduce",
+       "ring reduce-scatter then ring allgather; chunk i on channel i mod channels",
+       {ranks(), channels(), instances(), inplace(), boxes(), split()},
+       Protocol::LL128,
+       "msccl-executor",
+       ringAllReduce,
        ringAllReduceSteps},
       {"hierarchical-allreduce",
        "intra-node ring reduce-scatter, inter-node ring reduce-scatter and allgather, intra-node ring allgather "
        "(MSCCLang paper §2)",
-       {nodes(), gpus(), hierarchicalChannels(), hierarchicalInstances()}, Protocol::Simple, "msccl-executor",
-       hierarchicalAllReduce, nullptr, chooseHierarchicalDefaults},
-      {"allpairs-allreduce", "every rank reduces its chunk from all others' scratch copies, then sends it to all",
-       {ranks(), instances(), inplace()}, Protocol::LL, "msccl-executor", allPairsAllReduce},
+       {nodes(), gpus(), hierarchicalChannels(), hierarchicalInstances()},
+       Protocol::Simple,
+       "msccl-executor",
+       hierarchicalAllReduce,
+       nullptr,
+       chooseHierarchicalDefaults},
+      {"allpairs-allreduce",
+       "every rank reduces its chunk from all others' scratch copies, then sends it to all",
+       {ranks(), instances(), inplace()},
+       Protocol::LL,
+       "msccl-executor",
+       allPairsAllReduce},
       {"recursive-halving-doubling-allreduce",
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
-       {ranks(), instances()}, Protocol::LL, "msccl-executor", recursiveHalvingDoublingAllReduce},
-      {"ring-allgather", "each rank's chunk travels once around the ring", {ranks(), channels(), instances(), inplace(), boxes(), split()},
-       Protocol::LL128, "msccl-executor", ringAllGather, ringOnePassSteps},
-      {"allpairs-allgather", "each rank sends its chunk to every other rank", {ranks(), instances(), inplace()},
-       Protocol::LL128, "msccl-executor", allPairsAllGather},
-      {"recursive-doubling-allgather", "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
-       {ranks(), instances(), inplace()}, Protocol::Simple, "msccl-executor", recursiveDoublingAllGather},
-      {"ring-reducescatter", "chunk i is reduced around the ring and ends on rank i",
-       {ranks(), channels(), instances(), inplace(), boxes(), split()}, Protocol::LL128, "msccl-executor", ringReduceScatter,
+       {ranks(), instances()},
+       Protocol::LL,
+       "msccl-executor",
+       recursiveHalvingDoublingAllReduce},
+      {"ring-allgather",
+       "each rank's chunk travels once around the ring",
+       {ranks(), channels(), instances(), inplace(), boxes(), split()},
+       Protocol::LL128,
+       "msccl-executor",
+       ringAllGather,
        ringOnePassSteps},
-      {"allpairs-alltoall", "every rank sends each chunk straight to its destination", {ranks(), instances()},
-       Protocol::Simple, "msccl-executor", allPairsAllToAll},
+      {"allpairs-allgather",
+       "each rank sends its chunk to every other rank",
+       {ranks(), instances(), inplace()},
+       Protocol::LL128,
+       "msccl-executor",
+       allPairsAllGather},
+      {"recursive-doubling-allgather",
+       "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
+       {ranks(), instances(), inplace()},
+       Protocol::Simple,
+       "msccl-executor",
+       recursiveDoublingAllGather},
+      {"ring-reducescatter",
+       "chunk i is reduced around the ring and ends on rank i",
+       {ranks(), channels(), instances(), inplace(), boxes(), split()},
+       Protocol::LL128,
+       "msccl-executor",
+       ringReduceScatter,
+       ringOnePassSteps},
+      {"allpairs-alltoall",
+       "every rank sends each chunk straight to its destination",
+       {ranks(), instances()},
+       Protocol::Simple,
+       "msccl-executor",
+       allPairsAllToAll},
       {"two-step-alltoall",
        "gather the chunks for a remote node on the GPU with the destination's local index, then one aggregated "
        "transfer per GPU pair across nodes (MSCCLang paper §7.3)",
-       {nodes(), gpus()}, Protocol::Simple, "msccl-executor", twoStepAllToAll},
+       {nodes(), gpus()},
+       Protocol::Simple,
+       "msccl-executor",
+       twoStepAllToAll},
       {"three-step-alltoall",
        "gather the chunks for a remote node on one GPU, one aggregated transfer per node pair, scatter on the "
        "remote node (MSCCLang paper §7.3)",
-       {nodes(), gpus()}, Protocol::Simple, "msccl-executor", threeStepAllToAll},
+       {nodes(), gpus()},
+       Protocol::Simple,
+       "msccl-executor",
+       threeStepAllToAll},
       {"alltonext",
        "rank r's buffer goes to rank r+1; across nodes it is scattered over the node's GPUs, sent in parallel and "
        "gathered (custom collective, MSCCLang paper §7.4)",
-       {nodes(), gpus()}, Protocol::Simple, "msccl-legacy", allToNext},
-      {"binomial-broadcast", "binomial tree from the root, chunk by chunk", {ranks(), root(), chunks(), inplace()},
-       Protocol::Simple, "msccl-executor", binomialBroadcast},
-      {"binomial-reduce", "binomial tree towards the root, chunk by chunk", {ranks(), root(), chunks(), inplace()},
-       Protocol::Simple, "msccl-executor", binomialReduce},
+       {nodes(), gpus()},
+       Protocol::Simple,
+       "msccl-legacy",
+       allToNext},
+      {"binomial-broadcast",
+       "binomial tree from the root, chunk by chunk",
+       {ranks(), root(), chunks(), inplace()},
+       Protocol::Simple,
+       "msccl-executor",
+       binomialBroadcast},
+      {"binomial-reduce",
+       "binomial tree towards the root, chunk by chunk",
+       {ranks(), root(), chunks(), inplace()},
+       Protocol::Simple,
+       "msccl-executor",
+       binomialReduce},
   };
   return entries;
 }

@@ -25,7 +25,7 @@ struct Parameter {
 };
 
 using Arguments = std::map<std::string, int64_t, std::less<>>;  // every parameter, defaults applied
-using RingOrders = std::vector<std::vector<int32_t>>;            // per channel, the ranks in ring order
+using RingOrders = std::vector<std::vector<int32_t>>;           // per channel, the ranks in ring order
 
 struct LibraryEntry {
   std::string name;

@@ -9,8 +9,7 @@ using ir::Buffer;
 
 dsl::Program recursiveDoublingAllGather(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks");
-  require(powerOfTwo(n),
-          "recursive-doubling-allgather needs a power-of-two number of ranks, got " + std::to_string(n));
+  require(powerOfTwo(n), "recursive-doubling-allgather needs a power-of-two number of ranks, got " + std::to_string(n));
   const CallForm form = callForm(a);
   dsl::Program p("allgather_recursive_doubling",
                  {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},

@@ -10,8 +10,8 @@ using ir::Buffer;
 
 dsl::Program recursiveHalvingDoublingAllReduce(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks");
-  require(powerOfTwo(n), "recursive-halving-doubling-allreduce needs a power-of-two number of ranks, got " +
-                             std::to_string(n));
+  require(powerOfTwo(n),
+          "recursive-halving-doubling-allreduce needs a power-of-two number of ranks, got " + std::to_string(n));
   dsl::Program p("allreduce_recursive_halving_doubling",
                  {.type = CollectiveType::AllReduce, .ranks = n, .chunkFactor = n, .form = CallForm::InPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});

@@ -20,7 +20,8 @@ dsl::Program ringAllGatherOn(const Arguments& a, const Rings& rings, ir::Protoco
       dsl::ChunkRef c = p.chunk(i, Buffer::Input, j);
       if (form == CallForm::OutOfPlace) c.copy(i, Buffer::Output, out);
       const int32_t start = rings.position(ring, i);
-      for (int32_t step = 1; step < n; ++step) c = c.copy(rings.rank(ring, start + step), Buffer::Output, out, {.ch = ring});
+      for (int32_t step = 1; step < n; ++step)
+        c = c.copy(rings.rank(ring, start + step), Buffer::Output, out, {.ch = ring});
     }
   return p;
 }

@@ -23,7 +23,8 @@ dsl::Program ringReduceScatterOn(const Arguments& a, const Rings& rings, ir::Pro
       const dsl::Directives on{.ch = ring};
       const int32_t start = rings.position(ring, i);
       dsl::ChunkRef c = p.chunk(rings.rank(ring, start + 1), Buffer::Input, chunk);
-      for (int32_t step = 2; step < n; ++step) c = p.chunk(rings.rank(ring, start + step), Buffer::Input, chunk).reduce(c, on);
+      for (int32_t step = 2; step < n; ++step)
+        c = p.chunk(rings.rank(ring, start + step), Buffer::Input, chunk).reduce(c, on);
       dsl::ChunkRef last = p.chunk(i, Buffer::Input, chunk);
       if (form == CallForm::OutOfPlace) last = last.copy(i, Buffer::Output, j);
       last.reduce(c, on);
@@ -31,6 +32,8 @@ dsl::Program ringReduceScatterOn(const Arguments& a, const Rings& rings, ir::Pro
   return p;
 }
 
-dsl::Program ringReduceScatter(const Arguments& a, ir::Protocol protocol) { return ringReduceScatterOn(a, Rings(a), protocol); }
+dsl::Program ringReduceScatter(const Arguments& a, ir::Protocol protocol) {
+  return ringReduceScatterOn(a, Rings(a), protocol);
+}
 
 }  // namespace ccforge::algorithms

@@ -41,7 +41,8 @@ class Rings {
     require(!orders.empty(), "no rings given");
     for (const std::vector<int32_t>& order : orders) {
       std::vector<bool> seen(static_cast<size_t>(n), false);
-      require(static_cast<int32_t>(order.size()) == n, "a ring must visit every one of the " + std::to_string(n) + " ranks once");
+      require(static_cast<int32_t>(order.size()) == n,
+              "a ring must visit every one of the " + std::to_string(n) + " ranks once");
       for (int32_t r : order) {
         require(r >= 0 && r < n && !seen[static_cast<size_t>(r)], "a ring must visit every rank once");
         seen[static_cast<size_t>(r)] = true;

@@ -19,19 +19,22 @@ dsl::Program threeStepAllToAll(const Arguments& a, ir::Protocol protocol) {
   // Scratch blocks: on each GPU, first those it gathers (by destination node), then those it
   // scatters (by source node).
   std::vector<int32_t> gathered(static_cast<size_t>(nodes * gpus), 0);
-  std::vector<int32_t> gatherSlot(static_cast<size_t>(nodes * nodes), 0), scatterSlot(static_cast<size_t>(nodes * nodes), 0);
+  std::vector<int32_t> gatherSlot(static_cast<size_t>(nodes * nodes), 0),
+      scatterSlot(static_cast<size_t>(nodes * nodes), 0);
   for (int32_t n1 = 0; n1 < nodes; ++n1)
     for (int32_t n2 = 0; n2 < nodes; ++n2)
-      if (n1 != n2) gatherSlot[static_cast<size_t>(n1 * nodes + n2)] = gathered[static_cast<size_t>(rank(n1, handler(n1, n2)))]++;
+      if (n1 != n2)
+        gatherSlot[static_cast<size_t>(n1 * nodes + n2)] = gathered[static_cast<size_t>(rank(n1, handler(n1, n2)))]++;
   std::vector<int32_t> scattered(gathered);
   for (int32_t n1 = 0; n1 < nodes; ++n1)
     for (int32_t n2 = 0; n2 < nodes; ++n2)
-      if (n1 != n2) scatterSlot[static_cast<size_t>(n1 * nodes + n2)] = scattered[static_cast<size_t>(rank(n2, handler(n2, n1)))]++;
+      if (n1 != n2)
+        scatterSlot[static_cast<size_t>(n1 * nodes + n2)] = scattered[static_cast<size_t>(rank(n2, handler(n2, n1)))]++;
 
-  dsl::Program p("alltoall_three_step",
-                 {.type = CollectiveType::AllToAll, .ranks = nodes * gpus, .chunkFactor = 1,
-                  .form = CallForm::OutOfPlace},
-                 {.protocol = protocol});
+  dsl::Program p(
+      "alltoall_three_step",
+      {.type = CollectiveType::AllToAll, .ranks = nodes * gpus, .chunkFactor = 1, .form = CallForm::OutOfPlace},
+      {.protocol = protocol});
   for (int32_t n1 = 0; n1 < nodes; ++n1)
     for (int32_t g1 = 0; g1 < gpus; ++g1)
       for (int32_t n2 = 0; n2 < nodes; ++n2) {

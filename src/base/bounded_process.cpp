@@ -13,7 +13,8 @@ extern char** environ;
 
 namespace ccforge::base {
 
-ProcessOutcome runBounded(const std::vector<std::string>& argv, std::string_view text, std::chrono::milliseconds limit) {
+ProcessOutcome runBounded(const std::vector<std::string>& argv, std::string_view text,
+                          std::chrono::milliseconds limit) {
   ProcessOutcome out;
   int fds[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {

@@ -30,7 +30,8 @@ uint64_t parseByteSize(std::string_view text) {
   size_t i = 0;
   for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
     const auto digit = static_cast<uint64_t>(text[i] - '0');
-    if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) throw std::invalid_argument(quoted + " is too large");
+    if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10)
+      throw std::invalid_argument(quoted + " is too large");
     value = value * 10 + digit;
   }
   if (i == 0) throw std::invalid_argument(quoted + " does not start with a number");

@@ -12,6 +12,7 @@ namespace ccforge::calibrate {
 // `calibration`. A relative "box" path becomes absolute (against `specDirectory`), so that the
 // written spec reads from anywhere; a catalog name stays. Throws std::invalid_argument when the
 // text is not a JSON object.
-std::string calibratedSpec(std::string_view specText, const std::string& specDirectory, const topo::Calibration& calibration);
+std::string calibratedSpec(std::string_view specText, const std::string& specDirectory,
+                           const topo::Calibration& calibration);
 
 }  // namespace ccforge::calibrate

@@ -17,7 +17,7 @@ namespace {
 constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024;
 // Coordinate descent: a grid over each parameter's range, then grids narrowing around the best.
 constexpr int kGridPoints = 41;
-constexpr double kTolerance = 0.05;       // ln 1.05
+constexpr double kTolerance = 0.05;  // ln 1.05
 constexpr double kExcessWeight = 50;
 constexpr int kSweeps = 6;
 // Then sweeps that also weigh what lies beyond kBandTolerance kBandWeight times, from where the
@@ -56,11 +56,11 @@ const Knob kKnobs[] = {
     {"pcie_efficiency", &topo::Calibration::pcieEfficiency, &sim::ModelParameters::pcieEfficiency, 0.01, 1.5},
     {"network_efficiency", &topo::Calibration::networkEfficiency, &sim::ModelParameters::networkEfficiency, 0.01, 1.5},
     {"ll_bandwidth_scale", &topo::Calibration::llBandwidthScale, &sim::ModelParameters::llBandwidthScale, 0.05, 20},
-    {"ll128_bandwidth_scale", &topo::Calibration::ll128BandwidthScale, &sim::ModelParameters::ll128BandwidthScale, 0.05, 2},
+    {"ll128_bandwidth_scale", &topo::Calibration::ll128BandwidthScale, &sim::ModelParameters::ll128BandwidthScale, 0.05,
+     2},
     {"ll_choice_scale", &topo::Calibration::llChoiceScale, &sim::ModelParameters::llChoiceScale, 0.05, 20},
     {"ll128_choice_scale", &topo::Calibration::ll128ChoiceScale, &sim::ModelParameters::ll128ChoiceScale, 0.05, 20},
 };
-
 
 // The generation a device name of the "# Using devices" block says, as an sm; 0 when unknown.
 int32_t smOfDevice(std::string_view model) {
@@ -68,9 +68,9 @@ int32_t smOfDevice(std::string_view model) {
     std::string_view part;
     int32_t sm;
   };
-  constexpr Name kNames[] = {{"B200", 100}, {"B100", 100}, {"GB200", 100}, {"H100", 90}, {"H200", 90}, {"H800", 90},
-                             {"GH200", 90}, {"A100", 80},  {"A800", 80},   {"A30", 80},  {"V100", 70}, {"4090", 89},
-                             {"L40", 89},   {"L4 ", 89},   {"3090", 86},   {"A6000", 86}, {"A40", 86}, {"A10 ", 86}};
+  constexpr Name kNames[] = {{"B200", 100}, {"B100", 100}, {"GB200", 100}, {"H100", 90},  {"H200", 90}, {"H800", 90},
+                             {"GH200", 90}, {"A100", 80},  {"A800", 80},   {"A30", 80},   {"V100", 70}, {"4090", 89},
+                             {"L40", 89},   {"L4 ", 89},   {"3090", 86},   {"A6000", 86}, {"A40", 86},  {"A10 ", 86}};
   for (const Name& n : kNames)
     if (model.find(n.part) != std::string_view::npos) return n.sm;
   return 0;
@@ -134,7 +134,8 @@ class Fitter {
     for (size_t s = 0; s < samples_.size(); ++s) {
       const Sample& x = samples_[s];
       const sim::NcclChoice choice =
-          sim::ncclChoice(setup(parameters(working_), x.table), {logs_[x.table].table.collective, x.bytes, logs_[x.table].table.gpusPerThread});
+          sim::ncclChoice(setup(parameters(working_), x.table),
+                          {logs_[x.table].table.collective, x.bytes, logs_[x.table].table.gpusPerThread});
       out.rows.push_back({x.table, x.bytes, x.measuredUs, before[s], after[s],
                           choice.algorithm + " " + std::string(ir::protocolName(choice.protocol))});
       double& e = regimeError(x.bytes);
@@ -218,7 +219,8 @@ class Fitter {
       size_t sample = 0;
       for (double factor : {0.5, 2.0}) {
         topo::Calibration trial = working_;
-        trial.*(k.member) = k.linear ? (factor < 1 ? k.lo : k.hi) : std::clamp(std::max(f.before, k.lo) * factor, k.lo, k.hi);
+        trial.*(k.member) =
+            k.linear ? (factor < 1 ? k.lo : k.hi) : std::clamp(std::max(f.before, k.lo) * factor, k.lo, k.hi);
         const std::vector<double> changed = predictions(parameters(trial));
         for (size_t s = 0; s < base.size(); ++s)
           if (const double m = std::fabs(std::log(changed[s] / base[s])); m > moved) {
@@ -228,9 +230,10 @@ class Fitter {
       }
       f.determined = moved >= kSensitivity;
       f.why = f.determined ? fmt::format("moves the {} B row of {} by {:.0f}% when {}", samples_[sample].bytes,
-                                         collectiveTypeName(logs_[samples_[sample].table].table.collective), 100 * (std::exp(moved) - 1),
-                                         k.linear ? "set to 0 or 1" : "halved or doubled")
-                           : fmt::format("{} it moves no row by {:.0f}%", k.linear ? "setting it to 0 or 1" : "halving or doubling",
+                                         collectiveTypeName(logs_[samples_[sample].table].table.collective),
+                                         100 * (std::exp(moved) - 1), k.linear ? "set to 0 or 1" : "halved or doubled")
+                           : fmt::format("{} it moves no row by {:.0f}%",
+                                         k.linear ? "setting it to 0 or 1" : "halving or doubling",
                                          100 * (std::exp(kSensitivity) - 1));
       out.parameters.push_back(f);
     }
@@ -287,14 +290,14 @@ void checkAgainst(const NcclTestsTable& table, const topo::Topology& topology) {
                                  table.devices.empty() ? " (its busbw / algbw factor)" : "", topology.name, gpus));
   if (!table.devices.empty() && table.hosts() != std::max(topology.boxCount(), 1))
     throw InputError(table.source, where,
-                     fmt::format("the log's GPUs are on {} hosts but topology {} has {} boxes", table.hosts(), topology.name,
-                                 std::max(topology.boxCount(), 1)));
+                     fmt::format("the log's GPUs are on {} hosts but topology {} has {} boxes", table.hosts(),
+                                 topology.name, std::max(topology.boxCount(), 1)));
   for (const LogDevice& d : table.devices) {
     const int32_t sm = smOfDevice(d.model);
     if (sm > 0 && topology.sm > 0 && sim::archOf(topology) != sim::archOfSm(sm))
       throw InputError(table.source, d.where,
-                       fmt::format("rank {} is a {} (sm {}), but topology {} says sm {}", d.rank, d.model, sm, topology.name,
-                                   topology.sm));
+                       fmt::format("rank {} is a {} (sm {}), but topology {} says sm {}", d.rank, d.model, sm,
+                                   topology.name, topology.sm));
   }
   if (std::none_of(table.rows.begin(), table.rows.end(), [](const LogRow& r) { return measuredUs(r) > 0; }))
     throw InputError(table.source, table.where, "the table has no row with a time");

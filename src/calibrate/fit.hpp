@@ -57,5 +57,4 @@ FitResult fitCalibration(const topo::Topology& topology, const std::vector<LogIn
 // predictedBeforeUs equal), and its errors per regime.
 FitResult compareWithLogs(const topo::Topology& topology, const std::vector<LogInput>& logs);
 
-
 }  // namespace ccforge::calibrate

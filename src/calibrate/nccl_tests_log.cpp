@@ -15,11 +15,16 @@ struct Binary {
   std::optional<CollectiveType> collective;  // nullopt: an nccl-tests binary the model does not cover
 };
 constexpr Binary kBinaries[] = {
-    {"all_reduce", CollectiveType::AllReduce},       {"all_gather", CollectiveType::AllGather},
-    {"reduce_scatter", CollectiveType::ReduceScatter}, {"alltoall", CollectiveType::AllToAll},
-    {"broadcast", CollectiveType::Broadcast},        {"reduce", CollectiveType::Reduce},
-    {"sendrecv", std::nullopt},                      {"gather", std::nullopt},
-    {"scatter", std::nullopt},                       {"hypercube", std::nullopt},
+    {"all_reduce", CollectiveType::AllReduce},
+    {"all_gather", CollectiveType::AllGather},
+    {"reduce_scatter", CollectiveType::ReduceScatter},
+    {"alltoall", CollectiveType::AllToAll},
+    {"broadcast", CollectiveType::Broadcast},
+    {"reduce", CollectiveType::Reduce},
+    {"sendrecv", std::nullopt},
+    {"gather", std::nullopt},
+    {"scatter", std::nullopt},
+    {"hypercube", std::nullopt},
 };
 
 // The largest "error" (older nccl-tests' relative deviation) that is rounding, not wrong data.
@@ -126,12 +131,15 @@ class LogReader {
       pos = end + 1;
     }
     finishTable();
-    if (tables_.empty()) throw InputError(source_, {}, "no nccl-tests table (a '#  size  count ...' header and its rows)");
+    if (tables_.empty())
+      throw InputError(source_, {}, "no nccl-tests table (a '#  size  count ...' header and its rows)");
     return tables_;
   }
 
  private:
-  [[noreturn]] void fail(ir::TextLocation where, const std::string& message) const { throw InputError(source_, where, message); }
+  [[noreturn]] void fail(ir::TextLocation where, const std::string& message) const {
+    throw InputError(source_, where, message);
+  }
 
   void line(std::string_view text, ir::TextLocation where) {
     // A new collective's table begins: the last one ends before this line names the next binary.
@@ -168,10 +176,11 @@ class LogReader {
       // Rows without their header (an excerpt): nccl-tests' columns, with a root column when
       // the row is wide enough for one.
       if (words.size() != 12 && words.size() != 13) return;
-      columns_ = words.size() == 13 ? std::vector<std::string>{"size", "count", "type", "redop", "root", "time", "algbw",
-                                                                "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"}
-                                    : std::vector<std::string>{"size", "count", "type", "redop", "time", "algbw", "busbw",
-                                                                "#wrong", "time", "algbw", "busbw", "#wrong"};
+      columns_ = words.size() == 13
+                     ? std::vector<std::string>{"size",  "count",  "type", "redop", "root",  "time",  "algbw",
+                                                "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"}
+                     : std::vector<std::string>{"size",  "count",  "type", "redop", "time",  "algbw",
+                                                "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"};
       timeColumns_ = words.size() == 13 ? std::vector<size_t>{5, 9} : std::vector<size_t>{4, 8};
       columnsWhere_ = where;
       notes_.push_back("line " + std::to_string(where.line) + ": rows without a header: nccl-tests' " +
@@ -221,7 +230,8 @@ class LogReader {
     if (auto close = text.find(']'); close != std::string_view::npos) {
       std::string_view model = text.substr(close + 1);
       while (!model.empty() && (model.front() == ' ' || model.front() == '\t')) model.remove_prefix(1);
-      while (!model.empty() && (model.back() == ' ' || model.back() == '\r' || model.back() == '\t')) model.remove_suffix(1);
+      while (!model.empty() && (model.back() == ' ' || model.back() == '\r' || model.back() == '\t'))
+        model.remove_suffix(1);
       d.model = std::string(model);
     }
     header_.devices.push_back(std::move(d));
@@ -232,11 +242,13 @@ class LogReader {
     const auto redop = std::find(columns_.begin(), columns_.end(), "redop");
     if (words.size() + 1 == columns_.size() && redop != columns_.end()) {
       const auto at = static_cast<size_t>(redop - columns_.begin());
-      if (at < words.size() && number<double>(words[at])) words.insert(words.begin() + static_cast<std::ptrdiff_t>(at), "");
+      if (at < words.size() && number<double>(words[at]))
+        words.insert(words.begin() + static_cast<std::ptrdiff_t>(at), "");
     }
     if (words.size() < columns_.size())
-      fail(where, "truncated row: " + std::to_string(words.size()) + " of the header's " + std::to_string(columns_.size()) +
-                      " columns (header at line " + std::to_string(columnsWhere_.line) + ")");
+      fail(where, "truncated row: " + std::to_string(words.size()) + " of the header's " +
+                      std::to_string(columns_.size()) + " columns (header at line " +
+                      std::to_string(columnsWhere_.line) + ")");
     if (words.size() > columns_.size())
       fail(where, "a row of " + std::to_string(words.size()) + " columns under a header of " +
                       std::to_string(columns_.size()) + " (line " + std::to_string(columnsWhere_.line) + ")");
@@ -253,7 +265,8 @@ class LogReader {
         const std::string_view w = words[t + offset];
         if (w == "N/A") return std::nullopt;
         const std::optional<double> v = number<double>(w);
-        if (!v || *v < 0) fail(where, std::string("the ") + what + " column holds '" + std::string(w) + "', not a number");
+        if (!v || *v < 0)
+          fail(where, std::string("the ") + what + " column holds '" + std::string(w) + "', not a number");
         return v;
       };
       cell.timeUs = value(0, "time");
@@ -265,7 +278,8 @@ class LogReader {
       if (const std::optional<double> found = value(3, "#wrong"); found && *found > (deviation ? kMaxDeviation : 0)) {
         const auto wrong = static_cast<int64_t>(std::max<double>(1, std::llround(*found)));
         notes_.push_back("line " + std::to_string(where.line) + ": " + std::to_string(r.bytes) + " B " +
-                         (form == 0 ? "out-of-place" : "in-place") + " has #wrong " + std::to_string(wrong) + ": left out");
+                         (form == 0 ? "out-of-place" : "in-place") + " has #wrong " + std::to_string(wrong) +
+                         ": left out");
         cell = LogCell{};
         cell.wrong = wrong;
       }
@@ -283,17 +297,19 @@ class LogReader {
     notes_.clear();
     if (binary_) {
       if (!binary_->collective)
-        fail(binaryWhere_, "'" + std::string(binary_->name) +
-                               "_perf' is not modelled (ccforge calibrates from all_reduce, all_gather, reduce_scatter, "
-                               "alltoall, broadcast and reduce)");
+        fail(binaryWhere_,
+             "'" + std::string(binary_->name) +
+                 "_perf' is not modelled (ccforge calibrates from all_reduce, all_gather, reduce_scatter, "
+                 "alltoall, broadcast and reduce)");
       table.collective = *binary_->collective;
       table.where = binaryWhere_;
     } else if (given_) {
       table.collective = *given_;
       table.where = columnsWhere_;
     } else {
-      fail(columnsWhere_, "the log does not say which collective this table is (no '# Collective test starting:' line "
-                          "or *_perf command): give --collective");
+      fail(columnsWhere_,
+           "the log does not say which collective this table is (no '# Collective test starting:' line "
+           "or *_perf command): give --collective");
     }
     binary_ = nullptr;
     tables_.push_back(std::move(table));

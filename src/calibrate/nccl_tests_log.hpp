@@ -46,11 +46,11 @@ struct LogDevice {
 struct NcclTestsTable {
   std::string source;
   CollectiveType collective = CollectiveType::AllReduce;
-  ir::TextLocation where;       // the line that names the collective, or the table's header
-  int32_t threads = 1;          // nccl-tests -t
-  int32_t gpusPerThread = 1;    // nccl-tests -g: GPUs one thread launches on
+  ir::TextLocation where;     // the line that names the collective, or the table's header
+  int32_t threads = 1;        // nccl-tests -t
+  int32_t gpusPerThread = 1;  // nccl-tests -g: GPUs one thread launches on
   std::vector<LogDevice> devices;
-  std::string ncclVersion;      // "" when the log does not say
+  std::string ncclVersion;  // "" when the log does not say
   // NCCL_* variables NCCL reports as "set by environment" (NCCL_DEBUG=INFO logs).
   std::map<std::string, std::string> environment;
   std::vector<LogRow> rows;

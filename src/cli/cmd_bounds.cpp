@@ -42,14 +42,15 @@ std::string text(const topo::Topology& t, const std::vector<synth::CollectiveBou
   out << "bounds for " << t.name << ": " << t.gpus().size() << " GPUs, unit " << topo::toString(t.unitGBps)
       << " GB/s; time >= rounds * chunk / unit, chunk = M/N (M for broadcast and reduce)\n";
   out << std::left << std::setw(22) << "collective" << std::right << std::setw(6) << "steps" << std::setw(14)
-      << "rounds/chunk" << std::setw(14) << "algbw <= GB/s" << "  exact\n";
+      << "rounds/chunk" << std::setw(14) << "algbw <= GB/s"
+      << "  exact\n";
   for (const auto& b : bounds) {
     std::string name(collectiveTypeName(b.collective));
     if (b.root >= 0) name += " (root " + std::to_string(b.root) + ")";
     if (b.inSwitch) name += " (in-switch)";
     out << std::left << std::setw(22) << name << std::right << std::setw(6) << b.stepsLowerBound << std::setw(14)
-        << topo::toString(b.roundsPerChunkLowerBound) << std::setw(14) << topo::toFixed(b.algbwUpperBoundGBps, 2) << "  "
-        << topo::toString(b.algbwUpperBoundGBps) << "\n";
+        << topo::toString(b.roundsPerChunkLowerBound) << std::setw(14) << topo::toFixed(b.algbwUpperBoundGBps, 2)
+        << "  " << topo::toString(b.algbwUpperBoundGBps) << "\n";
   }
   return out.str();
 }
@@ -81,12 +82,14 @@ std::string json(const topo::Topology& t, const std::vector<synth::CollectiveBou
 void registerBoundsCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<BoundsArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "bounds", "Exact lower bounds (steps, rounds per chunk) and algbw upper bounds of collectives on a topology "
-                "(exit 0 ok, 2 unusable topology, 1 usage, 5 inconclusive: LP over its size limit)");
+      "bounds",
+      "Exact lower bounds (steps, rounds per chunk) and algbw upper bounds of collectives on a topology "
+      "(exit 0 ok, 2 unusable topology, 1 usage, 5 inconclusive: LP over its size limit)");
   addTopologyArgument(cmd, args->topology);
-  cmd->add_option("collective", args->collective,
-                  "allgather, reducescatter, allreduce (as reducescatter + allgather), alltoall, broadcast, reduce, scatter or "
-                  "gather (default: all)");
+  cmd->add_option(
+      "collective", args->collective,
+      "allgather, reducescatter, allreduce (as reducescatter + allgather), alltoall, broadcast, reduce, scatter or "
+      "gather (default: all)");
   cmd->add_option("--root", args->root, "root rank of broadcast, reduce, scatter and gather")->capture_default_str();
   addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] {

@@ -37,7 +37,8 @@ int runCalibrate(const CalibrateArguments& args) {
   const topo::Topology topology = topo::loadTopology(args.topology);
   std::vector<calibrate::LogInput> logs;
   for (const std::string& path : args.logs)
-    for (calibrate::NcclTestsTable& table : calibrate::readNcclTestsLog(loadFile(path, limits::kMaxLogBytes), path, collective)) {
+    for (calibrate::NcclTestsTable& table :
+         calibrate::readNcclTestsLog(loadFile(path, limits::kMaxLogBytes), path, collective)) {
       calibrate::checkAgainst(table, topology);
       logs.push_back({std::move(table), args.environment});
     }
@@ -60,8 +61,9 @@ int runCalibrate(const CalibrateArguments& args) {
 void registerCalibrateCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<CalibrateArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "calibrate", "Fit the performance model to nccl-tests logs of a machine and write its calibrated spec (exit 0 ok, "
-                   "2 unusable log or spec, 1 usage)");
+      "calibrate",
+      "Fit the performance model to nccl-tests logs of a machine and write its calibrated spec (exit 0 ok, "
+      "2 unusable log or spec, 1 usage)");
   cmd->add_option("logs", args->logs, "nccl-tests output files (all_reduce_perf, all_gather_perf, ...)")->required();
   cmd->add_option("-t,--topology", args->topology, "the machine: catalog name or spec path")->required();
   cmd->add_option("-o,--output", args->output, "write the spec with its \"calibration\" here");

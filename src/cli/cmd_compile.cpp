@@ -64,7 +64,8 @@ int runFused(const CompileArguments& args) {
     const verify::FileReport report = verify::verifyAlgorithm(algo, source, options, {});
     const int code = exitCodeOf(report.verdict);
     if (code != kExitVerified) {
-      std::cerr << "ccforge compile: " << args.algorithm << ": the fused program does not verify; nothing was written\n";
+      std::cerr << "ccforge compile: " << args.algorithm
+                << ": the fused program does not verify; nothing was written\n";
       verify::writeText(std::cerr, {report}, verify::RunInfo{options.profile.name, code});
       return code;
     }
@@ -96,7 +97,8 @@ int runCompile(const CompileArguments& args) {
   std::string profile = args.profile;
   if (isScript(args.algorithm)) {
     if (protocol) {
-      std::cerr << "ccforge compile: --protocol is for library algorithms; a script sets its own (MSCCLProgram(protocol=...))\n";
+      std::cerr << "ccforge compile: --protocol is for library algorithms; a script sets its own "
+                   "(MSCCLProgram(protocol=...))\n";
       return kExitUsage;
     }
     auto outcome = programsOfScript("ccforge compile", args.algorithm, args.settings, false);
@@ -104,7 +106,8 @@ int runCompile(const CompileArguments& args) {
     scripts = std::get<std::vector<ScriptProgram>>(std::move(outcome));
     for (size_t i = 0; i < scripts.size(); ++i) {
       std::string title = scripts[i].title;
-      if (scripts.size() > 1) title += " (program " + std::to_string(i + 1) + " of " + std::to_string(scripts.size()) + ")";
+      if (scripts.size() > 1)
+        title += " (program " + std::to_string(i + 1) + " of " + std::to_string(scripts.size()) + ")";
       jobs.push_back(CompileJob{scripts[i].program.get(), title, scriptLocation(scripts[i], args.algorithm),
                                 nthOutput(args.output, i)});
     }
@@ -113,7 +116,8 @@ int runCompile(const CompileArguments& args) {
     try {
       if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
         const std::string profileName = profile.empty() ? entry->defaultTarget : profile;
-        algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), *profileByName(profileName));
+        algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings),
+                                *profileByName(profileName));
       }
       instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
     } catch (const std::invalid_argument& e) {
@@ -149,7 +153,8 @@ int runCompile(const CompileArguments& args) {
     if (!args.noVerify) {
       const int code = exitCodeOf(result.report.verdict);
       if (code != kExitVerified) {
-        std::cerr << "ccforge compile: " << job.title << ": the compiled program does not verify; nothing was written\n";
+        std::cerr << "ccforge compile: " << job.title
+                  << ": the compiled program does not verify; nothing was written\n";
         verify::writeText(std::cerr, {result.report}, verify::RunInfo{profile, code});
         return code;
       }
@@ -172,8 +177,9 @@ int runCompile(const CompileArguments& args) {
     }
     const codegen::CompileStats& st = compiled[i].stats;
     std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}{}\n",
-                             jobs[i].title, compiled[i].algorithm.ngpus, st.channels, st.threadBlocks, st.steps, st.nops,
-                             verdict, jobs.size() > 1 && !jobs[i].output.empty() ? "; written to " + jobs[i].output : "");
+                             jobs[i].title, compiled[i].algorithm.ngpus, st.channels, st.threadBlocks, st.steps,
+                             st.nops, verdict,
+                             jobs.size() > 1 && !jobs[i].output.empty() ? "; written to " + jobs[i].output : "");
     for (const std::string& note : compiled[i].notes) std::cerr << "note: " << note << "\n";
   }
   return kExitVerified;
@@ -184,8 +190,9 @@ int runCompile(const CompileArguments& args) {
 void registerCompileCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<CompileArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "compile", "Compile a library algorithm (ccforge list) to MSCCL-IR and verify it (exit 0 written and verified, "
-                 "10 the program is wrong or cannot meet the runtime's limits, 1 usage)");
+      "compile",
+      "Compile a library algorithm (ccforge list) to MSCCL-IR and verify it (exit 0 written and verified, "
+      "10 the program is wrong or cannot meet the runtime's limits, 1 usage)");
   cmd->add_option("algorithm", args->algorithm,
                   "library algorithm, e.g. two-step-alltoall, or an MSCCLang script SCRIPT.py (docs/python.md)")
       ->required();
@@ -194,7 +201,8 @@ void registerCompileCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option("--profile", args->profile,
-                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives and scripts)")
+                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives "
+                  "and scripts)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--max-tbs", args->maxTbs, "thread blocks per rank that can be resident at once (as for verify)")
       ->check(CLI::Range(1, 1 << 20));

@@ -132,7 +132,8 @@ int runDot(const DotArguments& args) {
   const int32_t ranks = instance ? instance->program.binding().ranks : algo.ngpus;
   if (args.rank && (*args.rank < 0 || *args.rank >= ranks))
     throw UsageError(fmt::format("--rank {}: the program has ranks 0..{}", *args.rank, ranks - 1));
-  if (args.chunk && *args.chunk < 0) throw UsageError(fmt::format("--chunk {}: chunks are numbered from 0", *args.chunk));
+  if (args.chunk && *args.chunk < 0)
+    throw UsageError(fmt::format("--chunk {}: chunks are numbered from 0", *args.chunk));
   viz::DotFilter filter;
   filter.rank = args.rank;
   filter.chunk = args.chunk;
@@ -186,7 +187,8 @@ int runDotReportingErrors(const DotArguments& args) {
 void registerDotCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<DotArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "dot", "Draw a library algorithm or an MSCCL-IR file with Graphviz (DOT, SVG, PNG or PDF by the extension of -o)");
+      "dot",
+      "Draw a library algorithm or an MSCCL-IR file with Graphviz (DOT, SVG, PNG or PDF by the extension of -o)");
   cmd->add_option("input", args->input,
                   "an MSCCL-IR file, a library algorithm (ccforge list) or an MSCCLang script SCRIPT.py")
       ->required();
@@ -197,18 +199,22 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of a library algorithm")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
-  cmd->add_option("--profile", args->profile,
-                  "runtime a library algorithm is compiled and verified for (a file: --verify's; default from its header)")
+  cmd->add_option(
+         "--profile", args->profile,
+         "runtime a library algorithm is compiled and verified for (a file: --verify's; default from its header)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
   cmd->add_option("--rank", args->rank, "only this rank (and the ends of edges leaving it)");
   cmd->add_flag("--all-ranks", args->allRanks,
                 "draw every rank even when there are more than 4 (by default such views show one rank, saying which)");
   cmd->add_option("--chunk", args->chunk, "only steps touching this chunk (DSL chunks for the DAG views)");
   cmd->add_option("--around", args->around, "only the neighbourhood of the step RANK:TB:STEP");
-  cmd->add_option("--radius", args->radius, "edges from --around to include")->check(CLI::Range(0, 1000))->capture_default_str();
+  cmd->add_option("--radius", args->radius, "edges from --around to include")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   cmd->add_option("--max-nodes", args->maxNodes, "refuse to draw more nodes than this")->capture_default_str();
   cmd->add_option("--highlight", args->highlightReport,
-                  "highlight the deadlock cycles and race pairs of a `ccforge verify --format json` report, or the schedule of an SMT witness file (verify --witness-dir)");
+                  "highlight the deadlock cycles and race pairs of a `ccforge verify --format json` report, or the "
+                  "schedule of an SMT witness file (verify --witness-dir)");
   cmd->add_flag("--verify", args->verify, "run ccforge verify on the program and highlight what it finds");
   cmd->callback([args, &context] { context.exitCode = runDotReportingErrors(*args); });
 }

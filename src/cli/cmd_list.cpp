@@ -12,8 +12,8 @@ void listAlgorithms(std::ostream& out) {
   for (const algorithms::LibraryEntry& e : algorithms::library()) {
     algorithms::Arguments defaults = algorithms::resolveArguments(e, {});
     const dsl::Program program = e.build(defaults, e.defaultProtocol);
-    out << e.name << "  (" << program.binding().collective().describe() << ", "
-        << ir::protocolName(e.defaultProtocol) << ", " << e.defaultTarget << ")\n";
+    out << e.name << "  (" << program.binding().collective().describe() << ", " << ir::protocolName(e.defaultProtocol)
+        << ", " << e.defaultTarget << ")\n";
     out << "    " << e.summary << "\n";
     for (const algorithms::Parameter& p : e.parameters) {
       std::string setting = p.name + "=" + (p.chosen ? std::string("auto") : std::to_string(p.defaultValue));

@@ -62,8 +62,12 @@ std::string pct(double value, double base) {
   return buf;
 }
 
-std::string pad(const std::string& s, size_t width) { return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' '); }
-std::string lpad(const std::string& s, size_t width) { return s.size() >= width ? " " + s : std::string(width - s.size(), ' ') + s; }
+std::string pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+std::string lpad(const std::string& s, size_t width) {
+  return s.size() >= width ? " " + s : std::string(width - s.size(), ' ') + s;
+}
 
 struct Context {
   plan::Workload workload;
@@ -106,18 +110,21 @@ std::string text(const Context& c, const plan::PlanReport& r) {
       out << "  " << pad(m.name, 42) << lpad(ms(m.iterationUs), 13)
           << lpad(pct(m.iterationUs, r.fusedBounds.lowerBoundUs), 15) << lpad(std::to_string(m.buckets), 9) << "\n";
     out << "joint operator + tensor fusion search: " << ms(r.search.iterationUs) << " ms after " << r.search.steps
-        << " steps (" << r.search.improvements << " improvements" << (r.search.hitStepLimit ? ", step limit reached" : "")
-        << ")\n";
+        << " steps (" << r.search.improvements << " improvements"
+        << (r.search.hitStepLimit ? ", step limit reached" : "") << ")\n";
   }
   out << "\nplan: " << r.buckets.buckets.size() << " buckets, iteration " << ms(r.iterationUs) << " ms ("
       << pct(r.iterationUs, r.planBounds.lowerBoundUs) << " % above its schedule's lower bound "
       << ms(r.planBounds.lowerBoundUs) << " ms)\n";
-  out << "  bucket  tensors                                       bytes  algorithm                          start_ms  finish_ms\n";
+  out << "  bucket  tensors                                       bytes  algorithm                          start_ms  "
+         "finish_ms\n";
   for (size_t i = 0; i < r.buckets.buckets.size(); ++i) {
     const plan::Bucket& b = r.buckets.buckets[i];
-    const std::string& first = w.tensors[static_cast<size_t>(r.schedule.tensorOrder[static_cast<size_t>(b.first)])].name;
+    const std::string& first =
+        w.tensors[static_cast<size_t>(r.schedule.tensorOrder[static_cast<size_t>(b.first)])].name;
     const std::string& last = w.tensors[static_cast<size_t>(r.schedule.tensorOrder[static_cast<size_t>(b.last)])].name;
-    std::string tensors = b.first == b.last ? first : first + " .. " + last + " (" + std::to_string(b.last - b.first + 1) + ")";
+    std::string tensors =
+        b.first == b.last ? first : first + " .. " + last + " (" + std::to_string(b.last - b.first + 1) + ")";
     const plan::AlgorithmCurve& a = c.cost.curves()[static_cast<size_t>(b.algorithm)];
     out << lpad(std::to_string(i), 8) << "  " << pad(tensors, 44) << lpad(std::to_string(b.bytes), 11) << "  "
         << pad(a.name, 33) << lpad(ms(b.startUs), 9) << lpad(ms(b.finishUs), 11) << "\n";
@@ -163,7 +170,8 @@ std::string json(const Context& c, const plan::PlanReport& r) {
   auto methods = [](const std::vector<plan::MethodResult>& list) {
     ordered_json a = ordered_json::array();
     for (const plan::MethodResult& m : list)
-      a.push_back({{"method", m.name}, {"op_fusion", m.opFusion}, {"iteration_us", m.iterationUs}, {"buckets", m.buckets}});
+      a.push_back(
+          {{"method", m.name}, {"op_fusion", m.opFusion}, {"iteration_us", m.iterationUs}, {"buckets", m.buckets}});
     return a;
   };
   j["methods"] = methods(r.methods);
@@ -239,8 +247,8 @@ int runPlan(const PlanArguments& args) {
     o.ringOnly = args.ringOnly;
     c.cost = plan::simulatedCost(t, o, &c.notes);
     std::vector<uint64_t> sizes = plan::defaultSimulatedSizes(o.maxBytes);
-    c.costName = "ccforge simulate of each algorithm on " + t.name + " (1 KiB.." +
-                 std::to_string(sizes.back() >> 20) + " MiB by factors of 4, interpolated)";
+    c.costName = "ccforge simulate of each algorithm on " + t.name + " (1 KiB.." + std::to_string(sizes.back() >> 20) +
+                 " MiB by factors of 4, interpolated)";
   } else {
     const plan::NetworkPreset& p = plan::findNetworkPreset(args.network);
     c.cost = plan::analyticCost(p, args.workers, args.ringOnly);
@@ -273,8 +281,9 @@ int runPlan(const PlanArguments& args) {
 void registerPlanCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<PlanArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "plan", "Plan gradient buckets and their AllReduce algorithms for a data-parallel training step (exit 0 ok, "
-              "2 unusable input, 1 usage)");
+      "plan",
+      "Plan gradient buckets and their AllReduce algorithms for a data-parallel training step (exit 0 ok, "
+      "2 unusable input, 1 usage)");
   cmd->add_option("model", args->model,
                   "built-in model (resnet50, vgg19, bert-base, gpt2-small, transformer), a workload JSON file, or an "
                   "ASTRA-sim workload (.txt)")

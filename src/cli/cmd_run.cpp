@@ -74,8 +74,9 @@ std::string describeProgram(const Program& p) {
     if (!forms.empty()) forms += ", ";
     forms += "in-place";
   }
-  return p.source() + " (" + std::string(collectiveTypeName(p.collective())) + ", " + std::to_string(p.ranks()) + " ranks, " +
-         std::string(ir::protocolName(p.protocol())) + ", nchunksperloop " + std::to_string(p.chunksPerLoop()) + ", " + forms + ")";
+  return p.source() + " (" + std::string(collectiveTypeName(p.collective())) + ", " + std::to_string(p.ranks()) +
+         " ranks, " + std::string(ir::protocolName(p.protocol())) + ", nchunksperloop " +
+         std::to_string(p.chunksPerLoop()) + ", " + forms + ")";
 }
 
 // One line for the log: the verdict, the profile and how it was chosen, and every check's status.
@@ -105,14 +106,16 @@ void checkRunMemory(const CallShape& call, const Program* program) {
   const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && pageSize > 0) limit = std::min(limit, static_cast<long double>(pages) * pageSize * 3 / 4);
   auto refuse = [&](const std::string& need) {
-    throw UsageError(fmt::format("--count {}: the call needs {} of host memory, over the limit of {} "
-                                 "(the smaller of 16 GiB and 3/4 of this machine's memory; docs/limits.md)",
-                                 call.count, need, base::approximateByteSize(static_cast<double>(limit))));
+    throw UsageError(
+        fmt::format("--count {}: the call needs {} of host memory, over the limit of {} "
+                    "(the smaller of 16 GiB and 3/4 of this machine's memory; docs/limits.md)",
+                    call.count, need, base::approximateByteSize(static_cast<double>(limit))));
   };
   // No buffer holds more than count x ranks elements, and the ranks are capped: past this
   // bound the sizes could overflow, and the need (at least count x ranks elements) is far over.
   const long double bound = static_cast<long double>(call.count) * ranks * ranks * 4 * elem;
-  if (bound > static_cast<long double>(int64_t{1} << 62)) refuse("far more than " + base::approximateByteSize(static_cast<double>(limit)));
+  if (bound > static_cast<long double>(int64_t{1} << 62))
+    refuse("far more than " + base::approximateByteSize(static_cast<double>(limit)));
   long double bytes = 0;
   try {
     for (int32_t r = 0; r < call.ranks; ++r) {
@@ -135,7 +138,8 @@ void checkRunMemory(const CallShape& call, const Program* program) {
                   "of host memory in all, over the limit of {} (the smaller of 16 GiB and 3/4 of this machine's "
                   "memory; docs/limits.md)",
                   largest, program->scratchChunks(largest), call.count, dataTypeName(call.dtype),
-                  base::approximateByteSize(static_cast<double>(scratch[largest])), base::approximateByteSize(static_cast<double>(bytes + scratchBytes)),
+                  base::approximateByteSize(static_cast<double>(scratch[largest])),
+                  base::approximateByteSize(static_cast<double>(bytes + scratchBytes)),
                   base::approximateByteSize(static_cast<double>(limit))),
       true);
 }
@@ -148,7 +152,8 @@ TargetOptions targetOptions(const RunOptions& o) {
   target.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.timeoutSeconds * 1000));
   target.tuning.tileBytes = o.tileBytes;
   target.tuning.slots = o.slots;
-  if (o.computeFirst && o.backend != "cuda") throw UsageError("--compute-first is a mode of the CUDA backend (--backend cuda)");
+  if (o.computeFirst && o.backend != "cuda")
+    throw UsageError("--compute-first is a mode of the CUDA backend (--backend cuda)");
   target.computeFirst = o.computeFirst;
   return target;
 }
@@ -157,8 +162,8 @@ bool sweeping(const RunOptions& o) { return !o.minBytes.empty() || !o.maxBytes.e
 
 // The nccl-tests table: for each size and call form, the program the runtime selects runs and is
 // checked; a form no program serves is N/A, a size none is selected for is skipped with the reasons.
-int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Target> device, const std::vector<std::string>& verified,
-                 DataType dtype, ReduceOp op) {
+int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Target> device,
+                 const std::vector<std::string>& verified, DataType dtype, ReduceOp op) {
   std::vector<uint64_t> sizes;
   try {
     sizes = driver::sweepSizes(o.minBytes, o.maxBytes, o.factor);
@@ -224,7 +229,8 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
 
   Runtime runtime(std::move(programs), std::move(device));
   table.preamble.push_back("backend: " + runtime.target().describe());
-  table.preamble.push_back("times: mean of " + std::to_string(o.iterations) + " iterations after " + std::to_string(o.warmup) +
+  table.preamble.push_back("times: mean of " + std::to_string(o.iterations) + " iterations after " +
+                           std::to_string(o.warmup) +
                            " warm-up; #wrong: output elements that differ from the reference in the checked run");
   MeasureOptions measureOptions;
   measureOptions.iterations = o.iterations;
@@ -275,7 +281,8 @@ int runFused(const RunOptions& o, const ProgramSet& programs, const std::vector<
     std::cout << "check: FAILED: " << r.wrongElements << " wrong elements; first: " << r.firstWrong << "\n";
   if (o.iterations > 0) {
     char line[120];
-    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations)\n", r.secondsPerIteration * 1e6, o.iterations);
+    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations)\n", r.secondsPerIteration * 1e6,
+                  o.iterations);
     std::cout << line;
   }
   return r.passed() ? kExitVerified : kExitViolation;
@@ -316,7 +323,8 @@ int execute(const RunOptions& o) {
     return code;
   }
   ProgramSet programs;
-  for (size_t i = 0; i < reads.size(); ++i) programs.add(loadProgram(std::move(reads[i].algorithm), o.files[i], LoadOptions{}));
+  for (size_t i = 0; i < reads.size(); ++i)
+    programs.add(loadProgram(std::move(reads[i].algorithm), o.files[i], LoadOptions{}));
   const Program& first = programs.programs().front();
   for (const Program& p : programs.programs())
     if (p.collective() != first.collective())
@@ -345,7 +353,8 @@ int execute(const RunOptions& o) {
   call.op = *op;
   call.form = o.inPlace || !first.serves(CallForm::OutOfPlace) ? CallForm::InPlace : CallForm::OutOfPlace;
   if (isRooted(call.collective) && (call.root < 0 || call.root >= call.ranks))
-    throw UsageError("--root " + std::to_string(call.root) + " is not a rank (0.." + std::to_string(call.ranks - 1) + ")");
+    throw UsageError("--root " + std::to_string(call.root) + " is not a rank (0.." + std::to_string(call.ranks - 1) +
+                     ")");
   checkRunMemory(call, nullptr);  // the buffers first: an absurd count is refused before selection
   const Selection selection = programs.select(call);
   checkRunMemory(call, selection.program);
@@ -358,7 +367,8 @@ int execute(const RunOptions& o) {
   for (const Program& p : programs.programs()) std::cout << "  " << describeProgram(p) << "\n";
   if (o.noVerify) std::cout << "verification at load: skipped (--no-verify)\n";
   for (const std::string& v : verified) std::cout << "verification at load: " << v << "\n";
-  std::cout << "call: " << describeCall(call) << " (" << base::approximateByteSize(static_cast<double>(totalBytes(call))) << ")\n";
+  std::cout << "call: " << describeCall(call) << " ("
+            << base::approximateByteSize(static_cast<double>(totalBytes(call))) << ")\n";
 
   Runtime runtime(std::move(programs), std::move(device));
   std::cout << "backend: " << runtime.target().describe() << "\n" << std::flush;
@@ -372,17 +382,19 @@ int execute(const RunOptions& o) {
     std::cout << "path: interpreter, " << m.result.program->source();
     if (const Executor* e = runtime.lastExecutor()) {
       const Tiling& t = e->plan().tiling;
-      std::cout << " (chunk " << t.chunkElems << " elements, " << t.tiles << " tile iteration" << (t.tiles == 1 ? "" : "s")
-                << ", maxAllowedCount " << t.maxAllowedCount << ")";
+      std::cout << " (chunk " << t.chunkElems << " elements, " << t.tiles << " tile iteration"
+                << (t.tiles == 1 ? "" : "s") << ", maxAllowedCount " << t.maxAllowedCount << ")";
     }
     std::cout << "\n";
   } else {
-    std::cout << "path: " << pathName(m.result.path) << ", because no program serves the call:\n" << m.result.why << "\n";
+    std::cout << "path: " << pathName(m.result.path) << ", because no program serves the call:\n"
+              << m.result.why << "\n";
   }
   std::cout << "check: " << m.check.describe() << "\n";
   if (o.iterations > 0) {
     char line[200];
-    std::snprintf(line, sizeof line, "time: %.2f us per call (%d iterations after %d warm-up)  algbw %.3f GB/s  busbw %.3f GB/s\n",
+    std::snprintf(line, sizeof line,
+                  "time: %.2f us per call (%d iterations after %d warm-up)  algbw %.3f GB/s  busbw %.3f GB/s\n",
                   m.secondsPerIteration * 1e6, o.iterations, o.warmup, m.algorithmBandwidth, m.busBandwidth);
     std::cout << line;
   }
@@ -417,35 +429,46 @@ int runCommand(const RunOptions& o) {
 
 void registerRunCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<RunOptions>();
-  CLI::App* run = app.add_subcommand("run", "Run MSCCL-IR programs on random data and check the result against the collective");
-  run->add_option("files", options->files, "MSCCL-IR files (.xml, .xml.gz); several form a program set selected by size")
+  CLI::App* run =
+      app.add_subcommand("run", "Run MSCCL-IR programs on random data and check the result against the collective");
+  run->add_option("files", options->files,
+                  "MSCCL-IR files (.xml, .xml.gz); several form a program set selected by size")
       ->required();
-  run->add_option("--backend", options->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  run->add_option("--backend", options->backend, "cpu or cuda")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
   run->add_option("--mode", options->mode, "CUDA mode: ranks-on-one-gpu or gpu-per-rank")
       ->check(CLI::IsMember({"ranks-on-one-gpu", "gpu-per-rank"}))
       ->capture_default_str();
-  run->add_option("--count", options->count, "elements per rank (NCCL's count: per-rank share for allgather/reducescatter/alltoall)")
+  run->add_option("--count", options->count,
+                  "elements per rank (NCCL's count: per-rank share for allgather/reducescatter/alltoall)")
       ->capture_default_str()
       ->each([options](const std::string&) { options->countGiven = true; });
-  run->add_option("-b,--minbytes", options->minBytes, "nccl-tests sweep: smallest size (8, 1K, 128M, 1G); prints the nccl-tests table");
+  run->add_option("-b,--minbytes", options->minBytes,
+                  "nccl-tests sweep: smallest size (8, 1K, 128M, 1G); prints the nccl-tests table");
   run->add_option("-e,--maxbytes", options->maxBytes, "nccl-tests sweep: largest size (default: -b)");
   run->add_option("-f,--stepfactor", options->factor, "nccl-tests sweep: factor between sizes")->capture_default_str();
   run->add_option("--format", options->format, "sweep output: text (nccl-tests' table), json or csv")
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
   run->add_option("--dtype", options->dtype, "f32, f16, bf16, f64, i32, i64 or u8")->capture_default_str();
-  run->add_option("--op", options->op, "sum, prod, min, max or avg (avg always takes the fallback)")->capture_default_str();
+  run->add_option("--op", options->op, "sum, prod, min, max or avg (avg always takes the fallback)")
+      ->capture_default_str();
   run->add_option("--iters", options->iterations, "timed iterations after the checked run")->capture_default_str();
   run->add_option("--warmup", options->warmup, "untimed iterations before the timed ones")->capture_default_str();
-  run->add_option("--timeout", options->timeoutSeconds, "watchdog limit in seconds (a launch on the CPU, a wait on the GPU)")
+  run->add_option("--timeout", options->timeoutSeconds,
+                  "watchdog limit in seconds (a launch on the CPU, a wait on the GPU)")
       ->check(finiteRange(0.001, 1e6))
       ->capture_default_str();
-  run->add_option("--profile", options->profile,
-                  "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
+  run->add_option(
+         "--profile", options->profile,
+         "runtime whose limits the verification at load applies (default: the one each file's header is written for)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
-  run->add_flag("--no-verify", options->noVerify, "run files that ccforge verify rejects (skips the verification at load)");
+  run->add_flag("--no-verify", options->noVerify,
+                "run files that ccforge verify rejects (skips the verification at load)");
   run->add_flag("--in-place", options->inPlace, "in-place call (default: out-of-place when the program serves it)");
-  run->add_flag("--fallback", options->fallback, "when no program serves the call, run the fallback path instead of failing");
+  run->add_flag("--fallback", options->fallback,
+                "when no program serves the call, run the fallback path instead of failing");
   run->add_flag("--compute-first", options->computeFirst,
                 "CUDA, fused programs: the thread blocks that only compute as a launch of their own, then the others "
                 "(the bulk-synchronous baseline as compute kernel, then collective; docs/fused.md)");
@@ -457,9 +480,11 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
   run->add_option("--tile-bytes", options->tileBytes, "tile size override (default: the protocol's; a multiple of 16)")
       ->transform(byteSize())
       ->check(CLI::Range(int64_t{16}, int64_t{1} << 30));
-  run->add_option("--slots", options->slots, "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots")
+  run->add_option("--slots", options->slots,
+                  "transfers in flight per connection (default: Simple 2, LL/LL128 8), as verify --slots")
       ->check(CLI::Range(1, 1024));
-  run->add_option("--max-tbs", options->maxTbs, "thread blocks per rank that can be resident at once, as verify --max-tbs")
+  run->add_option("--max-tbs", options->maxTbs,
+                  "thread blocks per rank that can be resident at once, as verify --max-tbs")
       ->check(CLI::Range(1, 1 << 20));
   run->callback([options, &context] { context.exitCode = runCommand(*options); });
 }

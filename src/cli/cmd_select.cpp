@@ -37,7 +37,8 @@ int runSelect(const SelectArguments& args) {
     }
     verify::SelectRequest request;
     const std::optional<ir::CollectiveKind> coll = ir::parseCollectiveKind(args.collective);
-    if (!coll) throw std::invalid_argument("--collective " + args.collective + ": not a collective the runtimes select");
+    if (!coll)
+      throw std::invalid_argument("--collective " + args.collective + ": not a collective the runtimes select");
     request.coll = *coll;
     request.type = findNcclDataType(args.dtype);
     if (!request.type) throw std::invalid_argument("--dtype " + args.dtype + ": not one of NCCL's data types");

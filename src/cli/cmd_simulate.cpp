@@ -61,7 +61,6 @@ std::optional<sim::Arch> archArgumentOrNone(const SimulateArguments& args) {
   return sim::parseArch(args.arch);
 }
 
-
 std::string text(const SimulateArguments& args, const ir::Algorithm& a, const topo::Topology& t,
                  const sim::SimulationReport& r) {
   std::ostringstream out;
@@ -69,7 +68,8 @@ std::string text(const SimulateArguments& args, const ir::Algorithm& a, const to
       << ir::protocolName(a.proto) << ", " << a.nchannels << (a.nchannels == 1 ? " channel" : " channels") << ", arch "
       << sim::archName(archArgument(args, t)) << "\n";
   out << std::setw(12) << "size" << std::setw(14) << "time_us" << std::setw(13) << "algbw_GBps" << std::setw(13)
-      << "busbw_GBps" << "\n";
+      << "busbw_GBps"
+      << "\n";
   bool outside = false;
   out << std::fixed << std::setprecision(2);
   for (const sim::SizeResult& s : r.results) {
@@ -113,9 +113,12 @@ int runSweep(const SimulateArguments& args) {
   if (args.sizesGiven) throw std::invalid_argument("give either --sizes or -b/-e/-f, not both");
   const std::vector<uint64_t> sizes = driver::sweepSizes(args.minBytes, args.maxBytes, args.factor);
   const auto dtype = runtime::parseDataType(args.dtype);
-  if (!dtype) throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() + ")");
+  if (!dtype)
+    throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() +
+                                ")");
   const auto op = runtime::parseReduceOp(args.op);
-  if (!op) throw std::invalid_argument("unsupported --op '" + args.op + "' (supported: " + runtime::reduceOpList() + ")");
+  if (!op)
+    throw std::invalid_argument("unsupported --op '" + args.op + "' (supported: " + runtime::reduceOpList() + ")");
 
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
   topo::Topology topology = topo::loadTopology(args.topology);
@@ -135,9 +138,11 @@ int runSweep(const SimulateArguments& args) {
 
   driver::PerfTable table;
   table.preamble.push_back("ccforge simulate " + args.file + " on " + topology.name + ": " + algorithm.collName + ", " +
-                           std::to_string(algorithm.gpus.size()) + " ranks, " + std::string(ir::protocolName(algorithm.proto)) + ", arch " +
+                           std::to_string(algorithm.gpus.size()) + " ranks, " +
+                           std::string(ir::protocolName(algorithm.proto)) + ", arch " +
                            std::string(sim::archName(archArgument(args, topology))));
-  table.preamble.push_back("simulated times (event-driven alpha-beta model), not measurements; #wrong '-': data is not checked");
+  table.preamble.push_back(
+      "simulated times (event-driven alpha-beta model), not measurements; #wrong '-': data is not checked");
   std::vector<uint64_t> simulated;
   for (uint64_t bytes : sizes) {
     driver::PerfRow row;
@@ -153,14 +158,15 @@ int runSweep(const SimulateArguments& args) {
     call.dtype = *dtype;
     call.op = *op;
     call.count = static_cast<int64_t>(bytes / elem) / m;
-    for (auto [form, cell] : {std::pair{CallForm::OutOfPlace, &row.outOfPlace}, std::pair{CallForm::InPlace, &row.inPlace}}) {
+    for (auto [form, cell] :
+         {std::pair{CallForm::OutOfPlace, &row.outOfPlace}, std::pair{CallForm::InPlace, &row.inPlace}}) {
       call.form = form;
       if (!program->serves(form)) {
         cell->status = driver::PerfCell::Status::NotApplicable;
       } else if (bytes % (elem * static_cast<uint64_t>(m)) != 0 || call.count == 0) {
         cell->status = driver::PerfCell::Status::Skipped;
-        cell->reason = std::to_string(bytes) + " B is not a whole number of " + std::to_string(elem) + "-byte elements" +
-                       (m > 1 ? " per rank" : "");
+        cell->reason = std::to_string(bytes) + " B is not a whole number of " + std::to_string(elem) +
+                       "-byte elements" + (m > 1 ? " per rank" : "");
       } else if (std::string why = runtime::mismatch(*program, call); !why.empty()) {
         cell->status = driver::PerfCell::Status::Skipped;
         cell->reason = why;
@@ -168,7 +174,8 @@ int runSweep(const SimulateArguments& args) {
         cell->status = driver::PerfCell::Status::Measured;
       }
     }
-    bool any = row.outOfPlace.status == driver::PerfCell::Status::Measured || row.inPlace.status == driver::PerfCell::Status::Measured;
+    bool any = row.outOfPlace.status == driver::PerfCell::Status::Measured ||
+               row.inPlace.status == driver::PerfCell::Status::Measured;
     if (any) simulated.push_back(bytes);
     table.rows.push_back(row);
   }
@@ -192,7 +199,7 @@ int runSweep(const SimulateArguments& args) {
       }
     }
   }
-  const std::string out = args.format == "json" ? driver::perfTableJson(table)
+  const std::string out = args.format == "json"  ? driver::perfTableJson(table)
                           : args.format == "csv" ? driver::perfTableCsv(table)
                                                  : driver::perfTableText(table);
   const int written = writeOutput("simulate", "", out);
@@ -213,7 +220,8 @@ std::vector<std::string> choiceLines(const std::vector<uint64_t>& sizes, const s
   for (size_t i = 0; i < sizes.size();) {
     size_t j = i;
     while (j + 1 < sizes.size() && label(choices[j + 1]) == label(choices[i])) ++j;
-    out.push_back("#   " + std::to_string(sizes[i]) + (j > i ? ".." + std::to_string(sizes[j]) : "") + " B: " + label(choices[i]));
+    out.push_back("#   " + std::to_string(sizes[i]) + (j > i ? ".." + std::to_string(sizes[j]) : "") +
+                  " B: " + label(choices[i]));
     i = j + 1;
   }
   return out;
@@ -222,38 +230,48 @@ std::vector<std::string> choiceLines(const std::vector<uint64_t>& sizes, const s
 // `simulate --nccl COLLECTIVE TOPOLOGY -b/-e/-f`: the nccl-tests table NCCL is predicted to show.
 int runNcclSweep(const SimulateArguments& args) {
   if (args.sizesGiven) throw std::invalid_argument("--nccl takes -b/-e/-f, not --sizes");
-  if (args.minBytes.empty() && args.maxBytes.empty()) throw std::invalid_argument("--nccl needs -b (and -e, -f) for its sweep");
+  if (args.minBytes.empty() && args.maxBytes.empty())
+    throw std::invalid_argument("--nccl needs -b (and -e, -f) for its sweep");
   const std::optional<CollectiveType> collective = parseCollectiveType(args.file);
   if (!collective)
-    throw std::invalid_argument("--nccl takes a collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
-                                "reduce), not '" + args.file + "'");
-  if (args.gpusPerThread < 1 || args.gpusPerThread > 1024) throw std::invalid_argument("-g takes 1 to 1024 GPUs per thread");
+    throw std::invalid_argument(
+        "--nccl takes a collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
+        "reduce), not '" +
+        args.file + "'");
+  if (args.gpusPerThread < 1 || args.gpusPerThread > 1024)
+    throw std::invalid_argument("-g takes 1 to 1024 GPUs per thread");
   const std::vector<uint64_t> sizes = driver::sweepSizes(args.minBytes, args.maxBytes, args.factor);
   const auto dtype = runtime::parseDataType(args.dtype);
-  if (!dtype) throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() + ")");
+  if (!dtype)
+    throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() +
+                                ")");
   const sim::NcclEnvironment environment = sim::parseNcclEnvironment(args.environment);
   const topo::Topology topology = topo::loadTopology(args.topology);
   const auto ranks = static_cast<int32_t>(topology.gpus().size());
   if (isRooted(*collective) && (args.root < 0 || args.root >= ranks))
     throw std::invalid_argument("--root " + std::to_string(args.root) + " is not a rank of " + topology.name);
-  const sim::NcclSetup setup = sim::ncclSetup(topology, sim::modelParameters(topology, archArgumentOrNone(args)), environment);
+  const sim::NcclSetup setup =
+      sim::ncclSetup(topology, sim::modelParameters(topology, archArgumentOrNone(args)), environment);
 
   driver::PerfTable table;
   const sim::NcclMachine& m = setup.machine;
   std::string settings;
   for (const std::string& e : environment.settings) settings += " " + e;
   table.preamble.push_back(fmt::format("ccforge simulate --nccl {} on {}: {} ranks in {} box{}, {}, -g {}{}",
-                                       collectiveTypeName(*collective), topology.name, ranks, m.nodes, m.nodes == 1 ? "" : "es",
-                                       sim::archName(setup.parameters.arch), args.gpusPerThread, settings));
-  table.preamble.push_back(fmt::format("NCCL's view: {} channels of {:g} GB/s ({} CTAs){}", m.channels,
-                                       m.nodes <= 2 ? m.bwIntra : m.bwInter, m.commChannels,
-                                       m.nvls ? fmt::format(", NVLS {} heads of {:g} GB/s", m.nvlsHeads, m.nvlsBwIntra) : ""));
-  table.preamble.push_back("predicted times of NCCL's own choice (docs/simulate.md), not measurements; #wrong '-': nothing runs");
+                                       collectiveTypeName(*collective), topology.name, ranks, m.nodes,
+                                       m.nodes == 1 ? "" : "es", sim::archName(setup.parameters.arch),
+                                       args.gpusPerThread, settings));
+  table.preamble.push_back(fmt::format(
+      "NCCL's view: {} channels of {:g} GB/s ({} CTAs){}", m.channels, m.nodes <= 2 ? m.bwIntra : m.bwInter,
+      m.commChannels, m.nvls ? fmt::format(", NVLS {} heads of {:g} GB/s", m.nvlsHeads, m.nvlsBwIntra) : ""));
+  table.preamble.push_back(
+      "predicted times of NCCL's own choice (docs/simulate.md), not measurements; #wrong '-': nothing runs");
   const size_t elem = runtime::dataTypeSize(*dtype);
   const int64_t multiplier = runtime::sizeMultiplier(*collective, ranks);
   std::vector<sim::NcclChoice> choices;
   for (uint64_t bytes : sizes) {
-    const sim::NcclChoice c = sim::ncclChoice(setup, {.collective = *collective, .bytes = bytes, .gpusPerThread = args.gpusPerThread});
+    const sim::NcclChoice c =
+        sim::ncclChoice(setup, {.collective = *collective, .bytes = bytes, .gpusPerThread = args.gpusPerThread});
     choices.push_back(c);
     driver::PerfRow row;
     row.bytes = bytes;
@@ -294,8 +312,9 @@ int runSimulate(const SimulateArguments& args) {
                     (options.sizes.size() == 1 ? " size" : " sizes"));
     sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
     progress::done();
-    return writeOutput("simulate", "",
-                       args.format == "json" ? json(args, algorithm, topology, report) : text(args, algorithm, topology, report));
+    return writeOutput(
+        "simulate", "",
+        args.format == "json" ? json(args, algorithm, topology, report) : text(args, algorithm, topology, report));
   }
 }
 
@@ -306,7 +325,8 @@ int simulateGuarded(const SimulateArguments& args) {
     std::cerr << "ccforge simulate: " << args.file << ": " << e.what() << "\n";
     return kExitViolation;
   } catch (const sim::SimulationLimit& e) {
-    std::cerr << "ccforge simulate: " << args.file << ": " << e.what() << " (inconclusive; try fewer or smaller sizes)\n";
+    std::cerr << "ccforge simulate: " << args.file << ": " << e.what()
+              << " (inconclusive; try fewer or smaller sizes)\n";
     return kExitInconclusive;
   }
 }
@@ -316,35 +336,43 @@ int simulateGuarded(const SimulateArguments& args) {
 void registerSimulateCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<SimulateArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "simulate", "Simulate an MSCCL-IR program on a topology: time, algbw and busbw per size (exit 0 ok, 10 the "
-                  "program deadlocks or mismatches transfers, 5 event limit, 2 unusable input, 1 usage)");
+      "simulate",
+      "Simulate an MSCCL-IR program on a topology: time, algbw and busbw per size (exit 0 ok, 10 the "
+      "program deadlocks or mismatches transfers, 5 event limit, 2 unusable input, 1 usage)");
   cmd->add_option("file", args->file, "MSCCL-IR file (.xml, .xml.gz), or with --nccl a collective")->required();
   addTopologyArgument(cmd, args->topology);
-  cmd->add_option("--sizes", args->sizes, "sizes in bytes as nccl-tests counts them: A..B doubles, or a comma list; "
-                                          "K, M, G are powers of 1024")
+  cmd->add_option("--sizes", args->sizes,
+                  "sizes in bytes as nccl-tests counts them: A..B doubles, or a comma list; "
+                  "K, M, G are powers of 1024")
       ->capture_default_str()
       ->each([args](const std::string&) { args->sizesGiven = true; });
-  cmd->add_option("-b,--minbytes", args->minBytes, "nccl-tests sweep: smallest size (8, 1K, 128M, 1G); prints the nccl-tests table");
+  cmd->add_option("-b,--minbytes", args->minBytes,
+                  "nccl-tests sweep: smallest size (8, 1K, 128M, 1G); prints the nccl-tests table");
   cmd->add_option("-e,--maxbytes", args->maxBytes, "nccl-tests sweep: largest size (default: -b)");
   cmd->add_option("-f,--stepfactor", args->factor, "nccl-tests sweep: factor between sizes")->capture_default_str();
-  cmd->add_option("--dtype", args->dtype, "sweep: element type for the count, type and runtime-selection columns")->capture_default_str();
+  cmd->add_option("--dtype", args->dtype, "sweep: element type for the count, type and runtime-selection columns")
+      ->capture_default_str();
   cmd->add_option("--op", args->op, "sweep: reduction op of the redop column")->capture_default_str();
   cmd->add_option("--root", args->root, "sweep: root of rooted collectives")->capture_default_str();
-  cmd->add_option("--arch", args->arch,
-                  "GPU generation whose model parameters apply (default: the spec's \"sm\"), or none for the pure link model")
+  cmd->add_option(
+         "--arch", args->arch,
+         "GPU generation whose model parameters apply (default: the spec's \"sm\"), or none for the pure link model")
       ->check(CLI::IsMember({"sm70", "sm80", "sm90", "sm100", "none"}));
   cmd->add_option("--max-events", args->eventLimit, "event limit per size")->capture_default_str();
   cmd->add_flag("--nccl", args->nccl,
                 "predict NCCL's own choice for a collective (the positional) instead of running a file: the nccl-tests "
                 "table of -b/-e/-f");
-  cmd->add_option("-g,--ngpus", args->gpusPerThread, "--nccl: GPUs one thread launches on (nccl-tests -g)")->capture_default_str();
-  cmd->add_option("--env", args->environment,
-                  "--nccl: NAME=VALUE of NCCL_ALGO, NCCL_PROTO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_NVLS_ENABLE, "
-                  "NCCL_LAUNCH_MODE (repeatable)");
+  cmd->add_option("-g,--ngpus", args->gpusPerThread, "--nccl: GPUs one thread launches on (nccl-tests -g)")
+      ->capture_default_str();
+  cmd->add_option(
+      "--env", args->environment,
+      "--nccl: NAME=VALUE of NCCL_ALGO, NCCL_PROTO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_NVLS_ENABLE, "
+      "NCCL_LAUNCH_MODE (repeatable)");
   cmd->add_option("--format", args->format, "text or json (and csv for -b/-e/-f sweeps)")
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
-  cmd->callback([args, &context] { context.exitCode = runGuarded("simulate", [&] { return simulateGuarded(*args); }); });
+  cmd->callback(
+      [args, &context] { context.exitCode = runGuarded("simulate", [&] { return simulateGuarded(*args); }); });
 }
 
 }  // namespace ccforge::cli

@@ -66,12 +66,14 @@ using synth::sccl::FrontierPoint;
 
 synth::sccl::SearchResult search(synth::sccl::Synthesizer& synth, const SynthArguments& a) {
   const int modes = (a.steps || a.rounds || a.chunks ? 1 : 0) + a.pareto + a.leastSteps + a.bandwidthOptimal;
-  if (modes > 1) throw std::invalid_argument("give one of --steps/--rounds/--chunks, --pareto, --least-steps, --bandwidth-optimal");
+  if (modes > 1)
+    throw std::invalid_argument("give one of --steps/--rounds/--chunks, --pareto, --least-steps, --bandwidth-optimal");
   const synth::sccl::SearchLimits limits{a.maxChunks, a.maxSteps};
   if (a.leastSteps) return leastStepsSearch(synth, limits);
   if (a.bandwidthOptimal) return bandwidthOptimalSearch(synth, limits);
   if (!(a.steps || a.rounds || a.chunks)) return paretoSearch(synth, limits);
-  if (!(a.steps && a.rounds && a.chunks)) throw std::invalid_argument("a single instance needs all of --chunks, --steps and --rounds");
+  if (!(a.steps && a.rounds && a.chunks))
+    throw std::invalid_argument("a single instance needs all of --chunks, --steps and --rounds");
   synth::sccl::SearchResult out;
   InstanceResult r = synth.solve(*a.chunks, *a.steps, *a.rounds);
   if (r.verdict == Verdict::Sat) out.frontier.push_back(r);
@@ -103,13 +105,17 @@ Counts count(const std::vector<InstanceResult>& history) {
   Counts c;
   for (const auto& r : history) {
     c.seconds += r.seconds;
-    (r.verdict == Verdict::Sat ? c.sat : r.verdict == Verdict::Unsat ? c.unsat : r.verdict == Verdict::Unknown ? c.unknown : c.pruned)++;
+    (r.verdict == Verdict::Sat       ? c.sat
+     : r.verdict == Verdict::Unsat   ? c.unsat
+     : r.verdict == Verdict::Unknown ? c.unknown
+                                     : c.pruned)++;
   }
   return c;
 }
 
-std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth, const synth::sccl::SearchResult& result,
-                 const std::vector<FrontierPoint>& points, const synth::sccl::CostModel& cost) {
+std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
+                 const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points,
+                 const synth::sccl::CostModel& cost) {
   std::string out = fmt::format("synth {} {}: {} GPUs; bounds: steps >= {}, rounds per chunk >= {}; solver {}\n",
                                 a.topology, a.collective, synth.ranks(), synth.bound().stepsLowerBound,
                                 topo::toString(synth.bound().roundsPerChunkLowerBound), a.solver);
@@ -119,8 +125,9 @@ std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   for (const FrontierPoint& p : points) {
     const std::string substitute =
         p.instance.substituteFor.empty() ? "" : "  (power-of-two C for " + p.instance.substituteFor + ")";
-    out += fmt::format("(C,S,R) = {}  R/C {}{}  {}  {}: {}\n", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
-                       topo::toString(p.roundsPerChunk), substitute, windowText(p.cheapest), callFormName(p.form),
+    out += fmt::format("(C,S,R) = {}  R/C {}{}  {}  {}: {}\n",
+                       triple(p.instance.chunks, p.instance.steps, p.instance.rounds), topo::toString(p.roundsPerChunk),
+                       substitute, windowText(p.cheapest), callFormName(p.form),
                        (p.emitted.verified() ? "verified" : "not verified") +
                            synth::deploy::outcomeText(p.deployment, p.file, !a.outputDir.empty()));
   }
@@ -131,8 +138,8 @@ std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   return out;
 }
 
-std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth, const synth::sccl::SearchResult& result,
-                 const std::vector<FrontierPoint>& points) {
+std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
+                 const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points) {
   ordered_json j;
   j["topology"] = a.topology;
   j["collective"] = std::string(collectiveTypeName(synth.collective()));
@@ -142,8 +149,11 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
                 {"rounds_per_chunk", topo::toString(synth.bound().roundsPerChunkLowerBound)}};
   ordered_json frontier = ordered_json::array();
   for (const FrontierPoint& p : points) {
-    ordered_json e{{"chunks", p.instance.chunks}, {"steps", p.instance.steps}, {"rounds", p.instance.rounds},
-                   {"rounds_per_chunk", topo::toString(p.roundsPerChunk)}, {"form", std::string(callFormName(p.form))}};
+    ordered_json e{{"chunks", p.instance.chunks},
+                   {"steps", p.instance.steps},
+                   {"rounds", p.instance.rounds},
+                   {"rounds_per_chunk", topo::toString(p.roundsPerChunk)},
+                   {"form", std::string(callFormName(p.form))}};
     if (!p.instance.substituteFor.empty()) e["substitute_for"] = p.instance.substituteFor;
     e["file"] = p.file.empty() ? ordered_json(nullptr) : ordered_json(p.file);
     e["verified"] = p.emitted.verified();
@@ -157,8 +167,11 @@ std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
   j["frontier"] = frontier;
   ordered_json instances = ordered_json::array();
   for (const InstanceResult& r : synth.history()) {
-    ordered_json e{{"chunks", r.chunks}, {"steps", r.steps}, {"rounds", r.rounds},
-                   {"result", std::string(synth::sccl::verdictName(r.verdict))}, {"seconds", r.seconds}};
+    ordered_json e{{"chunks", r.chunks},
+                   {"steps", r.steps},
+                   {"rounds", r.rounds},
+                   {"result", std::string(synth::sccl::verdictName(r.verdict))},
+                   {"seconds", r.seconds}};
     if (!r.note.empty()) e["note"] = r.note;
     instances.push_back(e);
   }
@@ -205,13 +218,13 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
                               result.frontier.size() == 1 ? "" : "s"));
 
   const synth::sccl::CostModel cost = synth::sccl::costModel(topology, request.collective);
-  const std::vector<FrontierPoint> points = synth::sccl::frontierFiles(
-      synth, result.frontier, cost,
-      {.protocol = *protocol,
-       .outputDirectory = a.outputDir,
-       .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
-       .filePrefix = synthFilePrefix(a.topology, a.collective),
-       .ncclMargin = ncclMargin(a)});
+  const std::vector<FrontierPoint> points =
+      synth::sccl::frontierFiles(synth, result.frontier, cost,
+                                 {.protocol = *protocol,
+                                  .outputDirectory = a.outputDir,
+                                  .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
+                                  .filePrefix = synthFilePrefix(a.topology, a.collective),
+                                  .ncclMargin = ncclMargin(a)});
   for (const FrontierPoint& p : points) {
     if (p.emitted.verified()) continue;
     const InstanceResult& r = p.instance;
@@ -222,20 +235,23 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   std::vector<NotWritten> notWritten;
   for (const FrontierPoint& p : points)
     if (p.file.empty())
-      notWritten.push_back({fmt::format("(C,S,R) = {} {}", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
-                                        callFormName(p.form)),
-                            p.deployment.notWritten});
+      notWritten.push_back(
+          {fmt::format("(C,S,R) = {} {}", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
+                       callFormName(p.form)),
+           p.deployment.notWritten});
   const auto written = static_cast<size_t>(
       std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }));
-  const std::vector<std::string> warnings = nothingWrittenWarnings(
-      a.outputDir, written, notWritten,
-      result.complete ? "no schedule exists within the search's limits" : "the search found no schedule: " + result.note);
+  const std::vector<std::string> warnings =
+      nothingWrittenWarnings(a.outputDir, written, notWritten,
+                             result.complete ? "no schedule exists within the search's limits"
+                                             : "the search found no schedule: " + result.note);
   progress::done();
   printWarnings(std::cerr, warnings);
   const std::string report = withOutputSummary(json(a, synth, result, points), a.outputDir, written, warnings);
   if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
   std::cout << (a.format == "json" ? report : text(a, synth, result, points, cost)) << std::flush;
-  const auto deployable = std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return p.deployment.window.has_value(); });
+  const auto deployable = std::count_if(points.begin(), points.end(),
+                                        [](const FrontierPoint& p) { return p.deployment.window.has_value(); });
   if (a.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
               << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
@@ -273,20 +289,21 @@ int runSynth(const SynthArguments& a) {
   const auto gpus = static_cast<int32_t>(topology.gpus().size());
   const int32_t most = trees ? limits::kMaxTreeSynthGpus : limits::kMaxSmtSynthGpus;
   if (gpus > most)
-    throw LimitExceeded(fmt::format("topology {} has {} GPUs; the {} method synthesizes for at most {} "
-                                    "(ccforge's limit, docs/limits.md)",
-                                    topology.name, gpus, trees ? "tree" : "SMT", most));
+    throw LimitExceeded(
+        fmt::format("topology {} has {} GPUs; the {} method synthesizes for at most {} "
+                    "(ccforge's limit, docs/limits.md)",
+                    topology.name, gpus, trees ? "tree" : "SMT", most));
   for (const auto& [name, value] : {std::pair{"--chunks", a.chunks}, {"--steps", a.steps}, {"--rounds", a.rounds}})
     if (value && (*value < 1 || *value > limits::kMaxSmtInstanceSize))
       throw std::invalid_argument(fmt::format("{} {} is out of range: an instance has 1 to {} (docs/limits.md)", name,
                                               *value, limits::kMaxSmtInstanceSize));
   if (!trees && a.chunks && a.steps && a.rounds &&
       int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus > limits::kMaxSmtInstanceWork)
-    throw LimitExceeded(fmt::format("instance (C,S,R) = ({},{},{}) on {} GPUs: C x R x GPUs = {} is over ccforge's "
-                                    "instance limit of {} (docs/limits.md)",
-                                    *a.chunks, *a.steps, *a.rounds, gpus,
-                                    int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus,
-                                    limits::kMaxSmtInstanceWork));
+    throw LimitExceeded(
+        fmt::format("instance (C,S,R) = ({},{},{}) on {} GPUs: C x R x GPUs = {} is over ccforge's "
+                    "instance limit of {} (docs/limits.md)",
+                    *a.chunks, *a.steps, *a.rounds, gpus, int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus,
+                    limits::kMaxSmtInstanceWork));
   checkOutputDirectory(a.outputDir);
   if (trees) return runTreeSynthesis(a);
   return runSmtSynthesis(a, topology, request);
@@ -297,12 +314,14 @@ int runSynth(const SynthArguments& a) {
 void registerSynthCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<SynthArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "synth", "Synthesize collective algorithms for a topology, lowered to verified MSCCL-IR (exit 0 found and "
-               "verified, 10 proven impossible, 5 inconclusive within the limits, 1 usage, 2 unusable topology)");
+      "synth",
+      "Synthesize collective algorithms for a topology, lowered to verified MSCCL-IR (exit 0 found and "
+      "verified, 10 proven impossible, 5 inconclusive within the limits, 1 usage, 2 unusable topology)");
   addTopologyArgument(cmd, args->topology);
-  cmd->add_option("collective", args->collective,
-                  "allgather, reducescatter, allreduce, broadcast[:ROOT], reduce[:ROOT], gather[:ROOT], scatter[:ROOT], "
-                  "alltoall")
+  cmd->add_option(
+         "collective", args->collective,
+         "allgather, reducescatter, allreduce, broadcast[:ROOT], reduce[:ROOT], gather[:ROOT], scatter[:ROOT], "
+         "alltoall")
       ->required();
   cmd->add_option("--chunks", args->chunks, "C: chunks per rank share (alltoall: per rank buffer) of one instance");
   cmd->add_option("--steps", args->steps, "S: synchronous steps of one instance");
@@ -314,10 +333,11 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--method", args->method, "auto, smt or trees (auto: trees for multi-box topologies)")
       ->check(CLI::IsMember({"auto", "smt", "trees"}))
       ->capture_default_str();
-  cmd->add_option("--composition", args->composition,
-                  "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), rings-split "
-                  "(the same on several boxes with second network entries, for large sizes), or auto (packing; "
-                  "hierarchical on multi-box machines; both ring compositions for allgather where the boxes have rings)")
+  cmd->add_option(
+         "--composition", args->composition,
+         "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), rings-split "
+         "(the same on several boxes with second network entries, for large sizes), or auto (packing; "
+         "hierarchical on multi-box machines; both ring compositions for allgather where the boxes have rings)")
       ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings", "rings-split"}))
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
@@ -329,8 +349,9 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--margin", args->marginPercent, "-o: percent a file's algbw must exceed NCCL's, at least")
       ->check(finiteRange(0, 1000))
       ->capture_default_str();
-  cmd->add_flag("--all-windows", args->allWindows,
-                "-o: windows from comparing the programs among themselves only, not against NCCL (for study, not to deploy)");
+  cmd->add_flag(
+      "--all-windows", args->allWindows,
+      "-o: windows from comparing the programs among themselves only, not against NCCL (for study, not to deploy)");
   addTextOrJsonFormat(cmd, args->format);
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
       ->check(finiteRange(0.001, 1e6))

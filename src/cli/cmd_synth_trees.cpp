@@ -59,17 +59,17 @@ int synthesize(const SynthArguments& args) {
   const CollectiveType collective = requestedCollective(args.collective);
   const std::optional<ir::Protocol> protocol = ir::parseProtocol(args.protocol);
   if (!protocol) throw std::invalid_argument("unknown protocol '" + args.protocol + "' (Simple, LL, LL128)");
-  if (args.format != "text" && args.format != "json") throw std::invalid_argument("unknown format '" + args.format + "'");
+  if (args.format != "text" && args.format != "json")
+    throw std::invalid_argument("unknown format '" + args.format + "'");
   const topo::Topology topology = topo::loadTopology(args.topology);
-  const synth::trees::TreeRun run = synth::trees::runTreeSynthesis(topology, collective,
-                                                                   {.composition = requestedComposition(args.composition),
-                                                                    .protocol = *protocol,
-                                                                    .timeoutSeconds = args.timeoutSeconds,
-                                                                    .outputDirectory = args.outputDir,
-                                                                    .ncclMargin = ncclMargin(args),
-                                                                    .progress = [](const std::string& phase) {
-                                                                      progress::phase(phase);
-                                                                    }});
+  const synth::trees::TreeRun run =
+      synth::trees::runTreeSynthesis(topology, collective,
+                                     {.composition = requestedComposition(args.composition),
+                                      .protocol = *protocol,
+                                      .timeoutSeconds = args.timeoutSeconds,
+                                      .outputDirectory = args.outputDir,
+                                      .ncclMargin = ncclMargin(args),
+                                      .progress = [](const std::string& phase) { progress::phase(phase); }});
   progress::done();
   // A composition that produced nothing fails the command only when none produced anything.
   int failed = kExitVerified;
@@ -86,9 +86,9 @@ int synthesize(const SynthArguments& args) {
       notWritten.push_back(
           {std::string(synth::trees::compositionName(o.composition)) + " composition", o.deployment.notWritten});
   for (const TreeFailure& f : run.failures)
-    notWritten.push_back({std::string(synth::trees::compositionName(f.composition)) + " composition",
-                          (f.kind == TreeFailure::Kind::TimeLimit ? "" : "no schedule within the runtime's limits: ") +
-                              f.message});
+    notWritten.push_back(
+        {std::string(synth::trees::compositionName(f.composition)) + " composition",
+         (f.kind == TreeFailure::Kind::TimeLimit ? "" : "no schedule within the runtime's limits: ") + f.message});
   const auto written = static_cast<size_t>(
       std::count_if(run.outcomes.begin(), run.outcomes.end(), [](const auto& o) { return !o.file.empty(); }));
   const std::vector<std::string> warnings =
@@ -96,7 +96,8 @@ int synthesize(const SynthArguments& args) {
   printWarnings(std::cerr, warnings);
   if (run.outcomes.empty()) return failed;
   int code = kExitVerified;
-  for (const synth::trees::TreeOutcome& o : run.outcomes) code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
+  for (const synth::trees::TreeOutcome& o : run.outcomes)
+    code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
   const auto deployable = std::count_if(run.outcomes.begin(), run.outcomes.end(),
                                         [](const auto& o) { return o.deployment.window.has_value(); });
   if (args.outputDir.empty() && deployable > 0)
@@ -105,8 +106,9 @@ int synthesize(const SynthArguments& args) {
   const std::string report = withOutputSummary(synth::trees::treeRunJson(args.topology, args.collective, run.outcomes),
                                                args.outputDir, written, warnings);
   if (!args.outputDir.empty()) writeSynthIndex(args.outputDir, args.topology, args.collective, report);
-  std::cout << (args.format == "json" ? report
-                                      : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))
+  std::cout << (args.format == "json"
+                    ? report
+                    : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))
             << std::flush;
   return code;
 }

@@ -58,7 +58,8 @@ int runImport(const ImportArguments& a) {
   if (a.sm > 0) options.sm = a.sm;
   if (!a.nvlinkGBps.empty()) {
     auto r = parseRational(a.nvlinkGBps);
-    if (!r || *r <= 0) throw std::invalid_argument("--nvlink-gbps wants a positive number or p/q, not '" + a.nvlinkGBps + "'");
+    if (!r || *r <= 0)
+      throw std::invalid_argument("--nvlink-gbps wants a positive number or p/q, not '" + a.nvlinkGBps + "'");
     options.nvlinkGBps = *r;
   }
   if (a.netAlphaUs < 0) throw std::invalid_argument("--net-alpha-us must be >= 0");
@@ -84,9 +85,7 @@ std::string rangeText(const BandwidthRange& r) {
   return r.min == r.max ? gbps(r.min) + " GB/s on every GPU" : gbps(r.min) + " to " + gbps(r.max) + " GB/s";
 }
 
-std::string groupText(const AutomorphismGroup& g) {
-  return (g.complete ? "" : "at least ") + g.order.str();
-}
+std::string groupText(const AutomorphismGroup& g) { return (g.complete ? "" : "at least ") + g.order.str(); }
 
 std::string count(int64_t n, std::string_view singular, std::string_view plural) {
   std::string text = std::to_string(n);
@@ -111,8 +110,8 @@ std::string showText(const Topology& t, const TopologySummary& s) {
     out << "diameter: " << count(*s.diameter, "step", "steps") << " (GPU-to-GPU transfers; switches"
         << (t.gpuRelay ? ", NICs and the GPUs the fabric relays through" : " and NICs") << " are not steps)\n";
   else
-    out << "diameter: none: " << gpuName(t, s.unreachable->first) << " cannot reach " << gpuName(t, s.unreachable->second)
-        << "\n";
+    out << "diameter: none: " << gpuName(t, s.unreachable->first) << " cannot reach "
+        << gpuName(t, s.unreachable->second) << "\n";
   out << "automorphisms: " << groupText(s.weighted) << " keeping bandwidth, alpha and link class; "
       << groupText(s.unweighted) << " ignoring them\n";
   out << "GPU orbits: " << s.gpuOrbits.size() << " (";
@@ -164,7 +163,8 @@ std::string listText() {
 
 void registerTopoCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<TopoArguments>();
-  CLI::App* topo = app.add_subcommand("topo", "Inspect topology specs (exit 0 ok, 2 unreadable or invalid spec, 1 usage)");
+  CLI::App* topo =
+      app.add_subcommand("topo", "Inspect topology specs (exit 0 ok, 2 unreadable or invalid spec, 1 usage)");
   topo->require_subcommand(1);
 
   CLI::App* show = topo->add_subcommand("show", "Summary: sizes, GPU bandwidth, diameter, automorphisms");
@@ -180,7 +180,8 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
 
   CLI::App* dot = topo->add_subcommand("dot", "Graphviz DOT of a topology");
   addTopologyArgument(dot, args->topology);
-  dot->add_option("-o,--output", args->output, "write to this file instead of stdout: DOT for .dot/.gv, rendered by Graphviz for .svg, .png, .pdf");
+  dot->add_option("-o,--output", args->output,
+                  "write to this file instead of stdout: DOT for .dot/.gv, rendered by Graphviz for .svg, .png, .pdf");
   dot->callback([args, &context] {
     context.exitCode = runGuarded("topo dot", [&] {
       if (!args->output.empty() && !viz::formatForPath(args->output))
@@ -195,30 +196,45 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
   auto imp = std::make_shared<ImportArguments>();
   CLI::App* import = topo->add_subcommand(
       "import", "Write a topology spec from NCCL topology dumps (NCCL_TOPO_DUMP_FILE) or `nvidia-smi topo -m` output");
-  import->add_option("files", imp->files, "one file per box (or one file with --boxes N)")->required()->check(CLI::ExistingFile);
+  import->add_option("files", imp->files, "one file per box (or one file with --boxes N)")
+      ->required()
+      ->check(CLI::ExistingFile);
   import->add_option("-o,--output", imp->output, "write the spec here instead of stdout");
   import->add_option("--name", imp->name, "the spec's name")->capture_default_str();
   import->add_option("--boxes", imp->boxes, "copies of the one input box")->capture_default_str();
-  import->add_option("--fabric", imp->fabric,
-                     "how NICs of different boxes meet: rail (a leaf switch per NIC index), switch (one switch) or clos "
-                     "(a leaf switch per --boxes-per-leaf boxes); rail and clos leaves meet at a spine")
+  import
+      ->add_option("--fabric", imp->fabric,
+                   "how NICs of different boxes meet: rail (a leaf switch per NIC index), switch (one switch) or clos "
+                   "(a leaf switch per --boxes-per-leaf boxes); rail and clos leaves meet at a spine")
       ->check(CLI::IsMember({"rail", "switch", "clos"}))
       ->capture_default_str();
-  import->add_option("--spine-oversubscription", imp->spineOversubscription,
-                     "rail and clos: each leaf's uplink is its NIC links' bandwidth divided by this (1: non-blocking; 0: no spine)")
+  import
+      ->add_option("--spine-oversubscription", imp->spineOversubscription,
+                   "rail and clos: each leaf's uplink is its NIC links' bandwidth divided by this (1: non-blocking; 0: "
+                   "no spine)")
       ->capture_default_str();
-  import->add_option("--boxes-per-leaf", imp->boxesPerLeaf, "clos: boxes whose NICs share a leaf switch")->capture_default_str();
+  import->add_option("--boxes-per-leaf", imp->boxesPerLeaf, "clos: boxes whose NICs share a leaf switch")
+      ->capture_default_str();
   import->add_flag("--no-nvls", imp->noNvls, "the NVSwitch does not reduce (no NVLink SHARP), even with sm 90+");
-  import->add_option("--rail-switches", imp->railSwitches,
-                     "with --fabric rail: K switches, NIC j on rail<j mod K> (the catalog's a100-2 has 2); default one per rail");
-  import->add_option("--sm", imp->sm, "compute capability (70, 80, 90, 100): required for nvidia-smi output with NVLinks, overrides a dump's");
-  import->add_option("--nvlink-gbps", imp->nvlinkGBps, "per-NVLink bandwidth per direction in GB/s, overriding the table");
+  import->add_option(
+      "--rail-switches", imp->railSwitches,
+      "with --fabric rail: K switches, NIC j on rail<j mod K> (the catalog's a100-2 has 2); default one per rail");
+  import->add_option(
+      "--sm", imp->sm,
+      "compute capability (70, 80, 90, 100): required for nvidia-smi output with NVLinks, overrides a dump's");
+  import->add_option("--nvlink-gbps", imp->nvlinkGBps,
+                     "per-NVLink bandwidth per direction in GB/s, overriding the table");
   import->add_option("--net-alpha-us", imp->netAlphaUs, "alpha of each NIC-switch link (us)")->capture_default_str();
   import->add_flag("-q,--quiet", imp->quiet, "do not print the assumptions (they stay in the spec's notes)");
-  import->callback([imp, &context] { context.exitCode = runGuarded("topo import", [&] { return runImport(*imp); }); });
+  import->callback([imp, &context] { context.exitCode = runGuarded("topo import", [&] { return runImport(*imp);
+});
+}  // namespace ccforge::cli
+);
 
-  CLI::App* list = topo->add_subcommand("list", "The catalog topologies");
-  list->callback([&context] { context.exitCode = runGuarded("topo list", [] { return writeOutput("topo list", "", listText()); }); });
+CLI::App* list = topo->add_subcommand("list", "The catalog topologies");
+list->callback([&context] {
+  context.exitCode = runGuarded("topo list", [] { return writeOutput("topo list", "", listText()); });
+});
 }
 
 }  // namespace ccforge::cli

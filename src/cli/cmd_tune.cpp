@@ -46,9 +46,10 @@ int runTune(const TuneArguments& args) {
     const topo::Topology topology = topo::loadTopology(args.topology);
     tune::TuneRun run;
     run.topology = topology.name;
-    run.errorSource = topology.calibration && topology.calibration->errorLarge
-                          ? "the spec's calibration, fitted to " + std::to_string(topology.calibration->logs.size()) + " log(s)"
-                          : "the uncalibrated model's defaults, docs/calibrate.md";
+    run.errorSource =
+        topology.calibration && topology.calibration->errorLarge
+            ? "the spec's calibration, fitted to " + std::to_string(topology.calibration->logs.size()) + " log(s)"
+            : "the uncalibrated model's defaults, docs/calibrate.md";
     run.options.minBytes = oneSize("-b", args.minSize);
     run.options.maxBytes = oneSize("-e", args.maxSize);
     run.options.margin = args.marginPercent / 100;
@@ -75,8 +76,8 @@ int runTune(const TuneArguments& args) {
 
     for (const tune::CollectiveTuning& t : run.collectives) {
       std::cout << fmt::format("{} on {} ({} ranks): {} candidates, {} not usable\n",
-                               ir::collectiveName(irKindOf(t.collective)), run.topology, t.ranks, t.set.candidates.size(),
-                               t.set.rejected.size());
+                               ir::collectiveName(irKindOf(t.collective)), run.topology, t.ranks,
+                               t.set.candidates.size(), t.set.rejected.size());
       if (t.windows.empty()) std::cout << "  NCCL at every size (no candidate beats it by the margin)\n";
       for (const tune::Window& w : t.windows)
         std::cout << fmt::format("  {} {}..{} bytes: {} -> {}\n", callFormName(w.form), w.minBytes, w.maxBytes,
@@ -85,10 +86,11 @@ int runTune(const TuneArguments& args) {
     for (const std::string& w : written.warnings) std::cerr << "ccforge tune: " << w << "\n";
     const bool clean = written.check.verdict == verify::Verdict::Verified && written.check.ambiguous.empty() &&
                        written.legacyMisrouted.empty();
-    std::cout << fmt::format("{} files written to {}; verify {}: {}; {} power-of-two calls of 1 KiB..4 GiB checked, {} "
-                             "accepted by more than one file\n",
-                             written.files.size(), args.output, args.output, verify::verdictName(written.check.verdict),
-                             written.check.callsChecked, written.check.ambiguous.size());
+    std::cout << fmt::format(
+        "{} files written to {}; verify {}: {}; {} power-of-two calls of 1 KiB..4 GiB checked, {} "
+        "accepted by more than one file\n",
+        written.files.size(), args.output, args.output, verify::verdictName(written.check.verdict),
+        written.check.callsChecked, written.check.ambiguous.size());
     for (const std::string& f : written.check.findings) std::cout << "  " << f << "\n";
     for (const std::string& a : written.check.ambiguous) std::cout << "  ambiguous: " << a << "\n";
     for (const std::string& l : written.legacy) std::cout << "legacy MSCCL_CONFIG " << l << "\n";
@@ -104,18 +106,21 @@ int runTune(const TuneArguments& args) {
 void registerTuneCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<TuneArguments>();
   CLI::App* cmd = app.add_subcommand(
-      "tune", "Write an algorithm directory the executor loads as it is: windows where library, synthesized or given "
-              "programs beat NCCL's predicted fallback, with a report and plots (exit 0 written and verified, 10 the "
-              "directory check failed, 1 usage, 2 unusable topology or file)");
+      "tune",
+      "Write an algorithm directory the executor loads as it is: windows where library, synthesized or given "
+      "programs beat NCCL's predicted fallback, with a report and plots (exit 0 written and verified, 10 the "
+      "directory check failed, 1 usage, 2 unusable topology or file)");
   addTopologyArgument(cmd, args->topology);
   cmd->add_option("collectives", args->collectives, "allreduce, allgather, reducescatter, alltoall")->required();
   cmd->add_option("-o,--output", args->output, "the algorithm directory to write (report in DIR/report/)")->required();
-  cmd->add_option("-b,--minbytes", args->minSize, "smallest size tuned (a power of two, nccl-tests' size)")->capture_default_str();
+  cmd->add_option("-b,--minbytes", args->minSize, "smallest size tuned (a power of two, nccl-tests' size)")
+      ->capture_default_str();
   cmd->add_option("-e,--maxbytes", args->maxSize, "largest size tuned (a power of two)")->capture_default_str();
   cmd->add_option("--margin", args->marginPercent, "percent a candidate's algbw must exceed NCCL's")
       ->check(finiteRange(0, 1000))
       ->capture_default_str();
-  cmd->add_option("--arch", args->arch, "GPU generation for the simulator and NCCL's model (default: the spec's \"sm\")")
+  cmd->add_option("--arch", args->arch,
+                  "GPU generation for the simulator and NCCL's model (default: the spec's \"sm\")")
       ->check(CLI::IsMember({"sm70", "sm80", "sm90", "sm100"}));
   cmd->add_option("--file", args->files, "an MSCCL-IR file to consider as a candidate (repeatable)");
   cmd->add_flag("--no-library", args->noLibrary, "leave out the algorithm library");

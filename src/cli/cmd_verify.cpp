@@ -99,9 +99,9 @@ int runVerify(const VerifyArguments& args) {
   }
   verify::Options options;
   try {
-    for (const auto& [patterns, action] : {std::pair{&args.disable, verify::RuleAction::Disable},
-                                           std::pair{&args.warn, verify::RuleAction::Warn},
-                                           std::pair{&args.error, verify::RuleAction::Error}})
+    for (const auto& [patterns, action] :
+         {std::pair{&args.disable, verify::RuleAction::Disable}, std::pair{&args.warn, verify::RuleAction::Warn},
+          std::pair{&args.error, verify::RuleAction::Error}})
       for (const std::string& pattern : *patterns) options.ruleOverrides.set(pattern, action);
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge verify: " << e.what() << "\n";
@@ -113,7 +113,9 @@ int runVerify(const VerifyArguments& args) {
   options.slots = args.slots;
   options.collective = args.collective;
   options.maxInputBytes = args.maxInputBytes;
-  options.engine = args.engine == "smt" ? verify::Engine::Smt : args.engine == "both" ? verify::Engine::Both : verify::Engine::Sim;
+  options.engine = args.engine == "smt"    ? verify::Engine::Smt
+                   : args.engine == "both" ? verify::Engine::Both
+                                           : verify::Engine::Sim;
   options.smt.solvers = args.solver == "cvc5"   ? verify::SmtSolvers::Cvc5
                         : args.solver == "both" ? verify::SmtSolvers::Both
                                                 : verify::SmtSolvers::Z3;
@@ -160,9 +162,10 @@ int runVerify(const VerifyArguments& args) {
 
 void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   auto args = std::make_shared<VerifyArguments>();
-  CLI::App* cmd = app.add_subcommand("verify", "Check MSCCL-IR programs: runtime limits, connections, races, "
-                                               "postcondition and deadlock freedom (exit 0 verified, 10 violation, "
-                                               "5 inconclusive, 2 unreadable input, 1 usage, 6 internal error)");
+  CLI::App* cmd = app.add_subcommand("verify",
+                                     "Check MSCCL-IR programs: runtime limits, connections, races, "
+                                     "postcondition and deadlock freedom (exit 0 verified, 10 violation, "
+                                     "5 inconclusive, 2 unreadable input, 1 usage, 6 internal error)");
   cmd->add_option("paths", args->paths, "MSCCL-IR files (.xml, .xml.gz) or algorithm directories")->required();
   cmd->add_option("--profile", args->profile,
                   "runtime whose limits apply (default: the one each file's header is written for: msccl-executor "
@@ -193,16 +196,20 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--solver", args->solver, "SMT solver: z3, cvc5, or both (every query cross-checked)")
       ->check(CLI::IsMember({"z3", "cvc5", "both"}))
       ->capture_default_str();
-  cmd->add_option("--smt-timeout", args->smtTimeoutSeconds,
-                  "wall-clock limit per SMT query and solver, in seconds; a query that hits it is inconclusive (exit 5)")
+  cmd->add_option(
+         "--smt-timeout", args->smtTimeoutSeconds,
+         "wall-clock limit per SMT query and solver, in seconds; a query that hits it is inconclusive (exit 5)")
       ->check(finiteRange(0.001, 86400.0))
       ->capture_default_str();
   cmd->add_option("--smt-rlimit", args->smtRlimit,
                   "deterministic resource limit per SMT query (Z3 rlimit, cvc5 rlimit-per); 0: none")
       ->capture_default_str();
   cmd->add_option("--dump-smt", args->dumpSmt, "write every SMT query as a standalone .smt2 file into this directory");
-  cmd->add_option("--disable", args->disable, "drop the findings of this rule (an id such as selection.ambiguous, or a group such as selection); repeatable");
-  cmd->add_option("--warn", args->warn, "report this rule's findings (id or group) as warnings, which do not fail the verdict; repeatable");
+  cmd->add_option(
+      "--disable", args->disable,
+      "drop the findings of this rule (an id such as selection.ambiguous, or a group such as selection); repeatable");
+  cmd->add_option("--warn", args->warn,
+                  "report this rule's findings (id or group) as warnings, which do not fail the verdict; repeatable");
   cmd->add_option("--error", args->error, "report this rule's findings (id or group) as errors; repeatable");
   cmd->add_option("--witness-dir", args->witnessDir,
                   "write every SMT witness schedule as a JSON file into this directory");

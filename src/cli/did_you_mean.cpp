@@ -69,8 +69,9 @@ std::vector<std::string> didYouMean(const CLI::App& app, const std::vector<std::
     const std::string name = a.substr(0, a.find('='));
     if (std::find(options.begin(), options.end(), name) != options.end()) continue;
     if (const std::optional<std::string> near = nearestName(name, options))
-      hints.push_back("'" + name + "' is not an option" + (command ? " of '" + command->get_name() + "'" : std::string()) +
-                      "; did you mean '" + *near + "'?");
+      hints.push_back("'" + name + "' is not an option" +
+                      (command ? " of '" + command->get_name() + "'" : std::string()) + "; did you mean '" + *near +
+                      "'?");
   }
   return hints;
 }

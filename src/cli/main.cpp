@@ -22,8 +22,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // Accepted before or after the subcommand's name (fallthrough); takes effect as it is parsed.
   app.fallthrough();
-  app.add_flag_callback("--progress", [] { ccforge::cli::progress::force(); },
-                        "report progress (phase, instance, elapsed time) on stderr even when it is not a terminal")
+  app.add_flag_callback(
+         "--progress", [] { ccforge::cli::progress::force(); },
+         "report progress (phase, instance, elapsed time) on stderr even when it is not a terminal")
       ->trigger_on_parse();
   ccforge::cli::CommandContext context;
   ccforge::cli::registerVerifyCommand(app, context);

@@ -26,7 +26,8 @@ inline CLI::Validator finiteRange(double min, double max) {
           return "'" + text + "' is not a number";
         }
         if (!std::isfinite(v) || v < min || v > max)
-          return "'" + text + "' is not a number in [" + CLI::detail::to_string(min) + " - " + CLI::detail::to_string(max) + "]";
+          return "'" + text + "' is not a number in [" + CLI::detail::to_string(min) + " - " +
+                 CLI::detail::to_string(max) + "]";
         return {};
       },
       "NUMBER in [" + CLI::detail::to_string(min) + " - " + CLI::detail::to_string(max) + "]");

@@ -42,10 +42,11 @@ struct State {
   // Caller holds the mutex.
   void print(bool again) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    std::string line = fmt::format("ccforge {}: progress: [{:.1f} s] {}{}\n", command, elapsed, again ? "still " : "", phase);
+    std::string line =
+        fmt::format("ccforge {}: progress: [{:.1f} s] {}{}\n", command, elapsed, again ? "still " : "", phase);
     if (again)
-      line.insert(line.size() - 1, fmt::format(" ({:.0f} s so far)",
-                                               std::chrono::duration<double>(Clock::now() - phaseStart).count()));
+      line.insert(line.size() - 1,
+                  fmt::format(" ({:.0f} s so far)", std::chrono::duration<double>(Clock::now() - phaseStart).count()));
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
   }

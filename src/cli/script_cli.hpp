@@ -33,8 +33,17 @@ inline std::vector<std::string> scriptArgumentOrder(int argc, char** argv) {
   static const std::map<std::string, std::map<std::string, bool>> own = {
       {"compile", {{"-o", true}, {"--output", true}, {"--profile", true}, {"--max-tbs", true}, {"--no-verify", false}}},
       {"dot",
-       {{"-o", true}, {"--output", true}, {"--view", true}, {"--profile", true}, {"--rank", true}, {"--chunk", true},
-        {"--around", true}, {"--radius", true}, {"--max-nodes", true}, {"--highlight", true}, {"--verify", false}}}};
+       {{"-o", true},
+        {"--output", true},
+        {"--view", true},
+        {"--profile", true},
+        {"--rank", true},
+        {"--chunk", true},
+        {"--around", true},
+        {"--radius", true},
+        {"--max-nodes", true},
+        {"--highlight", true},
+        {"--verify", false}}}};
   const auto& options = own.at(in[1]);
   size_t script = 0;
   for (size_t i = 2; i < in.size(); ++i) {
@@ -87,9 +96,10 @@ inline std::string defaultScriptProfile(const dsl::Program& program) {
 // Runs the script and returns the programs it asked to be written (XML(), in order); `anyProgram`
 // (ccforge dot) takes the last of them, or else the last one it built. Prints what went wrong
 // and returns the exit code otherwise.
-inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std::string& tool, const std::string& script,
-                                                                     const std::vector<std::string>& args,
-                                                                     bool anyProgram) {
+inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std::string& tool,
+                                                                      const std::string& script,
+                                                                      const std::vector<std::string>& args,
+                                                                      bool anyProgram) {
   // Checked here, not by the script runner: a missing SCCL file would otherwise fail inside the
   // importer, whose exit status does not say "unreadable input".
   if (std::ifstream probe(script); !probe) {
@@ -144,8 +154,7 @@ inline std::string nthOutput(const std::string& output, size_t n) {
 inline std::string scriptLocation(const ScriptProgram& p, const std::string& script) {
   if (p.at.line() == 0) return script + ":1:1: error: ";
   return std::string(p.at.file_name()) + ":" + std::to_string(p.at.line()) + ":" +
-         std::to_string(p.at.column() ? p.at.column() : 1) +
-         ": error: ";
+         std::to_string(p.at.column() ? p.at.column() : 1) + ": error: ";
 }
 
 }  // namespace ccforge::cli

@@ -19,20 +19,20 @@ struct SynthArguments {
   bool pareto = false;
   bool leastSteps = false;
   bool bandwidthOptimal = false;
-  std::string solver = "z3";      // z3 | cvc5
-  std::string method = "auto";    // auto | smt | trees; auto picks trees for multi-box topologies
+  std::string solver = "z3";    // z3 | cvc5
+  std::string method = "auto";  // auto | smt | trees; auto picks trees for multi-box topologies
   // Tree method only: packing ("trees"), "hierarchical" or "auto" (both on multi-box machines).
   std::string composition = "auto";
   std::string protocol = "Simple";
-  std::string outputDir;          // -o DIR: the points the runtime can select, with size windows
+  std::string outputDir;  // -o DIR: the points the runtime can select, with size windows
   // -o: a window only where NCCL is beaten by this much and by the model's error (deploy/nccl_gate.hpp)
   double marginPercent = sim::kDefaultMargin * 100;
-  bool allWindows = false;        // --all-windows: the programs compared among themselves only
-  std::string format = "text";    // text | json
-  double timeoutSeconds = 600;    // whole search
+  bool allWindows = false;             // --all-windows: the programs compared among themselves only
+  std::string format = "text";         // text | json
+  double timeoutSeconds = 600;         // whole search
   double instanceTimeoutSeconds = 60;  // each solver call
-  int maxChunks = 0;  // SMT searches: largest C tried (0: from the bandwidth bound)
-  int maxSteps = 0;   // SMT searches: largest S tried (0: steps bound + GPUs)
+  int maxChunks = 0;                   // SMT searches: largest C tried (0: from the bandwidth bound)
+  int maxSteps = 0;                    // SMT searches: largest S tried (0: steps bound + GPUs)
 };
 
 // The margin synth -o weighs its files against NCCL with; nullopt under --all-windows.

@@ -1,7 +1,7 @@
 // The index `synth -o DIR` writes beside its programs (docs/synth.md, "Output directories"):
 // DIR/report/<topology>-<collective>.json, the run's JSON report without its timings and with
-// each file named relative to DIR, so that a repeated run writes the same bytes. The executor loads every regular file at DIR's top
-// level and skips sub-directories, so the index lives in report/.
+// each file named relative to DIR, so that a repeated run writes the same bytes. The executor loads every regular file
+// at DIR's top level and skips sub-directories, so the index lives in report/.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -12,7 +12,11 @@ class ChannelAssigner {
  public:
   ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target, int32_t cap,
                   const std::vector<bool>& isolated)
-      : dag_(dag), program_(program), target_(target), cap_(cap), isolated_(isolated),
+      : dag_(dag),
+        program_(program),
+        target_(target),
+        cap_(cap),
+        isolated_(isolated),
         result_{ConnectionGraph(dag.ranks, target), std::vector<int32_t>(dag.instrs.size(), -1),
                 std::vector<int32_t>(dag.instrs.size(), -1), 1} {}
 
@@ -58,8 +62,9 @@ class ChannelAssigner {
       const int32_t c = stride < 0 ? pinned : (pinned + k * stride) % limit;
       if (!tryChannel(start, c, 0))
         throw CompileError(describeTraceOp(program_, failedOp_) + ": channel " + std::to_string(c) +
-                           (c != pinned ? " (channel " + std::to_string(pinned) + " of replica " + std::to_string(k) + ")"
-                                        : std::string()) +
+                           (c != pinned
+                                ? " (channel " + std::to_string(pinned) + " of replica " + std::to_string(k) + ")"
+                                : std::string()) +
                            " cannot carry this transfer: " + result_.graph.failure());
       return c;
     }
@@ -101,7 +106,8 @@ class ChannelAssigner {
       in.channel = c;
       const size_t i = static_cast<size_t>(v);
       result_.sendConn[i] = in.sendPeer >= 0 ? g.findConnection(in.rank, c, Direction::Send, in.sendPeer) : -1;
-      result_.home[i] = in.sendPeer >= 0 ? result_.sendConn[i] : g.findConnection(in.rank, c, Direction::Recv, in.recvPeer);
+      result_.home[i] =
+          in.sendPeer >= 0 ? result_.sendConn[i] : g.findConnection(in.rank, c, Direction::Recv, in.recvPeer);
     }
     return true;
   }

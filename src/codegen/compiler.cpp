@@ -52,8 +52,8 @@ const ScheduledTb* longest(const Schedule& s) {
     }
     from += (from.empty() ? "" : ", ") + describeTraceOp(program, op);
   }
-  throw CompileError("rank " + std::to_string(t.rank) + ": a thread block (send " + std::to_string(t.send) +
-                     ", recv " + std::to_string(t.recv) + ", channel " + std::to_string(t.channel) + ") needs " +
+  throw CompileError("rank " + std::to_string(t.rank) + ": a thread block (send " + std::to_string(t.send) + ", recv " +
+                     std::to_string(t.recv) + ", channel " + std::to_string(t.channel) + ") needs " +
                      std::to_string(t.steps.size()) + " steps; " + target.name + " allows " +
                      std::to_string(target.maxStepsPerThreadBlock) + " per thread block. Its instructions come from " +
                      from +
@@ -113,7 +113,8 @@ void requireConstInput(const dsl::Program& program, const InstructionDag& dag) {
   if (program.binding().form != CallForm::OutOfPlace) return;
   for (const Instr& in : dag.instrs) {
     // A fused program's compute defines its input: the caller passes the product buffer there.
-    if (in.removed || !writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input || in.type == ir::OpType::Compute)
+    if (in.removed || !writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input ||
+        in.type == ir::OpType::Compute)
       continue;
     throw CompileError("rank " + std::to_string(in.rank) + ": " + describeTraceOp(program, in.traceOp) +
                        " stores into the input buffer, which in an out-of-place call is the caller's const send "
@@ -139,8 +140,8 @@ void requireParserNodes(const ir::Algorithm& algorithm, const RuntimeProfile& ta
       }
   throw CompileError("rank " + std::to_string(rank) + " needs " + std::to_string(*worst) +
                      " XML nodes when it loads the file (1 algo, " + std::to_string(algorithm.gpus.size()) + " gpu, " +
-                     std::to_string(tbs) + " tb and " + std::to_string(steps) + " step elements); " +
-                     target.name + "'s parser stores at most " + std::to_string(target.maxNodesPerLoad) +
+                     std::to_string(tbs) + " tb and " + std::to_string(steps) + " step elements); " + target.name +
+                     "'s parser stores at most " + std::to_string(target.maxNodesPerLoad) +
                      " per rank (MAX_NODES). Move fewer pieces per rank: fewer instances, parallelize factors or "
                      "pipeline rounds, or larger chunks");
 }
@@ -153,9 +154,10 @@ std::vector<std::string> notesOf(const dsl::Program& program, const InstructionD
     std::string where;
     for (size_t i = 0; i < overfull.size() && i < 3; ++i)
       where += (i ? ", " : "") + describeTraceOp(program, dag.instrs[static_cast<size_t>(overfull[i])].traceOp);
-    notes.push_back("could not order " + std::to_string(overfull.size()) + " chains of transfers within the protocol's " +
-                    std::to_string(transfersInFlight(program.options().protocol)) + " transfers in flight per connection (" +
-                    where + (overfull.size() > 3 ? ", ..." : "") + "): the program may deadlock; ccforge verify decides");
+    notes.push_back(
+        "could not order " + std::to_string(overfull.size()) + " chains of transfers within the protocol's " +
+        std::to_string(transfersInFlight(program.options().protocol)) + " transfers in flight per connection (" +
+        where + (overfull.size() > 3 ? ", ..." : "") + "): the program may deadlock; ccforge verify decides");
   }
   const int32_t replicas = program.options().instances * program.parallelFactors();
   if (replicas > 1 && int64_t{s.channels.stride} * replicas > target.maxChannels)

@@ -126,11 +126,16 @@ bool ConnectionGraph::unite(int32_t a, int32_t b, int32_t cap) {
   const Group& gb = nodes_[static_cast<size_t>(rb)].group;
   // Distinct groups never share a connection, so two send (or receive) peers always differ.
   const char* why = nullptr;
-  if (ga.sendPeer >= 0 && gb.sendPeer >= 0) why = "two send peers";
-  else if (ga.recvPeer >= 0 && gb.recvPeer >= 0) why = "two receive peers";
-  else if (ga.channel >= 0 && gb.channel >= 0 && ga.channel != gb.channel) why = "two channels";
-  else if (ga.label >= 0 && gb.label >= 0) why = "two thread block labels";
-  else if (cap > 0 && ga.ops + gb.ops > cap) why = "more steps than allowed";
+  if (ga.sendPeer >= 0 && gb.sendPeer >= 0)
+    why = "two send peers";
+  else if (ga.recvPeer >= 0 && gb.recvPeer >= 0)
+    why = "two receive peers";
+  else if (ga.channel >= 0 && gb.channel >= 0 && ga.channel != gb.channel)
+    why = "two channels";
+  else if (ga.label >= 0 && gb.label >= 0)
+    why = "two thread block labels";
+  else if (cap > 0 && ga.ops + gb.ops > cap)
+    why = "more steps than allowed";
   if (why) {
     failure_.kind = Failure::Kind::Clash;
     failure_.a = ga;
@@ -164,8 +169,9 @@ std::string ConnectionGraph::failure() const {
              ", the most the runtime allows";
     case Failure::Kind::RankFull:
       return "rank " + std::to_string(f.a.rank) + " already has " + std::to_string(f.limit) + " thread blocks that " +
-             (f.dir == Direction::Send ? "send" : "receive") + ", one per peer and channel; " + target_.name + " allows " +
-             std::to_string(f.limit) + " per rank (all of a rank's thread blocks must be resident at once)";
+             (f.dir == Direction::Send ? "send" : "receive") + ", one per peer and channel; " + target_.name +
+             " allows " + std::to_string(f.limit) +
+             " per rank (all of a rank's thread blocks must be resident at once)";
     case Failure::Kind::GroupFull:
       return "on rank " + std::to_string(f.a.rank) + ", " + describe(f.a) + " already has " + std::to_string(f.limit) +
              " steps";

@@ -52,7 +52,8 @@ void insertDependencies(Schedule& s, const InstructionDag& dag) {
       for (int32_t w = waitStart[tb][i]; w < waitStart[tb][i + 1]; ++w) {
         const auto [ptb, pos] = waits[tb][static_cast<size_t>(w)];
         const bool last = w + 1 == waitStart[tb][i + 1];
-        t.steps.push_back(ScheduledStep{last ? t.ops[i] : -1, ptb, stepOf[static_cast<size_t>(ptb)][static_cast<size_t>(pos)], false});
+        t.steps.push_back(ScheduledStep{last ? t.ops[i] : -1, ptb,
+                                        stepOf[static_cast<size_t>(ptb)][static_cast<size_t>(pos)], false});
       }
       if (waitStart[tb][i] == waitStart[tb][i + 1]) t.steps.push_back(ScheduledStep{t.ops[i], -1, -1, false});
     }

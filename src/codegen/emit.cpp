@@ -81,8 +81,9 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
     algo.collName = std::string(ir::kFusedCollPrefix) + algo.collName;
     if (product->rows % coll.inputChunks() != 0)
       throw CompileError("the product's " + std::to_string(product->rows) + " rows do not divide into the " +
-                         std::to_string(coll.inputChunks()) + " compiled input chunks (instances and parallelize cut "
-                                                              "every chunk); use fewer parts or more rows");
+                         std::to_string(coll.inputChunks()) +
+                         " compiled input chunks (instances and parallelize cut "
+                         "every chunk); use fewer parts or more rows");
   }
   const int32_t rowsPerChunk = product ? product->rows / coll.inputChunks() : 0;
   const bool inplace = program.binding().form == CallForm::InPlace;

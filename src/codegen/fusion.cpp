@@ -57,9 +57,8 @@ void redirectEdges(InstructionDag& dag, const std::vector<int32_t>& into) {
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
     return x.to != y.to ? x.to < y.to : x.from != y.from ? x.from < y.from : x.kind < y.kind;
   });
-  edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
-                return x.to == y.to && x.from == y.from;
-              }),
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const Edge& x, const Edge& y) { return x.to == y.to && x.from == y.from; }),
               edges.end());
   dag.edges = std::move(edges);
   dag.buildAdjacency();

@@ -20,7 +20,7 @@ struct Instr {
   ir::OpType type = ir::OpType::Nop;
   ir::Buffer srcBuf = ir::Buffer::Input;  // local operands, canonical buffers, compiled chunks
   ir::Buffer dstBuf = ir::Buffer::Input;
-  bool removed = false;                   // fused into another instruction
+  bool removed = false;  // fused into another instruction
   int32_t rank = 0;
   int32_t srcOff = -1;
   int32_t dstOff = -1;
@@ -33,7 +33,7 @@ struct Instr {
   int32_t replica = 0;    // instance x parallel part
   int32_t twin = 0;       // the same instruction of replica 0
   int32_t channelDirective = -1;
-  int32_t tbLabel = -1;   // the program's thread block label, -1 for automatic
+  int32_t tbLabel = -1;  // the program's thread block label, -1 for automatic
   // Filled by the passes.
   int32_t channel = -1;
   int32_t depth = 0;   // longest path from the start, communication edges included

@@ -34,8 +34,8 @@ Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
   size_t expected = 0;
   for (const dsl::TraceOp& op : program.trace()) {
     const int64_t width = int64_t{op.count} * R / (int64_t{instances} * op.parallel);
-    expected += static_cast<size_t>(instances * op.parallel * ceilDiv(width, int64_t{target.maxCount}) *
-                                    (op.local() ? 1 : 2));
+    expected +=
+        static_cast<size_t>(instances * op.parallel * ceilDiv(width, int64_t{target.maxCount}) * (op.local() ? 1 : 2));
   }
   dag.instrs.reserve(expected);
   out.uses.assign(expected, ResultUse{});

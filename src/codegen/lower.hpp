@@ -25,8 +25,8 @@ struct OutputRange {
 
 struct Lowered {
   InstructionDag dag;
-  std::vector<ResultUse> uses;        // per instruction
-  std::vector<OutputRange> outputs;   // per rank
+  std::vector<ResultUse> uses;         // per instruction
+  std::vector<OutputRange> outputs;    // per rank
   std::vector<int32_t> scratchChunks;  // per rank, compiled chunks
 };
 

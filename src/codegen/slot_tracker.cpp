@@ -16,8 +16,10 @@ void SlotTracker::noteRead(int32_t writer, int32_t op) {
   preds_.push_back({writer, EdgeKind::True});
   if (static_cast<size_t>(writer) >= uses_.size()) uses_.resize(static_cast<size_t>(writer) + 1);
   int32_t& sole = uses_[static_cast<size_t>(writer)].soleReader;
-  if (sole == -1) sole = op;
-  else if (sole != op) sole = -2;
+  if (sole == -1)
+    sole = op;
+  else if (sole != op)
+    sole = -2;
 }
 
 void SlotTracker::read(int32_t rank, ir::Buffer b, int32_t off, int32_t cnt, int32_t op) {
@@ -39,7 +41,8 @@ void SlotTracker::write(int32_t rank, ir::Buffer b, int32_t off, int32_t cnt, in
     if (reads) noteRead(c.lastWriter, op);
     if (c.readerHead >= 0) {
       for (int32_t n = c.readerHead; n >= 0; n = readers_[static_cast<size_t>(n)].next)
-        if (readers_[static_cast<size_t>(n)].op != op) preds_.push_back({readers_[static_cast<size_t>(n)].op, EdgeKind::False});
+        if (readers_[static_cast<size_t>(n)].op != op)
+          preds_.push_back({readers_[static_cast<size_t>(n)].op, EdgeKind::False});
     } else if (c.lastWriter >= 0 && !reads) {
       preds_.push_back({c.lastWriter, EdgeKind::False});
     }

@@ -174,16 +174,20 @@ class Scheduler {
       const auto q = static_cast<size_t>(inConn(v));
       inFlight_[q] -= in.cnt;
       head_[q] = nextInQueue_[static_cast<size_t>(v)];
-      if (head_[q] < 0) tail_[q] = -1;
-      else if (remaining_[static_cast<size_t>(head_[q])] == 0) push(head_[q]);
+      if (head_[q] < 0)
+        tail_[q] = -1;
+      else if (remaining_[static_cast<size_t>(head_[q])] == 0)
+        push(head_[q]);
       wakeConn(static_cast<int32_t>(q));
     }
     for (int32_t s : dag_.succs(v)) release(s);
     if (in.sendTo >= 0) {
       const auto q = static_cast<size_t>(outConn(v));
       inFlight_[q] += in.cnt;
-      if (tail_[q] < 0) head_[q] = in.sendTo;
-      else nextInQueue_[static_cast<size_t>(tail_[q])] = in.sendTo;
+      if (tail_[q] < 0)
+        head_[q] = in.sendTo;
+      else
+        nextInQueue_[static_cast<size_t>(tail_[q])] = in.sendTo;
       tail_[q] = in.sendTo;
       release(in.sendTo);
     }
@@ -255,7 +259,7 @@ class Scheduler {
   std::vector<int32_t> remaining_;
   std::vector<int32_t> nextInQueue_, head_, tail_;  // per connection: receives in send order
   std::vector<int32_t> inFlight_;                   // per connection: transfers sent, not yet received
-  std::vector<std::vector<Key>> parkedOnConn_;  // min-heaps
+  std::vector<std::vector<Key>> parkedOnConn_;      // min-heaps
   std::vector<std::vector<int32_t>> parkedOnInstr_;
   std::vector<bool> parked_;
   std::priority_queue<Key, std::vector<Key>, std::greater<>> waiting_;

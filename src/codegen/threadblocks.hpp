@@ -36,10 +36,10 @@ struct ScheduledTb {
   int32_t send = -1;
   int32_t recv = -1;
   int32_t channel = 0;
-  std::vector<int32_t> ops;           // instructions in program order
-  std::vector<ScheduledStep> steps;   // ops with the dependency nops, filled by insertDependencies
-  int32_t freeAt = 0;                 // depth after its last instruction
-  int32_t planned = 0;                // instructions it will hold (its connections' and local ones)
+  std::vector<int32_t> ops;          // instructions in program order
+  std::vector<ScheduledStep> steps;  // ops with the dependency nops, filled by insertDependencies
+  int32_t freeAt = 0;                // depth after its last instruction
+  int32_t planned = 0;               // instructions it will hold (its connections' and local ones)
 };
 
 struct Schedule {

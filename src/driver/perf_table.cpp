@@ -30,11 +30,12 @@ std::string timeText(double us) {
   return printf1("%.0f", us);
 }
 
-std::string pad(const std::string& s, size_t width) { return s.size() >= width ? s : std::string(width - s.size(), ' ') + s; }
+std::string pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
 
 std::string cellText(const PerfCell& c) {
-  if (c.status == PerfCell::Status::NotApplicable)
-    return pad("N/A", 9) + pad("N/A", 8) + pad("N/A", 8) + pad("N/A", 7);
+  if (c.status == PerfCell::Status::NotApplicable) return pad("N/A", 9) + pad("N/A", 8) + pad("N/A", 8) + pad("N/A", 7);
   if (c.status == PerfCell::Status::Skipped) return pad("skip", 9) + pad("skip", 8) + pad("skip", 8) + pad("skip", 7);
   return pad(timeText(c.timeUs), 9) + pad(printf1("%.2f", c.algbwGBps), 8) + pad(printf1("%.2f", c.busbwGBps), 8) +
          pad(c.wrong ? std::to_string(*c.wrong) : std::string("-"), 7);
@@ -83,8 +84,8 @@ std::string csvQuoted(const std::string& s) {
 void csvCell(std::string& line, const PerfCell& c) {
   line += std::string(",") + statusName(c.status);
   if (c.status == PerfCell::Status::Measured)
-    line += "," + printf1("%.3f", c.timeUs) + "," + printf1("%.4f", c.algbwGBps) + "," + printf1("%.4f", c.busbwGBps) + "," +
-            (c.wrong ? std::to_string(*c.wrong) : std::string());
+    line += "," + printf1("%.3f", c.timeUs) + "," + printf1("%.4f", c.algbwGBps) + "," + printf1("%.4f", c.busbwGBps) +
+            "," + (c.wrong ? std::to_string(*c.wrong) : std::string());
   else
     line += ",,,,";
   line += "," + csvQuoted(c.status == PerfCell::Status::Skipped ? c.reason : std::string());
@@ -94,12 +95,15 @@ void csvCell(std::string& line, const PerfCell& c) {
 
 std::vector<uint64_t> sweepSizes(uint64_t minBytes, uint64_t maxBytes, uint64_t factor) {
   if (minBytes == 0) throw std::invalid_argument("-b (minimum size) must be at least 1 byte");
-  if (minBytes > maxBytes) throw std::invalid_argument("-b " + std::to_string(minBytes) + " is larger than -e " + std::to_string(maxBytes));
-  if (factor < 2 && minBytes < maxBytes) throw std::invalid_argument("-f (the factor between sizes) must be at least 2");
+  if (minBytes > maxBytes)
+    throw std::invalid_argument("-b " + std::to_string(minBytes) + " is larger than -e " + std::to_string(maxBytes));
+  if (factor < 2 && minBytes < maxBytes)
+    throw std::invalid_argument("-f (the factor between sizes) must be at least 2");
   std::vector<uint64_t> sizes;
   for (uint64_t s = minBytes; s <= maxBytes;) {
     if (sizes.size() == kMaxSweepSizes)
-      throw std::invalid_argument("the sweep has more than " + std::to_string(kMaxSweepSizes) + " sizes; raise -f or narrow -b/-e");
+      throw std::invalid_argument("the sweep has more than " + std::to_string(kMaxSweepSizes) +
+                                  " sizes; raise -f or narrow -b/-e");
     sizes.push_back(s);
     if (s > maxBytes / factor) break;
     s *= factor;
@@ -121,7 +125,7 @@ std::vector<uint64_t> sweepSizes(std::string_view minText, std::string_view maxT
 
 std::string ncclTestsTypeName(std::string_view name) {
   static const std::map<std::string, std::string, std::less<>> names = {
-      {"f32", "float"}, {"f16", "half"}, {"bf16", "bfloat16"}, {"f64", "double"},
+      {"f32", "float"}, {"f16", "half"},  {"bf16", "bfloat16"}, {"f64", "double"},
       {"i32", "int32"}, {"i64", "int64"}, {"u8", "uint8"}};
   auto it = names.find(name);
   return it == names.end() ? std::string(name) : it->second;
@@ -144,14 +148,14 @@ std::string perfTableText(const PerfTable& table) {
   std::string out;
   for (const std::string& line : table.preamble) out += "# " + line + "\n";
   out += "#" + std::string(61, ' ') + "out-of-place" + std::string(23, ' ') + "in-place\n";
-  out += "#" + pad("size", 11) + pad("count", 14) + pad("type", 10) + pad("redop", 8) + pad("root", 8) + pad("time", 9) +
-         pad("algbw", 8) + pad("busbw", 8) + pad("#wrong", 7) + pad("time", 9) + pad("algbw", 8) + pad("busbw", 8) +
-         pad("#wrong", 7) + "\n";
+  out += "#" + pad("size", 11) + pad("count", 14) + pad("type", 10) + pad("redop", 8) + pad("root", 8) +
+         pad("time", 9) + pad("algbw", 8) + pad("busbw", 8) + pad("#wrong", 7) + pad("time", 9) + pad("algbw", 8) +
+         pad("busbw", 8) + pad("#wrong", 7) + "\n";
   out += "#" + pad("(B)", 11) + pad("(elements)", 14) + std::string(26, ' ') + pad("(us)", 9) + pad("(GB/s)", 8) +
          pad("(GB/s)", 8) + std::string(7, ' ') + pad("(us)", 9) + pad("(GB/s)", 8) + pad("(GB/s)", 8) + "\n";
   for (const PerfRow& r : table.rows) {
-    std::string line = pad(std::to_string(r.bytes), 12) + pad(std::to_string(r.count), 14) + pad(r.type, 10) + pad(r.redop, 8) +
-                       pad(std::to_string(r.root), 8);
+    std::string line = pad(std::to_string(r.bytes), 12) + pad(std::to_string(r.count), 14) + pad(r.type, 10) +
+                       pad(r.redop, 8) + pad(std::to_string(r.root), 8);
     if (rowSkipped(r)) {
       line += "   skipped: " + skipReason(r);
     } else {
@@ -193,8 +197,8 @@ std::string perfTableCsv(const PerfTable& table) {
       "size_bytes,count,type,redop,root,oop_status,oop_time_us,oop_algbw_GBps,oop_busbw_GBps,oop_wrong,oop_reason,"
       "ip_status,ip_time_us,ip_algbw_GBps,ip_busbw_GBps,ip_wrong,ip_reason,oop_program,ip_program\n";
   for (const PerfRow& r : table.rows) {
-    std::string line = std::to_string(r.bytes) + "," + std::to_string(r.count) + "," + csvQuoted(r.type) + "," + csvQuoted(r.redop) +
-                       "," + std::to_string(r.root);
+    std::string line = std::to_string(r.bytes) + "," + std::to_string(r.count) + "," + csvQuoted(r.type) + "," +
+                       csvQuoted(r.redop) + "," + std::to_string(r.root);
     csvCell(line, r.outOfPlace);
     csvCell(line, r.inPlace);
     out += line + "," + csvQuoted(r.outOfPlace.program) + "," + csvQuoted(r.inPlace.program) + "\n";

@@ -13,7 +13,8 @@ RunVerification verifyForRun(const ir::ReadResult& read, const std::string& sour
   check.slots = options.slots;
   check.maxCoResidentThreadBlocks = options.maxCoResidentThreadBlocks;
   const std::optional<CollectiveType> type = collectiveTypeOf(read.algorithm.coll);
-  if (type && isRooted(*type)) check.collective = std::string(collectiveTypeName(*type)) + ":" + std::to_string(options.root);
+  if (type && isRooted(*type))
+    check.collective = std::string(collectiveTypeName(*type)) + ":" + std::to_string(options.root);
   RunVerification out;
   out.report = verify::verifyAlgorithm(read.algorithm, source, check, read.runtimeParserIssues);
   out.decision = out.report.verdict == verify::Verdict::Verified       ? LoadDecision::Run

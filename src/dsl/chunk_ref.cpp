@@ -13,8 +13,7 @@ ProgramState& stateOf(ProgramState* state, const char* call, SourcePos where) {
 
 }  // namespace
 
-ChunkRef ChunkRef::copy(int32_t rank, ir::Buffer buffer, int32_t index, Directives directives,
-                        SourcePos where) const {
+ChunkRef ChunkRef::copy(int32_t rank, ir::Buffer buffer, int32_t index, Directives directives, SourcePos where) const {
   return stateOf(state_, "copy", where).copy(*this, ChunkLocation{rank, buffer, index}, directives, where);
 }
 

@@ -25,8 +25,7 @@ class ChunkRef {
                 SourcePos where = SourcePos::current()) const;
   // this = this (+) other, on this reference's rank (which receives other's chunks when the
   // ranks differ). Returns the new reference to this location; this one becomes stale.
-  ChunkRef reduce(const ChunkRef& other, Directives directives = {},
-                  SourcePos where = SourcePos::current()) const;
+  ChunkRef reduce(const ChunkRef& other, Directives directives = {}, SourcePos where = SourcePos::current()) const;
   // `parts` references of count()/parts chunks each, in order.
   std::vector<ChunkRef> split(int32_t parts, SourcePos where = SourcePos::current()) const;
   // One reference covering this and an adjacent reference of the same buffer.

@@ -25,7 +25,8 @@ std::vector<ChunkMapEntry> refine(const std::vector<ChunkMapEntry>& entries, int
 
 void CollectiveBinding::validate() const {
   if (ranks < 1) throw std::invalid_argument("a program needs at least 1 rank, got " + std::to_string(ranks));
-  if (chunkFactor < 1) throw std::invalid_argument("the chunk factor must be at least 1, got " + std::to_string(chunkFactor));
+  if (chunkFactor < 1)
+    throw std::invalid_argument("the chunk factor must be at least 1, got " + std::to_string(chunkFactor));
   if (ranks > limits::kMaxProgramRanks)
     throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks is over ccforge's limit of " +
                         std::to_string(limits::kMaxProgramRanks) + " ranks (docs/limits.md)");
@@ -34,8 +35,8 @@ void CollectiveBinding::validate() const {
   const int64_t perRank = hasShards(type) ? int64_t{ranks} * chunkFactor : chunkFactor;
   if (!custom && perRank * ranks * 2 > limits::kMaxProgramChunks)
     throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks with " + std::to_string(perRank) +
-                        " chunks per rank buffer is over ccforge's limit of " + std::to_string(limits::kMaxProgramChunks) +
-                        " buffer chunks over all ranks (docs/limits.md)");
+                        " chunks per rank buffer is over ccforge's limit of " +
+                        std::to_string(limits::kMaxProgramChunks) + " buffer chunks over all ranks (docs/limits.md)");
   if (perRank > std::numeric_limits<int32_t>::max())
     throw LimitExceeded("a buffer of " + std::to_string(perRank) + " chunks does not fit the IR's 32-bit counts");
   if (type == CollectiveType::Custom && !custom)
@@ -50,13 +51,15 @@ void CollectiveBinding::validate() const {
   product->validate();
   const CollectiveType expected = product->allreduce() ? CollectiveType::AllReduce : CollectiveType::AllToAll;
   if (type != expected)
-    throw std::invalid_argument(std::string("a fused ") + std::string(ir::computeOpName(product->op)) + " product goes with " +
-                                std::string(collectiveTypeName(expected)) + ", not " + std::string(collectiveTypeName(type)));
+    throw std::invalid_argument(std::string("a fused ") + std::string(ir::computeOpName(product->op)) +
+                                " product goes with " + std::string(collectiveTypeName(expected)) + ", not " +
+                                std::string(collectiveTypeName(type)));
   if (form != CallForm::OutOfPlace)
     throw std::invalid_argument("a fused program is out of place: its input buffer is the product");
   if (product->rows % chunksPerLoop() != 0)
-    throw std::invalid_argument("the product's rows (" + std::to_string(product->rows) + ") must be a multiple of the " +
-                                std::to_string(chunksPerLoop()) + " input chunks, so that every chunk holds whole rows");
+    throw std::invalid_argument("the product's rows (" + std::to_string(product->rows) +
+                                ") must be a multiple of the " + std::to_string(chunksPerLoop()) +
+                                " input chunks, so that every chunk holds whole rows");
 }
 
 int32_t CollectiveBinding::chunksPerLoop() const {

@@ -21,7 +21,7 @@ struct CollectiveBinding {
   int32_t ranks = 1;
   int32_t chunkFactor = 1;
   CallForm form = CallForm::OutOfPlace;
-  int32_t root = 0;                           // rooted collectives only
+  int32_t root = 0;                                           // rooted collectives only
   std::optional<CustomCollectiveSpec> custom = std::nullopt;  // type == Custom only
   // A fused program (docs/fused.md): every rank's input buffer is its product, defined chunk by
   // chunk by compute(); allreduce for gemv, alltoall otherwise, out of place.

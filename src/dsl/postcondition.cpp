@@ -17,13 +17,12 @@ Program::PostconditionResult Program::checkPostcondition(size_t maxDetails) cons
       if (!expected || *expected == actual) continue;
       ++result.mismatches;
       if (result.details.size() >= maxDetails) continue;
-      std::string line = describeChunks(ChunkLocation{r, ir::Buffer::Output, i}) + " holds " +
-                         values.describe(actual) + ", expected " + values.describe(*expected);
+      std::string line = describeChunks(ChunkLocation{r, ir::Buffer::Output, i}) + " holds " + values.describe(actual) +
+                         ", expected " + values.describe(*expected);
       const int64_t writer = lastWriter(r, ir::Buffer::Output, i);
       if (writer >= 0) {
         const TraceOp& op = trace()[static_cast<size_t>(writer)];
-        line += " (last written by " + std::string(traceOpName(op.kind)) + " at " +
-                describeLocation(op.where) + ")";
+        line += " (last written by " + std::string(traceOpName(op.kind)) + " at " + describeLocation(op.where) + ")";
       } else if (actual == ChunkValues::kUninitialized) {
         line += " (never written)";
       }

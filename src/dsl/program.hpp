@@ -52,8 +52,7 @@ class Program {
                    SourcePos where = SourcePos::current());
 
   // Runs `fragment`; every operation it traces is split into n parts, each on its own channel.
-  void parallelize(int32_t n, const std::function<void()>& fragment,
-                   SourcePos where = SourcePos::current());
+  void parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where = SourcePos::current());
 
   const std::string& name() const;
   const CollectiveBinding& binding() const;

@@ -20,8 +20,8 @@ std::string callText(const std::string& op, const std::string& args) { return op
 }  // namespace
 
 std::string describeChunks(ChunkLocation at, int32_t count) {
-  std::string s = "rank " + std::to_string(at.rank) + " " + std::string(ir::bufferName(at.buffer)) + "[" +
-                  std::to_string(at.index);
+  std::string s =
+      "rank " + std::to_string(at.rank) + " " + std::string(ir::bufferName(at.buffer)) + "[" + std::to_string(at.index);
   if (count != 1) s += ".." + std::to_string(at.index + count - 1);
   return s + "]";
 }
@@ -76,8 +76,7 @@ int32_t ProgramState::scratchChunks(int32_t rank) const {
 }
 
 template <typename Call>
-void ProgramState::requireRange(const Call& call, SourcePos where, ChunkLocation at,
-                                int32_t count) {
+void ProgramState::requireRange(const Call& call, SourcePos where, ChunkLocation at, int32_t count) {
   if (at.rank < 0 || at.rank >= binding.ranks)
     throw DslError(call(), where,
                    "rank " + std::to_string(at.rank) + " is out of range (the program has " +
@@ -86,8 +85,9 @@ void ProgramState::requireRange(const Call& call, SourcePos where, ChunkLocation
   if (at.index < 0) throw DslError(call(), where, "index " + std::to_string(at.index) + " is negative");
   if (at.buffer == ir::Buffer::Scratch) {
     if (int64_t{at.index} + count > kMaxScratchChunks)
-      throw DslError(call(), where, "scratch index " + std::to_string(at.index) + " is beyond the supported " +
-                                      std::to_string(kMaxScratchChunks) + " chunks");
+      throw DslError(call(), where,
+                     "scratch index " + std::to_string(at.index) + " is beyond the supported " +
+                         std::to_string(kMaxScratchChunks) + " chunks");
     return;
   }
   const int32_t length = ranks_[static_cast<size_t>(at.rank)].layout.view(at.buffer).length;
@@ -98,8 +98,7 @@ void ProgramState::requireRange(const Call& call, SourcePos where, ChunkLocation
 }
 
 template <typename Call>
-void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef& ref,
-                               const char* role) {
+void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef& ref, const char* role) {
   if (ref.state_ == nullptr) throw DslError(call(), where, std::string("the ") + role + " reference is empty");
   if (ref.state_ != this)
     throw DslError(call(), where, std::string("the ") + role + " reference belongs to another program");
@@ -109,8 +108,8 @@ void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef
     if (s == nullptr || s->lastWrite <= ref.stamp_) continue;
     const TraceOp& w = trace[s->lastWrite - 1];
     throw DslError(call(), where,
-                   std::string("the ") + role + " reference to " + describeRef(ref) + " is stale: " +
-                       describeChunks(at) + " was overwritten by " + traceOpName(w.kind) + " at " +
+                   std::string("the ") + role + " reference to " + describeRef(ref) +
+                       " is stale: " + describeChunks(at) + " was overwritten by " + traceOpName(w.kind) + " at " +
                        describeLocation(w.where) + "; use the reference that call returned");
   }
 }
@@ -149,8 +148,7 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
   return ChunkRef(this, at, count, static_cast<uint32_t>(trace.size()));
 }
 
-ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d,
-                              SourcePos where) {
+ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d, SourcePos where) {
   if (static_cast<int64_t>(trace.size()) >= limits::kMaxProgramTransfers)
     throw LimitExceeded("the program records more than " + std::to_string(limits::kMaxProgramTransfers) +
                         " copy and reduce operations, ccforge's limit (docs/limits.md)");
@@ -184,14 +182,15 @@ ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directiv
   requireLive(call, where, src, "source");
   requireDirectives(call, where, d);
   if (dst.count_ != src.count_)
-    throw DslError(call(), where,
-                   "count mismatch: reduces " + std::to_string(src.count_) + " chunks into " +
-                       std::to_string(dst.count_));
+    throw DslError(
+        call(), where,
+        "count mismatch: reduces " + std::to_string(src.count_) + " chunks into " + std::to_string(dst.count_));
   if (overlap(src.location_, src.count_, dst.location_, dst.count_))
     throw DslError(call(), where, "source and destination share memory on rank " + std::to_string(dst.rank()));
   for (int32_t i = 0; i < dst.count_; ++i) {
-    const std::optional<Atom> both = values.sharedAtom(slot(ChunkLocation{dst.rank(), dst.buffer(), dst.index() + i}).value,
-                                                       slot(ChunkLocation{src.rank(), src.buffer(), src.index() + i}).value);
+    const std::optional<Atom> both =
+        values.sharedAtom(slot(ChunkLocation{dst.rank(), dst.buffer(), dst.index() + i}).value,
+                          slot(ChunkLocation{src.rank(), src.buffer(), src.index() + i}).value);
     if (both)
       throw DslError(call(), where,
                      "reducing a chunk twice: " + describeAtom(*both) + " is already part of both " +
@@ -217,8 +216,9 @@ ChunkRef ProgramState::compute(ChunkLocation at, int32_t count, Directives d, So
     Slot& s = slot(c);
     if (s.lastWrite != 0)
       throw DslError(call(), where,
-                     describeChunks(c) + " is already defined, by " + traceOpName(trace[s.lastWrite - 1].kind) + " at " +
-                         describeLocation(trace[s.lastWrite - 1].where) + ": every product chunk is computed once");
+                     describeChunks(c) + " is already defined, by " + traceOpName(trace[s.lastWrite - 1].kind) +
+                         " at " + describeLocation(trace[s.lastWrite - 1].where) +
+                         ": every product chunk is computed once");
     s.value = coll.initialInput(values, at.rank, at.index + i);
     s.lastWrite = stamp;
   }
@@ -231,9 +231,9 @@ std::vector<ChunkRef> ProgramState::split(const ChunkRef& ref, int32_t parts, So
   auto call = [&] { return callText("split", describeRef(ref) + " into " + std::to_string(parts)); };
   requireLive(call, where, ref, "split");
   if (parts < 1 || ref.count_ % parts != 0)
-    throw DslError(call(), where,
-                   "cannot split " + std::to_string(ref.count_) + " chunks into " + std::to_string(parts) +
-                       " equal parts");
+    throw DslError(
+        call(), where,
+        "cannot split " + std::to_string(ref.count_) + " chunks into " + std::to_string(parts) + " equal parts");
   std::vector<ChunkRef> out;
   const int32_t each = ref.count_ / parts;
   for (int32_t p = 0; p < parts; ++p)

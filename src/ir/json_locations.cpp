@@ -74,7 +74,8 @@ size_t JsonLocations::string(size_t pos, std::string* decoded) const {
 }
 
 size_t JsonLocations::value(size_t pos, const std::string& pointer, int depth) {
-  if (depth > kMaxDepth) throw std::length_error("JSON values nest deeper than " + std::to_string(kMaxDepth) + " levels");
+  if (depth > kMaxDepth)
+    throw std::length_error("JSON values nest deeper than " + std::to_string(kMaxDepth) + " levels");
   size_t begin = pos;
   if (pos >= text_.size()) throw std::logic_error("JsonLocations: unexpected end of text");
   char c = text_[pos];

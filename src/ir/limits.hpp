@@ -21,8 +21,8 @@ class LimitExceeded : public std::invalid_argument {
 namespace limits {
 
 // Input files (ccforge verify --max-input-size overrides it, up to kMaxInputBytesCeiling).
-inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{1} << 30;   // 1 GiB
-inline constexpr uint64_t kMaxInputBytesCeiling = uint64_t{1} << 40;   // 1 TiB
+inline constexpr uint64_t kDefaultMaxInputBytes = uint64_t{1} << 30;  // 1 GiB
+inline constexpr uint64_t kMaxInputBytesCeiling = uint64_t{1} << 40;  // 1 TiB
 
 // nccl-tests logs (`calibrate`): a log with NCCL INFO lines of a large job stays far below this.
 inline constexpr uint64_t kMaxLogBytes = uint64_t{256} << 20;
@@ -31,7 +31,7 @@ inline constexpr uint64_t kMaxLogBytes = uint64_t{256} << 20;
 inline constexpr uint64_t kMaxSpecBytes = uint64_t{64} << 20;  // a spec file
 inline constexpr int32_t kMaxFamilyGpus = 4096;                // one family generator
 inline constexpr int32_t kMaxFullyConnectedGpus = 512;
-inline constexpr int32_t kMaxBoxes = 1024;                     // "boxes": {"count"}
+inline constexpr int32_t kMaxBoxes = 1024;  // "boxes": {"count"}
 inline constexpr int kMaxBoxNesting = 8;
 inline constexpr int32_t kMaxTopologyGpus = 4096;
 inline constexpr int32_t kMaxTopologyVertices = 16384;  // GPUs, switches and NICs
@@ -44,8 +44,9 @@ inline constexpr uint64_t kAutomorphismWorkLimit = 50'000'000;
 // DSL programs (library algorithms, synthesized trees): ranks, buffer chunks over all ranks and
 // recorded transfers. Building and compiling take time and memory growing faster than these.
 inline constexpr int32_t kMaxProgramRanks = 4096;
-inline constexpr int64_t kMaxProgramChunks = int64_t{1} << 22;      // sum over ranks of the buffer chunks
-inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 22;   // copy and reduce operations (a 1024-rank ring allreduce needs 2,095,104)
+inline constexpr int64_t kMaxProgramChunks = int64_t{1} << 22;  // sum over ranks of the buffer chunks
+inline constexpr int64_t kMaxProgramTransfers =
+    int64_t{1} << 22;  // copy and reduce operations (a 1024-rank ring allreduce needs 2,095,104)
 
 // `bounds` (and the bounds synth starts from): the cut bounds run one max-flow per GPU (per
 // candidate rate), each over the whole graph; refused when GPUs x vertices x links exceeds
@@ -54,7 +55,7 @@ inline constexpr int64_t kMaxProgramTransfers = int64_t{1} << 22;   // copy and 
 inline constexpr int64_t kMaxBoundsWork = int64_t{1} << 28;
 
 // `synth`: GPUs per method, and the largest (C,S,R) one SMT instance may ask for.
-inline constexpr int32_t kMaxSmtSynthGpus = 16;   // a 32-GPU switch overruns --timeout 10 by 13 s in one Z3 assertion
+inline constexpr int32_t kMaxSmtSynthGpus = 16;  // a 32-GPU switch overruns --timeout 10 by 13 s in one Z3 assertion
 inline constexpr int32_t kMaxTreeSynthGpus = 256;
 inline constexpr int32_t kMaxSmtInstanceSize = 4096;  // --chunks, --steps, --rounds
 // One SMT instance: C x R x GPUs (R: rounds, or steps when free). Its encoding is built before

@@ -32,13 +32,15 @@ size_t InputStream::read(char* buffer, size_t size) {
   int code = Z_OK;
   const char* message = gzerror(file_, &code);
   if (got < 0 || (code != Z_OK && code != Z_BUF_ERROR))
-    throw InputError(name_, {}, code == Z_ERRNO ? std::string("cannot read: ") + std::strerror(errno)
-                                                : std::string("corrupt gzip stream: ") + message);
+    throw InputError(name_, {},
+                     code == Z_ERRNO ? std::string("cannot read: ") + std::strerror(errno)
+                                     : std::string("corrupt gzip stream: ") + message);
   if (code == Z_BUF_ERROR) throw InputError(name_, {}, "truncated gzip stream");
   total_ += static_cast<uint64_t>(got);
   if (total_ > maxBytes_)
-    throw InputError(name_, {}, "larger than " + base::byteSizeName(maxBytes_) +
-                                    " once inflated (gzip bomb or wrong file?); raise --max-input-size to allow it");
+    throw InputError(name_, {},
+                     "larger than " + base::byteSizeName(maxBytes_) +
+                         " once inflated (gzip bomb or wrong file?); raise --max-input-size to allow it");
   return static_cast<size_t>(got);
 }
 

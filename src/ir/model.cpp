@@ -51,10 +51,10 @@ size_t Algorithm::stepCount() const {
 }
 
 bool Algorithm::sameAs(const Algorithm& o) const {
-  if (std::tie(name, proto, nchannels, nchunksperloop, ngpus, coll, collName, inplace, outofplace, minBytes,
-               maxBytes, fused, collectiveSpec) != std::tie(o.name, o.proto, o.nchannels, o.nchunksperloop, o.ngpus, o.coll,
-                                                    o.collName, o.inplace, o.outofplace, o.minBytes, o.maxBytes,
-                                                    o.fused, o.collectiveSpec))
+  if (std::tie(name, proto, nchannels, nchunksperloop, ngpus, coll, collName, inplace, outofplace, minBytes, maxBytes,
+               fused, collectiveSpec) != std::tie(o.name, o.proto, o.nchannels, o.nchunksperloop, o.ngpus, o.coll,
+                                                  o.collName, o.inplace, o.outofplace, o.minBytes, o.maxBytes, o.fused,
+                                                  o.collectiveSpec))
     return false;
   if (gpus.size() != o.gpus.size()) return false;
   for (size_t i = 0; i < gpus.size(); ++i)

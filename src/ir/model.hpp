@@ -82,8 +82,8 @@ struct Gpu {
   int32_t scratchChunks = 0;  // s_chunks
   std::vector<ThreadBlock> threadBlocks;
   TextLocation where;
-  std::vector<Operand> operands;    // fused programs only
-  std::optional<Product> product;   // fused programs only
+  std::vector<Operand> operands;   // fused programs only
+  std::optional<Product> product;  // fused programs only
 };
 
 // Which header generation a file follows; decides what the writer emits and what the

@@ -43,7 +43,8 @@ std::filesystem::path temporaryBeside(const std::filesystem::path& path) {
 void checkOutputPath(const std::filesystem::path& path) {
   if (path.empty()) throw OutputError("empty output file name");
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw OutputError("cannot write " + path.string() + ": it is a directory");
+  if (std::filesystem::is_directory(path, ec))
+    throw OutputError("cannot write " + path.string() + ": it is a directory");
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   if (!std::filesystem::is_directory(dir, ec))
     throw OutputError("cannot write " + path.string() + ": no directory " + dir.string());
@@ -69,7 +70,8 @@ void writeOutputFile(const std::filesystem::path& path, std::string_view text) {
   });
 }
 
-void replaceOutputFile(const std::filesystem::path& path, const std::function<void(const std::filesystem::path&)>& produce) {
+void replaceOutputFile(const std::filesystem::path& path,
+                       const std::function<void(const std::filesystem::path&)>& produce) {
   checkOutputPath(path);
   const std::filesystem::path tmp = temporaryBeside(path);
   try {

@@ -24,7 +24,8 @@ void writeOutputFile(const std::filesystem::path& path, std::string_view text);
 // Lets `produce` write the complete file at the temporary path it is given, then renames it
 // to `path`; a throw from `produce` removes the temporary file and propagates. Throws
 // OutputError when the directory cannot take the file or the rename fails.
-void replaceOutputFile(const std::filesystem::path& path, const std::function<void(const std::filesystem::path&)>& produce);
+void replaceOutputFile(const std::filesystem::path& path,
+                       const std::function<void(const std::filesystem::path&)>& produce);
 
 // Throws OutputError unless `path` can be written as an output file: its directory exists and
 // it is not a directory itself. For a check before long work; the write checks again.

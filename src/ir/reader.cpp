@@ -233,9 +233,7 @@ class Reader {
         sawAlgo_ = true;
         readAlgo(attributes, where);
         break;
-      case 1:
-        a.gpus.push_back(readGpu(attributes, where));
-        break;
+      case 1: a.gpus.push_back(readGpu(attributes, where)); break;
       case 2:
         if (a.gpus.back().threadBlocks.size() == kMaxChildren) tooMany(where, "<tb>");
         a.gpus.back().threadBlocks.push_back(readThreadBlock(attributes, where));
@@ -272,8 +270,8 @@ class Reader {
     }
     for (size_t k = 0; k < N; ++k)
       if (schema[k].required && !values[k])
-        stop(where, "missing required attribute '" + std::string(schema[k].name) + "' on <" + std::string(element) +
-                        ">");
+        stop(where,
+             "missing required attribute '" + std::string(schema[k].name) + "' on <" + std::string(element) + ">");
     return values;
   }
 
@@ -286,8 +284,8 @@ class Reader {
     if (!canonical) {
       std::string why =
           digits.size() > 1 && digits[0] == '0' ? " (leading zero: the runtime would read it as octal or hex)" : "";
-      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be a decimal integer, got \"" +
-                                             std::string(v) + "\"" + why);
+      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) +
+                                             "' must be a decimal integer, got \"" + std::string(v) + "\"" + why);
     }
   }
   template <typename T>
@@ -376,7 +374,8 @@ class Reader {
     algo.where = where;
     if (a[0]) algo.name = a[0];
     auto proto = parseProtocol(a[1]);
-    if (!proto) stop(attributeLocation("proto"), "proto must be Simple, LL or LL128, got \"" + std::string(a[1]) + "\"");
+    if (!proto)
+      stop(attributeLocation("proto"), "proto must be Simple, LL or LL128, got \"" + std::string(a[1]) + "\"");
     algo.proto = *proto;
     algo.nchannels = int32(a[2], "nchannels");
     algo.nchunksperloop = int32(a[3], "nchunksperloop");
@@ -398,7 +397,14 @@ class Reader {
 
   Gpu readGpu(const XML_Char** attributes, TextLocation where) {
     auto a = slots(attributes, kGpuSchema, "gpu", where);
-    return Gpu{int32(a[0], "id"), int32(a[1], "i_chunks"), int32(a[2], "o_chunks"), int32(a[3], "s_chunks"), {}, where, {}, {}};
+    return Gpu{int32(a[0], "id"),
+               int32(a[1], "i_chunks"),
+               int32(a[2], "o_chunks"),
+               int32(a[3], "s_chunks"),
+               {},
+               where,
+               {},
+               {}};
   }
 
   ThreadBlock readThreadBlock(const XML_Char** attributes, TextLocation where) {

@@ -31,8 +31,9 @@ void RuntimeLexicalScan::report(TextLocation where, std::string message) {
 
 void RuntimeLexicalScan::documentStart(std::string_view bytes) {
   if (bytes.starts_with("\xEF\xBB\xBF"))
-    report({1, 1}, "UTF-8 byte-order mark: the runtime's parser needs '<' as the first byte that is not a space or "
-                   "line break and fails (\"expecting '<'\")");
+    report({1, 1},
+           "UTF-8 byte-order mark: the runtime's parser needs '<' as the first byte that is not a space or "
+           "line break and fails (\"expecting '<'\")");
 }
 
 void RuntimeLexicalScan::declaration(TextLocation where) {
@@ -53,8 +54,10 @@ void RuntimeLexicalScan::startTag(std::string_view tag, TextLocation where) {
     char next = i + 1 < tag.size() ? tag[i + 1] : '>';
     if (c == '\n' || c == '\r') once(0, "line break inside a tag: the runtime needs each tag on one line");
     if (quote) {
-      if (c == quote) quote = 0;
-      else if (c == '&') once(1, "entity reference in an attribute value: the runtime does not decode it");
+      if (c == quote)
+        quote = 0;
+      else if (c == '&')
+        once(1, "entity reference in an attribute value: the runtime does not decode it");
     } else {
       if (c == '"') quote = c;
       if (c == '\'') {
@@ -62,7 +65,8 @@ void RuntimeLexicalScan::startTag(std::string_view tag, TextLocation where) {
         once(2, "single-quoted attribute value: the runtime accepts only double quotes");
       }
       if (c == '\t') once(3, "tab inside a tag: the runtime separates attributes by spaces");
-      if (c == '=' && (tag[i - 1] == ' ' || next == ' ')) once(4, "space around '=': the runtime expects name=\"value\"");
+      if (c == '=' && (tag[i - 1] == ' ' || next == ' '))
+        once(4, "space around '=': the runtime expects name=\"value\"");
     }
     if (c == '\n') {
       ++at.line;
@@ -127,8 +131,9 @@ void RuntimeLexicalScan::textBetweenTags(std::string_view raw, TextLocation wher
                            : c == '&' ? "a character or entity reference"
                                       : fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c));
   report(advance(where, raw.substr(0, bad)),
-         what + " between tags: the runtime's parser skips only spaces and line breaks there and fails (\"expecting "
-                "'<'\"); this is the first of its kind in the file");
+         what +
+             " between tags: the runtime's parser skips only spaces and line breaks there and fails (\"expecting "
+             "'<'\"); this is the first of its kind in the file");
 }
 
 // The lexer reads "<!--" and the comment's first word as an element name (mscclXmlGetToken
@@ -140,15 +145,17 @@ void RuntimeLexicalScan::comment(std::string_view data, TextLocation where) {
     const char c = k < data.size() ? data[k] : kClose[k - data.size()];
     const size_t index = kOpen.size() + k;
     if (c == '=') {
-      report(where, "comment whose first word contains '=': the runtime's parser reads that word like an element name "
-                    "and fails on '=' (put a space after \"<!--\")");
+      report(where,
+             "comment whose first word contains '=': the runtime's parser reads that word like an element name "
+             "and fails on '=' (put a space after \"<!--\")");
       return;
     }
     if (limits_ && index > static_cast<size_t>(limits_->maxTokenBytes)) {
-      report(where, fmt::format("comment whose first word (up to a space, or on into the closing \"--\") is {} bytes "
-                                "or longer: the runtime's parser reads \"!--\" and that word as one element name, which "
-                                "it takes up to {} bytes long, and fails (put a space after \"<!--\")",
-                                limits_->maxTokenBytes - kOpen.size() + 1, limits_->maxTokenBytes));
+      report(where,
+             fmt::format("comment whose first word (up to a space, or on into the closing \"--\") is {} bytes "
+                         "or longer: the runtime's parser reads \"!--\" and that word as one element name, which "
+                         "it takes up to {} bytes long, and fails (put a space after \"<!--\")",
+                         limits_->maxTokenBytes - kOpen.size() + 1, limits_->maxTokenBytes));
       return;
     }
     if (endsToken(c)) return;

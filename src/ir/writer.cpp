@@ -20,7 +20,8 @@ void appendAlgo(std::string& out, const Algorithm& algo) {
   if (algo.minBytes) fmt::format_to(it, " minBytes=\"{}\"", *algo.minBytes);
   if (algo.maxBytes) fmt::format_to(it, " maxBytes=\"{}\"", *algo.maxBytes);
   out += ">\n";
-  if (algo.collectiveSpec) out += "  <!-- " + std::string(kCollectiveSpecComment) + " " + *algo.collectiveSpec + " -->\n";
+  if (algo.collectiveSpec)
+    out += "  <!-- " + std::string(kCollectiveSpecComment) + " " + *algo.collectiveSpec + " -->\n";
 }
 
 }  // namespace
@@ -34,11 +35,13 @@ std::string toXml(const Algorithm& algo) {
     fmt::format_to(it, "  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"{}\" s_chunks=\"{}\">\n", gpu.id, gpu.inputChunks,
                    gpu.outputChunks, gpu.scratchChunks);
     for (const Operand& o : gpu.operands)
-      fmt::format_to(it, "    <operand id=\"{}\" name=\"{}\" dtype=\"{}\" rows=\"{}\" cols=\"{}\" layout=\"{}\"/>\n", o.id,
-                     base::xmlEscaped(o.name), operandTypeName(o.dtype), o.rows, o.cols, o.columnMajor ? "col" : "row");
+      fmt::format_to(it, "    <operand id=\"{}\" name=\"{}\" dtype=\"{}\" rows=\"{}\" cols=\"{}\" layout=\"{}\"/>\n",
+                     o.id, base::xmlEscaped(o.name), operandTypeName(o.dtype), o.rows, o.cols,
+                     o.columnMajor ? "col" : "row");
     if (gpu.product)
-      fmt::format_to(it, "    <product op=\"{}\" a=\"{}\" b=\"{}\" rows=\"{}\" cols=\"{}\"/>\n", computeOpName(gpu.product->op),
-                     gpu.product->a, gpu.product->b, gpu.product->rows, gpu.product->cols);
+      fmt::format_to(it, "    <product op=\"{}\" a=\"{}\" b=\"{}\" rows=\"{}\" cols=\"{}\"/>\n",
+                     computeOpName(gpu.product->op), gpu.product->a, gpu.product->b, gpu.product->rows,
+                     gpu.product->cols);
     for (const ThreadBlock& tb : gpu.threadBlocks) {
       fmt::format_to(it, "    <tb id=\"{}\" send=\"{}\" recv=\"{}\" chan=\"{}\">\n", tb.id, tb.send, tb.recv, tb.chan);
       for (const Step& st : tb.steps) {

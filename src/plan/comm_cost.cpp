@@ -120,9 +120,7 @@ double CommCost::Cursor::timeUs(uint64_t bytes) {
   return best;
 }
 
-CommCost CommCost::only(int32_t algorithm) const {
-  return CommCost({curves_.at(static_cast<size_t>(algorithm))});
-}
+CommCost CommCost::only(int32_t algorithm) const { return CommCost({curves_.at(static_cast<size_t>(algorithm))}); }
 
 CommCost CommCost::onlyNamed(const std::string& prefix) const {
   std::vector<AlgorithmCurve> kept;

@@ -80,8 +80,8 @@ class CommCost {
 struct NetworkPreset {
   std::string name;
   std::string description;
-  double alphaUs = 0;     // at 8 workers
-  double usPerByte = 0;   // at 8 workers
+  double alphaUs = 0;    // at 8 workers
+  double usPerByte = 0;  // at 8 workers
 };
 const std::vector<NetworkPreset>& networkPresets();
 // Throws std::invalid_argument naming the presets.

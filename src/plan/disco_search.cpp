@@ -9,8 +9,8 @@
 
 namespace ccforge::plan {
 
-double evaluateStrategy(const Workload& w, const std::vector<std::vector<int32_t>>& consumers,
-                        const FusionStrategy& s, const FusedOpEstimator& estimator, const CommCost& cost) {
+double evaluateStrategy(const Workload& w, const std::vector<std::vector<int32_t>>& consumers, const FusionStrategy& s,
+                        const FusedOpEstimator& estimator, const CommCost& cost) {
   ComputeSchedule schedule = computeSchedule(w, consumers, s, estimator);
   BucketPlan plan = optimalPartition(schedule.instance, cost);
   return std::max(schedule.computeEndUs, plan.finishUs);

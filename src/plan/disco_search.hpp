@@ -24,7 +24,7 @@ namespace ccforge::plan {
 struct SearchOptions {
   double alpha = 1.05;
   int32_t beta = 10;
-  int64_t patience = 1000;   // steps without improvement
+  int64_t patience = 1000;    // steps without improvement
   int64_t maxSteps = 50'000;  // hard limit
   uint64_t seed = 1;
 };
@@ -32,7 +32,7 @@ struct SearchOptions {
 struct SearchResult {
   FusionStrategy strategy;
   double iterationUs = 0;
-  int64_t steps = 0;        // candidates evaluated
+  int64_t steps = 0;  // candidates evaluated
   int64_t improvements = 0;
   bool hitStepLimit = false;
 };

@@ -38,7 +38,7 @@ struct IterationResult {
 IterationResult runIteration(const ComputeSchedule& schedule, const std::string& method, const BucketPlan& buckets);
 
 struct Bounds {
-  double lowerBoundUs = 0;     // max(compute end, comm bounds of tensor_fusion.hpp): no plan on one channel beats it
+  double lowerBoundUs = 0;       // max(compute end, comm bounds of tensor_fusion.hpp): no plan on one channel beats it
   double fullyOverlappedUs = 0;  // DisCo's FO: max(compute, cheapest total communication), dependencies ignored
 };
 Bounds iterationBounds(const ComputeSchedule& schedule, const CommCost& cost);

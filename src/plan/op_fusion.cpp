@@ -95,8 +95,7 @@ std::pair<size_t, size_t> kernelAround(const FusionStrategy& s, size_t i, size_t
 
 }  // namespace
 
-bool canJoin(const Workload& w, const std::vector<std::vector<int32_t>>& consumers, const FusionStrategy& s,
-             size_t i) {
+bool canJoin(const Workload& w, const std::vector<std::vector<int32_t>>& consumers, const FusionStrategy& s, size_t i) {
   const size_t n = w.ops.size();
   if (i + 1 >= n || s.joinNext[i] != 0) return false;
   if (w.ops[i].phase != w.ops[i + 1].phase) return false;

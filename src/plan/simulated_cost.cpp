@@ -67,7 +67,8 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
       {"ring-allreduce", {"ranks=" + std::to_string(n)}}};
   if (!o.ringOnly) {
     candidates.push_back({"allpairs-allreduce", {"ranks=" + std::to_string(n)}});
-    if ((n & (n - 1)) == 0) candidates.push_back({"recursive-halving-doubling-allreduce", {"ranks=" + std::to_string(n)}});
+    if ((n & (n - 1)) == 0)
+      candidates.push_back({"recursive-halving-doubling-allreduce", {"ranks=" + std::to_string(n)}});
     int32_t boxes = t.boxCount();
     if (boxes > 1 && n % boxes == 0)
       candidates.push_back(
@@ -119,8 +120,9 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
     if (a.coll != ir::CollectiveKind::AllReduce)
       throw InputError(path, a.where, "not an AllReduce (coll=\"" + a.collName + "\")");
     if (static_cast<int32_t>(a.gpus.size()) != n)
-      throw InputError(path, a.where,
-                       "has " + std::to_string(a.gpus.size()) + " ranks; the topology has " + std::to_string(n) + " GPUs");
+      throw InputError(
+          path, a.where,
+          "has " + std::to_string(a.gpus.size()) + " ranks; the topology has " + std::to_string(n) + " GPUs");
     std::string name = std::filesystem::path(path).filename().string();
     curves.push_back(tabulate(a, name, path, t, o, notes));
   }

@@ -8,7 +8,8 @@ namespace ccforge::plan {
 namespace {
 
 void checkInstance(const FusionInstance& in) {
-  if (in.bytes.size() != in.readyUs.size()) throw std::invalid_argument("tensor sizes and ready times differ in length");
+  if (in.bytes.size() != in.readyUs.size())
+    throw std::invalid_argument("tensor sizes and ready times differ in length");
   if (in.bytes.size() > kMaxFusionTensors)
     throw std::invalid_argument("more than " + std::to_string(kMaxFusionTensors) + " gradient tensors to fuse");
 }
@@ -20,7 +21,8 @@ BucketPlan runPartition(const FusionInstance& in, const std::vector<int32_t>& en
   checkInstance(in);
   if (channels < 1) throw std::invalid_argument("at least one channel");
   const int32_t n = static_cast<int32_t>(in.bytes.size());
-  if (n > 0 && (ends.empty() || ends.back() != n - 1)) throw std::invalid_argument("the partition does not cover every tensor");
+  if (n > 0 && (ends.empty() || ends.back() != n - 1))
+    throw std::invalid_argument("the partition does not cover every tensor");
   if (notBefore != nullptr && notBefore->size() != ends.size()) throw std::invalid_argument("one notBefore per bucket");
   std::vector<double> freeAt(static_cast<size_t>(channels), in.channelFreeUs);
   BucketPlan plan;
@@ -64,7 +66,7 @@ BucketPlan optimalPartition(const FusionInstance& in, const CommCost& cost) {
   const bool prune = cost.monotone();
   CommCost::Cursor cursor(cost);
   for (size_t j = 1; j <= n; ++j) {
-    cursor.reset();  // bucket sizes grow as i decreases
+    cursor.reset();                    // bucket sizes grow as i decreases
     double ready = in.readyUs[j - 1];  // max ready over tensors i+1..j, grown as i decreases
     double bestValue = 0;
     int32_t bestCut = -1;
@@ -134,8 +136,8 @@ CommBounds commBounds(const FusionInstance& in, const CommCost& cost) {
       }
   }
   b.minTotalCommUs = g[n];
-  b.lowerBoundUs = std::max({std::max(lastReady, in.channelFreeUs) + cheapestLast,
-                             std::max(firstReady, in.channelFreeUs) + g[n]});
+  b.lowerBoundUs =
+      std::max({std::max(lastReady, in.channelFreeUs) + cheapestLast, std::max(firstReady, in.channelFreeUs) + g[n]});
   return b;
 }
 

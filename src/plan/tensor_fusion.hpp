@@ -20,9 +20,9 @@ namespace ccforge::plan {
 inline constexpr size_t kMaxFusionTensors = 20'000;  // the program is O(L^2) in the worst case
 
 struct FusionInstance {
-  std::vector<uint64_t> bytes;   // per tensor, in bucket order
-  std::vector<double> readyUs;   // when each gradient is complete
-  double channelFreeUs = 0;      // when the channels can first be used
+  std::vector<uint64_t> bytes;  // per tensor, in bucket order
+  std::vector<double> readyUs;  // when each gradient is complete
+  double channelFreeUs = 0;     // when the channels can first be used
 };
 
 struct Bucket {

@@ -49,8 +49,8 @@ std::string timelineSvg(const Workload& w, const ComputeSchedule& schedule, cons
   }
   for (int c = 0; c < channels; ++c) {
     double y = top + laneH * (1 + c);
-    s << "<text x=\"10\" y=\"" << fixed(y + laneH * 0.6) << "\">AllReduce" << (channels > 1 ? " " + std::to_string(c) : "")
-      << "</text>\n";
+    s << "<text x=\"10\" y=\"" << fixed(y + laneH * 0.6) << "\">AllReduce"
+      << (channels > 1 ? " " + std::to_string(c) : "") << "</text>\n";
   }
   for (size_t i = 0; i < buckets.buckets.size(); ++i) {
     const Bucket& b = buckets.buckets[i];
@@ -80,13 +80,15 @@ std::string timelineSvg(const Workload& w, const ComputeSchedule& schedule, cons
     double x = left + lowerBoundUs * scale;
     s << "<line x1=\"" << fixed(x, 2) << "\" y1=\"" << fixed(top - 4) << "\" x2=\"" << fixed(x, 2) << "\" y2=\""
       << fixed(axisY) << "\" stroke=\"red\" stroke-dasharray=\"4 3\"/>";
-    s << "<text x=\"" << fixed(x - 4, 2) << "\" y=\"" << fixed(top - 6) << "\" text-anchor=\"end\" fill=\"red\">lower bound</text>\n";
+    s << "<text x=\"" << fixed(x - 4, 2) << "\" y=\"" << fixed(top - 6)
+      << "\" text-anchor=\"end\" fill=\"red\">lower bound</text>\n";
   }
   double legendY = axisY + 38;
   double lx = left;
   auto legend = [&](const char* colour, const std::string& label) {
-    s << "<rect x=\"" << fixed(lx) << "\" y=\"" << fixed(legendY - 10) << "\" width=\"12\" height=\"12\" fill=\"" << colour
-      << "\"/><text x=\"" << fixed(lx + 16) << "\" y=\"" << fixed(legendY) << "\">" << base::xmlEscaped(label) << "</text>\n";
+    s << "<rect x=\"" << fixed(lx) << "\" y=\"" << fixed(legendY - 10) << "\" width=\"12\" height=\"12\" fill=\""
+      << colour << "\"/><text x=\"" << fixed(lx + 16) << "\" y=\"" << fixed(legendY) << "\">" << base::xmlEscaped(label)
+      << "</text>\n";
     lx += 30 + 7.0 * static_cast<double>(label.size());
   };
   legend("#5b9bd5", "forward");

@@ -27,10 +27,10 @@ struct Op {
   // "elementwise" ops fuse with anything; every other kind (conv, matmul, ...) is a heavy op, at
   // most one of which may sit in a fused op.
   std::string kind = "elementwise";
-  double timeUs = 0;       // measured or estimated kernel time, launch included
-  double flops = 0;        // optional (0: unknown), for the fused-op estimator
-  double bytes = 0;        // memory traffic, optional
-  double outputBytes = 0;  // size of the op's result, what fusion with a consumer saves
+  double timeUs = 0;               // measured or estimated kernel time, launch included
+  double flops = 0;                // optional (0: unknown), for the fused-op estimator
+  double bytes = 0;                // memory traffic, optional
+  double outputBytes = 0;          // size of the op's result, what fusion with a consumer saves
   std::vector<int32_t> inputs;     // ops whose results this op reads; all earlier in the list
   std::vector<int32_t> gradients;  // tensors this op contributes to
   ir::TextLocation where;

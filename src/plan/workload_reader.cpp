@@ -194,9 +194,7 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     if (!row.empty()) rows.push_back(std::move(row));
     pos = end + 1;
   }
-  auto fail = [&](size_t offset, const std::string& message) {
-    throw InputError(source, lines.at(offset), message);
-  };
+  auto fail = [&](size_t offset, const std::string& message) { throw InputError(source, lines.at(offset), message); };
   auto integer = [&](const Token& t, const char* what) -> uint64_t {
     uint64_t v = 0;
     if (t.text.empty() || t.text.size() > 15) fail(t.offset, std::string("expected ") + what);
@@ -233,7 +231,8 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     const std::vector<Token>& row = rows[r];
     // Some public files leave a field empty ("NONE" followed directly by the next time): read
     // the compute times and (type, size) pairs by position, tolerating a missing size after NONE.
-    if (row.size() < 11) fail(row[0].offset, "a layer line has at least 11 fields (" + std::to_string(row.size()) + " found)");
+    if (row.size() < 11)
+      fail(row[0].offset, "a layer line has at least 11 fields (" + std::to_string(row.size()) + " found)");
     Layer l;
     l.name = std::string(row[0].text);
     l.where = lines.at(row[0].offset);

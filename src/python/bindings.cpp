@@ -27,15 +27,14 @@ ir::Buffer bufferOf(const std::string& name) {
   throw std::invalid_argument("unknown buffer '" + name + "' (i, o or s)");
 }
 
-const char* bufferLetter(ir::Buffer b) {
-  return b == ir::Buffer::Input ? "i" : b == ir::Buffer::Output ? "o" : "s";
-}
+const char* bufferLetter(ir::Buffer b) { return b == ir::Buffer::Input ? "i" : b == ir::Buffer::Output ? "o" : "s"; }
 
 dsl::SourcePos at(const std::string& file, uint32_t line, uint32_t column) {
   return dsl::SourcePos(Session::intern(file), line, column);
 }
 
-std::vector<ChunkMapEntry> entriesOf(const std::vector<std::tuple<int32_t, int32_t, std::vector<std::pair<int32_t, int32_t>>>>& in) {
+std::vector<ChunkMapEntry> entriesOf(
+    const std::vector<std::tuple<int32_t, int32_t, std::vector<std::pair<int32_t, int32_t>>>>& in) {
   std::vector<ChunkMapEntry> out;
   for (const auto& [rank, index, atoms] : in) {
     ChunkMapEntry e{rank, index, {}};
@@ -71,7 +70,8 @@ std::shared_ptr<dsl::Program> makeProgram(const std::string& name, const std::st
     binding.custom = std::move(spec);
   }
   if (!product.is_none()) {  // (op, rows, cols, inner, table_rows): msccl.language.Product
-    const auto [op, rows, cols, inner, tableRows] = product.cast<std::tuple<std::string, int32_t, int32_t, int32_t, int32_t>>();
+    const auto [op, rows, cols, inner, tableRows] =
+        product.cast<std::tuple<std::string, int32_t, int32_t, int32_t, int32_t>>();
     const auto computeOp = ir::parseComputeOp(op);
     if (!computeOp) throw std::invalid_argument("unknown fused operator '" + op + "' (gemv, embag or gemm)");
     binding.product = dsl::FusedProduct{*computeOp, rows, cols, inner, tableRows};
@@ -109,38 +109,43 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
       if (p) std::rethrow_exception(p);
     } catch (const dsl::DslError& e) {
       // args = (message, file, line, column): the runner prints FILE:LINE:COL from them.
-      py::tuple args = py::make_tuple(e.call() + ": " + e.message(), std::string(e.where().file_name()), e.where().line(),
-                                      e.where().column());
+      py::tuple args = py::make_tuple(e.call() + ": " + e.message(), std::string(e.where().file_name()),
+                                      e.where().line(), e.where().column());
       PyErr_SetObject(dslError.ptr(), args.ptr());
     }
   });
 
   py::class_<dsl::ChunkRef>(m, "ChunkRef")
       .def_property_readonly("rank", &dsl::ChunkRef::rank)
-      .def_property_readonly("buffer", [](const dsl::ChunkRef& r) { return std::string(python::bufferLetter(r.buffer())); })
+      .def_property_readonly("buffer",
+                             [](const dsl::ChunkRef& r) { return std::string(python::bufferLetter(r.buffer())); })
       .def_property_readonly("index", &dsl::ChunkRef::index)
       .def_property_readonly("count", &dsl::ChunkRef::count)
-      .def("copy",
-           [](const dsl::ChunkRef& self, int32_t rank, const std::string& buffer, int32_t index, int32_t ch,
-              int32_t sendtb, int32_t recvtb, const std::string& file, uint32_t line, uint32_t col) {
-             return self.copy(rank, bufferOf(buffer), index, python::directives(ch, sendtb, recvtb), at(file, line, col));
-           },
-           py::keep_alive<0, 1>())
-      .def("reduce",
-           [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, int32_t ch, int32_t sendtb, int32_t recvtb,
-              const std::string& file, uint32_t line, uint32_t col) {
-             return self.reduce(other, python::directives(ch, sendtb, recvtb), at(file, line, col));
-           },
-           py::keep_alive<0, 1>())
-      .def("split",
-           [](const dsl::ChunkRef& self, int32_t parts, const std::string& file, uint32_t line, uint32_t col) {
-             return self.split(parts, at(file, line, col));
-           },
-           "the parts, in order (a list: the Python objects keep the program alive through MSCCLProgram)")
-      .def("group",
-           [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, const std::string& file, uint32_t line,
-              uint32_t col) { return self.group(other, at(file, line, col)); },
-           py::keep_alive<0, 1>());
+      .def(
+          "copy",
+          [](const dsl::ChunkRef& self, int32_t rank, const std::string& buffer, int32_t index, int32_t ch,
+             int32_t sendtb, int32_t recvtb, const std::string& file, uint32_t line, uint32_t col) {
+            return self.copy(rank, bufferOf(buffer), index, python::directives(ch, sendtb, recvtb),
+                             at(file, line, col));
+          },
+          py::keep_alive<0, 1>())
+      .def(
+          "reduce",
+          [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, int32_t ch, int32_t sendtb, int32_t recvtb,
+             const std::string& file, uint32_t line,
+             uint32_t col) { return self.reduce(other, python::directives(ch, sendtb, recvtb), at(file, line, col)); },
+          py::keep_alive<0, 1>())
+      .def(
+          "split",
+          [](const dsl::ChunkRef& self, int32_t parts, const std::string& file, uint32_t line, uint32_t col) {
+            return self.split(parts, at(file, line, col));
+          },
+          "the parts, in order (a list: the Python objects keep the program alive through MSCCLProgram)")
+      .def(
+          "group",
+          [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, const std::string& file, uint32_t line,
+             uint32_t col) { return self.group(other, at(file, line, col)); },
+          py::keep_alive<0, 1>());
 
   py::class_<dsl::Program, std::shared_ptr<dsl::Program>>(m, "Program")
       .def(py::init(&python::makeProgram), py::arg("name"), py::arg("collective"), py::arg("ranks"),
@@ -149,28 +154,30 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
       .def_property_readonly("name", &dsl::Program::name)
       .def_property_readonly("ranks", &dsl::Program::ranks)
       .def_property_readonly("trace_length", [](const dsl::Program& p) { return p.trace().size(); })
-      .def("chunk",
-           [](dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index, int32_t count,
-              const std::string& file, uint32_t line, uint32_t col) {
-             return self.chunk(rank, bufferOf(buffer), index, count, at(file, line, col));
-           },
-           py::keep_alive<0, 1>())
-      .def("compute",
-           [](dsl::Program& self, int32_t rank, int32_t index, int32_t count, int32_t ch, int32_t sendtb,
-              const std::string& file, uint32_t line, uint32_t col) {
-             return self.compute(rank, index, count, python::directives(ch, sendtb, -1), at(file, line, col));
-           },
-           py::keep_alive<0, 1>())
-      .def("value",
-           [](const dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index) -> py::object {
-             if (rank < 0 || rank >= self.ranks() || index < 0) return py::none();
-             const auto id = self.valueAt(rank, bufferOf(buffer), index);
-             if (id == ccforge::ChunkValues::kUninitialized) return py::none();
-             py::list atoms;
-             for (const ccforge::Atom& a : self.values().atoms(id)) atoms.append(py::make_tuple(a.rank, a.index));
-             return atoms;
-           },
-           "the input chunks (rank, index) summed in a location, sorted; None if it holds no data")
+      .def(
+          "chunk",
+          [](dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index, int32_t count,
+             const std::string& file, uint32_t line,
+             uint32_t col) { return self.chunk(rank, bufferOf(buffer), index, count, at(file, line, col)); },
+          py::keep_alive<0, 1>())
+      .def(
+          "compute",
+          [](dsl::Program& self, int32_t rank, int32_t index, int32_t count, int32_t ch, int32_t sendtb,
+             const std::string& file, uint32_t line, uint32_t col) {
+            return self.compute(rank, index, count, python::directives(ch, sendtb, -1), at(file, line, col));
+          },
+          py::keep_alive<0, 1>())
+      .def(
+          "value",
+          [](const dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index) -> py::object {
+            if (rank < 0 || rank >= self.ranks() || index < 0) return py::none();
+            const auto id = self.valueAt(rank, bufferOf(buffer), index);
+            if (id == ccforge::ChunkValues::kUninitialized) return py::none();
+            py::list atoms;
+            for (const ccforge::Atom& a : self.values().atoms(id)) atoms.append(py::make_tuple(a.rank, a.index));
+            return atoms;
+          },
+          "the input chunks (rank, index) summed in a location, sorted; None if it holds no data")
       .def("shares_memory",
            [](const dsl::Program& self, int32_t rank, const std::string& a, int32_t ia, const std::string& b,
               int32_t ib, int32_t count) {
@@ -178,15 +185,18 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
                                       dsl::ChunkLocation{rank, bufferOf(b), ib}, count);
            })
       .def("set_postcondition",
-           [](dsl::Program& self, const python::EntryList& post) { self.replaceCustomPostcondition(python::entriesOf(post)); })
+           [](dsl::Program& self, const python::EntryList& post) {
+             self.replaceCustomPostcondition(python::entriesOf(post));
+           })
       .def("check_postcondition",
            [](const dsl::Program& self) {
              const auto result = self.checkPostcondition();
              return py::make_tuple(result.mismatches, result.details);
            })
-      .def("emit",
-           [](const std::shared_ptr<dsl::Program>& self, const std::string& file, uint32_t line, uint32_t col) {
-             python::Session::current().programEmitted(self, at(file, line, col));
-           },
-           "XML(): hands the program to the ccforge command that runs the script");
+      .def(
+          "emit",
+          [](const std::shared_ptr<dsl::Program>& self, const std::string& file, uint32_t line, uint32_t col) {
+            python::Session::current().programEmitted(self, at(file, line, col));
+          },
+          "XML(): hands the program to the ccforge command that runs the script");
 }

@@ -55,10 +55,14 @@ ScriptResult runScript(const ScriptRequest& request) {
       const std::string status = outcome[0].cast<std::string>();
       result.exitCode = outcome[1].cast<int>();
       result.error = outcome[2].cast<std::string>();
-      if (status == "finished") result.status = ScriptStatus::Finished;
-      else if (status == "wrong") result.status = ScriptStatus::ProgramWrong;
-      else if (status == "exited") result.status = ScriptStatus::Exited;
-      else result.status = ScriptStatus::ScriptFailed;
+      if (status == "finished")
+        result.status = ScriptStatus::Finished;
+      else if (status == "wrong")
+        result.status = ScriptStatus::ProgramWrong;
+      else if (status == "exited")
+        result.status = ScriptStatus::Exited;
+      else
+        result.status = ScriptStatus::ScriptFailed;
     } catch (const py::error_already_set& e) {
       // Only the runner itself can get here (it catches everything the script raises).
       throw std::runtime_error(std::string("the Python front end failed: ") + e.what());

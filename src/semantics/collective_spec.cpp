@@ -31,8 +31,8 @@ class SpecReader {
   CustomCollectiveSpec read(const json& doc) {
     if (!doc.is_object()) fail("", "a collective spec is a JSON object");
     for (const auto& [key, value] : doc.items())
-      if (key != "name" && key != "ranks" && key != "input_chunks" && key != "output_chunks" &&
-          key != "precondition" && key != "postcondition")
+      if (key != "name" && key != "ranks" && key != "input_chunks" && key != "output_chunks" && key != "precondition" &&
+          key != "postcondition")
         fail("/" + key, "unknown key");
     CustomCollectiveSpec spec;
     spec.name = text(doc, "name");
@@ -40,7 +40,8 @@ class SpecReader {
     spec.inputChunks = integer(doc, "input_chunks", "");
     spec.outputChunks = integer(doc, "output_chunks", "");
     if (spec.ranks > limits::kMaxProgramRanks)
-      fail("/ranks", "more than " + std::to_string(limits::kMaxProgramRanks) + " ranks, ccforge's limit (docs/limits.md)");
+      fail("/ranks",
+           "more than " + std::to_string(limits::kMaxProgramRanks) + " ranks, ccforge's limit (docs/limits.md)");
     if (int64_t{spec.ranks} * std::max(spec.inputChunks, spec.outputChunks) > limits::kMaxProgramChunks)
       fail("", "ranks x chunks is over ccforge's limit of " + std::to_string(limits::kMaxProgramChunks) +
                    " buffer chunks (docs/limits.md)");

@@ -22,7 +22,7 @@
 namespace ccforge {
 
 struct MachineConfig {
-  int64_t tiles = 1;                       // tile iterations of the call
+  int64_t tiles = 1;                        // tile iterations of the call
   int32_t maxAllowedCount = kMaxStepCount;  // chunks per transfer
   int32_t unitsPerTransfer = 1;
   int32_t unitsInFlight = 8;  // units a sender may be ahead of its receiver, per connection

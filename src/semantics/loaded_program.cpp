@@ -21,8 +21,10 @@ bool LoadedProgram::connectionsSound() const {
 
 uint32_t LoadedProgram::publisherOf(const FlagWait& w) const {
   // Flag step numbers only grow along a thread block.
-  const auto begin = publishers_.begin() + tbFirstPublisher_[w.tb], end = publishers_.begin() + tbFirstPublisher_[w.tb + 1];
-  const auto it = std::lower_bound(begin, end, w.step, [&](uint32_t s, int32_t step) { return steps_[s].flagStep < step; });
+  const auto begin = publishers_.begin() + tbFirstPublisher_[w.tb],
+             end = publishers_.begin() + tbFirstPublisher_[w.tb + 1];
+  const auto it =
+      std::lower_bound(begin, end, w.step, [&](uint32_t s, int32_t step) { return steps_[s].flagStep < step; });
   return it == end ? kNoStep : *it;
 }
 
@@ -91,8 +93,8 @@ class ProgramLoader {
         p_.gpuOfRank_[g.id] = static_cast<int32_t>(i);
       }
       if (g.inputChunks < 0 || g.outputChunks < 0 || g.scratchChunks < 0)
-        issue("limits.chunk-counts", g.where, "gpu {}: negative buffer size (i_chunks={} o_chunks={} s_chunks={})", g.id,
-              g.inputChunks, g.outputChunks, g.scratchChunks);
+        issue("limits.chunk-counts", g.where, "gpu {}: negative buffer size (i_chunks={} o_chunks={} s_chunks={})",
+              g.id, g.inputChunks, g.outputChunks, g.scratchChunks);
     }
     if (issues_.empty())
       for (int32_t r = 0; r < a_.ngpus; ++r)
@@ -107,7 +109,8 @@ class ProgramLoader {
       for (size_t i = 0; i < g.operands.size(); ++i) {
         const ir::Operand& o = g.operands[i];
         if (o.id != static_cast<int32_t>(i))
-          issue("fused.declaration", o.where, "gpu {}: operand id={} should be {} (ids are dense, in order)", r, o.id, i);
+          issue("fused.declaration", o.where, "gpu {}: operand id={} should be {} (ids are dense, in order)", r, o.id,
+                i);
         if (o.rows < 1 || o.cols < 1)
           issue("fused.declaration", o.where, "gpu {}: operand {} has shape {}x{}", r, o.id, o.rows, o.cols);
       }
@@ -122,8 +125,8 @@ class ProgramLoader {
       const ir::Operand* B = operand(pr.b, "b");
       if (pr.rows < 1 || pr.cols < 1 || g.inputChunks < 1 || pr.rows % g.inputChunks != 0)
         issue("fused.declaration", pr.where,
-              "gpu {}: the product's {} rows must split evenly over i_chunks={} (its chunks are row blocks)", r, pr.rows,
-              g.inputChunks);
+              "gpu {}: the product's {} rows must split evenly over i_chunks={} (its chunks are row blocks)", r,
+              pr.rows, g.inputChunks);
       if (!A || !B) continue;
       auto require = [&](bool ok, const char* what) {
         if (!ok)
@@ -138,12 +141,14 @@ class ProgramLoader {
                   "a: rows x K, b: K x 1, product rows x 1");
           break;
         case ir::ComputeOp::EmbeddingBag:
-          require(A->dtype == ir::OperandType::F32 && B->dtype == ir::OperandType::I32, "an f32 table a and i32 indices b");
+          require(A->dtype == ir::OperandType::F32 && B->dtype == ir::OperandType::I32,
+                  "an f32 table a and i32 indices b");
           require(B->rows == pr.rows && A->cols == pr.cols, "a: V x D, b: rows x L, product rows x D");
           break;
         case ir::ComputeOp::Gemm:
           require(A->dtype == ir::OperandType::F32 && B->dtype == ir::OperandType::F32, "f32 operands");
-          require(A->rows == pr.rows && A->cols == B->rows && B->cols == pr.cols, "a: rows x H, b: H x cols, product rows x cols");
+          require(A->rows == pr.rows && A->cols == B->rows && B->cols == pr.cols,
+                  "a: rows x H, b: H x cols, product rows x cols");
           break;
         case ir::ComputeOp::None: require(false, "an operator"); break;
       }
@@ -155,11 +160,11 @@ class ProgramLoader {
   // names, which live in the input buffer at the chunks its row range maps to.
   void fusedStep(int32_t rank, const LoadedStepName& at, const ir::Step& st) {
     if (st.dstOperand)
-      issue("fused.operand-write", st.where, "{}: '{}' writes operand memory (dstbuf=\"w\"); operands are read-only", at,
-            ir::opTypeName(st.type));
+      issue("fused.operand-write", st.where, "{}: '{}' writes operand memory (dstbuf=\"w\"); operands are read-only",
+            at, ir::opTypeName(st.type));
     if (st.srcOperand && st.type != ir::OpType::Compute)
-      issue("fused.operand-write", st.where, "{}: '{}' {} operand memory (srcbuf=\"w\"); only cmp steps read operands", at,
-            ir::opTypeName(st.type), sends(st.type) ? "sends" : "copies");
+      issue("fused.operand-write", st.where, "{}: '{}' {} operand memory (srcbuf=\"w\"); only cmp steps read operands",
+            at, ir::opTypeName(st.type), sends(st.type) ? "sends" : "copies");
     if (st.type != ir::OpType::Compute) return;
     const ir::Gpu& g = p_.gpu(rank);
     if (!g.product) {
@@ -252,7 +257,8 @@ class ProgramLoader {
       if (st.type != ir::OpType::Nop) {
         if (st.cnt < 1) issue("limits.cnt", st.where, "{}: cnt={} must be at least 1", at, st.cnt);
         if (sends(st.type) && tb.send < 0)
-          issue("limits.peer", st.where, "{}: '{}' sends, but the thread block has send=-1", at, ir::opTypeName(st.type));
+          issue("limits.peer", st.where, "{}: '{}' sends, but the thread block has send=-1", at,
+                ir::opTypeName(st.type));
         if (receives(st.type) && tb.recv < 0)
           issue("limits.peer", st.where, "{}: '{}' receives, but the thread block has recv=-1", at,
                 ir::opTypeName(st.type));

@@ -40,8 +40,8 @@ struct LoadedStep {
   ir::Buffer dstbuf = ir::Buffer::Input;
   int32_t srcoff = -1;
   int32_t dstoff = -1;
-  int32_t cnt = 0;            // chunks as executed (a fused chain's last cnt)
-  uint32_t firstWait = 0;     // into LoadedProgram::waits(): flags waited for before the step runs
+  int32_t cnt = 0;         // chunks as executed (a fused chain's last cnt)
+  uint32_t firstWait = 0;  // into LoadedProgram::waits(): flags waited for before the step runs
   uint32_t waitCount = 0;
   bool publishes = false;     // sets its thread block's flag after the step
   int32_t flagStep = 0;       // the step number that flag carries
@@ -123,8 +123,8 @@ class LoadedProgram {
   std::vector<int32_t> stepTb_;
   std::vector<LoadedStep> steps_;
   std::vector<FlagWait> waits_;
-  std::vector<uint32_t> publishers_;          // publishing steps, by thread block and in order
-  std::vector<uint32_t> tbFirstPublisher_;    // into publishers_
+  std::vector<uint32_t> publishers_;        // publishing steps, by thread block and in order
+  std::vector<uint32_t> tbFirstPublisher_;  // into publishers_
   std::vector<uint32_t> sendPos_, recvPos_;
   std::vector<int32_t> tbSendConn_, tbRecvConn_;
   std::vector<LoadedConnection> connections_;

@@ -25,7 +25,7 @@ inline constexpr int32_t kMaxPeersPerChannel = 32;            // MSCCL_MAX_NUM_T
 // Flags are COMPUTE_FLAG(workIndex, iteration, step) = (workIndex * MSCCL_MAX_ITER + iteration) *
 // MSCCL_MAX_NUM_STEPS + step: iteration MSCCL_MAX_ITER spills into the work index, and every
 // waiter on such a flag spins forever.
-inline constexpr int64_t kMaxTileIterations = 65536;          // MSCCL_MAX_ITER
+inline constexpr int64_t kMaxTileIterations = 65536;  // MSCCL_MAX_ITER
 
 // Bytes of every chunk one tile iteration moves (the runtime's chunkEffectiveSize at NCCL's
 // default buffer sizes): Simple stepSize * MSCCL_CHUNKSTEPS = 512 KiB * 4, LL half of its

@@ -47,8 +47,8 @@ struct RuntimeProfile {
   // index, and every wait on it spins forever (msccl_kernel.cu COMPUTE_FLAG).
   int64_t maxTileIterations;
   // The hand-written XML parser (msccl_parser.h / xml.h).
-  int32_t maxChildrenPerElement;   // MAX_SUBS (not checked: more overflow the node)
-  int32_t maxNodesPerLoad;         // MAX_NODES - 1: checked before every node read, so the MAX_NODES-th fails
+  int32_t maxChildrenPerElement;     // MAX_SUBS (not checked: more overflow the node)
+  int32_t maxNodesPerLoad;           // MAX_NODES - 1: checked before every node read, so the MAX_NODES-th fails
   ir::RuntimeLexicalLimits lexical;  // MAX_ATTR_COUNT, MAX_STR_LEN
   // Thread blocks of a rank spin on each other and must all be resident at once (one per SM
   // of an A100 for the executor's blocks; verify and compile take --max-tbs for other GPUs).
@@ -70,7 +70,8 @@ struct RuntimeProfile {
 
 // The thread blocks one rank may have: the runtime's count, and no more than can be resident at once.
 inline int32_t residentThreadBlocksPerRank(const RuntimeProfile& p) {
-  return p.maxThreadBlocksPerRank < p.maxCoResidentThreadBlocks ? p.maxThreadBlocksPerRank : p.maxCoResidentThreadBlocks;
+  return p.maxThreadBlocksPerRank < p.maxCoResidentThreadBlocks ? p.maxThreadBlocksPerRank
+                                                                : p.maxCoResidentThreadBlocks;
 }
 
 // The largest maxBytes with which every call of a program with dependencies stays within

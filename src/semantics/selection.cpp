@@ -51,10 +51,8 @@ bool executorRoutes(CollectiveKind c) {  // collectives.cc: the calls that enter
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::Send:
     case CollectiveKind::Recv:
-    case CollectiveKind::AllToAll:
-      return true;
-    default:
-      return false;
+    case CollectiveKind::AllToAll: return true;
+    default: return false;
   }
 }
 bool legacyRoutes(CollectiveKind c) {  // tuning.cc ncclTopoGetMSCCLAlgo, all_to_all.cc
@@ -64,10 +62,8 @@ bool legacyRoutes(CollectiveKind c) {  // tuning.cc ncclTopoGetMSCCLAlgo, all_to
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::Broadcast:
     case CollectiveKind::Reduce:
-    case CollectiveKind::AllToAll:
-      return true;
-    default:
-      return false;
+    case CollectiveKind::AllToAll: return true;
+    default: return false;
   }
 }
 
@@ -76,10 +72,8 @@ bool legacyRoutes(CollectiveKind c) {  // tuning.cc ncclTopoGetMSCCLAlgo, all_to
 bool seesInPlace(Selector s, CollectiveKind c) {
   switch (s) {
     case Selector::Internal:
-    case Selector::External:
-      return c != CollectiveKind::Send && c != CollectiveKind::Recv;
-    case Selector::Legacy:
-      return c != CollectiveKind::AllToAll;
+    case Selector::External: return c != CollectiveKind::Send && c != CollectiveKind::Recv;
+    case Selector::Legacy: return c != CollectiveKind::AllToAll;
   }
   return false;
 }
@@ -102,19 +96,11 @@ bool legacyDivides(const ir::Algorithm& a, const SelectionCall& call) {
   const uint64_t ranks = static_cast<uint64_t>(call.ranks);
   uint64_t total = call.count;
   switch (call.coll) {
-    case CollectiveKind::AllToAll:
-      return n > 0 && call.count * ranks % static_cast<uint64_t>(n) == 0;
-    case CollectiveKind::Broadcast:
-      total = call.count * static_cast<uint64_t>(call.typeSize);
-      break;
-    case CollectiveKind::AllGather:
-      total = call.count * static_cast<uint64_t>(call.typeSize) * ranks;
-      break;
-    case CollectiveKind::ReduceScatter:
-      total = call.count * ranks;
-      break;
-    default:
-      break;
+    case CollectiveKind::AllToAll: return n > 0 && call.count * ranks % static_cast<uint64_t>(n) == 0;
+    case CollectiveKind::Broadcast: total = call.count * static_cast<uint64_t>(call.typeSize); break;
+    case CollectiveKind::AllGather: total = call.count * static_cast<uint64_t>(call.typeSize) * ranks; break;
+    case CollectiveKind::ReduceScatter: total = call.count * ranks; break;
+    default: break;
   }
   const int32_t wrapped = static_cast<int32_t>(static_cast<uint32_t>(total));
   return int64_t{wrapped} % n == 0;
@@ -134,21 +120,15 @@ bool divides(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
 uint64_t divisibilityFactor(Selector s, const SelectionCall& call) {
   const uint64_t ranks = static_cast<uint64_t>(call.ranks);
   switch (s) {
-    case Selector::Internal:
-      return sizeMultiplier(call.coll, call.ranks);
-    case Selector::External:
-      return 1;
+    case Selector::Internal: return sizeMultiplier(call.coll, call.ranks);
+    case Selector::External: return 1;
     case Selector::Legacy:
       switch (call.coll) {
-        case CollectiveKind::Broadcast:
-          return static_cast<uint64_t>(call.typeSize);
-        case CollectiveKind::AllGather:
-          return static_cast<uint64_t>(call.typeSize) * ranks;
+        case CollectiveKind::Broadcast: return static_cast<uint64_t>(call.typeSize);
+        case CollectiveKind::AllGather: return static_cast<uint64_t>(call.typeSize) * ranks;
         case CollectiveKind::ReduceScatter:
-        case CollectiveKind::AllToAll:
-          return ranks;
-        default:
-          return 1;
+        case CollectiveKind::AllToAll: return ranks;
+        default: return 1;
       }
   }
   return 1;
@@ -182,12 +162,9 @@ bool inWindow(Selector s, const ir::Algorithm& a, uint64_t bytes) {
 
 std::string_view selectorName(Selector s) {
   switch (s) {
-    case Selector::Internal:
-      return "internal";
-    case Selector::External:
-      return "external";
-    case Selector::Legacy:
-      return "legacy";
+    case Selector::Internal: return "internal";
+    case Selector::External: return "external";
+    case Selector::Legacy: return "legacy";
   }
   return "?";
 }
@@ -208,7 +185,8 @@ bool loads(Selector s, const ir::Algorithm& a) {
 
 std::string notLoadedReason(Selector s, const ir::Algorithm& a) {
   if (s != Selector::Legacy) return fmt::format("the executor's header reader does not know coll=\"{}\"", a.collName);
-  if (!legacyReads(a.collName)) return fmt::format("the legacy runtime does not know coll=\"{}\" and skips the file", a.collName);
+  if (!legacyReads(a.collName))
+    return fmt::format("the legacy runtime does not know coll=\"{}\" and skips the file", a.collName);
   return fmt::format("the legacy runtime refuses the window minBytes={} maxBytes={} and skips the file", legacyMin(a),
                      legacyMax(a));
 }
@@ -216,7 +194,8 @@ std::string notLoadedReason(Selector s, const ir::Algorithm& a) {
 std::string windowText(Selector s, const ir::Algorithm& a) {
   if (s == Selector::Legacy) return fmt::format("[{}, {}) bytes", legacyMin(a), legacyMax(a));
   const SizeWindow w = sizeWindowOf(a);
-  return w.maxBytes ? fmt::format("{}..{} bytes", w.minBytes, *w.maxBytes) : fmt::format("{}..unbounded bytes", w.minBytes);
+  return w.maxBytes ? fmt::format("{}..{} bytes", w.minBytes, *w.maxBytes)
+                    : fmt::format("{}..unbounded bytes", w.minBytes);
 }
 
 Rejection shapeRejection(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
@@ -237,10 +216,8 @@ Rejection rejection(Selector s, const ir::Algorithm& a, const SelectionCall& cal
 std::string divisibilityTerm(Selector s, CollectiveKind coll, int32_t ranks) {
   const bool perRank = perRankCount(coll);
   switch (s) {
-    case Selector::Internal:
-      return perRank ? fmt::format("count*{}", ranks) : "count";
-    case Selector::External:
-      return "count";
+    case Selector::Internal: return perRank ? fmt::format("count*{}", ranks) : "count";
+    case Selector::External: return "count";
     case Selector::Legacy:
       if (coll == CollectiveKind::Broadcast) return "count*typesize";
       if (coll == CollectiveKind::AllGather) return fmt::format("count*typesize*{}", ranks);
@@ -323,9 +300,9 @@ std::optional<AcceptedCounts> acceptedCounts(Selector s, const ir::Algorithm& a,
 const std::vector<NcclDataType>& ncclDataTypes() {
   // nccl.h ncclDataType_t, in its order.
   static const std::vector<NcclDataType> types = {
-      {"int8", 1, true},     {"uint8", 1, true},    {"int32", 4, true},   {"uint32", 4, true},
-      {"int64", 8, true},    {"uint64", 8, true},   {"float16", 2, true}, {"float32", 4, true},
-      {"float64", 8, true},  {"bfloat16", 2, false}, {"fp8e4m3", 1, false}, {"fp8e5m2", 1, false},
+      {"int8", 1, true},    {"uint8", 1, true},     {"int32", 4, true},    {"uint32", 4, true},
+      {"int64", 8, true},   {"uint64", 8, true},    {"float16", 2, true},  {"float32", 4, true},
+      {"float64", 8, true}, {"bfloat16", 2, false}, {"fp8e4m3", 1, false}, {"fp8e5m2", 1, false},
   };
   return types;
 }
@@ -352,7 +329,8 @@ std::vector<int32_t> selectorTypeSizes(Selector s) {
 }
 
 uint64_t maxConsideredCount(CollectiveKind coll, int32_t ranks, int32_t elementSize) {
-  const uint64_t perCount = static_cast<uint64_t>(std::max(elementSize, 1)) * std::max<uint64_t>(sizeMultiplier(coll, ranks), 1);
+  const uint64_t perCount =
+      static_cast<uint64_t>(std::max(elementSize, 1)) * std::max<uint64_t>(sizeMultiplier(coll, ranks), 1);
   return (uint64_t{1} << kMaxConsideredBytesLog2) / perCount;
 }
 

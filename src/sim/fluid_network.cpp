@@ -38,7 +38,8 @@ void FluidNetwork::assignRates() {
     for (size_t i = 0; i < transfers_.size(); ++i) {
       if (frozen[i]) continue;
       bool full = transfers_[i].rate >= transfers_[i].cap * (1 - 1e-12);
-      for (int32_t l : transfers_[i].links) full = full || residual[static_cast<size_t>(l)] <= capacity_[static_cast<size_t>(l)] * 1e-12;
+      for (int32_t l : transfers_[i].links)
+        full = full || residual[static_cast<size_t>(l)] <= capacity_[static_cast<size_t>(l)] * 1e-12;
       if (!full) continue;
       frozen[i] = true;
       --unfrozen;

@@ -112,7 +112,9 @@ double ModelParameters::hopLatencyUs(ir::Protocol p, topo::LinkClass c) const {
   return nccl::hwLatency(nccl::linkColumn(c), nccl::Algorithm::Ring, nccl::protocolColumn(p)) * scale;
 }
 
-double ModelParameters::baseLatencyUs(ir::Protocol p) const { return nccl::baseLatency(nccl::Algorithm::Ring, nccl::protocolColumn(p)); }
+double ModelParameters::baseLatencyUs(ir::Protocol p) const {
+  return nccl::baseLatency(nccl::Algorithm::Ring, nccl::protocolColumn(p));
+}
 
 std::optional<double> ModelParameters::perChannelGBps(topo::LinkClass c) const {
   if (arch == Arch::None) return std::nullopt;
@@ -149,6 +151,8 @@ double ModelParameters::errorAt(uint64_t bytes) const {
   return errorLarge;
 }
 
-double ModelParameters::gainNeeded(uint64_t bytes, double margin) const { return std::max(1 + margin, std::exp(errorAt(bytes))); }
+double ModelParameters::gainNeeded(uint64_t bytes, double margin) const {
+  return std::max(1 + margin, std::exp(errorAt(bytes)));
+}
 
 }  // namespace ccforge::sim

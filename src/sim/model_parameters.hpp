@@ -105,5 +105,4 @@ ModelParameters atSpecLinkRates(ModelParameters parameters);
 // LL128 120/128 as NCCL's tuning counts it (0.92 in its ring model), Simple 1.
 double protocolEfficiency(ir::Protocol p);
 
-
 }  // namespace ccforge::sim

@@ -9,7 +9,8 @@ namespace {
 
 // NCCL's names (src/init.cc l.52-55) in its orders: functions, algorithms, protocols.
 constexpr std::string_view kFunctions[5] = {"Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce"};
-constexpr std::string_view kAlgorithmNames[7] = {"Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"};
+constexpr std::string_view kAlgorithmNames[7] = {"Tree",     "Ring", "CollNetDirect", "CollNetChain", "NVLS",
+                                                 "NVLSTree", "PAT"};
 constexpr std::string_view kProtocolNames[3] = {"LL", "LL128", "Simple"};
 // NCCL's algorithm index of each modelled algorithm (CollNet, at 2 and 3, is not modelled).
 constexpr size_t kNcclIndex[nccl::kAlgorithms] = {0, 1, 4, 5, 6};
@@ -58,7 +59,8 @@ std::array<std::array<bool, N>, 5> parseList(std::string_view variable, std::str
       for (std::string_view element : splitOn(list, ',')) {
         size_t e = 0;
         while (e < N && !sameName(element, names[e])) ++e;
-        if (e == N) throw std::invalid_argument(std::string(variable) + ": unknown name '" + std::string(element) + "'");
+        if (e == N)
+          throw std::invalid_argument(std::string(variable) + ": unknown name '" + std::string(element) + "'");
         on[f][e] = !except;
       }
     }
@@ -124,13 +126,19 @@ NcclEnvironment parseNcclEnvironment(const std::vector<std::string>& settings) {
       env.maxChannels = channelCount(name, value);
       if (*env.maxChannels == 0) throw std::invalid_argument("NCCL_MAX_NCHANNELS must be at least 1");
     } else if (name == "NCCL_LAUNCH_MODE") {
-      if (sameName(value, "GROUP")) env.groupLaunch = true;
-      else if (sameName(value, "PARALLEL")) env.groupLaunch = false;
-      else throw std::invalid_argument("NCCL_LAUNCH_MODE takes PARALLEL or GROUP, not '" + std::string(value) + "'");
+      if (sameName(value, "GROUP"))
+        env.groupLaunch = true;
+      else if (sameName(value, "PARALLEL"))
+        env.groupLaunch = false;
+      else
+        throw std::invalid_argument("NCCL_LAUNCH_MODE takes PARALLEL or GROUP, not '" + std::string(value) + "'");
     } else if (name == "NCCL_NVLS_ENABLE") {
-      if (value == "0") env.nvls = false;
-      else if (value == "1") env.nvls = true;
-      else if (value != "2") throw std::invalid_argument("NCCL_NVLS_ENABLE takes 0, 1 or 2, not '" + std::string(value) + "'");
+      if (value == "0")
+        env.nvls = false;
+      else if (value == "1")
+        env.nvls = true;
+      else if (value != "2")
+        throw std::invalid_argument("NCCL_NVLS_ENABLE takes 0, 1 or 2, not '" + std::string(value) + "'");
     } else {
       throw std::invalid_argument("--env " + std::string(name) +
                                   ": the model takes NCCL_ALGO, NCCL_PROTO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, "

@@ -20,20 +20,20 @@ namespace {
 constexpr double kNcclNetworkEfficiency = 0.96;
 // NCCL counts a PCIe Gen4 x16 link (32 GB/s signalling) as 24 GB/s (topo.cc l.545-556).
 constexpr double kNcclPcieEfficiency = 0.75;
-constexpr int32_t kMaxGraphChannels = 32;  // MAXCHANNELS / 2 (init.cc l.1173-1217)
+constexpr int32_t kMaxGraphChannels = 32;    // MAXCHANNELS / 2 (init.cc l.1173-1217)
 constexpr int32_t kAllToAllBoxOffsets = 64;  // alltoall's traffic is modelled to the next 64 boxes at most
-constexpr int32_t kMaxCommChannels = 64;   // MAXCHANNELS
+constexpr int32_t kMaxCommChannels = 64;     // MAXCHANNELS
 
 const topo::Vertex& vertexOf(const topo::Topology& t, int32_t v) { return t.vertices()[static_cast<size_t>(v)]; }
 
 // One GPU's links as NCCL's search weighs them: NVLink or PCIe links to GPUs and switches of its
 // own box, and its NIC.
 struct GpuLinks {
-  std::vector<double> nvlink;  // NCCL's GB/s per link (to a GPU or an NVSwitch)
-  bool nvswitch = false;       // one of them goes to a switch
-  std::vector<double> pcie;    // NCCL's GB/s
+  std::vector<double> nvlink;           // NCCL's GB/s per link (to a GPU or an NVSwitch)
+  bool nvswitch = false;                // one of them goes to a switch
+  std::vector<double> pcie;             // NCCL's GB/s
   double nvlinkSpec = 0, pcieSpec = 0;  // the spec's GB/s, summed
-  double nicRaw = 0;           // min(GPU-NIC link, NIC-switch link), the spec's GB/s; 0: no NIC
+  double nicRaw = 0;                    // min(GPU-NIC link, NIC-switch link), the spec's GB/s; 0: no NIC
   int32_t nic = -1;
 };
 
@@ -96,7 +96,8 @@ Graph searchGraph(const std::vector<double>& speeds, double maxBw, double totalB
 // The ranks of each box, in rank order.
 std::vector<std::vector<int32_t>> ranksByBox(const topo::Topology& t) {
   std::map<int32_t, std::vector<int32_t>> boxes;
-  for (int32_t r = 0; r < static_cast<int32_t>(t.gpus().size()); ++r) boxes[vertexOf(t, t.gpus()[static_cast<size_t>(r)]).box].push_back(r);
+  for (int32_t r = 0; r < static_cast<int32_t>(t.gpus().size()); ++r)
+    boxes[vertexOf(t, t.gpus()[static_cast<size_t>(r)]).box].push_back(r);
   std::vector<std::vector<int32_t>> out;
   for (auto& [box, ranks] : boxes) out.push_back(std::move(ranks));
   return out;
@@ -105,16 +106,17 @@ std::vector<std::vector<int32_t>> ranksByBox(const topo::Topology& t) {
 // Each (sender, receiver) of `pairs` moves one part at once, over the route the simulator takes
 // (or, where it has none, the links through the GPUs in between); the most loaded link sets the
 // pace. Returns the share of `gpuGBps` a sender of `partsPerSender` parts reaches (at most 1).
-double patternShare(const topo::Topology& t, const std::vector<std::pair<int32_t, int32_t>>& pairs, int32_t partsPerSender,
-                    double gpuGBps) {
+double patternShare(const topo::Topology& t, const std::vector<std::pair<int32_t, int32_t>>& pairs,
+                    int32_t partsPerSender, double gpuGBps) {
   std::map<int32_t, double> load;  // link id -> parts
   for (const auto& [a, b] : pairs)
     if (std::optional<topo::Route> r = topo::simulatorRoute(t, a, b); r || (r = topo::relayedRoute(t, a, b)))
       for (int32_t id : r->links) load[id] += 1;
   double slowest = 0;  // seconds per GB of one part, on the most loaded link
   for (const auto& [id, parts] : load) {
-    const double capacity = id < static_cast<int32_t>(t.links().size()) ? topo::toDouble(t.links()[static_cast<size_t>(id)].bandwidthGBps)
-                                                                         : topo::toDouble(t.hostPath->bandwidthGBps);
+    const double capacity = id < static_cast<int32_t>(t.links().size())
+                                ? topo::toDouble(t.links()[static_cast<size_t>(id)].bandwidthGBps)
+                                : topo::toDouble(t.hostPath->bandwidthGBps);
     slowest = std::max(slowest, parts / capacity);
   }
   if (slowest <= 0 || gpuGBps <= 0) return 1;
@@ -134,7 +136,8 @@ double allToAllIntraShare(const topo::Topology& t, const std::vector<int32_t>& b
 // once): with one offset the step of NCCL's rings and trees between boxes, with all of them
 // alltoall's traffic as PXN gathers it onto the rails. What the network's spine (oversubscribed,
 // or shared by the boxes of a leaf) leaves of a GPU's NIC share. Boxes of unequal sizes: 1.
-double networkShare(const topo::Topology& t, const std::vector<std::vector<int32_t>>& boxes, int32_t offsets, double gpuGBps) {
+double networkShare(const topo::Topology& t, const std::vector<std::vector<int32_t>>& boxes, int32_t offsets,
+                    double gpuGBps) {
   std::vector<std::pair<int32_t, int32_t>> pairs;
   const auto n = static_cast<int32_t>(boxes.size());
   for (int32_t b = 0; b < n; ++b)
@@ -174,7 +177,8 @@ std::vector<NcclBox> ncclBoxes(const topo::Topology& t, double speed, Arch arch)
       continue;
     }
     if (z.box != a.box) continue;
-    b.units[static_cast<size_t>(local[static_cast<size_t>(from)])][static_cast<size_t>(local[static_cast<size_t>(to)])] =
+    b.units[static_cast<size_t>(local[static_cast<size_t>(from)])]
+           [static_cast<size_t>(local[static_cast<size_t>(to)])] =
         static_cast<int32_t>(std::floor(ncclLinkGBps(l, arch) / speed + 1e-9));
   }
   return boxes;
@@ -257,9 +261,8 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
         boxNetwork += topo::toDouble(l.bandwidthGBps);
     const double perGpu = boxNetwork / m.ppn;
     gpuNetwork = perGpu;
-    ring = searchGraph(nccl::interSpeeds(m.arch), perGpu, totalBw, [&](double s) {
-      return static_cast<int32_t>(std::floor(boxNetwork / s + 1e-9));
-    });
+    ring = searchGraph(nccl::interSpeeds(m.arch), perGpu, totalBw,
+                       [&](double s) { return static_cast<int32_t>(std::floor(boxNetwork / s + 1e-9)); });
   }
   if (ring.channels == 0) ring = {1, std::max(0.1, std::min(maxBw, totalBw))};  // search.cc l.1289-1311
   m.channels = ring.channels;
@@ -289,7 +292,8 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   // inter-node ones across nodes (system->inter picks the array).
   m.nvls = t.nvls && allSwitch && (m.arch == Arch::Sm90 || m.arch == Arch::Sm100);
   if (m.nvls) {
-    const auto heads = m.nodes == 1 ? static_cast<int32_t>(m.ppn) : std::min(static_cast<int32_t>(m.ppn), static_cast<int32_t>(boxNics.size()));
+    const auto heads = m.nodes == 1 ? static_cast<int32_t>(m.ppn)
+                                    : std::min(static_cast<int32_t>(m.ppn), static_cast<int32_t>(boxNics.size()));
     m.nvlsHeads = std::min(kMaxGraphChannels, heads);
     for (double s : m.nodes == 1 ? nccl::intraSpeeds(m.arch) : nccl::interSpeeds(m.arch))
       if ((m.nvlsHeads + 1) * s <= totalBw && (m.nodes == 1 || s <= nicRaw)) {
@@ -313,7 +317,8 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   for (int32_t a = 0; a < m.ranks; ++a) {
     std::optional<double> nearest;
     for (int32_t b = 0; b < m.ranks; ++b) {
-      if (a == b || vertexOf(t, t.gpus()[static_cast<size_t>(a)]).box != vertexOf(t, t.gpus()[static_cast<size_t>(b)]).box)
+      if (a == b ||
+          vertexOf(t, t.gpus()[static_cast<size_t>(a)]).box != vertexOf(t, t.gpus()[static_cast<size_t>(b)]).box)
         continue;
       if (const std::optional<topo::Route> r = topo::routeBetween(t, a, b))
         nearest = nearest ? std::min(*nearest, r->alphaUs) : r->alphaUs;
@@ -323,7 +328,8 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
   std::optional<double> inter;
   for (int32_t b = 0; b < m.ranks && m.nodes > 1; ++b)
     if (vertexOf(t, t.gpus()[static_cast<size_t>(b)]).box != vertexOf(t, t.gpus()[0]).box)
-      if (const std::optional<topo::Route> r = topo::routeBetween(t, 0, b)) inter = inter ? std::min(*inter, r->alphaUs) : r->alphaUs;
+      if (const std::optional<topo::Route> r = topo::routeBetween(t, 0, b))
+        inter = inter ? std::min(*inter, r->alphaUs) : r->alphaUs;
   m.interAlphaUs = inter.value_or(0);
 
   double weakestSpec = -1;

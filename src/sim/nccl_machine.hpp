@@ -30,8 +30,8 @@ struct NcclMachine {
   int32_t nvlsHeads = 0;
   double nvlsBwIntra = 0;
   double nvlsBwInter = 0;
-  bool pat = false;     // PAT: one GPU per node
-  bool ll128 = true;    // LL128 enabled by default (NVLink between the GPUs of a box)
+  bool pat = false;   // PAT: one GPU per node
+  bool ll128 = true;  // LL128 enabled by default (NVLink between the GPUs of a box)
   // The topology's link alphas, which the simulator charges every transfer on top of NCCL's
   // per-hop latency: charged to NCCL's steps too (inside a box: the route to a GPU's nearest peer,
   // the largest such; between boxes: the shortest route).

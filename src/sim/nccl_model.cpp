@@ -78,8 +78,8 @@ bool applies(const NcclMachine& m, CollectiveType c, Algorithm a, size_t p) {
   const bool allReduce = c == CollectiveType::AllReduce;
   const bool gatherLike = c == CollectiveType::AllGather || c == CollectiveType::ReduceScatter;
   if ((c == CollectiveType::Broadcast || c == CollectiveType::Reduce) && a != Algorithm::Ring) return false;  // l.294
-  if (gatherLike && a != Algorithm::Ring && a != Algorithm::Pat && a != Algorithm::Nvls) return false;    // l.295-297
-  if (allReduce && a == Algorithm::Pat) return false;                                                     // l.298
+  if (gatherLike && a != Algorithm::Ring && a != Algorithm::Pat && a != Algorithm::Nvls) return false;  // l.295-297
+  if (allReduce && a == Algorithm::Pat) return false;                                                   // l.298
   const bool nvlsLike = a == Algorithm::Nvls || a == Algorithm::NvlsTree;
   if ((nvlsLike || a == Algorithm::Pat) && p != kSimple) return false;  // l.301-304
   if (a == Algorithm::Pat && !m.pat) return false;
@@ -103,7 +103,7 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
   const double ch = nvlsLike ? m.nvlsHeads : m.channels;
 
   double bw = m.nodes <= 2 ? v.bwIntra : v.bwInter;  // l.306
-  if (nvlsLike) {                                     // l.307-323
+  if (nvlsLike) {                                    // l.307-323
     double intraBw = v.nvlsBwIntra * v.nvlsEfficiency * (ch - 1) / ch;
     intraBw *= allReduce ? 2.0 : (m.ppn - 1) / m.ppn;
     const double interBw = v.nvlsBwInter * (m.nodes <= 2 && a == Algorithm::NvlsTree ? 2 : 1);
@@ -117,7 +117,8 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
   if (a == Algorithm::Tree && allReduce) busBw = std::min(busBw * 0.92, ch * nccl::perChMaxTreeBw(gen, index2));
   if (a == Algorithm::Tree && p == kLL) busBw = std::min(busBw / 3.8, llMaxBw);
   if (a == Algorithm::Tree && p == kLL128)
-    busBw = std::min(busBw * (m.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * nccl::perChMaxTreeLL128Bw(gen, index2)) * v.ll128Scale;
+    busBw = std::min(busBw * (m.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * nccl::perChMaxTreeLL128Bw(gen, index2)) *
+            v.ll128Scale;
   if (a == Algorithm::Pat) busBw *= 0.75;
   if (!(gatherLike && a != Algorithm::Ring))  // l.377-382
     busBw *= (a == Algorithm::Ring || nvlsLike) ? n / nsteps : 0.5;
@@ -225,8 +226,9 @@ std::string lowerName(Algorithm a) {
 double allToAllTime(const NcclMachine& m, double intraGBps, double networkGBps, const View& v, uint64_t bytes) {
   const double share = static_cast<double>(bytes) / m.ranks;
   const double remote = m.ranks - m.ppn;
-  const double intra =
-      m.ppn > 1 ? ((m.ppn - 1) * share + remote * share * (m.ppn - 1) / m.ppn) / (1000 * intraGBps * m.allToAllIntraShare) : 0;
+  const double intra = m.ppn > 1 ? ((m.ppn - 1) * share + remote * share * (m.ppn - 1) / m.ppn) /
+                                       (1000 * intraGBps * m.allToAllIntraShare)
+                                 : 0;
   const double inter = m.nodes > 1 ? remote * share / (1000 * networkGBps * m.allToAllNetworkShare) : 0;
   const size_t intraHw = m.intraClass == topo::LinkClass::NVLink ? 0 : 1;
   const double intraHop = nccl::hwLatency(intraHw, Algorithm::Ring, kSimple) * v.intraLatencyScale + v.intraAlphaUs;
@@ -285,7 +287,8 @@ std::vector<NcclChoice> ncclOptions(const NcclSetup& s, const NcclCall& call) {
       if (!applies(m, call.collective, a, p) || !enabled(s, call.collective, a, p)) continue;
       View achieved = achievedView(m, s.parameters);
       const int32_t channels = channelsOf(s, call.collective, a, p, call.bytes);
-      const int32_t full = a == Algorithm::Nvls || a == Algorithm::NvlsTree ? nccl::nvlsChannels(m.arch, m.nodes) : m.commChannels;
+      const int32_t full =
+          a == Algorithm::Nvls || a == Algorithm::NvlsTree ? nccl::nvlsChannels(m.arch, m.nodes) : m.commChannels;
       achieved.bandwidthFactor = std::min(1.0, static_cast<double>(channels) / full);
       NcclChoice c;
       c.algorithm = lowerName(a);

@@ -41,7 +41,8 @@ struct NcclSetup {
   ModelParameters parameters;
   NcclEnvironment environment;
 };
-NcclSetup ncclSetup(const topo::Topology& topology, const ModelParameters& parameters, NcclEnvironment environment = {});
+NcclSetup ncclSetup(const topo::Topology& topology, const ModelParameters& parameters,
+                    NcclEnvironment environment = {});
 
 // Every (algorithm, protocol) NCCL considers for the call, in NCCL's order (Tree, Ring, NVLS,
 // NVLSTree, PAT; LL, LL128, Simple). Throws std::invalid_argument for a collective NCCL does not

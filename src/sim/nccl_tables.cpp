@@ -71,7 +71,9 @@ size_t generationIndex(Arch a) {
 }
 
 double baseLatency(Algorithm a, size_t protocol) { return kBaseLatency[static_cast<size_t>(a)][protocol]; }
-double hwLatency(size_t link, Algorithm a, size_t protocol) { return kHwLatency[link][static_cast<size_t>(a)][protocol]; }
+double hwLatency(size_t link, Algorithm a, size_t protocol) {
+  return kHwLatency[link][static_cast<size_t>(a)][protocol];
+}
 double llMaxBw(size_t index1, size_t index2) { return kLlMaxBw[index1][index2]; }
 double perChMaxRingLL128Bw(size_t generation, size_t index2) { return kRingLL128[generation][index2]; }
 double perChMaxTreeLL128Bw(size_t generation, size_t index2) { return kTreeLL128[generation][index2]; }
@@ -108,7 +110,8 @@ const std::vector<double>& intraSpeeds(Arch a) {
 const std::vector<double>& interSpeeds(Arch a) {
   static const std::vector<double> base{48, 30, 28, 24, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12};
   static const std::vector<double> sm90{48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
-  static const std::vector<double> sm100{96, 86, 80, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+  static const std::vector<double> sm100{96, 86,   80, 48, 45.1, 42, 40,  30,  24,   22,
+                                         20, 17.5, 15, 12, 6,    3,  2.4, 1.2, 0.24, 0.12};
   return a == Arch::Sm100 ? sm100 : a == Arch::Sm90 ? sm90 : base;
 }
 

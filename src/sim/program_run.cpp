@@ -27,7 +27,8 @@ MachineConfig configFor(const LoadedProgram& p, uint64_t bytes) {
   // tile count can tell apart.
   const uint64_t chunkWide = ceilDiv(bytes, static_cast<uint64_t>(std::max(p.algorithm().nchunksperloop, 1)));
   const auto chunk = static_cast<int64_t>(std::min<uint64_t>(chunkWide, std::numeric_limits<int64_t>::max()));
-  return machineConfig(p.algorithm().proto, std::max<int64_t>(1, tileIterations(chunk, tile)), maxAllowedCount(chunk, tile));
+  return machineConfig(p.algorithm().proto, std::max<int64_t>(1, tileIterations(chunk, tile)),
+                       maxAllowedCount(chunk, tile));
 }
 
 // The state of one call: the machine, the network, and when units reach their receivers.
@@ -91,8 +92,8 @@ class Execution {
 
  private:
   struct ConnectionTime {
-    uint64_t headsArrived = 0;   // units whose first byte reached the receiver
-    uint64_t tailsArrived = 0;   // units complete at the receiver
+    uint64_t headsArrived = 0;     // units whose first byte reached the receiver
+    uint64_t tailsArrived = 0;     // units complete at the receiver
     std::deque<double> unitBytes;  // sizes of started, unconsumed units
   };
   struct BlockTime {
@@ -241,7 +242,8 @@ class Execution {
         continue;
       }
       const int32_t out = p_.sendConnection(g);
-      const int64_t id = network_.start(routes_[static_cast<size_t>(out)].links, bytes, capOf_[static_cast<size_t>(out)]);
+      const int64_t id =
+          network_.start(routes_[static_cast<size_t>(out)].links, bytes, capOf_[static_cast<size_t>(out)]);
       conn_[static_cast<size_t>(out)].unitBytes.push_back(bytes);
       owner_[id] = g;
       b.busy = true;
@@ -313,7 +315,9 @@ class Execution {
         case Need::Flag:
           out << "tb " << p_.idOf(need.on) << " to publish step " << FifoMachine::flagStep(need.flagNeeded);
           break;
-        case Need::Data: out << "data on connection " << p_.connections()[static_cast<size_t>(need.on)].describe(); break;
+        case Need::Data:
+          out << "data on connection " << p_.connections()[static_cast<size_t>(need.on)].describe();
+          break;
         case Need::Slot:
           out << "a free slot on connection " << p_.connections()[static_cast<size_t>(need.on)].describe();
           break;
@@ -343,7 +347,8 @@ class Execution {
   int64_t arrivalSeq_ = 0;
   std::optional<topo::GpuSpec> gpu_;
   std::vector<double> computeFree_;  // per rank
-  std::vector<double> rankFinish_;   // per rank: when its last thread block finished, us: when its GPU finishes the compute steps started so far
+  std::vector<double> rankFinish_;   // per rank: when its last thread block finished, us: when its GPU finishes the
+                                     // compute steps started so far
   using Computing = std::tuple<double, int64_t, int32_t>;  // finish time, order, thread block
   std::priority_queue<Computing, std::vector<Computing>, std::greater<Computing>> computing_;
   int64_t computeSeq_ = 0;
@@ -365,16 +370,17 @@ RunResult ProgramRun::run(uint64_t bytes, uint64_t eventLimit) const {
   for (const topo::Link& l : topology_.links())
     capacity.push_back(topo::toDouble(l.bandwidthGBps) * m.linkEfficiency(topology_, l) * model_.efficiency() * 1e9);
   if (topology_.hostPath)  // the host path's links, hostUpLink and hostDownLink of every GPU
-    capacity.insert(capacity.end(), 2 * topology_.gpus().size(),
-                    topo::toDouble(topology_.hostPath->bandwidthGBps) * m.hostPathEfficiency() * model_.efficiency() * 1e9);
+    capacity.insert(
+        capacity.end(), 2 * topology_.gpus().size(),
+        topo::toDouble(topology_.hostPath->bandwidthGBps) * m.hostPathEfficiency() * model_.efficiency() * 1e9);
   std::vector<topo::Route> routes = routes_;
-  if (const std::optional<double> ll = m.llCapGBps(std::max(topology_.boxCount(), 1)); ll && model_.protocol() == ir::Protocol::LL) {
+  if (const std::optional<double> ll = m.llCapGBps(std::max(topology_.boxCount(), 1));
+      ll && model_.protocol() == ir::Protocol::LL) {
     // NCCL's LL bandwidth cap bounds what each GPU sends: one more link per sending GPU, which
     // every route leaving it crosses.
     const auto first = static_cast<int32_t>(capacity.size());
     capacity.insert(capacity.end(), topology_.gpus().size(), *ll * 1e9);
-    for (size_t c = 0; c < routes.size(); ++c)
-      routes[c].links.push_back(first + program_.connections()[c].sender);
+    for (size_t c = 0; c < routes.size(); ++c) routes[c].links.push_back(first + program_.connections()[c].sender);
   }
   Execution e(program_, model_, routes, capacity, bytes, topology_.gpu);
   RunResult r = e.run(eventLimit);

@@ -42,8 +42,8 @@ std::vector<std::vector<int32_t>> hamiltonianCycles(const std::vector<std::vecto
 // GPU has left to send.
 class RingPacking {
  public:
-  RingPacking(const std::vector<std::vector<int32_t>>& units, const std::vector<std::vector<int32_t>>& cycles, int32_t channels,
-              int64_t& budget)
+  RingPacking(const std::vector<std::vector<int32_t>>& units, const std::vector<std::vector<int32_t>>& cycles,
+              int32_t channels, int64_t& budget)
       : units_(units), cycles_(cycles), channels_(channels), budget_(budget) {}
 
   std::vector<size_t> best() {

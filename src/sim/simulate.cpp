@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-
 #include "ir/input_error.hpp"
 #include "semantics/loaded_program.hpp"
 #include "semantics/runtime_profile.hpp"
@@ -26,7 +25,8 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
   std::vector<topo::Route> routes;
   for (const LoadedConnection& c : p.connections()) {
     if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty())
-      throw SimulationViolation("two thread blocks of rank " + std::to_string(c.extraSendTbs.empty() ? c.receiver : c.sender) +
+      throw SimulationViolation("two thread blocks of rank " +
+                                std::to_string(c.extraSendTbs.empty() ? c.receiver : c.sender) +
                                 (c.extraSendTbs.empty() ? " receive" : " send") + " on connection " + c.describe());
     auto route = topo::simulatorRoute(t, c.sender, c.receiver);
     if (!route) {

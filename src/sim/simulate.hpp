@@ -30,8 +30,8 @@ struct SimulationOptions {
 struct SizeResult {
   uint64_t bytes = 0;
   double timeUs = 0;
-  double algbwGBps = 0;  // bytes / time
-  double busbwGBps = 0;  // algbw * the collective's nccl-tests factor
+  double algbwGBps = 0;      // bytes / time
+  double busbwGBps = 0;      // algbw * the collective's nccl-tests factor
   bool inSizeWindow = true;  // minBytes <= bytes <= maxBytes (maxBytes 0: unbounded)
   int64_t iterations = 0;    // tile iterations per thread block
   int64_t transfers = 0;
@@ -43,7 +43,6 @@ struct SimulationReport {
   double busbwFactor = 1;
   std::vector<SizeResult> results;
 };
-
 
 // Throws InputError (file `source`, at the offending element) when program and topology do
 // not fit: more ranks than GPUs, a connection without a route, a transfer step without a

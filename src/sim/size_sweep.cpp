@@ -58,7 +58,8 @@ SizeSweep sweepSizes(const ir::Algorithm& algorithm, const std::string& source, 
     }
     for (size_t i = 0; i < sizes.size(); ++i) {
       const auto known = times.find(sizes[i]);
-      if (known != times.end()) e.timeUs[i] = known->second;
+      if (known != times.end())
+        e.timeUs[i] = known->second;
       else if (line && sizes[i] > line->first && inside(sizes[i]))
         e.timeUs[i] = times[line->first] + line->second * static_cast<double>(sizes[i] - line->first);
     }

@@ -14,8 +14,7 @@ namespace {
 
 class Cvc5Translation {
  public:
-  Cvc5Translation(cvc5::Solver& solver, const TermStore& terms)
-      : solver_(solver), terms_(terms), done_(terms.size()) {}
+  Cvc5Translation(cvc5::Solver& solver, const TermStore& terms) : solver_(solver), terms_(terms), done_(terms.size()) {}
 
   cvc5::Term operator()(Term t) {
     if (done_[t.id]) return *done_[t.id];

@@ -10,7 +10,7 @@
 namespace ccforge::smt {
 
 struct Query {
-  std::string name;             // e.g. "deadlock tiles=1 maxAllowedCount=71 slots=2"
+  std::string name;              // e.g. "deadlock tiles=1 maxAllowedCount=71 slots=2"
   std::string logic = "QF_LIA";  // SMT-LIB logic both solvers are told
   TermStore terms;
   std::vector<Term> assertions;

@@ -23,12 +23,12 @@ struct QueryOutcome {
   std::string name;
   // Sat/Unsat only when every solver gave that answer; Error when one failed; else Unknown.
   Answer answer = Answer::Unknown;
-  bool disagreement = false;  // one solver said sat, another unsat
-  std::string reason;         // Unknown/Error/disagreement: every solver's answer and reason
+  bool disagreement = false;          // one solver said sat, another unsat
+  std::string reason;                 // Unknown/Error/disagreement: every solver's answer and reason
   std::vector<SolverResult> results;  // one per solver, in the order of RunSettings::solvers
   // An assertion simplified to false while the query was built: unsat without asking a solver.
   bool decidedBySimplification = false;
-  std::string dumpFile;               // where the query was written, if it was
+  std::string dumpFile;  // where the query was written, if it was
 
   // The model of the first solver that said sat (empty if none did).
   const std::vector<int64_t>& model() const;

@@ -7,10 +7,9 @@ namespace ccforge::smt {
 namespace {
 
 bool simpleSymbol(const std::string& s) {
-  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
-         std::all_of(s.begin(), s.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
-         });
+  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
 }
 
 void printSymbol(std::ostream& out, const std::string& s) {

@@ -33,8 +33,8 @@ std::string_view answerName(Answer a);
 struct SolverResult {
   SolverKind solver = SolverKind::Z3;
   Answer answer = Answer::Error;
-  std::string reason;   // Unknown/Error: why, in words
-  double seconds = 0;   // wall clock of the solver call
+  std::string reason;  // Unknown/Error: why, in words
+  double seconds = 0;  // wall clock of the solver call
   // Sat only: the values of query.wanted, in order (Booleans as 0/1).
   std::vector<int64_t> model;
 };

@@ -64,7 +64,8 @@ class Z3Translation {
 uint64_t rlimitCount(const z3::solver& solver) {
   z3::stats st = solver.statistics();
   for (unsigned i = 0; i < st.size(); ++i)
-    if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
+    if (st.key(i) == "rlimit count")
+      return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
   return 0;
 }
 

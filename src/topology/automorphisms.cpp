@@ -102,7 +102,8 @@ class Search {
   }
 
   // The (label, neighbour colour) pairs of `edges` as a sorted multiset: value, count, ...
-  static void appendMultiset(std::vector<int64_t>& s, const std::vector<Edge>& edges, const Colouring& c, int64_t scale) {
+  static void appendMultiset(std::vector<int64_t>& s, const std::vector<Edge>& edges, const Colouring& c,
+                             int64_t scale) {
     std::vector<int64_t> values;
     values.reserve(edges.size());
     for (const Edge& e : edges) values.push_back(e.label * scale + c[static_cast<size_t>(e.to)]);
@@ -245,7 +246,8 @@ AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, u
     }
     int64_t orbitSize = 0;
     for (size_t w = 0; w < n; ++w)
-      if (cells[w] == cells[static_cast<size_t>(b)] && orbits.find(static_cast<int32_t>(w)) == orbits.find(b)) ++orbitSize;
+      if (cells[w] == cells[static_cast<size_t>(b)] && orbits.find(static_cast<int32_t>(w)) == orbits.find(b))
+        ++orbitSize;
     group.order *= orbitSize;
   }
   group.complete = !search.exhausted();

@@ -18,10 +18,10 @@ enum class Weighting : uint8_t {
 };
 
 struct AutomorphismGroup {
-  BigInt order = 1;  // exact when complete, else a lower bound
-  bool complete = true;  // false when the search reached its work limit
+  BigInt order = 1;                              // exact when complete, else a lower bound
+  bool complete = true;                          // false when the search reached its work limit
   std::vector<std::vector<int32_t>> generators;  // generator[v] = image of vertex v
-  std::vector<int32_t> vertexOrbit;  // per vertex: the smallest vertex id of its orbit
+  std::vector<int32_t> vertexOrbit;              // per vertex: the smallest vertex id of its orbit
 };
 
 // Work is counted in refinement entries (one per vertex and link per refinement round,

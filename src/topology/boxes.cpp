@@ -52,7 +52,8 @@ void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec) {
       topology.addLink({base + l.from, base + l.to, l.bandwidthGBps, l.alphaUs, l.linkClass, spec.where});
     for (int32_t j = 0; j < nicsPerBox; ++j) {
       const NicSpec& nic = *spec.nics;
-      int32_t id = topology.addVertex({prefixed(k, "nic" + std::to_string(j)), VertexKind::Nic, k * innerBoxes, spec.where});
+      int32_t id =
+          topology.addVertex({prefixed(k, "nic" + std::to_string(j)), VertexKind::Nic, k * innerBoxes, spec.where});
       for (int32_t i = j * nic.gpusPerNic; i < (j + 1) * nic.gpusPerNic; ++i) {
         int32_t gpu = base + box.gpus()[static_cast<size_t>(i)];
         topology.addLink({gpu, id, nic.bandwidthGBps, nic.alphaUs, nic.linkClass, spec.where});
@@ -78,12 +79,12 @@ void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec) {
   // Clos: ceil(count / boxesPerLeaf) leaves, without the count + boxesPerLeaf - 1 of the usual idiom
   // (topology may not include semantics/size_arithmetic.hpp's ceilDiv; count <= kMaxBoxes anyway).
   const int32_t leafCount = net.kind == NetworkKind::Switch ? 1
-                            : net.kind == NetworkKind::Rails ? net.switches
-                                                             : spec.count / net.boxesPerLeaf +
-                                                                   (spec.count % net.boxesPerLeaf != 0 ? 1 : 0);
+                            : net.kind == NetworkKind::Rails
+                                ? net.switches
+                                : spec.count / net.boxesPerLeaf + (spec.count % net.boxesPerLeaf != 0 ? 1 : 0);
   std::vector<int32_t> leaves;
   for (int32_t s = 0; s < leafCount; ++s) {
-    std::string name = net.kind == NetworkKind::Switch ? "ib"
+    std::string name = net.kind == NetworkKind::Switch  ? "ib"
                        : net.kind == NetworkKind::Rails ? "ib" + std::to_string(s)
                                                         : "leaf" + std::to_string(s);
     leaves.push_back(topology.addVertex({name, VertexKind::Switch, 0, spec.where}));

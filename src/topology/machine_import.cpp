@@ -43,7 +43,7 @@ struct PlannedLink {
 struct BoxPlan {
   std::vector<std::pair<std::string, std::string>> vertices;  // name, kind
   std::vector<PlannedLink> links;
-  std::vector<std::string> nics;   // NIC vertex names in rail order
+  std::vector<std::string> nics;  // NIC vertex names in rail order
   std::vector<Rational> nicGBps;
 };
 
@@ -94,13 +94,15 @@ class SpecBuilder {
     const int32_t sm = machineSm();
     const bool nvls = sm >= 90 && nvswitch_ && options_.nvls;
     if (sm >= 90 && nvswitch_)
-      notes_.push_back(nvls ? "nvls: NVSwitch and sm " + std::to_string(sm) +
-                                  ": NVLink SHARP assumed available, as NCCL uses it by default (a VM without NVLink multicast "
-                                  "or NCCL_NVLS_ENABLE=0 runs without it; --no-nvls)"
-                            : "nvls: off (--no-nvls)");
+      notes_.push_back(
+          nvls ? "nvls: NVSwitch and sm " + std::to_string(sm) +
+                     ": NVLink SHARP assumed available, as NCCL uses it by default (a VM without NVLink multicast "
+                     "or NCCL_NVLS_ENABLE=0 runs without it; --no-nvls)"
+               : "nvls: off (--no-nvls)");
     if (multi)
-      notes_.push_back("pxn: connections between boxes leave through the NIC of the GPU with the receiver's index in the "
-                       "sender's box, as NCCL's PXN does by default");
+      notes_.push_back(
+          "pxn: connections between boxes leave through the NIC of the GPU with the receiver's index in the "
+          "sender's box, as NCCL's PXN does by default");
 
     ordered_json spec;
     spec["name"] = options_.name;
@@ -145,7 +147,8 @@ class SpecBuilder {
     for (const ImportedBox& b : boxes_)
       for (const ImportedGpu& g : b.gpus) {
         if (g.sm <= 0) continue;
-        if (sm == 0) sm = g.sm;
+        if (sm == 0)
+          sm = g.sm;
         else if (g.sm != sm) {
           notes_.push_back(b.source + ": GPUs of sm " + std::to_string(sm) + " and " + std::to_string(g.sm) +
                            ": the spec says sm " + std::to_string(sm));
@@ -158,11 +161,15 @@ class SpecBuilder {
   Rational perLink(const ImportedBox& b, const ImportedGpu& g) {
     if (options_.nvlinkGBps) return *options_.nvlinkGBps;
     int32_t sm = smOf(g);
-    if (sm < 0) throw std::invalid_argument(b.source + ": no compute capability for the NVLink bandwidth (nvidia-smi does not print it): give --sm (70, 80, 90, 100) or --nvlink-gbps");
+    if (sm < 0)
+      throw std::invalid_argument(b.source +
+                                  ": no compute capability for the NVLink bandwidth (nvidia-smi does not print it): "
+                                  "give --sm (70, 80, 90, 100) or --nvlink-gbps");
     auto gen = nvlinkGeneration(sm);
     if (!gen)
-      throw std::invalid_argument(b.source + ": sm " + std::to_string(sm) +
-                                  " has no NVLink generation in ccforge's table; give --nvlink-gbps (per link, per direction)");
+      throw std::invalid_argument(
+          b.source + ": sm " + std::to_string(sm) +
+          " has no NVLink generation in ccforge's table; give --nvlink-gbps (per link, per direction)");
     std::string note = "sm " + std::to_string(sm) + " (" + std::string(gen->name) + "): " + gbpsText(gen->perLinkGBps) +
                        " per NVLink per direction, " + std::to_string(gen->linksPerGpu) + " links per GPU";
     if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
@@ -181,7 +188,8 @@ class SpecBuilder {
       return byRank ? a.rank < c.rank : a.dev < c.dev;
     });
     if (!b.pairCountsFromMatrix)
-      notes_.push_back(b.source + ": ranks follow the dump's " + (byRank ? "rank" : "dev") + " attribute (gpu<r> is rank r)");
+      notes_.push_back(b.source + ": ranks follow the dump's " + (byRank ? "rank" : "dev") +
+                       " attribute (gpu<r> is rank r)");
     return order;
   }
 
@@ -198,14 +206,16 @@ class SpecBuilder {
     bool anyNvlink = false;
 
     // GPU-GPU NVLinks: one undirected link per pair; per-GPU switch totals.
-    std::map<std::pair<int32_t, int32_t>, std::pair<int32_t, int32_t>> pairCounts;  // (lo, hi) -> (count from lo, from hi)
+    std::map<std::pair<int32_t, int32_t>, std::pair<int32_t, int32_t>>
+        pairCounts;  // (lo, hi) -> (count from lo, from hi)
     std::vector<int32_t> switchCount(b.gpus.size(), 0);
     std::set<std::string> switchTargets;
     std::vector<std::map<std::string, int32_t>> perSwitch(b.gpus.size());  // GPU -> switch target -> count
     for (const ImportedNvlink& l : b.nvlinks) {
       if (l.count <= 0) continue;
       if (l.kind == NvlinkTarget::Cpu) {
-        notes_.push_back(b.source + ":" + std::to_string(l.where.line) + ": NVLink to a CPU left out (not a GPU-GPU path)");
+        notes_.push_back(b.source + ":" + std::to_string(l.where.line) +
+                         ": NVLink to a CPU left out (not a GPU-GPU path)");
         continue;
       }
       if (l.kind == NvlinkTarget::Switch) {
@@ -217,7 +227,8 @@ class SpecBuilder {
       if (l.targetGpu < 0 || l.targetGpu == l.gpu) continue;
       auto key = std::minmax(l.gpu, l.targetGpu);
       auto& counts = pairCounts[{key.first, key.second}];
-      (l.gpu == key.first ? counts.first : counts.second) = std::max(l.gpu == key.first ? counts.first : counts.second, l.count);
+      (l.gpu == key.first ? counts.first : counts.second) =
+          std::max(l.gpu == key.first ? counts.first : counts.second, l.count);
     }
 
     // nvidia-smi prints NV<n> per pair even behind NVSwitches: more links than a GPU has means a switch.
@@ -233,10 +244,13 @@ class SpecBuilder {
       if (options_.sm)
         if (auto gen = nvlinkGeneration(*options_.sm)) links = gen->linksPerGpu;
       if (!options_.sm && !options_.nvlinkGBps)
-        throw std::invalid_argument(b.source + ": nvidia-smi prints no compute capability: give --sm (70, 80, 90, 100) to read NV<n> as NVLinks of that generation");
+        throw std::invalid_argument(b.source +
+                                    ": nvidia-smi prints no compute capability: give --sm (70, 80, 90, 100) to read "
+                                    "NV<n> as NVLinks of that generation");
       if (!options_.sm)
-        notes_.push_back(b.source + ": without --sm, NV<n> cells are read as direct NVLinks of --nvlink-gbps each (an NVSwitch "
-                                    "box would look fully connected)");
+        notes_.push_back(b.source +
+                         ": without --sm, NV<n> cells are read as direct NVLinks of --nvlink-gbps each (an NVSwitch "
+                         "box would look fully connected)");
       bool overSubscribed = false;
       for (size_t g = 0; g < total.size(); ++g) overSubscribed = overSubscribed || (links > 0 && total[g] > links);
       if (overSubscribed) {
@@ -249,10 +263,12 @@ class SpecBuilder {
     }
 
     for (const auto& [key, counts] : pairCounts) {
-      int32_t c = counts.first > 0 && counts.second > 0 ? std::min(counts.first, counts.second) : std::max(counts.first, counts.second);
+      int32_t c = counts.first > 0 && counts.second > 0 ? std::min(counts.first, counts.second)
+                                                        : std::max(counts.first, counts.second);
       if (counts.first > 0 && counts.second > 0 && counts.first != counts.second)
-        notes_.push_back(b.source + ": " + name[static_cast<size_t>(key.first)] + " lists " + std::to_string(counts.first) + " NVLinks to " +
-                         name[static_cast<size_t>(key.second)] + ", which lists " + std::to_string(counts.second) + "; used " + std::to_string(c));
+        notes_.push_back(b.source + ": " + name[static_cast<size_t>(key.first)] + " lists " +
+                         std::to_string(counts.first) + " NVLinks to " + name[static_cast<size_t>(key.second)] +
+                         ", which lists " + std::to_string(counts.second) + "; used " + std::to_string(c));
       const ImportedGpu& g = b.gpus[static_cast<size_t>(key.first)];
       Rational bw = perLink(b, g) * c;
       p.links.push_back({name[static_cast<size_t>(key.first)], name[static_cast<size_t>(key.second)], bw, "nvlink", 0});
@@ -273,17 +289,21 @@ class SpecBuilder {
         anyNvlink = true;
       }
       if (switchTargets.count("fffffff:ff:ff.0"))
-        notes_.push_back(b.source + ": NVLink targets fffffff:ff:ff.0 (NVSwitches NCCL could not see, e.g. in a VM): one NVSwitch vertex assumed");
+        notes_.push_back(b.source +
+                         ": NVLink targets fffffff:ff:ff.0 (NVSwitches NCCL could not see, e.g. in a VM): one NVSwitch "
+                         "vertex assumed");
       else if (!switchTargets.count("(matrix)"))
-        notes_.push_back(b.source + ": " + std::to_string(switchTargets.size()) +
-                         " NVSwitch targets merged into one vertex 'nvswitch' (each GPU's link = the sum of its NVLink counts)");
+        notes_.push_back(
+            b.source + ": " + std::to_string(switchTargets.size()) +
+            " NVSwitch targets merged into one vertex 'nvswitch' (each GPU's link = the sum of its NVLink counts)");
       // One vertex carries the same flows as the separate switches when every GPU has the same
       // count to each switch; otherwise it can overstate what the switches carry.
       bool even = true;
       for (size_t g = 1; g < perSwitch.size(); ++g) even = even && perSwitch[g] == perSwitch[0];
       if (!even)
-        notes_.push_back(b.source + ": GPUs have different NVLink counts to the individual NVSwitches: one vertex may overstate "
-                                    "what the switches carry");
+        notes_.push_back(b.source +
+                         ": GPUs have different NVLink counts to the individual NVSwitches: one vertex may overstate "
+                         "what the switches carry");
     }
     if (anyNvlink && unit_ == 1 && !unitSet_) {
       unit_ = perLink(b, b.gpus[static_cast<size_t>(order[0])]);
@@ -292,16 +312,21 @@ class SpecBuilder {
 
     // PCIe, where NVLink does not connect every GPU.
     bool connected = true;
-    for (size_t g = 1; g < b.gpus.size(); ++g) connected = connected && joined.find(0) == joined.find(static_cast<int32_t>(g));
-    if (!connected) addPcie(b, order, name, p);
-    else if (b.gpus.size() == 1) notes_.push_back(b.source + ": one GPU: no GPU-GPU links in the box");
-    else notes_.push_back(b.source + ": NVLink connects every GPU; PCIe paths left out (as in the catalog)");
+    for (size_t g = 1; g < b.gpus.size(); ++g)
+      connected = connected && joined.find(0) == joined.find(static_cast<int32_t>(g));
+    if (!connected)
+      addPcie(b, order, name, p);
+    else if (b.gpus.size() == 1)
+      notes_.push_back(b.source + ": one GPU: no GPU-GPU links in the box");
+    else
+      notes_.push_back(b.source + ": NVLink connects every GPU; PCIe paths left out (as in the catalog)");
 
     addNics(b, name, p);
     return p;
   }
 
-  void addPcie(const ImportedBox& b, const std::vector<int32_t>& order, const std::vector<std::string>& name, BoxPlan& p) {
+  void addPcie(const ImportedBox& b, const std::vector<int32_t>& order, const std::vector<std::string>& name,
+               BoxPlan& p) {
     const Rational assumed = 16;
     std::set<int32_t> cpus;
     for (const ImportedGpu& g : b.gpus) cpus.insert(std::max(g.cpu, 0));
@@ -315,7 +340,8 @@ class SpecBuilder {
       if (slowest < 0 || bw < slowest) slowest = bw;
       p.links.push_back({name[static_cast<size_t>(gi)], "cpu" + std::to_string(std::max(g.cpu, 0)), bw, "pcie", 0});
     }
-    notes_.push_back(b.source + ": NVLink does not connect every GPU: GPUs reach each other over PCIe through their CPU vertex "
+    notes_.push_back(b.source +
+                     ": NVLink does not connect every GPU: GPUs reach each other over PCIe through their CPU vertex "
                      "(bandwidth = link_speed GT/s x link_width / 8, encoding overhead ignored)");
     if (assumedAny) notes_.push_back(b.source + ": a GPU without PCIe speed or width: assumed " + gbpsText(assumed));
     for (auto a = cpus.begin(); a != cpus.end(); ++a)
@@ -330,7 +356,8 @@ class SpecBuilder {
     withNic_.clear();
     std::vector<const ImportedNic*> nics;
     for (const ImportedNic& n : b.nics) nics.push_back(&n);
-    std::stable_sort(nics.begin(), nics.end(), [](const ImportedNic* x, const ImportedNic* y) { return x->dev < y->dev; });
+    std::stable_sort(nics.begin(), nics.end(),
+                     [](const ImportedNic* x, const ImportedNic* y) { return x->dev < y->dev; });
     for (const ImportedNic* n : nics) {
       if (n->speedMbps <= 0) {
         notes_.push_back(b.source + ": NIC " + n->name + " has no speed; left out");
@@ -357,7 +384,9 @@ class SpecBuilder {
         notes_.push_back(b.source + ": NIC " + n->name + " is near no GPU; left out");
         continue;
       }
-      std::sort(candidates.begin(), candidates.end(), [&](size_t x, size_t y) { return name[x].size() != name[y].size() ? name[x].size() < name[y].size() : name[x] < name[y]; });
+      std::sort(candidates.begin(), candidates.end(), [&](size_t x, size_t y) {
+        return name[x].size() != name[y].size() ? name[x].size() < name[y].size() : name[x] < name[y];
+      });
       size_t chosen = candidates.front();
       for (size_t g : candidates)
         if (!withNic_.count(name[g])) {
@@ -366,7 +395,8 @@ class SpecBuilder {
         }
       withNic_.insert(name[chosen]);
       if (!sameSwitch)
-        notes_.push_back(b.source + ": NIC " + n->name + " shares no PCIe switch with a GPU; linked to " + name[chosen] + " of its CPU");
+        notes_.push_back(b.source + ": NIC " + n->name + " shares no PCIe switch with a GPU; linked to " +
+                         name[chosen] + " of its CPU");
       std::vector<size_t> attached{chosen};
       std::string v = "nic" + std::to_string(p.nics.size());
       Rational gbps = Rational(n->speedMbps) / 8000;
@@ -384,16 +414,20 @@ class SpecBuilder {
   }
 
   template <typename Prefix>
-  void addNetwork(const std::vector<BoxPlan>& plans, size_t count, ordered_json& vertices, ordered_json& links, Prefix prefix) {
+  void addNetwork(const std::vector<BoxPlan>& plans, size_t count, ordered_json& vertices, ordered_json& links,
+                  Prefix prefix) {
     for (size_t i = 0; i < plans.size(); ++i)
       if (plans[i].nics.empty())
-        throw std::invalid_argument(boxes_[i].source + ": no NIC with a speed, so the boxes cannot be joined (nvidia-smi output has no NIC speeds: use an NCCL dump)");
+        throw std::invalid_argument(boxes_[i].source +
+                                    ": no NIC with a speed, so the boxes cannot be joined (nvidia-smi output has no "
+                                    "NIC speeds: use an NCCL dump)");
     auto planOf = [&](size_t k) -> const BoxPlan& { return plans[plans.size() > 1 ? k : 0]; };
     if (options_.spineOversubscription < 0) throw std::invalid_argument("--spine-oversubscription must be >= 0");
     std::vector<std::string> leaves;
     std::vector<Rational> downlink;
     auto onLeaf = [&](size_t k, size_t j, const std::string& leaf) {
-      links.push_back(linkJson(prefix(k, planOf(k).nics[j]), leaf, {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
+      links.push_back(linkJson(prefix(k, planOf(k).nics[j]), leaf,
+                               {"", "", planOf(k).nicGBps[j], "network", options_.networkAlphaUs}));
       size_t at = static_cast<size_t>(std::find(leaves.begin(), leaves.end(), leaf) - leaves.begin());
       if (at == leaves.size()) {
         leaves.push_back(leaf);
@@ -405,26 +439,33 @@ class SpecBuilder {
       size_t rails = planOf(0).nics.size();
       for (size_t k = 1; k < count; ++k)
         if (planOf(k).nics.size() != rails)
-          throw std::invalid_argument("--fabric rail needs the same number of NICs in every box (" + boxes_[0].source + ": " +
-                                      std::to_string(rails) + ", " + boxes_[k].source + ": " + std::to_string(planOf(k).nics.size()) + ")");
+          throw std::invalid_argument("--fabric rail needs the same number of NICs in every box (" + boxes_[0].source +
+                                      ": " + std::to_string(rails) + ", " + boxes_[k].source + ": " +
+                                      std::to_string(planOf(k).nics.size()) + ")");
       if (options_.railSwitches < 0) throw std::invalid_argument("--rail-switches must be at least 1");
-      const size_t switches = options_.railSwitches > 0 ? std::min(rails, static_cast<size_t>(options_.railSwitches)) : rails;
-      for (size_t j = 0; j < switches; ++j) vertices.push_back({{"name", "rail" + std::to_string(j)}, {"kind", "switch"}});
+      const size_t switches =
+          options_.railSwitches > 0 ? std::min(rails, static_cast<size_t>(options_.railSwitches)) : rails;
+      for (size_t j = 0; j < switches; ++j)
+        vertices.push_back({{"name", "rail" + std::to_string(j)}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)
         for (size_t j = 0; j < rails; ++j) onLeaf(k, j, "rail" + std::to_string(j % switches));
-      notes_.push_back(switches == rails ? "fabric rail: NIC j of every box on switch rail<j>, each NIC-switch link at the NIC's speed"
-                                         : "fabric rail: NIC j of every box on switch rail<j mod " + std::to_string(switches) +
-                                               ">, each NIC-switch link at the NIC's speed");
+      notes_.push_back(
+          switches == rails
+              ? "fabric rail: NIC j of every box on switch rail<j>, each NIC-switch link at the NIC's speed"
+              : "fabric rail: NIC j of every box on switch rail<j mod " + std::to_string(switches) +
+                    ">, each NIC-switch link at the NIC's speed");
     } else if (options_.fabric == Fabric::Clos) {
       if (options_.boxesPerLeaf < 1) throw std::invalid_argument("--boxes-per-leaf must be at least 1");
       if (options_.spineOversubscription == 0 && count > static_cast<size_t>(options_.boxesPerLeaf))
         throw std::invalid_argument("--fabric clos joins its leaves by a spine: give --spine-oversubscription > 0");
       const size_t perLeaf = static_cast<size_t>(options_.boxesPerLeaf);
-      for (size_t l = 0; l * perLeaf < count; ++l) vertices.push_back({{"name", "leaf" + std::to_string(l)}, {"kind", "switch"}});
+      for (size_t l = 0; l * perLeaf < count; ++l)
+        vertices.push_back({{"name", "leaf" + std::to_string(l)}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)
         for (size_t j = 0; j < planOf(k).nics.size(); ++j) onLeaf(k, j, "leaf" + std::to_string(k / perLeaf));
       notes_.push_back("fabric clos: every NIC of boxes " + std::to_string(perLeaf) + "k.." + std::to_string(perLeaf) +
-                       "k+" + std::to_string(perLeaf - 1) + " on leaf switch leaf<k> (--boxes-per-leaf), each NIC-leaf link at the NIC's speed");
+                       "k+" + std::to_string(perLeaf - 1) +
+                       " on leaf switch leaf<k> (--boxes-per-leaf), each NIC-leaf link at the NIC's speed");
     } else {
       vertices.push_back({{"name", "net"}, {"kind", "switch"}});
       for (size_t k = 0; k < count; ++k)
@@ -434,10 +475,12 @@ class SpecBuilder {
     if (options_.fabric != Fabric::Switch && options_.spineOversubscription > 0 && leaves.size() > 1) {
       vertices.push_back({{"name", "spine"}, {"kind", "switch"}});
       for (size_t l = 0; l < leaves.size(); ++l)
-        links.push_back(linkJson(leaves[l], "spine", {"", "", downlink[l] / options_.spineOversubscription, "network", 0}));
-      notes_.push_back("spine: the leaves joined by one aggregate switch 'spine' (perfect ECMP over the spine switches), each "
-                       "leaf's uplink = its NIC links' bandwidth / " + toString(options_.spineOversubscription) +
-                       " (--spine-oversubscription), alpha 0");
+        links.push_back(
+            linkJson(leaves[l], "spine", {"", "", downlink[l] / options_.spineOversubscription, "network", 0}));
+      notes_.push_back(
+          "spine: the leaves joined by one aggregate switch 'spine' (perfect ECMP over the spine switches), each "
+          "leaf's uplink = its NIC links' bandwidth / " +
+          toString(options_.spineOversubscription) + " (--spine-oversubscription), alpha 0");
     }
     char alpha[32];
     std::snprintf(alpha, sizeof alpha, "%g", options_.networkAlphaUs);
@@ -450,7 +493,7 @@ class SpecBuilder {
   std::vector<std::string> notes_;
   Rational unit_ = 1;
   bool unitSet_ = false;
-  bool nvswitch_ = false;  // a box has an NVSwitch
+  bool nvswitch_ = false;          // a box has an NVSwitch
   std::set<std::string> withNic_;  // GPUs of the box being planned that have a NIC
 };
 

@@ -19,9 +19,9 @@ namespace ccforge::topo {
 enum class NvlinkTarget : uint8_t { Gpu, Switch, Cpu };
 
 struct ImportedNvlink {
-  int32_t gpu = 0;          // index into ImportedBox::gpus
-  std::string target;       // bus id (dump) or "GPU<k>" (nvidia-smi)
-  int32_t targetGpu = -1;   // resolved when the target is a GPU of this box
+  int32_t gpu = 0;         // index into ImportedBox::gpus
+  std::string target;      // bus id (dump) or "GPU<k>" (nvidia-smi)
+  int32_t targetGpu = -1;  // resolved when the target is a GPU of this box
   NvlinkTarget kind = NvlinkTarget::Gpu;
   int32_t count = 0;
   ir::TextLocation where;
@@ -32,9 +32,9 @@ struct ImportedGpu {
   int32_t dev = -1;
   int32_t rank = -1;
   int32_t sm = -1;
-  int32_t cpu = -1;               // index of its <cpu> (NUMA domain), -1 when unknown
-  std::string parent;             // bus id of the enclosing PCI bridge, "" under the CPU itself
-  Rational pcieGBps = 0;          // per direction, 0 when the dump does not say
+  int32_t cpu = -1;       // index of its <cpu> (NUMA domain), -1 when unknown
+  std::string parent;     // bus id of the enclosing PCI bridge, "" under the CPU itself
+  Rational pcieGBps = 0;  // per direction, 0 when the dump does not say
   ir::TextLocation where;
 };
 
@@ -70,22 +70,22 @@ enum class Fabric : uint8_t { Rail, Switch, Clos };
 
 struct ImportOptions {
   std::string name = "imported";
-  int32_t boxes = 1;                  // copies of a single input; with several inputs, 1
+  int32_t boxes = 1;  // copies of a single input; with several inputs, 1
   Fabric fabric = Fabric::Rail;
-  int32_t railSwitches = 0;           // rail: NIC j on switch rail<j mod this>; 0: one switch per rail
+  int32_t railSwitches = 0;  // rail: NIC j on switch rail<j mod this>; 0: one switch per rail
   // rail and clos: the leaves' uplinks to one aggregate spine carry their NIC links' bandwidth
   // divided by this; 0: no spine (rail only: the rails then meet nowhere but through PXN)
   Rational spineOversubscription = 1;
-  int32_t boxesPerLeaf = 4;           // clos: the NICs of this many consecutive boxes on one leaf
-  bool nvls = true;                   // false: the spec says no NVLS even on an sm 90+ NVSwitch box
-  std::optional<int32_t> sm;          // overrides / supplies the compute capability (nvidia-smi has none)
-  std::optional<Rational> nvlinkGBps; // overrides the per-link bandwidth table
-  double networkAlphaUs = 0;          // alpha of each NIC-switch link
+  int32_t boxesPerLeaf = 4;            // clos: the NICs of this many consecutive boxes on one leaf
+  bool nvls = true;                    // false: the spec says no NVLS even on an sm 90+ NVSwitch box
+  std::optional<int32_t> sm;           // overrides / supplies the compute capability (nvidia-smi has none)
+  std::optional<Rational> nvlinkGBps;  // overrides the per-link bandwidth table
+  double networkAlphaUs = 0;           // alpha of each NIC-switch link
 };
 
 struct ImportResult {
-  std::string specJson;              // a spec readTopology accepts
-  std::vector<std::string> notes;    // also inside the spec as "notes"
+  std::string specJson;            // a spec readTopology accepts
+  std::vector<std::string> notes;  // also inside the spec as "notes"
 };
 
 // Per-link NVLink bandwidth per direction for a compute capability, with the generation's

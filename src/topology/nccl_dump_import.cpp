@@ -66,9 +66,10 @@ class DumpReader {
     if (box_.gpus.empty()) {
       std::string message = "the dump has no <gpu>";
       if (gpusWithoutElement_ > 0)
-        message += ": " + std::to_string(gpusWithoutElement_) +
-                   " GPU-class <pci> devices without a <gpu> child, as in a hand-written NCCL_TOPO_FILE skeleton (NCCL "
-                   "fills GPUs and NVLinks in from the driver); write a full dump with NCCL_TOPO_DUMP_FILE on the machine";
+        message +=
+            ": " + std::to_string(gpusWithoutElement_) +
+            " GPU-class <pci> devices without a <gpu> child, as in a hand-written NCCL_TOPO_FILE skeleton (NCCL "
+            "fills GPUs and NVLinks in from the driver); write a full dump with NCCL_TOPO_DUMP_FILE on the machine";
       throw InputError(box_.source, rootWhere_, message);
     }
     resolveTargets();
@@ -111,7 +112,8 @@ class DumpReader {
     auto it = a.find(key);
     return it == a.end() ? nullptr : &it->second;
   }
-  int64_t integer(const Attributes& a, std::string_view element, std::string_view key, bool required, int64_t fallback) {
+  int64_t integer(const Attributes& a, std::string_view element, std::string_view key, bool required,
+                  int64_t fallback) {
     const std::string* v = find(a, key);
     if (v == nullptr) {
       if (required) fail("<" + std::string(element) + "> needs attribute '" + std::string(key) + "'");
@@ -126,7 +128,8 @@ class DumpReader {
     Attributes a = attributeMap(raw);
     std::string_view parent = stack_.empty() ? std::string_view() : std::string_view(stack_.back());
     if (stack_.empty()) {
-      if (name != "system") fail("not an NCCL topology dump: the root element is <" + std::string(name) + ">, not <system>");
+      if (name != "system")
+        fail("not an NCCL topology dump: the root element is <" + std::string(name) + ">, not <system>");
       sawRoot_ = true;
       rootWhere_ = location();
     } else if (name == "cpu") {
@@ -138,7 +141,8 @@ class DumpReader {
       if (bus == nullptr) fail("<pci> needs attribute 'busid'");
       const std::string* cls = find(a, "class");
       pci_.push_back(PciFrame{*bus, find(a, "link_speed") ? *find(a, "link_speed") : "",
-                              integer(a, "pci", "link_width", false, 0), cls != nullptr && cls->rfind("0x03", 0) == 0, false});
+                              integer(a, "pci", "link_width", false, 0), cls != nullptr && cls->rfind("0x03", 0) == 0,
+                              false});
     } else if (name == "gpu") {
       if (gpu_ >= 0) fail("<gpu> inside <gpu>");
       ImportedGpu g;
@@ -172,13 +176,18 @@ class DumpReader {
       const std::string* tclass = find(a, "tclass");
       std::string cls = tclass ? *tclass : "";
       // PCI class codes: 0x0302xx/0x0300xx a GPU, 0x0680xx a bridge (NVSwitch), 0x0600xx a host bridge (CPU).
-      if (cls.rfind("0x0680", 0) == 0) l.kind = NvlinkTarget::Switch;
-      else if (cls.rfind("0x0600", 0) == 0) l.kind = NvlinkTarget::Cpu;
-      else if (cls.rfind("0x03", 0) == 0) l.kind = NvlinkTarget::Gpu;
-      else fail("<nvlink> tclass=\"" + cls + "\" is neither a GPU (0x03...), an NVSwitch (0x0680..) nor a CPU (0x0600..)");
+      if (cls.rfind("0x0680", 0) == 0)
+        l.kind = NvlinkTarget::Switch;
+      else if (cls.rfind("0x0600", 0) == 0)
+        l.kind = NvlinkTarget::Cpu;
+      else if (cls.rfind("0x03", 0) == 0)
+        l.kind = NvlinkTarget::Gpu;
+      else
+        fail("<nvlink> tclass=\"" + cls + "\" is neither a GPU (0x03...), an NVSwitch (0x0680..) nor a CPU (0x0600..)");
       box_.nvlinks.push_back(std::move(l));
     } else if (name == "c2c") {
-      if (!notedC2c_) box_.notes.push_back(box_.source + ": <c2c> (GPU-CPU chip-to-chip) links are not GPU-GPU paths; left out");
+      if (!notedC2c_)
+        box_.notes.push_back(box_.source + ": <c2c> (GPU-CPU chip-to-chip) links are not GPU-GPU paths; left out");
       notedC2c_ = true;
     } else if (name == "nic") {
       inNic_ = true;

@@ -69,7 +69,9 @@ Route routeOf(const Topology& t, std::vector<int32_t> links) {
   return route;
 }
 
-int32_t boxOfRank(const Topology& t, int32_t rank) { return t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(rank)])].box; }
+int32_t boxOfRank(const Topology& t, int32_t rank) {
+  return t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(rank)])].box;
+}
 
 // The first NIC linked from (toNic) or to (!toNic) GPU vertex `gpu`: the link's id.
 std::optional<int32_t> nicLink(const Topology& t, int32_t gpu, bool toNic) {
@@ -106,7 +108,8 @@ std::optional<std::vector<int32_t>> fewestLinks(const Topology& t, int32_t from,
 
 // From NIC `from` to NIC `to` through switches only.
 std::optional<std::vector<int32_t>> acrossNetwork(const Topology& t, int32_t from, int32_t to) {
-  return fewestLinks(t, from, to, [&](int32_t v) { return t.vertices()[static_cast<size_t>(v)].kind == VertexKind::Switch; });
+  return fewestLinks(t, from, to,
+                     [&](int32_t v) { return t.vertices()[static_cast<size_t>(v)].kind == VertexKind::Switch; });
 }
 
 std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int32_t toRank);

@@ -15,8 +15,8 @@
 namespace ccforge::topo {
 
 struct Route {
-  std::vector<int32_t> links;  // link ids from the sender's GPU to the receiver's
-  double alphaUs = 0;          // sum of the links' alphas
+  std::vector<int32_t> links;                           // link ids from the sender's GPU to the receiver's
+  double alphaUs = 0;                                   // sum of the links' alphas
   topo::LinkClass linkClass = topo::LinkClass::NVLink;  // the slowest kind on the way
 };
 

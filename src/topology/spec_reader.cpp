@@ -92,7 +92,9 @@ class SpecReader {
     for (const auto& item : object.items()) {
       bool known = false;
       for (std::string_view k : allowed) known = known || item.key() == k;
-      if (!known) fail(JsonLocations::child(ptr, item.key()), "unknown key '" + item.key() + "'; expected one of: " + joinKeys(allowed));
+      if (!known)
+        fail(JsonLocations::child(ptr, item.key()),
+             "unknown key '" + item.key() + "'; expected one of: " + joinKeys(allowed));
     }
   }
 
@@ -161,8 +163,9 @@ class SpecReader {
   }
 
   Topology readSpec(const json& spec, const std::string& ptr) {
-    checkKeys(spec, ptr, {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "sm", "nvls", "pxn", "p2p", "host_path", "family",
-                          "boxes", "vertices", "links", "gpu", "calibration"});
+    checkKeys(spec, ptr,
+              {"name", "description", "notes", "unit_GBps", "alpha_us", "link_class", "gpu_relay", "sm", "nvls", "pxn",
+               "p2p", "host_path", "family", "boxes", "vertices", "links", "gpu", "calibration"});
     Topology t;
     t.sourceFile = source_;
     const json* name = member(spec, "name");
@@ -194,7 +197,8 @@ class SpecReader {
     }
     LinkDefaults defaults;
     if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
-    if (const json* c = member(spec, "link_class")) defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
+    if (const json* c = member(spec, "link_class"))
+      defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
 
     if (const json* g = member(spec, "gpu")) {
       const std::string gp = JsonLocations::child(ptr, "gpu");
@@ -208,7 +212,8 @@ class SpecReader {
       gpu.memoryGBps = toDouble(positive(*bw, gp + "/memory_GBps"));
       t.gpu = gpu;
     }
-    if (const json* c = member(spec, "calibration")) t.calibration = readCalibration(*c, JsonLocations::child(ptr, "calibration"));
+    if (const json* c = member(spec, "calibration"))
+      t.calibration = readCalibration(*c, JsonLocations::child(ptr, "calibration"));
     if (const json* f = member(spec, "family")) readFamily(t, *f, JsonLocations::child(ptr, "family"), defaults);
     if (const json* b = member(spec, "boxes")) readBoxes(t, spec, *b, JsonLocations::child(ptr, "boxes"));
     if (const json* v = member(spec, "vertices")) readVertices(t, *v, JsonLocations::child(ptr, "vertices"));
@@ -224,7 +229,8 @@ class SpecReader {
       const std::string p = JsonLocations::child(ptr, item.key());
       if (item.key() == "logs") {
         if (!item.value().is_array()) fail(p, "logs must be an array of strings");
-        for (size_t i = 0; i < item.value().size(); ++i) out.logs.push_back(text(item.value()[i], JsonLocations::child(p, i)));
+        for (size_t i = 0; i < item.value().size(); ++i)
+          out.logs.push_back(text(item.value()[i], JsonLocations::child(p, i)));
         continue;
       }
       const CalibrationField* field = nullptr;
@@ -254,15 +260,16 @@ class SpecReader {
     if (kind == nullptr) fail(ptr, "missing key 'kind'");
     auto family = parseFamily(text(*kind, ptr + "/kind"));
     if (!family)
-      fail(ptr + "/kind", "unknown family; expected ring, line, star, fully_connected, switch, mesh, torus or hypercube");
+      fail(ptr + "/kind",
+           "unknown family; expected ring, line, star, fully_connected, switch, mesh, torus or hypercube");
     spec.family = *family;
     std::string_view shapeKey = spec.family == Family::Mesh || spec.family == Family::Torus ? "dims"
-                                : spec.family == Family::Hypercube                         ? "dimension"
-                                                                                           : "n";
+                                : spec.family == Family::Hypercube                          ? "dimension"
+                                                                                            : "n";
     for (std::string_view k : {"n", "dims", "dimension"})
       if (k != shapeKey && member(f, k) != nullptr)
-        fail(JsonLocations::child(ptr, k), "not a parameter of " + std::string(familyName(spec.family)) + "; it takes '" +
-                                               std::string(shapeKey) + "'");
+        fail(JsonLocations::child(ptr, k), "not a parameter of " + std::string(familyName(spec.family)) +
+                                               "; it takes '" + std::string(shapeKey) + "'");
     const json* shape = member(f, shapeKey);
     if (shape == nullptr) fail(ptr, "missing key '" + std::string(shapeKey) + "'");
     std::string shapePtr = JsonLocations::child(ptr, shapeKey);
@@ -294,7 +301,8 @@ class SpecReader {
     if (box == nullptr) fail(ptr, "missing key 'box' (a catalog name, a path or an inline spec)");
     Topology inner;
     if (box->is_string()) {
-      if (nesting_ >= kMaxBoxNesting) fail(ptr + "/box", "boxes nest deeper than " + std::to_string(kMaxBoxNesting) + " levels");
+      if (nesting_ >= kMaxBoxNesting)
+        fail(ptr + "/box", "boxes nest deeper than " + std::to_string(kMaxBoxNesting) + " levels");
       try {
         inner = loadReference(box->get<std::string>(), baseDir_, nesting_ + 1);
       } catch (const InputError& e) {
@@ -320,13 +328,15 @@ class SpecReader {
       nic.bandwidthGBps = positive(*bw, p + "/bw") * t.unitGBps;
       if (const json* a = member(*n, "alpha_us")) nic.alphaUs = latency(*a, p + "/alpha_us");
       if (const json* c = member(*n, "link_class")) nic.linkClass = linkClass(*c, p + "/link_class");
-      if (const json* g = member(*n, "gpus_per_nic")) nic.gpusPerNic = integer(*g, p + "/gpus_per_nic", 1, kMaxFamilyGpus);
+      if (const json* g = member(*n, "gpus_per_nic"))
+        nic.gpusPerNic = integer(*g, p + "/gpus_per_nic", 1, kMaxFamilyGpus);
       spec.nics = nic;
     }
     if (const json* n = member(b, "network")) {
       std::string p = ptr + "/network";
-      checkKeys(*n, p, {"kind", "switches", "boxes_per_leaf", "bw", "alpha_us", "link_class", "spine_oversubscription",
-                        "spine_alpha_us"});
+      checkKeys(*n, p,
+                {"kind", "switches", "boxes_per_leaf", "bw", "alpha_us", "link_class", "spine_oversubscription",
+                 "spine_alpha_us"});
       NetworkSpec net;
       const json* kind = member(*n, "kind");
       if (kind == nullptr) fail(p, "missing key 'kind' (switch, rails or clos)");

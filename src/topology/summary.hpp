@@ -22,9 +22,9 @@ struct TopologySummary {
   int32_t nics = 0;
   int32_t boxes = 0;
   int32_t links = 0;
-  BandwidthRange gpuEgress;   // over GPUs: the sum of a GPU's outgoing link bandwidths
+  BandwidthRange gpuEgress;  // over GPUs: the sum of a GPU's outgoing link bandwidths
   BandwidthRange gpuIngress;
-  std::optional<int32_t> diameter;  // in steps; nullopt when a GPU cannot reach another
+  std::optional<int32_t> diameter;                         // in steps; nullopt when a GPU cannot reach another
   std::optional<std::pair<int32_t, int32_t>> unreachable;  // first (from rank, to rank)
   AutomorphismGroup weighted;
   AutomorphismGroup unweighted;

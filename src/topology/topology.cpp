@@ -85,7 +85,8 @@ int32_t Topology::addLink(Link l) {
     throw LimitExceeded("the topology has more than " + std::to_string(limits::kMaxTopologyLinks) +
                         " directed links, ccforge's limit (docs/limits.md)");
   if (l.bandwidthGBps <= 0)
-    throw std::invalid_argument("link " + a + " -> " + b + ": bandwidth must be positive, got " + toString(l.bandwidthGBps));
+    throw std::invalid_argument("link " + a + " -> " + b + ": bandwidth must be positive, got " +
+                                toString(l.bandwidthGBps));
   if (!(l.alphaUs >= 0)) throw std::invalid_argument("link " + a + " -> " + b + ": alpha must be >= 0");
   if (auto existing = findLink(l.from, l.to)) {
     std::string message = "a second link " + a + " -> " + b;

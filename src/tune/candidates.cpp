@@ -28,7 +28,8 @@ struct LibrarySpec {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -49,7 +50,8 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
   };
   switch (c) {
     case CollectiveType::AllReduce:
-      for (int i : {1, 4, 8}) withForms("ring-allreduce", {r, fmt::format("instances={}", i)}, fmt::format("ring-allreduce-i{}", i));
+      for (int i : {1, 4, 8})
+        withForms("ring-allreduce", {r, fmt::format("instances={}", i)}, fmt::format("ring-allreduce-i{}", i));
       withForms("allpairs-allreduce", {r}, "allpairs-allreduce");
       if (powerOfTwo(ranks)) out.push_back({"recursive-halving-doubling-allreduce", {r}, "rhd-allreduce"});
       if (boxes > 1)
@@ -59,7 +61,8 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
                          fmt::format("hierarchical-allreduce-i{}", i)});
       break;
     case CollectiveType::AllGather:
-      for (int i : {1, 4, 8}) withForms("ring-allgather", {r, fmt::format("instances={}", i)}, fmt::format("ring-allgather-i{}", i));
+      for (int i : {1, 4, 8})
+        withForms("ring-allgather", {r, fmt::format("instances={}", i)}, fmt::format("ring-allgather-i{}", i));
       withForms("allpairs-allgather", {r}, "allpairs-allgather");
       if (powerOfTwo(ranks)) withForms("recursive-doubling-allgather", {r}, "rd-allgather");
       break;
@@ -68,15 +71,16 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
         withForms("ring-reducescatter", {r, fmt::format("instances={}", i)}, fmt::format("ring-reducescatter-i{}", i));
       break;
     case CollectiveType::AllToAll:
-      for (int i : {1, 4}) out.push_back({"allpairs-alltoall", {r, fmt::format("instances={}", i)}, fmt::format("allpairs-alltoall-i{}", i)});
+      for (int i : {1, 4})
+        out.push_back(
+            {"allpairs-alltoall", {r, fmt::format("instances={}", i)}, fmt::format("allpairs-alltoall-i{}", i)});
       if (boxes > 1) {
         const std::vector<std::string> shape{fmt::format("nodes={}", boxes), fmt::format("gpus={}", gpus)};
         out.push_back({"two-step-alltoall", shape, "two-step-alltoall"});
         out.push_back({"three-step-alltoall", shape, "three-step-alltoall"});
       }
       break;
-    default:
-      break;
+    default: break;
   }
   return out;
 }
@@ -102,11 +106,13 @@ void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& 
                                std::string(ir::protocolName(p));
       const std::string id = spec.id + "-" + lower(ir::protocolName(p));
       try {
-        const algorithms::Instance instance = ring ? algorithms::instantiateOnRings(spec.algorithm, rings, spec.settings, p)
-                                                   : algorithms::instantiate(spec.algorithm, spec.settings, p);
+        const algorithms::Instance instance =
+            ring ? algorithms::instantiateOnRings(spec.algorithm, rings, spec.settings, p)
+                 : algorithms::instantiate(spec.algorithm, spec.settings, p);
         driver::CompiledAndVerified cv = driver::compileAndVerify(instance.program, driver::Target{}, id + ".xml");
         if (!cv.verified()) {
-          set.rejected.push_back({name, fmt::format("the verifier reports {}", verify::verdictName(cv.report.verdict))});
+          set.rejected.push_back(
+              {name, fmt::format("the verifier reports {}", verify::verdictName(cv.report.verdict))});
           continue;
         }
         set.candidates.push_back({name, id, "library", std::move(cv.compiled.algorithm), id + ".xml"});
@@ -116,7 +122,8 @@ void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& 
     }
 }
 
-void addSynthesized(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options, CandidateSet& set) {
+void addSynthesized(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options,
+                    CandidateSet& set) {
   if (c != CollectiveType::AllReduce && c != CollectiveType::AllGather && c != CollectiveType::ReduceScatter) return;
   for (synth::trees::Composition composition :
        synth::trees::compositionsOf({.timeoutSeconds = options.synthesisSeconds}, topology, c))
@@ -135,7 +142,8 @@ void addSynthesized(const topo::Topology& topology, CollectiveType c, const Cand
           const verify::FileReport report =
               driver::verifyCompiled(algorithm, std::nullopt, driver::Target{}, programId + ".xml");
           if (report.verdict != verify::Verdict::Verified)
-            set.rejected.push_back({programName, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});
+            set.rejected.push_back(
+                {programName, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});
           else
             set.candidates.push_back({programName, programId, "synth", std::move(algorithm), programId + ".xml"});
         }
@@ -148,7 +156,8 @@ void addSynthesized(const topo::Topology& topology, CollectiveType c, const Cand
 std::string fileId(const std::string& path, size_t index) {
   std::string stem = std::filesystem::path(path).filename().string();
   for (const char* ext : {".gz", ".xml"})
-    if (stem.size() > std::string_view(ext).size() && stem.ends_with(ext)) stem.resize(stem.size() - std::string_view(ext).size());
+    if (stem.size() > std::string_view(ext).size() && stem.ends_with(ext))
+      stem.resize(stem.size() - std::string_view(ext).size());
   for (char& ch : stem)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '-';
   return fmt::format("file{}-{}", index, lower(stem));
@@ -178,7 +187,8 @@ void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateO
 
 }  // namespace
 
-CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective, const CandidateOptions& options) {
+CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective,
+                              const CandidateOptions& options) {
   CandidateSet set;
   if (options.library) addLibrary(topology, collective, set);
   if (options.synthesize) addSynthesized(topology, collective, options, set);

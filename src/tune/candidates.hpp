@@ -15,11 +15,11 @@
 namespace ccforge::tune {
 
 struct Candidate {
-  std::string name;    // "ring-allreduce instances=2 LL128", "trees LL128", a file's path
-  std::string id;      // file-name safe: "ring-allreduce-i2-ll128"
-  std::string origin;  // "library", "synth", "file"
+  std::string name;         // "ring-allreduce instances=2 LL128", "trees LL128", a file's path
+  std::string id;           // file-name safe: "ring-allreduce-i2-ll128"
+  std::string origin;       // "library", "synth", "file"
   ir::Algorithm algorithm;  // as compiled (or read), verified
-  std::string source;  // where findings about it are located
+  std::string source;       // where findings about it are located
 };
 
 struct Rejected {
@@ -34,12 +34,13 @@ struct CandidateSet {
 
 struct CandidateOptions {
   bool library = true;
-  bool synthesize = true;               // the tree method
-  double synthesisSeconds = 20;         // its limit per collective
-  std::vector<std::string> userFiles;   // MSCCL-IR files; those of another collective or rank count are skipped
+  bool synthesize = true;              // the tree method
+  double synthesisSeconds = 20;        // its limit per collective
+  std::vector<std::string> userFiles;  // MSCCL-IR files; those of another collective or rank count are skipped
 };
 
 // Candidates for one collective on the topology, in a fixed order (library, synthesized, files).
-CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective, const CandidateOptions& options);
+CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective,
+                              const CandidateOptions& options);
 
 }  // namespace ccforge::tune

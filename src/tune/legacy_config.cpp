@@ -44,7 +44,8 @@ LegacyConfig legacyConfig(const CollectiveTuning& t, size_t limit,
   for (size_t k : order) {
     const Window& w = t.windows[k];
     if (out.loads.size() == limit) {
-      out.left.push_back(fmt::format("{} (past the {} algorithms the legacy runtime loads, MSCCL_MAX_NUM_ALGOS)", w.file, limit));
+      out.left.push_back(
+          fmt::format("{} (past the {} algorithms the legacy runtime loads, MSCCL_MAX_NUM_ALGOS)", w.file, limit));
       continue;
     }
     ir::Algorithm program = legacyProgram(t, w);
@@ -80,16 +81,17 @@ LegacyCheck checkLegacyConfig(const CollectiveTuning& t, const LegacyConfig& con
       const Window& w = t.windows[config.loads[k].window];
       // The legacy alltoall path does not tell the forms apart: its windows are out-of-place ones.
       const bool form = call.coll == ir::CollectiveKind::AllToAll || w.form == call.form;
-      if (form && bytes >= static_cast<uint64_t>(w.minBytes) && bytes <= static_cast<uint64_t>(w.maxBytes)) intended = k;
+      if (form && bytes >= static_cast<uint64_t>(w.minBytes) && bytes <= static_cast<uint64_t>(w.maxBytes))
+        intended = k;
       if (!chosen && accepts(Selector::Legacy, config.loads[k].program, call)) chosen = k;
     }
     if (intended) ++check.callsInWindows;
     if (chosen && chosen == intended) ++check.callsServed;
     if (chosen && chosen != intended)
-      check.misrouted.push_back(fmt::format("{} {} B ({}-byte type): the legacy runtime runs {}, its window's file is {}",
-                                            callFormName(call.form), bytes, call.typeSize,
-                                            t.windows[config.loads[*chosen].window].file,
-                                            intended ? t.windows[config.loads[*intended].window].file : "none (NCCL)"));
+      check.misrouted.push_back(
+          fmt::format("{} {} B ({}-byte type): the legacy runtime runs {}, its window's file is {}",
+                      callFormName(call.form), bytes, call.typeSize, t.windows[config.loads[*chosen].window].file,
+                      intended ? t.windows[config.loads[*intended].window].file : "none (NCCL)"));
   }
   return check;
 }

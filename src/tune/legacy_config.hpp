@@ -35,8 +35,8 @@ LegacyConfig legacyConfig(const CollectiveTuning& t, size_t limit,
 std::string legacyConfigXml(const CollectiveTuning& t, const LegacyConfig& config, const std::string& directory);
 
 struct LegacyCheck {
-  uint64_t callsInWindows = 0;  // power-of-two calls of 1 KiB..4 GiB inside a loaded window
-  uint64_t callsServed = 0;     // of those, the ones the legacy selector gives to that window's file
+  uint64_t callsInWindows = 0;         // power-of-two calls of 1 KiB..4 GiB inside a loaded window
+  uint64_t callsServed = 0;            // of those, the ones the legacy selector gives to that window's file
   std::vector<std::string> misrouted;  // calls it gives to another file
 };
 

@@ -51,17 +51,18 @@ void prepare(const fs::path& dir, bool replace) {
   if (ec) throw std::invalid_argument(fmt::format("cannot read {}: {}", dir.string(), ec.message()));
   if (entries.empty()) return;
   if (!replace)
-    throw std::invalid_argument(fmt::format("{} is not empty; --force replaces its .xml files and its report/ folder",
-                                            dir.string()));
+    throw std::invalid_argument(
+        fmt::format("{} is not empty; --force replaces its .xml files and its report/ folder", dir.string()));
   for (const fs::path& p : entries) {
     if (p.filename() == "report" && fs::is_directory(p)) {
       fs::remove_all(p, ec);
-    } else if (isAlgorithmName(p) && (fs::is_regular_file(fs::symlink_status(p)) || fs::is_symlink(fs::symlink_status(p)))) {
+    } else if (isAlgorithmName(p) &&
+               (fs::is_regular_file(fs::symlink_status(p)) || fs::is_symlink(fs::symlink_status(p)))) {
       fs::remove(p, ec);
     } else {
-      throw std::invalid_argument(fmt::format(
-          "{} holds {}, which tune did not write; the executor would load it as well (remove it first)", dir.string(),
-          p.filename().string()));
+      throw std::invalid_argument(
+          fmt::format("{} holds {}, which tune did not write; the executor would load it as well (remove it first)",
+                      dir.string(), p.filename().string()));
     }
     if (ec) throw std::invalid_argument(fmt::format("cannot remove {}: {}", p.string(), ec.message()));
   }
@@ -105,8 +106,8 @@ DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directo
   for (const verify::FileReport& r : reports) {
     if (!r.error.empty()) check.findings.push_back(fmt::format("{}: {}", r.file, r.error));
     for (const verify::Violation& v : r.violations)
-      check.findings.push_back(fmt::format("{}: {} {}: {}", r.file, v.severity == verify::Severity::Error ? "error" : "warning",
-                                           v.rule, v.message));
+      check.findings.push_back(fmt::format(
+          "{}: {} {}: {}", r.file, v.severity == verify::Severity::Error ? "error" : "warning", v.rule, v.message));
   }
   // The headers as written, read back.
   std::vector<std::pair<std::string, ir::Algorithm>> headers;
@@ -142,17 +143,18 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
   prepare(dir, replace);
   WrittenDirectory out;
   for (const CollectiveTuning& t : run.collectives)
-    for (const Window& w : t.windows) out.files.push_back(synth::deploy::writeProgram(directory, w.file, windowedProgram(t, w)));
+    for (const Window& w : t.windows)
+      out.files.push_back(synth::deploy::writeProgram(directory, w.file, windowedProgram(t, w)));
   std::sort(out.files.begin(), out.files.end());
   // A run that writes no program file leaves every call to NCCL: it says so, and why for each
   // candidate (docs/tune.md, docs/exit-codes.md: exit 0 with this warning).
   if (out.files.empty()) {
-    out.warnings.push_back(fmt::format("no program file written to {}: NCCL serves every call; for each candidate, why:",
-                                       directory));
+    out.warnings.push_back(
+        fmt::format("no program file written to {}: NCCL serves every call; for each candidate, why:", directory));
     for (const CollectiveTuning& t : run.collectives) {
       for (size_t k = 0; k < t.set.candidates.size(); ++k)
-        out.warnings.push_back(fmt::format("{} #{} {}: not written: {}", collName(t), k + 1, t.set.candidates[k].name,
-                                           whyNoWindow(t, k)));
+        out.warnings.push_back(
+            fmt::format("{} #{} {}: not written: {}", collName(t), k + 1, t.set.candidates[k].name, whyNoWindow(t, k)));
       if (t.set.candidates.empty())
         out.warnings.push_back(fmt::format("{}: no candidate ({} not usable)", collName(t), t.set.rejected.size()));
     }
@@ -170,25 +172,30 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
   for (const CollectiveTuning& t : run.collectives) {
     const std::string name = collName(t);
     const std::string svg = (report / ("plot-" + name + ".svg")).string();
-    writeOutputFile(svg, plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
+    writeOutputFile(svg,
+                    plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
     out.reportFiles.push_back(svg);
     const std::string png = (report / ("plot-" + name + ".png")).string();
     const std::string why = svgToPng(svg, png);
-    if (why.empty()) out.reportFiles.push_back(png);
-    else out.warnings.push_back(fmt::format("{}: no PNG: {}", name, why));
+    if (why.empty())
+      out.reportFiles.push_back(png);
+    else
+      out.warnings.push_back(fmt::format("{}: no PNG: {}", name, why));
 
     // The legacy runtime's config, over copies in its own spelling under report/legacy/COLL/ (which
     // the executor, reading DIR only, never sees), each verified for that runtime. One directory
     // per config: MSCCL_CONFIG names one file, and the runtime loads at most 4 algorithms.
-    const LegacyConfig legacy =
-        legacyConfig(t, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), [](const ir::Algorithm& a) -> std::string {
+    const LegacyConfig legacy = legacyConfig(
+        t, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), [](const ir::Algorithm& a) -> std::string {
           verify::Options o;
           o.profile = legacyProfile();
           const verify::FileReport r = verify::verifyAlgorithm(a, a.name, o);
           if (r.verdict == verify::Verdict::Verified) return "";
           if (!r.violations.empty())
-            return fmt::format("the legacy profile's verifier: {} [{}]", r.violations.front().message, r.violations.front().rule);
-          return fmt::format("the legacy profile's verifier: {}", r.error.empty() ? verify::verdictName(r.verdict) : r.error);
+            return fmt::format("the legacy profile's verifier: {} [{}]", r.violations.front().message,
+                               r.violations.front().rule);
+          return fmt::format("the legacy profile's verifier: {}",
+                             r.error.empty() ? verify::verdictName(r.verdict) : r.error);
         });
     const fs::path legacyDir = report / "legacy" / name;
     for (const LegacyLoad& l : legacy.loads)
@@ -196,7 +203,8 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     const std::string config = (report / ("msccl-config-" + name + ".xml")).string();
     writeOutputFile(config, legacyConfigXml(t, legacy, legacyDir.string()));
     out.reportFiles.push_back(config);
-    for (const std::string& l : legacy.left) out.warnings.push_back(fmt::format("{}: msccl-config-{}.xml leaves out {}", name, name, l));
+    for (const std::string& l : legacy.left)
+      out.warnings.push_back(fmt::format("{}: msccl-config-{}.xml leaves out {}", name, name, l));
     const LegacyCheck legacyCheck = checkLegacyConfig(t, legacy);
     for (const std::string& m : legacyCheck.misrouted) out.legacyMisrouted.push_back(name + " " + m);
 
@@ -206,7 +214,10 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     c["candidates"] = nlohmann::json::array();
     for (size_t k = 0; k < t.set.candidates.size(); ++k) {
       const Candidate& cand = t.set.candidates[k];
-      c["candidates"].push_back({{"index", k + 1}, {"name", cand.name}, {"id", cand.id}, {"origin", cand.origin},
+      c["candidates"].push_back({{"index", k + 1},
+                                 {"name", cand.name},
+                                 {"id", cand.id},
+                                 {"origin", cand.origin},
                                  {"protocol", ir::protocolName(cand.algorithm.proto)},
                                  {"nchunksperloop", cand.algorithm.nchunksperloop},
                                  {"in_place", cand.algorithm.servesInPlace()},
@@ -220,21 +231,28 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     c["windows"] = nlohmann::json::array();
     for (const Window& w : t.windows) {
       const WindowCertainty sure = certaintyOf(t, w);
-      c["windows"].push_back({{"form", callFormName(w.form)}, {"candidate", w.candidate + 1}, {"file", w.file},
-                              {"min_bytes", w.minBytes}, {"max_bytes", w.maxBytes}, {"least_gain", sure.gain},
+      c["windows"].push_back({{"form", callFormName(w.form)},
+                              {"candidate", w.candidate + 1},
+                              {"file", w.file},
+                              {"min_bytes", w.minBytes},
+                              {"max_bytes", w.maxBytes},
+                              {"least_gain", sure.gain},
                               {"gain_needed", sure.needed}});
     }
     c["sizes"] = nlohmann::json::array();
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       nlohmann::json s{{"bytes", t.sizes[i]},
-                       {"nccl", {{"algorithm", t.nccl[i].algorithm}, {"protocol", ir::protocolName(t.nccl[i].protocol)},
-                                 {"time_us", t.nccl[i].timeUs}}},
+                       {"nccl",
+                        {{"algorithm", t.nccl[i].algorithm},
+                         {"protocol", ir::protocolName(t.nccl[i].protocol)},
+                         {"time_us", t.nccl[i].timeUs}}},
                        {"gain_needed", t.requiredGain[i]}};
       s["time_us"] = nlohmann::json::array();
       for (const Evaluation& e : t.evaluations) s["time_us"].push_back(optionalTime(e.timeUs[i]));
       for (CallForm f : kForms) {
         const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];
-        s[f == CallForm::InPlace ? "in_place" : "out_of_place"] = ch ? nlohmann::json(*ch + 1) : nlohmann::json(nullptr);
+        s[f == CallForm::InPlace ? "in_place" : "out_of_place"] =
+            ch ? nlohmann::json(*ch + 1) : nlohmann::json(nullptr);
       }
       c["sizes"].push_back(s);
     }
@@ -244,10 +262,11 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                    {"calls_in_windows", legacyCheck.callsInWindows},
                    {"calls_served", legacyCheck.callsServed},
                    {"misrouted", legacyCheck.misrouted}};
-    out.legacy.push_back(fmt::format("{}: {} of {} loads; the legacy selector gives {} of the {} power-of-two calls inside "
-                                     "their windows to the window's file (those it passes over go to NCCL), {} to another file",
-                                     name, legacy.loads.size(), legacy.loads.size() + legacy.left.size(), legacyCheck.callsServed,
-                                     legacyCheck.callsInWindows, legacyCheck.misrouted.size()));
+    out.legacy.push_back(
+        fmt::format("{}: {} of {} loads; the legacy selector gives {} of the {} power-of-two calls inside "
+                    "their windows to the window's file (those it passes over go to NCCL), {} to another file",
+                    name, legacy.loads.size(), legacy.loads.size() + legacy.left.size(), legacyCheck.callsServed,
+                    legacyCheck.callsInWindows, legacyCheck.misrouted.size()));
     index["collectives"].push_back(c);
   }
 
@@ -272,11 +291,12 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
       "Predicted with the simulator (arch {}) against NCCL's own choice (docs/tune.md); sizes {}..{}. A candidate "
       "must beat NCCL by {:.0f} % (algbw) and by more than the model's error at that size ({}): the *needed* gain "
       "of each size below. Sizes outside every window go to NCCL.\n\n",
-      sim::archName(run.options.arch), base::byteSizeName(run.options.minBytes), base::byteSizeName(run.options.maxBytes),
-      run.options.margin * 100, run.errorSource);
-  s += fmt::format("Directory check: `ccforge verify DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every call form, "
-                   "element size and selector), {} accepted by more than one file.\n\n",
-                   verify::verdictName(written.check.verdict), written.check.callsChecked, written.check.ambiguous.size());
+      sim::archName(run.options.arch), base::byteSizeName(run.options.minBytes),
+      base::byteSizeName(run.options.maxBytes), run.options.margin * 100, run.errorSource);
+  s += fmt::format(
+      "Directory check: `ccforge verify DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every call form, "
+      "element size and selector), {} accepted by more than one file.\n\n",
+      verify::verdictName(written.check.verdict), written.check.callsChecked, written.check.ambiguous.size());
   for (const std::string& f : written.check.findings) s += "- " + f + "\n";
   for (const std::string& a : written.check.ambiguous) s += "- ambiguous: " + a + "\n";
   for (const std::string& l : written.legacy) s += "- legacy MSCCL_CONFIG " + l + "\n";
@@ -292,8 +312,8 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
       std::string forms = c.algorithm.servesInPlace() ? "in-place" : "";
       if (c.algorithm.servesOutOfPlace()) forms += forms.empty() ? "out-of-place" : ", out-of-place";
       if (!t.evaluations[k].simulationError.empty()) forms += " (simulation: " + t.evaluations[k].simulationError + ")";
-      s += fmt::format("| {} | {} | {} | {} | {} | {} |\n", k + 1, c.name, c.origin, ir::protocolName(c.algorithm.proto),
-                       c.algorithm.nchunksperloop, forms);
+      s += fmt::format("| {} | {} | {} | {} | {} | {} |\n", k + 1, c.name, c.origin,
+                       ir::protocolName(c.algorithm.proto), c.algorithm.nchunksperloop, forms);
     }
     if (!t.set.rejected.empty()) {
       s += "\nNot candidates:\n";
@@ -308,11 +328,12 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
          "|---|---|---|---|---|---|---|\n";
     for (const Window& w : t.windows) {
       const WindowCertainty sure = certaintyOf(t, w);
-      s += fmt::format("| {} | {} | {} | #{} {} | {} | x{:.2f} | x{:.2f} |\n", callFormName(w.form), w.minBytes, w.maxBytes,
-                       w.candidate + 1, t.set.candidates[w.candidate].name, w.file, sure.gain, sure.needed);
+      s += fmt::format("| {} | {} | {} | #{} {} | {} | x{:.2f} | x{:.2f} |\n", callFormName(w.form), w.minBytes,
+                       w.maxBytes, w.candidate + 1, t.set.candidates[w.candidate].name, w.file, sure.gain, sure.needed);
     }
     if (t.windows.empty()) s += "| (none: NCCL everywhere) | | | | | | |\n";
-    s += "\n| size | NCCL | NCCL algbw | needed | in-place | algbw | busbw | gain | out-of-place | algbw | busbw | gain |\n"
+    s += "\n| size | NCCL | NCCL algbw | needed | in-place | algbw | busbw | gain | out-of-place | algbw | busbw | "
+         "gain |\n"
          "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       const double ncclBw = algbwGBps(t.sizes[i], t.nccl[i].timeUs);

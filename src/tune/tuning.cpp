@@ -19,7 +19,6 @@ namespace {
 
 bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-
 // "1K", "64M", "4G", "512".
 std::string sizeLabel(uint64_t bytes) {
   const char* units[] = {"", "K", "M", "G", "T"};
@@ -66,8 +65,8 @@ std::string formName(CallForm f) { return f == CallForm::InPlace ? "in-place" : 
 std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t low) {
   const SizeWindow compiled = sizeWindowOf(header);
   if (!compiled.contains(static_cast<int64_t>(low)) || !compiled.contains(static_cast<int64_t>(2 * low - 1)))
-    return fmt::format("its compiled window {} does not hold all of {}..{} bytes", windowText(Selector::Internal, header),
-                       low, 2 * low - 1);
+    return fmt::format("its compiled window {} does not hold all of {}..{} bytes",
+                       windowText(Selector::Internal, header), low, 2 * low - 1);
   const ir::Algorithm open = openedHeader(header);
   std::vector<std::string> parts;
   for (Selector s : executorProfile().selectors)
@@ -78,9 +77,9 @@ std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t lo
       const uint64_t n = static_cast<uint64_t>(std::max(header.nchunksperloop, 1));
       const uint64_t multiplier = s == Selector::Internal ? sizeMultiplier(call.coll, call.ranks) : 1;
       const uint64_t needed = n / std::gcd(n, multiplier);
-      parts.push_back(fmt::format("{}-byte elements (count {}) under {}, which takes counts that are multiples of {}",
-                                  call.typeSize, call.count,
-                                  s == Selector::Internal ? "the internal scheduler" : "the msccl-scheduler plugin", needed));
+      parts.push_back(fmt::format(
+          "{}-byte elements (count {}) under {}, which takes counts that are multiples of {}", call.typeSize,
+          call.count, s == Selector::Internal ? "the internal scheduler" : "the msccl-scheduler plugin", needed));
     }
   std::string text = fmt::format("with nchunksperloop={} it does not serve ", header.nchunksperloop);
   for (size_t k = 0; k < parts.size(); ++k) text += (k == 0 ? "" : "; ") + parts[k];
@@ -92,7 +91,8 @@ std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t lo
 double algbwGBps(uint64_t bytes, double timeUs) { return static_cast<double>(bytes) / (timeUs * 1000.0); }
 
 std::string whyNoWindow(const CollectiveTuning& t, size_t candidate) {
-  if (std::any_of(t.windows.begin(), t.windows.end(), [&](const Window& w) { return w.candidate == candidate; })) return "";
+  if (std::any_of(t.windows.begin(), t.windows.end(), [&](const Window& w) { return w.candidate == candidate; }))
+    return "";
   const Evaluation& e = t.evaluations[candidate];
   const ir::Algorithm& a = t.set.candidates[candidate].algorithm;
   std::optional<size_t> firstSimulated, best;  // best: the served size with the largest share of the gain needed
@@ -118,14 +118,16 @@ std::string whyNoWindow(const CollectiveTuning& t, size_t candidate) {
            unserved + ")";
   }
   if (!beats)
-    return fmt::format("at no size it serves is it predicted to beat NCCL by the gain needed there (at best {:.2f} of "
-                       "it, at {})",
-                       t.nccl[*best].timeUs / *e.timeUs[*best] / t.requiredGain[*best], sizeLabel(t.sizes[*best]));
+    return fmt::format(
+        "at no size it serves is it predicted to beat NCCL by the gain needed there (at best {:.2f} of "
+        "it, at {})",
+        t.nccl[*best].timeUs / *e.timeUs[*best] / t.requiredGain[*best], sizeLabel(t.sizes[*best]));
   return "where it beats NCCL by the gain needed, another candidate is predicted faster";
 }
 
 std::vector<uint64_t> tunedSizes(const TuneOptions& o) {
-  if (!isPowerOfTwo(o.minBytes) || !isPowerOfTwo(o.maxBytes) || o.minBytes > o.maxBytes || o.maxBytes > (uint64_t{1} << 40))
+  if (!isPowerOfTwo(o.minBytes) || !isPowerOfTwo(o.maxBytes) || o.minBytes > o.maxBytes ||
+      o.maxBytes > (uint64_t{1} << 40))
     throw std::invalid_argument(
         fmt::format("the tuned range must run between powers of two up to 1 TiB, low end first (got {}..{} bytes)",
                     o.minBytes, o.maxBytes));
@@ -201,10 +203,11 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
       const ir::Algorithm& a = t.set.candidates[c].algorithm;
       std::string sizesText;
       for (size_t i : unservedWins[c]) sizesText += (sizesText.empty() ? "" : ", ") + sizeLabel(t.sizes[i]);
-      t.notes.push_back(fmt::format("{} {}: {} would be the fastest at {}, but {}; those sizes go to the next "
-                                    "candidate or NCCL",
-                                    ir::collectiveName(irKindOf(collective)), formName(f), t.set.candidates[c].name,
-                                    sizesText, unservedText(a, f, t.sizes[unservedWins[c].front()])));
+      t.notes.push_back(
+          fmt::format("{} {}: {} would be the fastest at {}, but {}; those sizes go to the next "
+                      "candidate or NCCL",
+                      ir::collectiveName(irKindOf(collective)), formName(f), t.set.candidates[c].name, sizesText,
+                      unservedText(a, f, t.sizes[unservedWins[c].front()])));
     }
     // Runs of one winner become windows.
     for (size_t i = 0; i < n;) {
@@ -221,8 +224,9 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
       w.lastSize = j;
       w.minBytes = static_cast<int64_t>(t.sizes[i]);
       w.maxBytes = static_cast<int64_t>(2 * t.sizes[j] - 1);
-      w.file = fmt::format("{}-{}-{}-{}.xml", ir::collectiveName(irKindOf(collective)),
-                           f == CallForm::InPlace ? "ip" : "oop", t.set.candidates[w.candidate].id, sizeLabel(t.sizes[i]));
+      w.file =
+          fmt::format("{}-{}-{}-{}.xml", ir::collectiveName(irKindOf(collective)),
+                      f == CallForm::InPlace ? "ip" : "oop", t.set.candidates[w.candidate].id, sizeLabel(t.sizes[i]));
       t.windows.push_back(w);
       i = j + 1;
     }

@@ -25,18 +25,18 @@ struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included
   uint64_t maxBytes = uint64_t{1} << 32;
   double margin = sim::kDefaultMargin;  // a candidate must be this much faster than NCCL (algbw gain)
-  sim::Arch arch = sim::Arch::Sm80;  // the model parameters' generation (the CLI takes the spec's)
+  sim::Arch arch = sim::Arch::Sm80;     // the model parameters' generation (the CLI takes the spec's)
 };
 
 // One candidate over the sizes.
 struct Evaluation {
-  std::vector<std::optional<double>> timeUs;  // per size; nullopt: not simulated there (outside its compiled window, error)
-  std::string simulationError;               // the first error, if any
+  std::vector<std::optional<double>>
+      timeUs;                   // per size; nullopt: not simulated there (outside its compiled window, error)
+  std::string simulationError;  // the first error, if any
   // Per form and size: whether every power-of-two call of that form the executor passes with a
   // size in [size, 2 size) selects it (ignoring the window); a form it does not serve: all false.
   std::vector<bool> serves[2];
 };
-
 
 struct Window {
   CallForm form = CallForm::InPlace;
@@ -51,14 +51,14 @@ struct CollectiveTuning {
   int32_t ranks = 0;
   std::vector<uint64_t> sizes;
   CandidateSet set;
-  std::vector<Evaluation> evaluations;     // per candidate
-  std::vector<sim::NcclChoice> nccl;       // per size
+  std::vector<Evaluation> evaluations;  // per candidate
+  std::vector<sim::NcclChoice> nccl;    // per size
   // Per size: the gain (NCCL's time / the candidate's) a window needs there: 1 + margin, or the
   // model's error bound in that size regime where it is larger (sim::ModelParameters::errorAt).
   std::vector<double> requiredGain;
   std::vector<std::optional<size_t>> chosen[2];  // per form, per size: the candidate, nullopt: NCCL
   std::vector<Window> windows;
-  std::vector<std::string> notes;          // counts a faster candidate could not serve, ...
+  std::vector<std::string> notes;  // counts a faster candidate could not serve, ...
 };
 
 // The sizes: minBytes, 2 minBytes, ..., maxBytes. Throws std::invalid_argument unless both are

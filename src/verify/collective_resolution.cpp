@@ -92,15 +92,17 @@ ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optio
       if (spec.ranks != algo.ngpus)
         throw std::invalid_argument("the collective spec in the file is for " + std::to_string(spec.ranks) +
                                     " ranks, the program has ngpus=" + std::to_string(algo.ngpus));
-      out.notes.push_back("coll=\"custom\": checking '" + spec.name + "', the collective spec ccforge wrote into the file "
+      out.notes.push_back("coll=\"custom\": checking '" + spec.name +
+                          "', the collective spec ccforge wrote into the file "
                           "(--collective chooses another)");
       out.collective = Collective::custom(std::move(spec));
     } else if (!declared && parseCollectiveType(algo.name) == CollectiveType::AllToNext) {
       // The runtime knows alltonext only as coll="custom"; ccforge's compile names the program
       // after it, so its own files verify with no flag.
       out.collective = Collective::standard(CollectiveType::AllToNext, algo.ngpus, algo.nchunksperloop, 0);
-      out.notes.push_back("coll=\"custom\": checking alltonext, the collective the program is named after "
-                          "(--collective chooses another)");
+      out.notes.push_back(
+          "coll=\"custom\": checking alltonext, the collective the program is named after "
+          "(--collective chooses another)");
     } else if (declared) {
       out.collective = Collective::standard(*declared, algo.ngpus, algo.nchunksperloop, 0);
       if (isRooted(*declared))

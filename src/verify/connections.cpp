@@ -37,12 +37,13 @@ void pairing(const LoadedProgram& index, const LoadedConnection& c, Findings& fi
     uint32_t first = steps.front();
     findings.error(
         Check::Connections, "connections.unmatched", index.step(first).where,
-        sends ? fmt::format("{} sends to rank {} on channel {}, but no thread block of rank {} receives from rank {} on "
-                            "channel {}",
-                            tbName(index, c.sendTb), c.receiver, c.channel, c.receiver, c.sender, c.channel)
-              : fmt::format("{} receives from rank {} on channel {}, but no thread block of rank {} sends to rank {} "
-                            "on channel {}",
-                            tbName(index, c.recvTb), c.sender, c.channel, c.sender, c.receiver, c.channel),
+        sends
+            ? fmt::format("{} sends to rank {} on channel {}, but no thread block of rank {} receives from rank {} on "
+                          "channel {}",
+                          tbName(index, c.sendTb), c.receiver, c.channel, c.receiver, c.sender, c.channel)
+            : fmt::format("{} receives from rank {} on channel {}, but no thread block of rank {} sends to rank {} "
+                          "on channel {}",
+                          tbName(index, c.recvTb), c.sender, c.channel, c.sender, c.receiver, c.channel),
         {stepRef(index, first, stepRole(index, first))});
     return;
   }
@@ -59,13 +60,14 @@ void pairing(const LoadedProgram& index, const LoadedConnection& c, Findings& fi
   if (c.sendSteps.size() != c.recvSteps.size()) {
     bool moreSends = c.sendSteps.size() > c.recvSteps.size();
     uint32_t extra = moreSends ? c.sendSteps[n] : c.recvSteps[n];
-    findings.error(Check::Connections, "connections.count", index.step(extra).where,
-                   fmt::format("per tile iteration {} sends {} transfers on connection {} but {} receives {}; the "
-                               "connection's counters diverge (this or the next kernel hangs or reads garbage)",
-                               tbName(index, c.sendTb), c.sendSteps.size(), c.describe(), tbName(index, c.recvTb),
-                               c.recvSteps.size()),
-                   {stepRef(index, extra, std::string(moreSends ? "unmatched send: " : "unmatched receive: ") +
-                                         stepRole(index, extra))});
+    findings.error(
+        Check::Connections, "connections.count", index.step(extra).where,
+        fmt::format("per tile iteration {} sends {} transfers on connection {} but {} receives {}; the "
+                    "connection's counters diverge (this or the next kernel hangs or reads garbage)",
+                    tbName(index, c.sendTb), c.sendSteps.size(), c.describe(), tbName(index, c.recvTb),
+                    c.recvSteps.size()),
+        {stepRef(index, extra,
+                 std::string(moreSends ? "unmatched send: " : "unmatched receive: ") + stepRole(index, extra))});
   }
 }
 

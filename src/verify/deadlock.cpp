@@ -135,15 +135,19 @@ DeadlockSummary checkDeadlock(const LoadedProgram& index, std::optional<int32_t>
     hi = summary.slotsChecked + 1;
     while (hi <= kMaxSlotsSearched && firstDeadlock(index, configs, hi)) hi *= 2;
     if (hi > kMaxSlotsSearched) {
-      if (!firstDeadlock(index, configs, kMaxSlotsSearched)) hi = kMaxSlotsSearched;
-      else return summary;
+      if (!firstDeadlock(index, configs, kMaxSlotsSearched))
+        hi = kMaxSlotsSearched;
+      else
+        return summary;
     }
     lo = summary.slotsChecked + 1;
   }
   while (lo < hi) {
     int32_t mid = lo + (hi - lo) / 2;
-    if (firstDeadlock(index, configs, mid)) lo = mid + 1;
-    else hi = mid;
+    if (firstDeadlock(index, configs, mid))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   summary.minimumSlots = hi;
   return summary;

@@ -34,10 +34,15 @@ std::optional<std::string> notAnAlgorithm(std::string_view text, bool complete) 
   size_t at = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   for (;;) {
     at = text.find_first_not_of(" \t\r\n", at);
-    if (at == std::string_view::npos) return complete ? std::optional<std::string>("it holds only blanks") : std::nullopt;
-    if (text[at] != '<') return fmt::format("it does not start with an XML element (it starts with \"{}\")", shown(text.substr(at)));
+    if (at == std::string_view::npos)
+      return complete ? std::optional<std::string>("it holds only blanks") : std::nullopt;
+    if (text[at] != '<')
+      return fmt::format("it does not start with an XML element (it starts with \"{}\")", shown(text.substr(at)));
     std::string_view rest = text.substr(at);
-    std::string_view close = rest.substr(0, 4) == "<!--" ? "-->" : rest.substr(0, 2) == "<?" ? "?>" : rest.substr(0, 2) == "<!" ? ">" : "";
+    std::string_view close = rest.substr(0, 4) == "<!--" ? "-->"
+                             : rest.substr(0, 2) == "<?" ? "?>"
+                             : rest.substr(0, 2) == "<!" ? ">"
+                                                         : "";
     if (close.empty()) break;
     size_t end = text.find(close, at + 2);
     if (end == std::string_view::npos) return std::nullopt;  // past the sniffed bytes: let the reader judge
@@ -78,7 +83,8 @@ std::vector<DirectoryEntry> listAlgorithmDirectory(const std::string& directory,
     if (type == fs::file_type::regular || type == fs::file_type::symlink)
       entries.push_back({it->path().string(), strayReason(*it)});
   }
-  std::sort(entries.begin(), entries.end(), [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.path < b.path; });
+  std::sort(entries.begin(), entries.end(),
+            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.path < b.path; });
   return entries;
 }
 

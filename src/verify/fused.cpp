@@ -20,7 +20,8 @@ std::string rowsText(int64_t first, int64_t count) { return fmt::format("rows {}
 std::vector<uint32_t> producersOf(const LoadedProgram& program, int32_t rank) {
   std::vector<uint32_t> out;
   const uint32_t begin = program.firstStep(program.firstTbOfRank(rank));
-  const uint32_t end = rank + 1 < program.ranks() ? program.firstStep(program.firstTbOfRank(rank + 1)) : program.stepCount();
+  const uint32_t end =
+      rank + 1 < program.ranks() ? program.firstStep(program.firstTbOfRank(rank + 1)) : program.stepCount();
   for (uint32_t s = begin; s < end; ++s)
     if (computes(program.step(s).type)) out.push_back(s);
   return out;
@@ -88,12 +89,13 @@ void checkProductPartition(const LoadedProgram& program, Findings& findings) {
                                    rowsText(covered, st.row - covered), g.product->rows),
                        {stepRef(program, s, "the next producer")});
       else if (st.row < covered && last != kNoStep)
-        findings.error(Check::Postcondition, "fused.partition", st.where,
-                       fmt::format("gpu {}: {} of this step overlap {} of another producer; the row ranges must "
-                                   "partition the product",
-                                   r, rowsText(st.row, st.nrows), rowsText(program.step(last).row, program.step(last).nrows)),
-                       {stepRef(program, s, "producer of " + rowsText(st.row, st.nrows)),
-                        stepRef(program, last, "producer of " + rowsText(program.step(last).row, program.step(last).nrows))});
+        findings.error(
+            Check::Postcondition, "fused.partition", st.where,
+            fmt::format("gpu {}: {} of this step overlap {} of another producer; the row ranges must "
+                        "partition the product",
+                        r, rowsText(st.row, st.nrows), rowsText(program.step(last).row, program.step(last).nrows)),
+            {stepRef(program, s, "producer of " + rowsText(st.row, st.nrows)),
+             stepRef(program, last, "producer of " + rowsText(program.step(last).row, program.step(last).nrows))});
       if (st.row + static_cast<int64_t>(st.nrows) > covered) {
         covered = st.row + static_cast<int64_t>(st.nrows);
         last = s;
@@ -127,7 +129,8 @@ bool checkProducers(const LoadedProgram& program, const StepGraph& graph, uint64
                        {stepRef(program, list[0], fmt::format("produces i[{}]", chunk)),
                         stepRef(program, list[k], fmt::format("produces i[{}] again", chunk))});
     const uint32_t begin = program.firstStep(program.firstTbOfRank(r));
-    const uint32_t end = r + 1 < program.ranks() ? program.firstStep(program.firstTbOfRank(r + 1)) : program.stepCount();
+    const uint32_t end =
+        r + 1 < program.ranks() ? program.firstStep(program.firstTbOfRank(r + 1)) : program.stepCount();
     for (uint32_t s = begin; s < end && complete; ++s) {
       const LoadedStep& st = program.step(s);
       std::vector<int32_t> read;

@@ -13,20 +13,20 @@
 namespace ccforge::verify {
 
 struct SimulationConfig {
-  int32_t tiles = 1;             // tile iterations per launch
+  int32_t tiles = 1;                        // tile iterations per launch
   int32_t maxAllowedCount = kMaxStepCount;  // chunks per transfer (msccl-ir.md §2 "cnt > 1")
-  int32_t slots = 2;             // transfers in flight per connection
+  int32_t slots = 2;                        // transfers in flight per connection
   std::string describe() const;
 };
 
 enum class WaitKind : uint8_t { Dependency, Data, Slot };
 
 struct BlockedThreadBlock {
-  int32_t tb = -1;    // global thread block
+  int32_t tb = -1;  // global thread block
   int32_t tile = 0;
-  int32_t step = 0;   // index in the thread block
+  int32_t step = 0;  // index in the thread block
   WaitKind kind = WaitKind::Dependency;
-  int32_t on = -1;    // Dependency: global tb waited for; Data/Slot: connection
+  int32_t on = -1;         // Dependency: global tb waited for; Data/Slot: connection
   int64_t flagNeeded = 0;  // Dependency: the flag value waited for (FifoMachine::flagValue)
 };
 

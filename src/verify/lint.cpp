@@ -70,9 +70,9 @@ class Linter {
                            "(\"unsupported collective\"); only ccforge's runtime (profile ccforge-fused) runs it",
                            a_.collName, p_.name));
     if (p_.maxNameLength > 0 && a_.name.size() > static_cast<size_t>(p_.maxNameLength))
-      f_.warning(Check::Format, "format.name-length", a_.where,
-                 fmt::format("name is {} characters; {} keeps only the first {}", a_.name.size(), p_.name,
-                             p_.maxNameLength));
+      f_.warning(
+          Check::Format, "format.name-length", a_.where,
+          fmt::format("name is {} characters; {} keeps only the first {}", a_.name.size(), p_.name, p_.maxNameLength));
     if (a_.nchannels < 1 || a_.nchannels > p_.maxChannels)
       f_.error(Check::Limits, "limits.channels", a_.where,
                fmt::format("nchannels={} is outside 1..{} (MAXCHANNELS)", a_.nchannels, p_.maxChannels));
@@ -94,11 +94,11 @@ class Linter {
       bool outOk =
           g.outputChunks == collective_->outputChunks() || (a_.servesInPlace() && !gathers && g.outputChunks == 0);
       if (inOk && outOk) continue;
-      std::string message =
-          fmt::format("gpu {}: i_chunks={} o_chunks={}, but {} with nchunksperloop={} on {} ranks has {} input and {} "
-                      "output chunks",
-                      r, g.inputChunks, g.outputChunks, collective_->describe(), a_.nchunksperloop, a_.ngpus,
-                      collective_->inputChunks(), collective_->outputChunks());
+      std::string message = fmt::format(
+          "gpu {}: i_chunks={} o_chunks={}, but {} with nchunksperloop={} on {} ranks has {} input and {} "
+          "output chunks",
+          r, g.inputChunks, g.outputChunks, collective_->describe(), a_.nchunksperloop, a_.ngpus,
+          collective_->inputChunks(), collective_->outputChunks());
       if (p_.checksChunkCounts)
         f_.error(Check::Limits, "limits.chunk-counts", g.where, message + fmt::format(" ({} rejects this)", p_.name));
       else
@@ -128,8 +128,9 @@ class Linter {
     const int32_t ntbs = program.threadBlocksOfRank(rank);
     int32_t coResident = o_.maxCoResidentThreadBlocks.value_or(p_.maxCoResidentThreadBlocks);
     if (ntbs > p_.maxThreadBlocksPerRank)
-      f_.error(Check::Limits, "limits.tbs-per-rank", g.where,
-               fmt::format("gpu {} has {} thread blocks; {} allows {}", rank, ntbs, p_.name, p_.maxThreadBlocksPerRank));
+      f_.error(
+          Check::Limits, "limits.tbs-per-rank", g.where,
+          fmt::format("gpu {} has {} thread blocks; {} allows {}", rank, ntbs, p_.name, p_.maxThreadBlocksPerRank));
     else if (ntbs > coResident)
       f_.error(Check::Limits, "limits.co-residency", g.where,
                fmt::format("gpu {} has {} thread blocks, but only {} can be resident at once (--max-tbs); its blocks "
@@ -141,15 +142,15 @@ class Linter {
       // In 64 bits: nchannels may be any int32, -2^31 included.
       const int64_t channels = std::min(a_.nchannels, p_.maxChannels);
       if (tb.chan < 0 || tb.chan >= channels)
-        f_.error(Check::Limits, "limits.channels", tb.where,
-                 fmt::format("gpu {} tb {}: chan={} is outside {} (nchannels={}, MAXCHANNELS={}){}", rank, tb.id,
-                             tb.chan, channels < 1 ? std::string("the empty channel range")
-                                                   : fmt::format("0..{}", channels - 1),
-                             a_.nchannels, p_.maxChannels,
-                             tb.chan == p_.maxChannels ? "; the runtime's parser lets chan=MAXCHANNELS through (it "
-                                                         "rejects only chan > MAXCHANNELS) and then indexes one past "
-                                                         "its channel array"
-                                                       : ""));
+        f_.error(
+            Check::Limits, "limits.channels", tb.where,
+            fmt::format("gpu {} tb {}: chan={} is outside {} (nchannels={}, MAXCHANNELS={}){}", rank, tb.id, tb.chan,
+                        channels < 1 ? std::string("the empty channel range") : fmt::format("0..{}", channels - 1),
+                        a_.nchannels, p_.maxChannels,
+                        tb.chan == p_.maxChannels ? "; the runtime's parser lets chan=MAXCHANNELS through (it "
+                                                    "rejects only chan > MAXCHANNELS) and then indexes one past "
+                                                    "its channel array"
+                                                  : ""));
       if (tb.send >= 0) ++sendersPerChannel[tb.chan];
       if (tb.recv >= 0) ++receiversPerChannel[tb.chan];
       if (static_cast<int64_t>(tb.steps.size()) > p_.maxStepsPerThreadBlock)
@@ -194,8 +195,10 @@ class Linter {
       if (st.depid >= 0) dependencyRules(program, rank, where, st);
       // nop rules (msccl-ir.md §1): nops carry dependencies for the next real step.
       if (isNop && st.depid < 0)
-        f_.error(Check::Limits, "limits.nop", st.where, fmt::format("{}: a nop without a dependency does nothing and "
-                                                                    "shifts the runtime's step numbering", where));
+        f_.error(Check::Limits, "limits.nop", st.where,
+                 fmt::format("{}: a nop without a dependency does nothing and "
+                             "shifts the runtime's step numbering",
+                             where));
       if (isNop && i == nsteps - 1)
         f_.error(Check::Limits, "limits.nop", st.where,
                  fmt::format("{}: a nop is the last step of its thread block; its dependency is never applied", where));
@@ -217,10 +220,11 @@ class Linter {
     for (int32_t i : members) {
       const ir::Step& st = tb.steps[i];
       if (st.cnt != head.cnt)
-        f_.error(Check::Limits, "limits.fused-reduce", st.where,
-                 fmt::format("{}: cnt={} is fused by the runtime's parser with the 're' chain from step {}, which moves "
-                             "cnt={} (its last member's) for every member (wrong results)",
-                             stepName(rank, tb.id, i), st.cnt, first, head.cnt));
+        f_.error(
+            Check::Limits, "limits.fused-reduce", st.where,
+            fmt::format("{}: cnt={} is fused by the runtime's parser with the 're' chain from step {}, which moves "
+                        "cnt={} (its last member's) for every member (wrong results)",
+                        stepName(rank, tb.id, i), st.cnt, first, head.cnt));
       // Offsets and counts are int32 each; their sums are taken in 64 bits.
       const int64_t srcEnd = int64_t{st.srcoff} + head.cnt, dstEnd = int64_t{head.dstoff} + head.cnt;
       if (st.srcbuf == head.dstbuf && st.srcoff < dstEnd && head.dstoff < srcEnd)
@@ -268,10 +272,11 @@ class Linter {
                              "{} (the next with hasdep=1) instead",
                              where, st.depid, st.deps, program.indexInTb(publisher)));
     else
-      f_.error(Check::Limits, "limits.hasdep", st.where,
-               fmt::format("{}: depends on tb {} step {}, but no step from there on publishes a flag that far (hasdep=1): "
-                           "the flag it waits for is only published in the next tile iteration, and never after the last",
-                           where, st.depid, st.deps));
+      f_.error(
+          Check::Limits, "limits.hasdep", st.where,
+          fmt::format("{}: depends on tb {} step {}, but no step from there on publishes a flag that far (hasdep=1): "
+                      "the flag it waits for is only published in the next tile iteration, and never after the last",
+                      where, st.depid, st.deps));
   }
 
   const ir::Algorithm& a_;
@@ -284,8 +289,9 @@ class Linter {
 
 }  // namespace
 
-LintResult lint(const LoadResult& load, const ir::Algorithm& algo, const std::vector<ir::RuntimeParserIssue>& parserIssues,
-                const std::optional<Collective>& collective, const Options& options, Findings& findings) {
+LintResult lint(const LoadResult& load, const ir::Algorithm& algo,
+                const std::vector<ir::RuntimeParserIssue>& parserIssues, const std::optional<Collective>& collective,
+                const Options& options, Findings& findings) {
   return Linter(algo, collective, options, findings).run(load, parserIssues);
 }
 

@@ -26,8 +26,8 @@ enum class SmtSolvers : uint8_t { Z3, Cvc5, Both };  // Both: every query to bot
 
 struct SmtOptions {
   SmtSolvers solvers = SmtSolvers::Z3;
-  uint32_t timeoutMs = 60'000;  // per query and solver (--smt-timeout)
-  uint64_t rlimit = 0;          // deterministic resource limit per query (--smt-rlimit); 0: none
+  uint32_t timeoutMs = 60'000;               // per query and solver (--smt-timeout)
+  uint64_t rlimit = 0;                       // deterministic resource limit per query (--smt-rlimit); 0: none
   std::optional<std::string> dumpDirectory;  // --dump-smt: every query as a .smt2 file
   // When not empty, these solver backends answer instead of `solvers` (embedding, tests).
   std::vector<std::shared_ptr<const smt::Solver>> backends;
@@ -58,7 +58,7 @@ struct Options {
   // entries for a rank of T. Past this (T = 4096; no runtime loads more than 1024 per rank) the
   // race check is inconclusive rather than taking gigabytes.
   uint64_t maxRaceClockEntries = uint64_t{1} << 24;
-  RuleOverrides ruleOverrides;  // --disable/--warn/--error
+  RuleOverrides ruleOverrides;     // --disable/--warn/--error
   size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
   Engine engine = Engine::Sim;
   SmtOptions smt;

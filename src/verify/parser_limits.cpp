@@ -14,8 +14,8 @@ namespace {
 
 // mscclXmlLoadSub appends every element it stores to its parent's subs[MAX_SUBS] without a
 // bound; an element it skips (another rank's content) is not stored.
-void childrenRule(size_t children, int32_t max, ir::TextLocation where, const std::string& parent,
-                  const char* child, Findings& findings) {
+void childrenRule(size_t children, int32_t max, ir::TextLocation where, const std::string& parent, const char* child,
+                  Findings& findings) {
   if (children <= static_cast<size_t>(max)) return;
   findings.error(Check::Format, "format.children", where,
                  fmt::format("{} has {} <{}> elements: the runtime's parser stores {} children per element (MAX_SUBS) "
@@ -64,15 +64,16 @@ void narrowingRule(const ir::Gpu& g, const ir::ThreadBlock& tb, int32_t index, c
       consequence = fmt::format("which the runtime's bounds check (-1..{}) accepts: the step {} {} instead", chunks - 1,
                                 verb, w < 0 ? "the chunk before the buffer" : fmt::format("chunk {}", w));
     else if (st.type == ir::OpType::RecvReduceCopy)
-      consequence = fmt::format("outside the {}-chunk buffer, and the runtime does not check rrc offsets: the step {} "
-                                "memory outside the buffer",
-                                chunks, verb);
+      consequence = fmt::format(
+          "outside the {}-chunk buffer, and the runtime does not check rrc offsets: the step {} "
+          "memory outside the buffer",
+          chunks, verb);
     else
       consequence = fmt::format("outside the runtime's bounds check (-1..{}): the parser rejects the file", chunks - 1);
-    findings.error(Check::Limits, "limits.narrowing", st.where,
-                   fmt::format("rank {} tb {} step {}: {}={} is stored by {} in the int{}_t {} and wraps to {}, {}",
-                               g.id, tb.id, index, attribute, value, profile.name, std::bit_width(uint64_t(max)) + 1,
-                               field, w, consequence));
+    findings.error(
+        Check::Limits, "limits.narrowing", st.where,
+        fmt::format("rank {} tb {} step {}: {}={} is stored by {} in the int{}_t {} and wraps to {}, {}", g.id, tb.id,
+                    index, attribute, value, profile.name, std::bit_width(uint64_t(max)) + 1, field, w, consequence));
   };
   if (readsLocalSource(st.type))
     check(st.srcoff, st.srcbuf, "srcoff",

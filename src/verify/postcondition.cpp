@@ -47,7 +47,8 @@ std::vector<std::string> valueDifferences(const ChunkValues& values, ChunkValues
 
 class Explainer {
  public:
-  Explainer(const LoadedProgram& index, const StepGraph& graph, const SymbolicExecution& exec, const ChunkValues& values)
+  Explainer(const LoadedProgram& index, const StepGraph& graph, const SymbolicExecution& exec,
+            const ChunkValues& values)
       : index_(index), graph_(graph), exec_(exec), values_(values) {}
 
   // The steps that produced a cell, latest first in discovery, reported in execution order.
@@ -71,8 +72,9 @@ class Explainer {
     for (uint32_t id : nodes) {
       const Provenance& p = exec_.provenance(id);
       const LoadedStep& st = index_.step(p.step);
-      steps.push_back(stepRef(index_, p.step, fmt::format("{} {}[{}..{}) -> {}", ir::opTypeName(st.type), bufferOf(st),
-                                                     offsetOf(st), offsetOf(st) + st.cnt, values_.describe(p.value))));
+      steps.push_back(stepRef(index_, p.step,
+                              fmt::format("{} {}[{}..{}) -> {}", ir::opTypeName(st.type), bufferOf(st), offsetOf(st),
+                                          offsetOf(st) + st.cnt, values_.describe(p.value))));
     }
   }
 
@@ -95,17 +97,17 @@ class Explainer {
           "{} reduces with {}[{}] of rank {}, which nothing wrote (uninitialised){}", who, ir::bufferLetter(st.srcbuf),
           st.srcoff, at.rank,
           receives(st.type) ? "; the runtime reads the local operand at srcbuf/srcoff, where some compilers put "
-                                  "the sender's buffer"
-                                : ""));
+                              "the sender's buffer"
+                            : ""));
     if (p.from != SymbolicExecution::kNeverWritten) return;
     if (receives(st.type))
       evidence.push_back(who + " receives data that the sender never wrote");
     else if (st.type == ir::OpType::Reduce)
-      evidence.push_back(fmt::format("{} reduces into {}[{}], which nothing wrote", who, ir::bufferLetter(st.dstbuf),
-                                     st.dstoff));
+      evidence.push_back(
+          fmt::format("{} reduces into {}[{}], which nothing wrote", who, ir::bufferLetter(st.dstbuf), st.dstoff));
     else
-      evidence.push_back(fmt::format("{} copies {}[{}], which nothing wrote", who, ir::bufferLetter(st.srcbuf),
-                                     st.srcoff));
+      evidence.push_back(
+          fmt::format("{} copies {}[{}], which nothing wrote", who, ir::bufferLetter(st.srcbuf), st.srcoff));
   }
 
   const LoadedProgram& index_;

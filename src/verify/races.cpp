@@ -72,8 +72,8 @@ class RaceChecker {
         const int64_t first = std::max<int64_t>(0, -int64_t{a.offset});
         const int64_t end = std::min<int64_t>(st.cnt, int64_t{view.length} - a.offset);
         for (int64_t j = first; j < end && result_.complete; ++j)
-          visit(history[view.region][static_cast<size_t>(view.base + a.offset + j)], s, a, static_cast<int32_t>(j), clock,
-                firstTb);
+          visit(history[view.region][static_cast<size_t>(view.base + a.offset + j)], s, a, static_cast<int32_t>(j),
+                clock, firstTb);
       }
       clock[t] = index_.indexInTb(s);
       if (st.publishes) snapshots_[s].assign(clock, clock + nTbs);

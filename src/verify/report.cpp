@@ -42,8 +42,8 @@ std::string_view verdictName(Verdict v) {
 }
 
 size_t FileReport::errorCount() const {
-  return static_cast<size_t>(
-      std::count_if(violations.begin(), violations.end(), [](const Violation& v) { return v.severity == Severity::Error; }));
+  return static_cast<size_t>(std::count_if(violations.begin(), violations.end(),
+                                           [](const Violation& v) { return v.severity == Severity::Error; }));
 }
 
 size_t FileReport::warningCount() const { return violations.size() - errorCount(); }

@@ -106,7 +106,7 @@ struct SolverAnswer {
 struct SmtQueryRecord {
   std::string check;  // the check it decides
   std::string query;
-  std::string answer;  // agreed answer, or "unknown"/"error"/"disagreement"
+  std::string answer;     // agreed answer, or "unknown"/"error"/"disagreement"
   std::string decidedBy;  // "solvers", or "simplification" (an assertion simplified to false: unsat)
   std::vector<SolverAnswer> solvers;
 };
@@ -137,8 +137,8 @@ struct CallRange {
 // What one selector does with a file of a directory, over the calls verify considers
 // (docs/verify.md "Directories").
 struct SelectorUse {
-  std::string selector;  // "internal", "external", "legacy"
-  std::string order;     // where the selector looks at the file ("path order, 2 of 5", ...)
+  std::string selector;            // "internal", "external", "legacy"
+  std::string order;               // where the selector looks at the file ("path order, 2 of 5", ...)
   std::vector<CallRange> accepts;  // calls whose tests the file passes
   // Calls the file runs: with a fixed order, those it is the first to accept; in readdir order,
   // those no other file accepts (the rest of `accepts` may go to another file).
@@ -160,7 +160,7 @@ struct FileReport {
   std::vector<CheckOutcome> checks;
   std::vector<Violation> violations;  // errors and warnings
   std::optional<DeadlockSummary> deadlock;
-  std::optional<SmtSummary> smt;  // --engine smt|both
+  std::optional<SmtSummary> smt;       // --engine smt|both
   std::vector<SelectorUse> selection;  // files of a directory: one entry per selector of the profile
   std::vector<std::string> notes;
 

@@ -75,8 +75,11 @@ ordered_json smtJson(const SmtSummary& smt) {
     ordered_json solvers = ordered_json::array();
     for (const SolverAnswer& a : q.solvers)
       solvers.push_back({{"solver", a.solver}, {"answer", a.answer}, {"reason", a.reason}});
-    j["queries"].push_back(
-        {{"check", q.check}, {"query", q.query}, {"answer", q.answer}, {"decided_by", q.decidedBy}, {"solvers", solvers}});
+    j["queries"].push_back({{"check", q.check},
+                            {"query", q.query},
+                            {"answer", q.answer},
+                            {"decided_by", q.decidedBy},
+                            {"solvers", solvers}});
   }
   j["minimum_slots"] = smt.minimumSlots ? ordered_json(*smt.minimumSlots) : ordered_json();
   j["minimum_slots_proof"] = smt.minimumSlotsProof;
@@ -90,8 +93,12 @@ ordered_json smtJson(const SmtSummary& smt) {
 ordered_json callRangesJson(const std::vector<CallRange>& ranges) {
   ordered_json j = ordered_json::array();
   for (const CallRange& r : ranges)
-    j.push_back({{"call_form", r.callForm}, {"type_size", r.typeSize}, {"count_min", r.countMin},
-                 {"count_max", r.countMax}, {"bytes_min", r.bytesMin}, {"bytes_max", r.bytesMax}});
+    j.push_back({{"call_form", r.callForm},
+                 {"type_size", r.typeSize},
+                 {"count_min", r.countMin},
+                 {"count_max", r.countMax},
+                 {"bytes_min", r.bytesMin},
+                 {"bytes_max", r.bytesMax}});
   return j;
 }
 
@@ -103,9 +110,15 @@ ordered_json fileJson(const FileReport& r) {
   j["profile"] = r.profile.empty() ? ordered_json() : ordered_json(r.profile);
   if (r.program) {
     const ProgramSummary& p = *r.program;
-    j["program"] = {{"name", p.name},       {"collective", p.collective},       {"protocol", p.protocol},
-                    {"ranks", p.ranks},     {"channels", p.channels},           {"chunks_per_loop", p.chunksPerLoop},
-                    {"thread_blocks", p.threadBlocks}, {"steps", p.steps}, {"call_forms", p.callForms}};
+    j["program"] = {{"name", p.name},
+                    {"collective", p.collective},
+                    {"protocol", p.protocol},
+                    {"ranks", p.ranks},
+                    {"channels", p.channels},
+                    {"chunks_per_loop", p.chunksPerLoop},
+                    {"thread_blocks", p.threadBlocks},
+                    {"steps", p.steps},
+                    {"call_forms", p.callForms}};
   } else {
     j["program"] = nullptr;
   }
@@ -125,7 +138,9 @@ ordered_json fileJson(const FileReport& r) {
   j["smt"] = r.smt ? smtJson(*r.smt) : ordered_json();
   j["selection"] = ordered_json::array();
   for (const SelectorUse& u : r.selection)
-    j["selection"].push_back({{"selector", u.selector}, {"order", u.order}, {"accepts", callRangesJson(u.accepts)},
+    j["selection"].push_back({{"selector", u.selector},
+                              {"order", u.order},
+                              {"accepts", callRangesJson(u.accepts)},
                               {"selected", callRangesJson(u.selected)}});
   j["notes"] = r.notes;
   return j;

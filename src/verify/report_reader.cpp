@@ -25,9 +25,7 @@ Enum byName(const json& value, Enum last, NameOf nameOf) {
   throw UnknownValue("unknown value \"" + name + "\"");
 }
 
-ir::TextLocation locationOf(const json& j) {
-  return {j.at("line").get<uint32_t>(), j.at("column").get<uint32_t>()};
-}
+ir::TextLocation locationOf(const json& j) { return {j.at("line").get<uint32_t>(), j.at("column").get<uint32_t>()}; }
 
 StepRef stepOf(const json& j) {
   StepRef s;
@@ -44,8 +42,7 @@ Violation violationOf(const json& j) {
   Violation v;
   v.check = byName(j.at("check"), Check::Selection, checkName);
   const std::string severity = j.at("severity").get<std::string>();
-  if (severity != "error" && severity != "warning")
-    throw UnknownValue("unknown severity \"" + severity + "\"");
+  if (severity != "error" && severity != "warning") throw UnknownValue("unknown severity \"" + severity + "\"");
   v.severity = severity == "error" ? Severity::Error : Severity::Warning;
   v.rule = j.at("rule").get<std::string>();
   v.message = j.at("message").get<std::string>();

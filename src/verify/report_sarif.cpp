@@ -114,8 +114,8 @@ void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const
       rules.emplace(v.rule, std::string(checkName(v.check)));
       std::string text = v.message;
       for (const std::string& e : v.evidence) text += "\n" + e;
-      ordered_json res = result(v.rule, v.severity == Severity::Error ? "error" : "warning", text,
-                                at.physical(v.file, v.where, true));
+      ordered_json res =
+          result(v.rule, v.severity == Severity::Error ? "error" : "warning", text, at.physical(v.file, v.where, true));
       if (!v.steps.empty()) res["codeFlows"] = codeFlows(v, at);
       results.push_back(std::move(res));
     }
@@ -131,7 +131,8 @@ void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const
          {"shortDescription", {{"text", "ccforge " + check + " check: " + id}}},
          {"fullDescription", {{"text", summary}}},
          {"helpUri", helpUri},
-         {"help", {{"text", summary + " See " + helpUri + "."}, {"markdown", summary + " [Rule reference](" + helpUri + ")"}}},
+         {"help",
+          {{"text", summary + " See " + helpUri + "."}, {"markdown", summary + " [Rule reference](" + helpUri + ")"}}},
          {"properties", {{"helpPath", ruleHelpPath(id)}, {"tags", ordered_json::array({"msccl", check})}}}});
   }
   ordered_json sarif{

@@ -24,8 +24,9 @@ std::string stepLine(const StepRef& s) {
 // when the step has none) and one per piece of evidence: the compilers' format, so that an
 // editor steps through them.
 void writeViolation(std::ostream& out, const Violation& v) {
-  out << formatDiagnostic(v.file, v.where, v.severity == Severity::Error ? DiagnosticLevel::Error : DiagnosticLevel::Warning,
-                          v.message, v.rule)
+  out << formatDiagnostic(v.file, v.where,
+                          v.severity == Severity::Error ? DiagnosticLevel::Error : DiagnosticLevel::Warning, v.message,
+                          v.rule)
       << "\n";
   for (const StepRef& s : v.steps)
     out << formatDiagnostic(v.file, s.where.known() ? s.where : v.where, DiagnosticLevel::Note, stepName(s)) << "\n";
@@ -60,7 +61,8 @@ std::vector<std::string> scheduleLines(const Witness& w) {
     }
     size_t j = i + 1;
     while (j < w.schedule.size() && w.schedule[j].rank == e.rank && w.schedule[j].tb == e.tb &&
-           w.schedule[j].step == e.step && w.schedule[j].tile == e.tile && w.schedule[j].unit == w.schedule[j - 1].unit + 1)
+           w.schedule[j].step == e.step && w.schedule[j].tile == e.tile &&
+           w.schedule[j].unit == w.schedule[j - 1].unit + 1)
       ++j;
     lines.push_back(j - i == 1 ? fmt::format("{} unit {}", who, e.unit)
                                : fmt::format("{} units {}-{}", who, e.unit, w.schedule[j - 1].unit));
@@ -133,11 +135,11 @@ void writeFile(std::ostream& out, const FileReport& r) {
   for (const std::string& n : r.notes) out << formatDiagnostic(r.file, {}, DiagnosticLevel::Note, n) << "\n";
   if (!r.error.empty()) out << r.error << "\n";
   size_t errors = r.errorCount(), warnings = r.warningCount();
-  std::string verdict = r.verdict == Verdict::Verified       ? "VERIFIED"
-                        : r.verdict == Verdict::Violation    ? "VIOLATION"
-                        : r.verdict == Verdict::Inconclusive ? "INCONCLUSIVE"
+  std::string verdict = r.verdict == Verdict::Verified        ? "VERIFIED"
+                        : r.verdict == Verdict::Violation     ? "VIOLATION"
+                        : r.verdict == Verdict::Inconclusive  ? "INCONCLUSIVE"
                         : r.verdict == Verdict::InternalError ? "INTERNAL ERROR"
-                                                             : "ERROR";
+                                                              : "ERROR";
   out << fmt::format("verdict: {} ({} error{}, {} warning{})\n\n", verdict, errors, errors == 1 ? "" : "s", warnings,
                      warnings == 1 ? "" : "s");
 }

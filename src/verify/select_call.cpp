@@ -29,8 +29,8 @@ std::vector<DirectoryFile> readDirectory(const std::string& directory) {
   for (const DirectoryEntry& e : entries) {
     if (e.stray)
       throw InputError(e.path, {1, 1},
-                       "not an algorithm file: " + *e.stray +
-                           "; `ccforge verify " + directory + "` says what each runtime does with it");
+                       "not an algorithm file: " + *e.stray + "; `ccforge verify " + directory +
+                           "` says what each runtime does with it");
     ir::ReadResult read = ir::readAlgorithmFile(e.path);
     read.algorithm.gpus = {};  // selection reads the header only
     files.push_back({e.path, std::move(read.algorithm)});
@@ -42,16 +42,11 @@ bool rooted(ir::CollectiveKind c) { return c == ir::CollectiveKind::Broadcast ||
 
 std::string why(Selector s, const ir::Algorithm& a, const SelectionCall& call, Rejection r) {
   switch (r) {
-    case Rejection::None:
-      return "accepts the call";
-    case Rejection::NotLoaded:
-      return notLoadedReason(s, a);
-    case Rejection::Collective:
-      return fmt::format("another collective (coll=\"{}\")", a.collName);
-    case Rejection::Ranks:
-      return fmt::format("for {} ranks", a.ngpus);
-    case Rejection::CallForm:
-      return fmt::format("does not serve {} calls", callFormName(call.form));
+    case Rejection::None: return "accepts the call";
+    case Rejection::NotLoaded: return notLoadedReason(s, a);
+    case Rejection::Collective: return fmt::format("another collective (coll=\"{}\")", a.collName);
+    case Rejection::Ranks: return fmt::format("for {} ranks", a.ngpus);
+    case Rejection::CallForm: return fmt::format("does not serve {} calls", callFormName(call.form));
     case Rejection::Divisibility:
       return fmt::format("nchunksperloop={} does not divide {} (count {})", a.nchunksperloop,
                          divisibilityTerm(s, call.coll, call.ranks), call.count);
@@ -124,12 +119,9 @@ SelectorAnswer answer(Selector s, int32_t ranks, uint64_t count, const std::vect
 
 std::string_view selectorTitle(Selector s) {
   switch (s) {
-    case Selector::Internal:
-      return "executor (msccl-executor-nccl's internal scheduler, path order)";
-    case Selector::External:
-      return "plugin (Azure/msccl-scheduler, readdir order)";
-    case Selector::Legacy:
-      return "legacy (microsoft/msccl, MSCCL_XML_FILES order)";
+    case Selector::Internal: return "executor (msccl-executor-nccl's internal scheduler, path order)";
+    case Selector::External: return "plugin (Azure/msccl-scheduler, readdir order)";
+    case Selector::Legacy: return "legacy (microsoft/msccl, MSCCL_XML_FILES order)";
   }
   return "?";
 }
@@ -171,10 +163,10 @@ std::vector<SelectorAnswer> selectCall(const std::string& directory, const Selec
     if (request.bytes) {
       const uint64_t perCount = static_cast<uint64_t>(request.type->size) * sizeMultiplier(request.coll, ranks);
       if (*request.bytes == 0 || *request.bytes % perCount != 0)
-        throw std::invalid_argument(fmt::format(
-            "--bytes {} is not a positive multiple of {} ({}-byte {}{}): no call has that size", *request.bytes,
-            perCount, request.type->size, request.type->name,
-            sizeMultiplier(request.coll, ranks) > 1 ? fmt::format(" x {} ranks", ranks) : ""));
+        throw std::invalid_argument(
+            fmt::format("--bytes {} is not a positive multiple of {} ({}-byte {}{}): no call has that size",
+                        *request.bytes, perCount, request.type->size, request.type->name,
+                        sizeMultiplier(request.coll, ranks) > 1 ? fmt::format(" x {} ranks", ranks) : ""));
       count = *request.bytes / perCount;
     }
     if (count == 0) throw std::invalid_argument("--count must be at least 1");
@@ -205,9 +197,9 @@ void writeSelectAnswers(std::ostream& out, const SelectRequest& request, const s
     else
       out << "not determined\n";
     for (const RankChoice& c : a.choices) {
-      std::string outcome = c.takers.empty()      ? "NCCL"
+      std::string outcome = c.takers.empty()                                    ? "NCCL"
                             : c.takers.size() == 1 || hasFixedOrder(a.selector) ? c.takers.front()
-                                                    : "any of " + joinedPaths(c.takers);
+                                                                                : "any of " + joinedPaths(c.takers);
       out << fmt::format("    {} (sees {}): {}\n", rankList(c.ranks, a.ranks), callFormName(c.seen), outcome);
       for (const FileTest& t : c.tests) out << fmt::format("      {}: {}\n", t.path, t.why);
     }

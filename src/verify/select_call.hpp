@@ -35,7 +35,7 @@ struct FileTest {
 
 // The ranks that see the call alike and the file they run.
 struct RankChoice {
-  std::vector<int32_t> ranks;      // ascending
+  std::vector<int32_t> ranks;  // ascending
   CallForm seen = CallForm::OutOfPlace;
   std::vector<std::string> takers;  // files that accept it, in path order
   std::vector<FileTest> tests;      // every file of the directory, in path order
@@ -43,10 +43,10 @@ struct RankChoice {
 
 struct SelectorAnswer {
   Selector selector = Selector::Internal;
-  int32_t ranks = 0;              // 0: no file of the directory is for this collective
+  int32_t ranks = 0;  // 0: no file of the directory is for this collective
   uint64_t count = 0;
-  int32_t selectorTypeSize = 0;   // what the selector multiplies the count by (-1: plugin bf16/fp8)
-  uint64_t selectorBytes = 0;     // the size it compares with the windows (size_t arithmetic)
+  int32_t selectorTypeSize = 0;  // what the selector multiplies the count by (-1: plugin bf16/fp8)
+  uint64_t selectorBytes = 0;    // the size it compares with the windows (size_t arithmetic)
   std::vector<RankChoice> choices;
   // Every rank runs the same file (or every rank NCCL) and the selector's file order fixes which.
   bool determined = true;

@@ -46,12 +46,9 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
 
 std::string selectorPhrase(Selector s) {
   switch (s) {
-    case Selector::Internal:
-      return "internal scheduler";
-    case Selector::External:
-      return "external scheduler (msccl-scheduler plugin)";
-    case Selector::Legacy:
-      return "legacy runtime";
+    case Selector::Internal: return "internal scheduler";
+    case Selector::External: return "external scheduler (msccl-scheduler plugin)";
+    case Selector::Legacy: return "legacy runtime";
   }
   return "?";
 }
@@ -67,9 +64,9 @@ std::string selectorsPhrase(const std::vector<Selector>& selectors) {
 struct GroupAnalysis {
   Selector selector;
   std::vector<SelectionCall> calls;
-  std::vector<size_t> members;    // indices into the directory's files, in path order
-  std::vector<CallSet> accepted;  // per member
-  std::vector<CallSet> selected;  // per member
+  std::vector<size_t> members;                // indices into the directory's files, in path order
+  std::vector<CallSet> accepted;              // per member
+  std::vector<CallSet> selected;              // per member
   std::vector<std::optional<size_t>> winner;  // per call, fixed order: the member that runs it
 };
 
@@ -96,8 +93,10 @@ std::vector<SelectionCall> groupCalls(Selector s, ir::CollectiveKind coll, int32
         if (boundedAbove(s, *files[m].algorithm)) calls.push_back({coll, ranks, form, typeSize, counts->last});
       }
   auto key = [](const SelectionCall& c) { return std::make_tuple(c.form, c.typeSize, c.count); };
-  std::sort(calls.begin(), calls.end(), [&](const SelectionCall& a, const SelectionCall& b) { return key(a) < key(b); });
-  calls.erase(std::unique(calls.begin(), calls.end(), [&](const SelectionCall& a, const SelectionCall& b) { return key(a) == key(b); }),
+  std::sort(calls.begin(), calls.end(),
+            [&](const SelectionCall& a, const SelectionCall& b) { return key(a) < key(b); });
+  calls.erase(std::unique(calls.begin(), calls.end(),
+                          [&](const SelectionCall& a, const SelectionCall& b) { return key(a) == key(b); }),
               calls.end());
   return calls;
 }
@@ -184,17 +183,18 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
       const SelectionCall shape{a.coll, a.ngpus, form, typeSize, 0};
       if (shapeRejection(g.selector, a, shape) != Rejection::None) continue;
       const auto step = countStep(g.selector, a, shape);
-      furthest = std::max(furthest, step && *step <= maxConsideredCount(a.coll, a.ngpus, typeSize) ? Rejection::Window
-                                                                                                : Rejection::Divisibility);
+      furthest =
+          std::max(furthest, step && *step <= maxConsideredCount(a.coll, a.ngpus, typeSize) ? Rejection::Window
+                                                                                            : Rejection::Divisibility);
     }
   const std::string term = divisibilityTerm(g.selector, a.coll, a.ngpus);
   switch (furthest) {
-    case Rejection::NotLoaded:
-      return notLoadedReason(g.selector, a);
+    case Rejection::NotLoaded: return notLoadedReason(g.selector, a);
     case Rejection::CallForm: {
       std::vector<std::string> forms;
       for (const SelectionCall& c : g.calls)
-        if (std::find(forms.begin(), forms.end(), callFormName(c.form)) == forms.end()) forms.emplace_back(callFormName(c.form));
+        if (std::find(forms.begin(), forms.end(), callFormName(c.form)) == forms.end())
+          forms.emplace_back(callFormName(c.form));
       return fmt::format("it serves none of the call forms the {} passes for {} ({})", selectorPhrase(g.selector),
                          a.collName, joined(forms, ", ", " and "));
     }
@@ -205,12 +205,12 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
                                term, base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2));
     case Rejection::Window:
       if (g.selector == Selector::Legacy && a.maxBytes && *a.maxBytes == 0)
-        return fmt::format("the legacy runtime reads maxBytes=\"0\" as 0 bytes, not as unbounded: its window {} is empty",
-                           windowText(g.selector, a));
+        return fmt::format(
+            "the legacy runtime reads maxBytes=\"0\" as 0 bytes, not as unbounded: its window {} is empty",
+            windowText(g.selector, a));
       return fmt::format("every call whose {} nchunksperloop={} divides is outside its window {}", term,
                          a.nchunksperloop, windowText(g.selector, a));
-    default:
-      return "no call matches it";
+    default: return "no call matches it";
   }
 }
 
@@ -225,10 +225,8 @@ bool acceptsMinusOneSize(Selector s, const ir::Algorithm& a) {
 
 std::string orderText(Selector s, size_t position, size_t total, int32_t ranks) {
   switch (s) {
-    case Selector::Internal:
-      return fmt::format("path order, {} of {}", position + 1, total);
-    case Selector::External:
-      return "readdir order, unspecified";
+    case Selector::Internal: return fmt::format("path order, {} of {}", position + 1, total);
+    case Selector::External: return "readdir order, unspecified";
     case Selector::Legacy:
       return fmt::format("MSCCL_XML_FILES in path order, {} of {} for {} ranks", position + 1, total, ranks);
   }
@@ -238,7 +236,8 @@ std::string orderText(Selector s, size_t position, size_t total, int32_t ranks) 
 class DirectoryCheck {
  public:
   DirectoryCheck(const std::vector<LoadedAlgorithm>& files, const Options& options) : files_(files), options_(options) {
-    for (const LoadedAlgorithm& f : files) findings_.emplace_back(f.report->file, options.maxReportedPerRule, &options.ruleOverrides);
+    for (const LoadedAlgorithm& f : files)
+      findings_.emplace_back(f.report->file, options.maxReportedPerRule, &options.ruleOverrides);
   }
 
   void run() {
@@ -372,7 +371,8 @@ class DirectoryCheck {
     std::string message = fmt::format(
         "{}: no call of any count (1-, 2-, 4- and 8-byte types, and the plugin's size -1 for bfloat16 and fp8, up "
         "to {} a call) selects this file under {}: {}",
-        subject(a), base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2), selectorsPhrase(dead), joined(reasons, "; ", "; "));
+        subject(a), base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2), selectorsPhrase(dead),
+        joined(reasons, "; ", "; "));
     if (!alive.empty()) message += " (" + joined(alive, "; ", "; ") + ")";
     findings_[f].warning(Check::Selection, "selection.dead", a.where, message);
   }
@@ -415,7 +415,8 @@ class DirectoryCheck {
       if (both.none()) continue;
       if (hasFixedOrder(p.selector) && g.selected[b->second.member].none()) continue;  // selection.shadowed says it
       std::vector<CallRange> ranges = rangesOf(both, g.calls);
-      auto same = std::find_if(clauses.begin(), clauses.end(), [&](const Clause& c) { return sameRanges(c.ranges, ranges); });
+      auto same =
+          std::find_if(clauses.begin(), clauses.end(), [&](const Clause& c) { return sameRanges(c.ranges, ranges); });
       if (same != clauses.end())
         same->selectors.push_back(p.selector);
       else
@@ -427,9 +428,10 @@ class DirectoryCheck {
     for (const Clause& c : clauses) {
       std::vector<std::string> outcomes;
       for (Selector s : c.selectors)
-        outcomes.push_back(hasFixedOrder(s) ? fmt::format("{} gives them to {}",
-                                                          s == Selector::Legacy ? "MSCCL_XML_FILES order" : "path order", other)
-                                            : "readdir order, which is unspecified, gives them to either file");
+        outcomes.push_back(hasFixedOrder(s)
+                               ? fmt::format("{} gives them to {}",
+                                             s == Selector::Legacy ? "MSCCL_XML_FILES order" : "path order", other)
+                               : "readdir order, which is unspecified, gives them to either file");
       parts.push_back(fmt::format("under {} both accept {}, and {}", selectorsPhrase(c.selectors), c.calls,
                                   joined(outcomes, ", ", " and ")));
     }
@@ -443,7 +445,7 @@ class DirectoryCheck {
   const Options& options_;
   std::vector<Findings> findings_;
   std::vector<PerSelector> perSelector_;
-  std::vector<size_t> ignored_;               // legacy: files past the load limit
+  std::vector<size_t> ignored_;                // legacy: files past the load limit
   std::map<size_t, std::string> legacyOrder_;  // legacy: where each loaded file sits in the list
   bool limitReported_ = false;
 };
@@ -523,8 +525,10 @@ std::string describeCalls(const std::vector<CallRange>& calls) {
     for (int32_t t : types) {
       std::vector<std::string> spans;
       for (const CallRange* r : runs)
-        if (r->typeSize == t) spans.push_back(r->bytesMin == r->bytesMax ? base::byteSizeName(r->bytesMin)
-                                                                       : base::byteSizeName(r->bytesMin) + ".." + base::byteSizeName(r->bytesMax));
+        if (r->typeSize == t)
+          spans.push_back(r->bytesMin == r->bytesMax
+                              ? base::byteSizeName(r->bytesMin)
+                              : base::byteSizeName(r->bytesMin) + ".." + base::byteSizeName(r->bytesMax));
       parts.push_back(fmt::format("{} {} with {}", form, joined(spans, ", ", ", "), typeList({t})));
     }
   }

@@ -28,8 +28,9 @@ void checkSendBuffer(const LoadedProgram& program, Findings& findings) {
   for (uint32_t s = 0; s < program.stepCount(); ++s) {
     const LoadedStep& step = program.step(s);
     if (!writesSendBuffer(step)) continue;
-    const StepRef where = stepRef(program, s, fmt::format("'{}' writes i[{}..{})", ir::opTypeName(step.type),
-                                                        step.dstoff, step.dstoff + step.cnt));
+    const StepRef where =
+        stepRef(program, s,
+                fmt::format("'{}' writes i[{}..{})", ir::opTypeName(step.type), step.dstoff, step.dstoff + step.cnt));
     findings.error(Check::Buffers, "buffers.sendbuf-written", step.where,
                    fmt::format("rank {} tb {} step {}: '{}' writes i[{}..{}), the caller's const send buffer in an "
                                "out-of-place call ({}); {} step{} of the file write i: keep intermediate values in s "

@@ -40,8 +40,7 @@ void StepGraph::sort() {
     const LoadedStep& st = index_.step(s);
     const int32_t tb = index_.tbOfStep(s);
     // A receive with no matching send, or a send whose slot is never freed, never runs.
-    if (receives(st.type) &&
-        index_.recvPosition(s) >= index_.connections()[index_.recvConnection(tb)].sendSteps.size())
+    if (receives(st.type) && index_.recvPosition(s) >= index_.connections()[index_.recvConnection(tb)].sendSteps.size())
       ++missing[s];
     if (sends(st.type) && backPressure_ > 0) {
       uint32_t k = index_.sendPosition(s);

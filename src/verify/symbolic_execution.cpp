@@ -57,9 +57,8 @@ void SymbolicExecution::execute(uint32_t s) {
     uint32_t sender = c.sendSteps[index_.recvPosition(s)];
     const std::vector<Cell>& stream = sent_[index_.recvConnection(tb)];
     incoming.resize(cnt, Cell{ChunkValues::kUninitialized, kNeverWritten});
-    for (size_t j = 0; j < cnt && sentStart_[sender] + j < stream.size() &&
-                       j < static_cast<size_t>(index_.step(sender).cnt);
-         ++j)
+    for (size_t j = 0;
+         j < cnt && sentStart_[sender] + j < stream.size() && j < static_cast<size_t>(index_.step(sender).cnt); ++j)
       incoming[j] = stream[sentStart_[sender] + j];
   }
   // Read every operand before writing, so overlapping src and dst behave like one copy.

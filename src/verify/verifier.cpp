@@ -74,13 +74,14 @@ class FileVerification {
     });
     bool disagreement = std::any_of(report_.violations.begin(), report_.violations.end(),
                                     [](const Violation& v) { return v.rule == smt::kDisagreementRule; });
-    report_.verdict = disagreement              ? Verdict::InternalError
+    report_.verdict = disagreement               ? Verdict::InternalError
                       : report_.errorCount() > 0 ? Verdict::Violation
                       : inconclusive             ? Verdict::Inconclusive
                                                  : Verdict::Verified;
     if (disagreement)
-      setError(report_, report_.file, algo_.where,
-               std::string("the engines disagree or an SMT witness does not replay (see ") + smt::kDisagreementRule + ")");
+      setError(
+          report_, report_.file, algo_.where,
+          std::string("the engines disagree or an SMT witness does not replay (see ") + smt::kDisagreementRule + ")");
     return std::move(report_);
   }
 
@@ -207,7 +208,8 @@ class FileVerification {
 
   static std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : a + "; " + b; }
   CheckOutcome& outcomeOf(Check check) {
-    return *std::find_if(report_.checks.begin(), report_.checks.end(), [&](const CheckOutcome& c) { return c.check == check; });
+    return *std::find_if(report_.checks.begin(), report_.checks.end(),
+                         [&](const CheckOutcome& c) { return c.check == check; });
   }
 
   void racesCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
@@ -225,14 +227,14 @@ class FileVerification {
     uint64_t budget = options_.raceSearchBudget;
     bool complete = producersComplete;
     for (CallForm form : forms)
-      complete = checkRaces(index, graph, form, rankLayouts(resolved.collective, form, lint.bufferLengths), budget,
-                            findings_)
-                     .complete &&
-                 complete;
+      complete =
+          checkRaces(index, graph, form, rankLayouts(resolved.collective, form, lint.bufferLengths), budget, findings_)
+              .complete &&
+          complete;
     std::string note;
     if (!graph.allRun())
-      note = fmt::format("{} of {} steps never run (deadlock); they are not checked", index.stepCount() - graph.order().size(),
-                         index.stepCount());
+      note = fmt::format("{} of {} steps never run (deadlock); they are not checked",
+                         index.stepCount() - graph.order().size(), index.stepCount());
     if (!complete && !findings_.hasErrors(Check::Races))
       outcome(Check::Races, CheckStatus::Inconclusive,
               "the happens-before search exceeded its budget before every pair was decided");
@@ -313,8 +315,9 @@ FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source,
   const Options& options = simOnly;
   auto noteEngine = [&](FileReport r) {
     if (smtRefused)
-      r.notes.push_back("fused program: the SMT engine does not model compute steps, so the simulation engine decided "
-                        "every check");
+      r.notes.push_back(
+          "fused program: the SMT engine does not model compute steps, so the simulation engine decided "
+          "every check");
     return r;
   };
   if (!options.profileFromHeader) return noteEngine(checkAgainstProfile(algo, source, options, parserIssues));
@@ -385,7 +388,8 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
       continue;
     }
     if (entries.empty()) {
-      reports.push_back(failure(path, Verdict::Malformed, "directory holds no algorithm files (regular files or symbolic links)"));
+      reports.push_back(
+          failure(path, Verdict::Malformed, "directory holds no algorithm files (regular files or symbolic links)"));
       continue;
     }
     std::vector<ReadFile> loaded;
@@ -407,7 +411,8 @@ std::vector<FileReport> verifyPaths(const std::vector<std::string>& paths, const
     if (options.progress) options.progress("checking which file each call selects in " + path);
     checkSelection(selection, directoryOptions);
     size_t nextLoaded = 0, nextStray = 0;
-    for (bool s : isStray) reports.push_back(s ? std::move(stray[nextStray++]) : std::move(loaded[nextLoaded++].report));
+    for (bool s : isStray)
+      reports.push_back(s ? std::move(stray[nextStray++]) : std::move(loaded[nextLoaded++].report));
   }
   return reports;
 }

@@ -23,29 +23,32 @@ std::string quoted(const std::string& s) {
 
 // How each kind of edge and mark is drawn and what the legend says of it: one table for both.
 struct EdgeLook {
-  const char* style;   // DOT attributes
-  const char* color;   // for the legend's sample line
+  const char* style;  // DOT attributes
+  const char* color;  // for the legend's sample line
   bool dashed;
   const char* meaning;
 };
 EdgeLook edgeLook(DotEdgeKind k) {
   switch (k) {
     case DotEdgeKind::Order: return {"color=gray60, arrowsize=0.5", "gray60", false, "program order in a thread block"};
-    case DotEdgeKind::Communication: return {"color=blue, penwidth=2", "blue", false, "a send and the receive it pairs with"};
+    case DotEdgeKind::Communication:
+      return {"color=blue, penwidth=2", "blue", false, "a send and the receive it pairs with"};
     case DotEdgeKind::TrueDependency: return {"color=black", "black", false, "reads what the other wrote"};
     case DotEdgeKind::FalseDependency:
       return {"color=gray50, style=dashed", "gray50", true,
               "false dependency: overwrites what the other read or wrote (orders them, moves no data)"};
-    case DotEdgeKind::Wait: return {"color=darkorange, style=dashed", "darkorange", true, "waits for (depid/deps in the file)"};
+    case DotEdgeKind::Wait:
+      return {"color=darkorange, style=dashed", "darkorange", true, "waits for (depid/deps in the file)"};
     case DotEdgeKind::FindingPath:
       return {"color=red, penwidth=3", "red", false, "a finding: deadlock cycle, race pair or wrong chunk's chain"};
-    case DotEdgeKind::WitnessPath: return {"color=goldenrod, penwidth=3", "goldenrod", false, "the SMT witness's schedule, in order"};
+    case DotEdgeKind::WitnessPath:
+      return {"color=goldenrod, penwidth=3", "goldenrod", false, "the SMT witness's schedule, in order"};
   }
   return {"", "black", false, ""};
 }
-constexpr DotEdgeKind kEdgeKinds[] = {DotEdgeKind::Order,       DotEdgeKind::Communication, DotEdgeKind::TrueDependency,
-                                      DotEdgeKind::FalseDependency, DotEdgeKind::Wait,      DotEdgeKind::FindingPath,
-                                      DotEdgeKind::WitnessPath};
+constexpr DotEdgeKind kEdgeKinds[] = {
+    DotEdgeKind::Order, DotEdgeKind::Communication, DotEdgeKind::TrueDependency, DotEdgeKind::FalseDependency,
+    DotEdgeKind::Wait,  DotEdgeKind::FindingPath,   DotEdgeKind::WitnessPath};
 
 struct MarkLook {
   const char* attributes;  // DOT node attributes added to the label
@@ -81,15 +84,17 @@ std::string titleAndLegend(const std::string& title, const std::string& note, co
   for (NodeMark m : kMarks) {
     if (!markDrawn[static_cast<size_t>(m)]) continue;
     const MarkLook look = markLook(m);
-    rows += std::string("<tr><td bgcolor=\"") + look.fill + "\" color=\"" + look.border + "\" border=\"2\"> step </td>" +
-            "<td align=\"left\">" + base::xmlEscaped(look.meaning) + "</td></tr>";
+    rows += std::string("<tr><td bgcolor=\"") + look.fill + "\" color=\"" + look.border +
+            "\" border=\"2\"> step </td>" + "<td align=\"left\">" + base::xmlEscaped(look.meaning) + "</td></tr>";
   }
   if (computeDrawn)
-    rows += "<tr><td bgcolor=\"lightskyblue\" border=\"1\"> step </td><td align=\"left\">a compute step of a fused "
-            "program: produces a slice from the operands</td></tr>";
+    rows +=
+        "<tr><td bgcolor=\"lightskyblue\" border=\"1\"> step </td><td align=\"left\">a compute step of a fused "
+        "program: produces a slice from the operands</td></tr>";
   if (boundaryDrawn)
-    rows += "<tr><td><font color=\"gray50\">step</font></td><td align=\"left\">outside the view: the other end of an edge "
-            "leaving it (dashed box)</td></tr>";
+    rows +=
+        "<tr><td><font color=\"gray50\">step</font></td><td align=\"left\">outside the view: the other end of an edge "
+        "leaving it (dashed box)</td></tr>";
   std::string label = "<<table border=\"0\" cellborder=\"0\" cellspacing=\"2\"><tr><td colspan=\"2\"><b>" +
                       base::xmlEscaped(title) + "</b></td></tr>";
   if (!note.empty()) label += "<tr><td colspan=\"2\">" + base::xmlEscaped(note) + "</td></tr>";
@@ -141,7 +146,8 @@ std::vector<Mark> select(const DotModel& m, const DotFilter& f) {
 // The layer of each drawn node: the longest path to it over the drawn edges but the highlight
 // paths (a deadlock cycle is a cycle), with the edges that close a cycle (back edges of a
 // depth-first search in node order) left out.
-std::vector<int32_t> layers(const std::vector<int32_t>& drawn, const std::vector<const DotEdge*>& edges, size_t nodeCount) {
+std::vector<int32_t> layers(const std::vector<int32_t>& drawn, const std::vector<const DotEdge*>& edges,
+                            size_t nodeCount) {
   std::vector<std::vector<int32_t>> out(nodeCount);
   for (const DotEdge* e : edges)
     if (e->kind != DotEdgeKind::FindingPath && e->kind != DotEdgeKind::WitnessPath)
@@ -225,8 +231,8 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
     if (!inRank || d.rank != openRank) {
       if (inTb) out += "    }\n";
       if (inRank) out += "  }\n";
-      out += "  subgraph cluster_r" + std::to_string(d.rank) + " {\n    label=" +
-             quoted(m.clusterLabel(d.rank, -1)) + "; style=rounded; color=gray40;\n";
+      out += "  subgraph cluster_r" + std::to_string(d.rank) + " {\n    label=" + quoted(m.clusterLabel(d.rank, -1)) +
+             "; style=rounded; color=gray40;\n";
       out += "    anchor_r" + std::to_string(d.rank) + " [style=invis, shape=point, width=0, label=\"\"];\n";
       inRank = true;
       inTb = false;
@@ -235,15 +241,19 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
     }
     if (d.tb >= 0 && (!inTb || d.tb != openTb)) {
       if (inTb) out += "    }\n";
-      out += "    subgraph cluster_r" + std::to_string(d.rank) + "_t" + std::to_string(d.tb) + " {\n      label=" +
-             quoted(m.clusterLabel(d.rank, d.tb)) + "; style=\"rounded,filled\"; fillcolor=gray95; color=gray70;\n";
+      out += "    subgraph cluster_r" + std::to_string(d.rank) + "_t" + std::to_string(d.tb) +
+             " {\n      label=" + quoted(m.clusterLabel(d.rank, d.tb)) +
+             "; style=\"rounded,filled\"; fillcolor=gray95; color=gray70;\n";
       inTb = true;
       openTb = d.tb;
     }
     std::string attrs = "label=" + quoted(m.label(v));
-    if (d.mark != NodeMark::None) attrs += markLook(d.mark).attributes;
-    else if (d.compute) attrs += ", shape=box, style=\"filled\", fillcolor=lightskyblue";
-    else if (mark[static_cast<size_t>(v)] == Mark::Boundary) attrs += ", style=\"rounded,dashed\", fontcolor=gray50";
+    if (d.mark != NodeMark::None)
+      attrs += markLook(d.mark).attributes;
+    else if (d.compute)
+      attrs += ", shape=box, style=\"filled\", fillcolor=lightskyblue";
+    else if (mark[static_cast<size_t>(v)] == Mark::Boundary)
+      attrs += ", style=\"rounded,dashed\", fontcolor=gray50";
     out += std::string(inTb ? "      " : "    ") + "n" + std::to_string(v) + " [" + attrs + "];\n";
   }
   if (inTb) out += "    }\n";
@@ -255,7 +265,8 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
   // other anchor, down through its nodes in layer order.
   const std::vector<int32_t> depth = layers(drawn, drawnEdges, m.nodes.size());
   std::map<int32_t, std::map<int32_t, std::vector<int32_t>>> layersOfRank;
-  for (int32_t v : drawn) layersOfRank[m.nodes[static_cast<size_t>(v)].rank][depth[static_cast<size_t>(v)]].push_back(v);
+  for (int32_t v : drawn)
+    layersOfRank[m.nodes[static_cast<size_t>(v)].rank][depth[static_cast<size_t>(v)]].push_back(v);
   // The anchors hang from one invisible root whose out-edges keep the order they are written
   // in (ordering=out): that fixes the clusters' order, which crossing minimisation may
   // otherwise change.
@@ -270,8 +281,8 @@ std::string toDot(const DotModel& m, const DotFilter& f) {
     int32_t aboveDepth = -1;
     for (const auto& [layer, nodes] : byDepth) {
       for (int32_t v : nodes)
-        out += "  " + above + " -> n" + std::to_string(v) + " [style=invis, minlen=" + std::to_string(layer - aboveDepth) +
-               "];\n";
+        out += "  " + above + " -> n" + std::to_string(v) +
+               " [style=invis, minlen=" + std::to_string(layer - aboveDepth) + "];\n";
       above = "n" + std::to_string(nodes.front());
       aboveDepth = layer;
     }

@@ -49,19 +49,23 @@ DotModel chunkDagModel(const dsl::Program& program) {
   const auto& trace = program.trace();
   for (size_t t = 0; t < trace.size(); ++t) {
     const dsl::TraceOp& op = trace[t];
-    m.nodes.push_back(DotNode{op.dst.rank, -1, static_cast<int32_t>(t), {op.src.index, op.src.index + op.count},
+    m.nodes.push_back(DotNode{op.dst.rank,
+                              -1,
+                              static_cast<int32_t>(t),
+                              {op.src.index, op.src.index + op.count},
                               {op.dst.index, op.dst.index + op.count}});
   }
   for (const Edge& e : chunkDagEdges(program))
-    m.edges.push_back(DotEdge{e.from, e.to, e.kind == EdgeKind::True ? DotEdgeKind::TrueDependency
-                                                                     : DotEdgeKind::FalseDependency});
+    m.edges.push_back(
+        DotEdge{e.from, e.to, e.kind == EdgeKind::True ? DotEdgeKind::TrueDependency : DotEdgeKind::FalseDependency});
   m.label = [&trace](int32_t v) {
     const dsl::TraceOp& op = trace[static_cast<size_t>(v)];
-    std::string s = op.kind == dsl::TraceOpKind::Compute
-                        ? fmt::format("{}: compute r{} {}", v, op.dst.rank, chunks(op.dst.buffer, op.dst.index, op.count))
-                        : fmt::format("{}: {} r{} {} -> r{} {}", v, dsl::traceOpName(op.kind), op.src.rank,
-                                      chunks(op.src.buffer, op.src.index, op.count), op.dst.rank,
-                                      chunks(op.dst.buffer, op.dst.index, op.count));
+    std::string s =
+        op.kind == dsl::TraceOpKind::Compute
+            ? fmt::format("{}: compute r{} {}", v, op.dst.rank, chunks(op.dst.buffer, op.dst.index, op.count))
+            : fmt::format("{}: {} r{} {} -> r{} {}", v, dsl::traceOpName(op.kind), op.src.rank,
+                          chunks(op.src.buffer, op.src.index, op.count), op.dst.rank,
+                          chunks(op.dst.buffer, op.dst.index, op.count));
     if (op.directives.ch >= 0) s += fmt::format(" ch{}", op.directives.ch);
     if (op.parallel > 1) s += fmt::format(" parallel x{}", op.parallel);
     return s;
@@ -113,8 +117,8 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
   DotModel m;
   m.title = algo.name + ": thread blocks";
   std::map<std::tuple<int32_t, int32_t, int32_t>, std::vector<int32_t>> sent, received;  // (from, to, chan) -> steps
-  std::map<std::pair<int32_t, int32_t>, const ir::ThreadBlock*> tbs;                 // (rank, id)
-  std::map<std::pair<int32_t, int32_t>, int32_t> firstNode;                           // (rank, id)
+  std::map<std::pair<int32_t, int32_t>, const ir::ThreadBlock*> tbs;                     // (rank, id)
+  std::map<std::pair<int32_t, int32_t>, int32_t> firstNode;                              // (rank, id)
   std::vector<const ir::Step*> stepOf;
   for (const ir::Gpu& g : algo.gpus)
     for (const ir::ThreadBlock& tb : g.threadBlocks) {
@@ -125,8 +129,7 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
         const auto v = static_cast<int32_t>(m.nodes.size());
         const bool local = st.type == OpType::Copy || st.type == OpType::Reduce;
         m.nodes.push_back(DotNode{g.id, tb.id, static_cast<int32_t>(s),
-                                  readsLocalSource(st.type) || local ? stepChunks(st.srcoff, st.cnt)
-                                                                         : ChunkRange{},
+                                  readsLocalSource(st.type) || local ? stepChunks(st.srcoff, st.cnt) : ChunkRange{},
                                   writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
                                       ? stepChunks(st.dstoff, st.cnt)
                                       : ChunkRange{},
@@ -177,7 +180,7 @@ std::optional<int32_t> nodeOfStep(const ir::Algorithm& algo, StepId id) {
     for (const ir::ThreadBlock& tb : g.threadBlocks) {
       if (g.id == id.rank && tb.id == id.tb)
         return id.step >= 0 && id.step < static_cast<int32_t>(tb.steps.size()) ? std::optional(base + id.step)
-                                                                                : std::nullopt;
+                                                                               : std::nullopt;
       base += static_cast<int32_t>(tb.steps.size());
     }
   return std::nullopt;

@@ -24,7 +24,8 @@ std::vector<HighlightGroup> highlightsOf(const verify::Witness& witness) {
     if (!repeat) path.steps.push_back({e.rank, e.tb, e.step});
   }
   std::vector<HighlightGroup> groups{std::move(path)};
-  for (const verify::StepRef& s : witness.blocked) groups.push_back({{{s.rank, s.tb, s.step}}, false, NodeMark::Blocked});
+  for (const verify::StepRef& s : witness.blocked)
+    groups.push_back({{{s.rank, s.tb, s.step}}, false, NodeMark::Blocked});
   return groups;
 }
 

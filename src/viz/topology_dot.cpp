@@ -56,7 +56,8 @@ std::string topologyToDot(const Topology& t) {
     out << "  \"" << t.vertices()[static_cast<size_t>(l.from)].name << "\" -> \""
         << t.vertices()[static_cast<size_t>(l.to)].name << "\" [label=\"" << label(l) << "\"";
     if (pair) out << ", dir=both";
-    if (l.linkClass != LinkClass::NVLink) out << ", style=" << (l.linkClass == LinkClass::Network ? "dashed" : "dotted");
+    if (l.linkClass != LinkClass::NVLink)
+      out << ", style=" << (l.linkClass == LinkClass::Network ? "dashed" : "dotted");
     out << "];\n";
   }
   out << "}\n";

@@ -30,7 +30,8 @@ topo::Topology calibrated(const std::string& catalogName, const topo::Calibratio
 void checkRows(const calibrate::FitResult& r, double lo, double hi, uint64_t from) {
   for (const calibrate::RowFit& row : r.rows) {
     if (row.bytes < from) continue;
-    INFO(row.bytes << " B: predicted " << row.predictedUs << " us, measured " << row.measuredUs << " us (" << row.choice << ")");
+    INFO(row.bytes << " B: predicted " << row.predictedUs << " us, measured " << row.measuredUs << " us (" << row.choice
+                   << ")");
     CHECK(row.predictedUs / row.measuredUs >= lo);
     CHECK(row.predictedUs / row.measuredUs <= hi);
   }
@@ -51,7 +52,8 @@ TEST_CASE("calibrate: H100 box fitted on its allreduce predicts that log, and it
   const topo::Topology fitted = calibrated("h100-1", fit.calibration);
   REQUIRE(fitted.calibration);
   CHECK(fitted.calibration->logs.size() == 1);
-  for (const char* other : {"h100-1x8-allgather-nccl2.29.txt", "h100-1x8-reducescatter-nccl2.29.txt", "h100-1x8-alltoall-nccl2.29.txt"}) {
+  for (const char* other :
+       {"h100-1x8-allgather-nccl2.29.txt", "h100-1x8-reducescatter-nccl2.29.txt", "h100-1x8-alltoall-nccl2.29.txt"}) {
     INFO(other);
     checkRows(calibrate::compareWithLogs(fitted, test::fixtureTables(logNamed(other))), 0.8, 1.25, kMiB);
   }

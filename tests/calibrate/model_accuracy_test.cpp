@@ -40,7 +40,8 @@ TEST_CASE("model accuracy: every modelled public log within its bands, uncalibra
   }
   CHECK(modelled >= 12);
   // One NVSwitch box of A100 and of H100, a DGX-1, a PCIe box, and boxes on rails.
-  for (const char* m : {"a100-1", "h100-1", "dgx1", "machines/rtx4090-8-pcie.json", "h100-2", "a100-2"}) CHECK(machines.count(m) == 1);
+  for (const char* m : {"a100-1", "h100-1", "dgx1", "machines/rtx4090-8-pcie.json", "h100-2", "a100-2"})
+    CHECK(machines.count(m) == 1);
 }
 
 TEST_CASE("model accuracy: the manifest names every log file, each under the folder its kind says") {

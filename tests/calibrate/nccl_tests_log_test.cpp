@@ -72,7 +72,7 @@ TEST_CASE("nccl-tests log: the old layout (no root, 'error' deviations), an allt
   REQUIRE(tables[0].rows.size() == 2);
   CHECK(*tables[0].rows[0].outOfPlace.timeUs == 48.46);  // a deviation of 1e-07 is rounding
   CHECK_FALSE(tables[0].rows[1].outOfPlace.timeUs);      // 2 is wrong data
-  CHECK(*tables[0].rows[1].inPlace.timeUs == 49.16);      // the run-in MPI tag is cut out
+  CHECK(*tables[0].rows[1].inPlace.timeUs == 49.16);     // the run-in MPI tag is cut out
   const char* alltoall = R"(# Collective test starting: alltoall_perf
 #       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error
         1024            32   float             1.63    0.63    0.55    N/A     1.38    0.74    0.65    N/A
@@ -81,13 +81,16 @@ TEST_CASE("nccl-tests log: the old layout (no root, 'error' deviations), an allt
 }
 
 TEST_CASE("nccl-tests log: pages that drop the '#', rows without a header, ranks from busbw / algbw") {
-  const char* page = R"(size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong
+  const char* page =
+      R"(size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong
 (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)
    1073741824     268435456     float     sum      -1   4512.0  237.98  446.21      0   4510.0  238.08  446.40      0
 )";
   const NcclTestsTable t = readNcclTestsLog(page, "page.txt", CollectiveType::AllReduce).at(0);
   CHECK(t.ranks() == 16);  // 446.21 / 237.98 = 1.875 = 2 x 15 / 16
-  const char* rows = "     1048576        262144     float     sum      -1    78.77   13.31   23.29      0    81.31   12.90   22.57      0\n";
+  const char* rows =
+      "     1048576        262144     float     sum      -1    78.77   13.31   23.29      0    81.31   12.90   22.57   "
+      "   0\n";
   const NcclTestsTable r = readNcclTestsLog(rows, "rows.txt", CollectiveType::AllReduce).at(0);
   CHECK(r.rows.size() == 1);
   CHECK_THAT(r.notes.at(0), Catch::Contains("without a header"));
@@ -112,14 +115,22 @@ TEST_CASE("nccl-tests log: bad logs are located errors") {
     return std::string("no error");
   };
   CHECK(message("nothing here\n") == "bad.txt: no nccl-tests table (a '#  size  count ...' header and its rows)");
-  const std::string header = "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n";
-  CHECK(message("# Collective test starting: all_reduce_perf\n" + header + "        1024           256     float     sum      -1    10.00    0.10\n") ==
+  const std::string header =
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  "
+      "#wrong\n";
+  CHECK(message("# Collective test starting: all_reduce_perf\n" + header +
+                "        1024           256     float     sum      -1    10.00    0.10\n") ==
         "bad.txt:3:9: truncated row: 7 of the header's 13 columns (header at line 2)");
-  CHECK_THAT(message(header + "        1024           256     float     sum      -1    10.00    0.10    0.18       0     9.00    0.11    0.20       0\n"),
-             Catch::StartsWith("bad.txt:1:1: the log does not say which collective") && Catch::EndsWith("give --collective"));
-  CHECK_THAT(message("# Collective test starting: sendrecv_perf\n" + header + "        1024           256     float     sum      -1    10.00    0.10    0.18       0     9.00    0.11    0.20       0\n"),
+  CHECK_THAT(
+      message(header + "        1024           256     float     sum      -1    10.00    0.10    0.18       0     9.00 "
+                       "   0.11    0.20       0\n"),
+      Catch::StartsWith("bad.txt:1:1: the log does not say which collective") && Catch::EndsWith("give --collective"));
+  CHECK_THAT(message("# Collective test starting: sendrecv_perf\n" + header +
+                     "        1024           256     float     sum      -1    10.00    0.10    0.18       0     9.00   "
+                     " 0.11    0.20       0\n"),
              Catch::StartsWith("bad.txt:1:29: 'sendrecv_perf' is not modelled"));
-  CHECK_THAT(message(header + "        1024           256     float     sum      -1    ten    0.10    0.18       0     9.00    0.11    0.20       0\n",
+  CHECK_THAT(message(header + "        1024           256     float     sum      -1    ten    0.10    0.18       0     "
+                              "9.00    0.11    0.20       0\n",
                      CollectiveType::AllReduce),
              Catch::StartsWith("bad.txt:2:9: the time column holds 'ten'"));
 }

@@ -76,8 +76,8 @@ TEST_CASE("thread-block view: a cluster per GPU, one per thread block, steps in 
   CHECK(p.nodes == 28);  // 7 steps on each of 4 ranks
   // 6 program-order edges per thread block, and every rank sends 6 times (s, rrs, rrs, rrcs, rcs, rcs).
   CHECK(p.edges == 4 * 6 + 4 * 6);
-  CHECK(p.clusters == std::set<std::string>{"cluster_r0", "cluster_r0_t0", "cluster_r1", "cluster_r1_t0",
-                                            "cluster_r2", "cluster_r2_t0", "cluster_r3", "cluster_r3_t0"});
+  CHECK(p.clusters == std::set<std::string>{"cluster_r0", "cluster_r0_t0", "cluster_r1", "cluster_r1_t0", "cluster_r2",
+                                            "cluster_r2_t0", "cluster_r3", "cluster_r3_t0"});
   CHECK(p.labels.count("3: rrcs i[1]") == 1);
 }
 
@@ -113,8 +113,8 @@ TEST_CASE("filters: one chunk follows it around the ring") {
   const Parsed p = parse(viz::toDot(viz::threadBlockModel(a), f));
   CHECK(p.nodes == 7);
   CHECK(p.edges == 6);
-  CHECK(p.labels == std::set<std::string>{"0: s i[0]", "1: rrs i[0]", "2: rrs i[0]", "3: rrcs i[0]",
-                                          "4: rcs -> i[0]", "5: rcs -> i[0]", "6: r -> i[0]"});
+  CHECK(p.labels == std::set<std::string>{"0: s i[0]", "1: rrs i[0]", "2: rrs i[0]", "3: rrcs i[0]", "4: rcs -> i[0]",
+                                          "5: rcs -> i[0]", "6: r -> i[0]"});
 }
 
 TEST_CASE("filters: the neighbourhood of a step") {
@@ -143,9 +143,10 @@ TEST_CASE("a view over the node cap is refused with a message saying how to narr
 TEST_CASE("highlights: a deadlock cycle's steps turn red and are joined in a cycle") {
   const ir::Algorithm a = ring4();
   viz::DotModel m = viz::threadBlockModel(a);
-  const std::vector<viz::StepId> missing = viz::highlight(
-      m, a, {viz::HighlightGroup{{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {3, 0, 1}}, true},
-             viz::HighlightGroup{{{0, 0, 99}}, false}});
+  const std::vector<viz::StepId> missing =
+      viz::highlight(m, a,
+                     {viz::HighlightGroup{{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {3, 0, 1}}, true},
+                      viz::HighlightGroup{{{0, 0, 99}}, false}});
   REQUIRE(missing.size() == 1);
   CHECK(missing[0].step == 99);
   const Parsed p = parse(viz::toDot(m, DotFilter{}));
@@ -161,9 +162,10 @@ TEST_CASE("highlights: a witness's schedule, the steps where blocks wait and a f
                   viz::HighlightGroup{{{2, 0, 3}}, false, viz::NodeMark::Blocked},
                   viz::HighlightGroup{{{1, 0, 1}, {3, 0, 5}}, false, viz::NodeMark::Finding}});
   const std::string dot = viz::toDot(m, DotFilter{});
-  CHECK(dot.find("label=\"0: s i[0]\", fillcolor=gold") != std::string::npos);             // witness only
+  CHECK(dot.find("label=\"0: s i[0]\", fillcolor=gold") != std::string::npos);                 // witness only
   CHECK(dot.find("label=\"3: rrcs i[3]\", fillcolor=white, color=red") != std::string::npos);  // blocked
-  CHECK(dot.find("label=\"1: rrs i[0]\", fillcolor=red") != std::string::npos);  // witness and finding: the finding wins
+  CHECK(dot.find("label=\"1: rrs i[0]\", fillcolor=red") !=
+        std::string::npos);  // witness and finding: the finding wins
   CHECK(dot.find("color=goldenrod, penwidth=3") != std::string::npos);
   CHECK(dot.find("color=red, penwidth=3, constraint=false") != std::string::npos);
   const Parsed p = parse(dot);
@@ -205,7 +207,7 @@ TEST_CASE("narrowing: past 4 ranks an unfiltered view shows one rank and says ho
   CHECK_FALSE(viz::legibleFilter(m, DotFilter{}, true).rank);  // --all-ranks
   DotFilter chosen;
   chosen.chunk = 2;
-  CHECK_FALSE(viz::legibleFilter(m, chosen, false).rank);  // the user chose a view
+  CHECK_FALSE(viz::legibleFilter(m, chosen, false).rank);                                    // the user chose a view
   CHECK_FALSE(viz::legibleFilter(viz::threadBlockModel(ring4()), DotFilter{}, false).rank);  // 4 ranks: all drawn
 
   viz::highlight(m, a, {viz::HighlightGroup{{{5, 0, 2}}, false, viz::NodeMark::Finding}});
@@ -249,7 +251,9 @@ TEST_CASE("layout: Graphviz places the rank clusters left to right in rank order
   }
 }
 
-TEST_CASE("highlights of findings: errors with steps, deadlocks closed, and a witness's steps once each, then where blocks wait") {
+TEST_CASE(
+    "highlights of findings: errors with steps, deadlocks closed, and a witness's steps once each, then where blocks "
+    "wait") {
   verify::Violation cycle;
   cycle.rule = "deadlock.cycle";
   cycle.steps = {verify::StepRef{0, 0, 1, 0, {}, ""}, verify::StepRef{1, 0, 1, 0, {}, ""}};
@@ -332,6 +336,8 @@ TEST_CASE("thread-block view: compute steps of a fused program are blue boxes la
   f.rows = 8;
   f.inner = 4;
   const std::string dot = viz::toDot(viz::threadBlockModel(algorithms::fusedProgram(f)), DotFilter{});
-  CHECK(dot.find("\"0: gemv rows 0..3 -> i[0]\", shape=box, style=\"filled\", fillcolor=lightskyblue") != std::string::npos);
-  CHECK(dot.find("\"1: gemv rows 4..7 -> i[1]\", shape=box, style=\"filled\", fillcolor=lightskyblue") != std::string::npos);
+  CHECK(dot.find("\"0: gemv rows 0..3 -> i[0]\", shape=box, style=\"filled\", fillcolor=lightskyblue") !=
+        std::string::npos);
+  CHECK(dot.find("\"1: gemv rows 4..7 -> i[1]\", shape=box, style=\"filled\", fillcolor=lightskyblue") !=
+        std::string::npos);
 }

@@ -79,7 +79,8 @@ void runsBitExact(const ir::Algorithm& algorithm) {
 
 TEST_CASE("dsl fused: GEMV + AllReduce from compute() verifies for ccforge-fused and runs bit-exactly") {
   const dsl::Program p = gemvAllReduce(kChunks * 3);
-  const driver::CompiledAndVerified r = driver::compileAndVerify(p, {testing::target("ccforge-fused"), std::nullopt}, "g.xml");
+  const driver::CompiledAndVerified r =
+      driver::compileAndVerify(p, {testing::target("ccforge-fused"), std::nullopt}, "g.xml");
   INFO(testing::describeViolations(r.report));
   REQUIRE(r.verified());
   const ir::Algorithm& a = r.compiled.algorithm;
@@ -103,7 +104,8 @@ TEST_CASE("dsl fused: GEMV + AllReduce from compute() verifies for ccforge-fused
 
 TEST_CASE("dsl fused: instances cut the compute steps with the chunks") {
   const dsl::Program p = gemvAllReduce(kChunks * 4, {.instances = 2});
-  const driver::CompiledAndVerified r = driver::compileAndVerify(p, {testing::target("ccforge-fused"), std::nullopt}, "g.xml");
+  const driver::CompiledAndVerified r =
+      driver::compileAndVerify(p, {testing::target("ccforge-fused"), std::nullopt}, "g.xml");
   INFO(testing::describeViolations(r.report));
   REQUIRE(r.verified());
   CHECK(computeSteps(r.compiled.algorithm) == 2 * kRanks * kChunks);
@@ -115,7 +117,8 @@ TEST_CASE("dsl fused: instances cut the compute steps with the chunks") {
 
 TEST_CASE("dsl fused: embedding-bag + AllToAll from compute() verifies and runs bit-exactly") {
   const dsl::Program p = embeddingAllToAll();
-  const driver::CompiledAndVerified r = driver::compileAndVerify(p, {testing::target("ccforge-fused"), std::nullopt}, "e.xml");
+  const driver::CompiledAndVerified r =
+      driver::compileAndVerify(p, {testing::target("ccforge-fused"), std::nullopt}, "e.xml");
   INFO(testing::describeViolations(r.report));
   REQUIRE(r.verified());
   CHECK(r.compiled.algorithm.collName == "fused-alltoall");

@@ -91,8 +91,8 @@ namespace {
 // its own input, and copies the sum to its output. With `secondReader` the copy is also read by
 // another copy, so the rrc cannot take its place.
 dsl::Program sumInScratch(bool secondReader) {
-  dsl::Program p("scratch", {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1,
-                             .form = CallForm::OutOfPlace});
+  dsl::Program p("scratch",
+                 {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1, .form = CallForm::OutOfPlace});
   for (int32_t i = 0; i < 2; ++i) {
     const dsl::ChunkRef own = p.chunk(i, Buffer::Input, i).copy(i, Buffer::Scratch, 0);
     if (secondReader) own.copy(i, Buffer::Scratch, 1);

@@ -23,18 +23,25 @@ void compilesAndVerifies(const std::string& name, const std::vector<Settings>& s
 }  // namespace
 
 TEST_CASE("library: ring-allreduce") {
-  compilesAndVerifies("ring-allreduce", {{"ranks=4"}, {"ranks=8"}, {"ranks=8", "channels=4", "instances=2"},
-                                         {"ranks=4", "inplace=0"}, {"ranks=8", "channels=4", "inplace=0"}});
+  compilesAndVerifies("ring-allreduce", {{"ranks=4"},
+                                         {"ranks=8"},
+                                         {"ranks=8", "channels=4", "instances=2"},
+                                         {"ranks=4", "inplace=0"},
+                                         {"ranks=8", "channels=4", "inplace=0"}});
 }
 
 TEST_CASE("library: hierarchical-allreduce") {
-  compilesAndVerifies("hierarchical-allreduce",
-                      {{"nodes=2", "gpus=4"}, {"nodes=2", "gpus=8"}, {"nodes=2", "gpus=4", "instances=2"},
-                       {"nodes=2", "gpus=4", "channels=1", "instances=1"}, {"nodes=3", "gpus=2"}, {"nodes=4", "gpus=2"}});
+  compilesAndVerifies("hierarchical-allreduce", {{"nodes=2", "gpus=4"},
+                                                 {"nodes=2", "gpus=8"},
+                                                 {"nodes=2", "gpus=4", "instances=2"},
+                                                 {"nodes=2", "gpus=4", "channels=1", "instances=1"},
+                                                 {"nodes=3", "gpus=2"},
+                                                 {"nodes=4", "gpus=2"}});
 }
 
 TEST_CASE("library: allpairs-allreduce") {
-  compilesAndVerifies("allpairs-allreduce", {{"ranks=4"}, {"ranks=8"}, {"ranks=4", "inplace=0"}, {"ranks=8", "inplace=0"}});
+  compilesAndVerifies("allpairs-allreduce",
+                      {{"ranks=4"}, {"ranks=8"}, {"ranks=4", "inplace=0"}, {"ranks=8", "inplace=0"}});
 }
 
 TEST_CASE("library: recursive-halving-doubling-allreduce") {
@@ -42,8 +49,8 @@ TEST_CASE("library: recursive-halving-doubling-allreduce") {
 }
 
 TEST_CASE("library: ring-allgather") {
-  compilesAndVerifies("ring-allgather", {{"ranks=4"}, {"ranks=8", "channels=2"}, {"ranks=4", "inplace=0"},
-                                         {"ranks=8", "inplace=0"}});
+  compilesAndVerifies("ring-allgather",
+                      {{"ranks=4"}, {"ranks=8", "channels=2"}, {"ranks=4", "inplace=0"}, {"ranks=8", "inplace=0"}});
 }
 
 TEST_CASE("library: allpairs-allgather") {
@@ -77,13 +84,13 @@ TEST_CASE("library: alltonext (custom collective, legacy runtime)") {
 }
 
 TEST_CASE("library: binomial-broadcast") {
-  compilesAndVerifies("binomial-broadcast", {{"ranks=4"}, {"ranks=8", "root=3", "chunks=2"},
-                                             {"ranks=8", "root=5", "inplace=0"}});
+  compilesAndVerifies("binomial-broadcast",
+                      {{"ranks=4"}, {"ranks=8", "root=3", "chunks=2"}, {"ranks=8", "root=5", "inplace=0"}});
 }
 
 TEST_CASE("library: binomial-reduce") {
-  compilesAndVerifies("binomial-reduce", {{"ranks=4"}, {"ranks=8", "root=3", "chunks=2"},
-                                          {"ranks=8", "root=5", "inplace=0"}});
+  compilesAndVerifies("binomial-reduce",
+                      {{"ranks=4"}, {"ranks=8", "root=3", "chunks=2"}, {"ranks=8", "root=5", "inplace=0"}});
 }
 
 TEST_CASE("library: every algorithm also compiles for the legacy runtime") {
@@ -95,8 +102,9 @@ TEST_CASE("library: every algorithm also compiles for the legacy runtime") {
 
 TEST_CASE("library: parameters are checked before anything is built") {
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=1"}), Catch::Contains("between 2 and"));
-  CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"rank=4"}),
-                    Catch::Contains("has no parameter 'rank' (it takes ranks, channels, instances, inplace, boxes, split)"));
+  CHECK_THROWS_WITH(
+      algorithms::instantiate("ring-allreduce", {"rank=4"}),
+      Catch::Contains("has no parameter 'rank' (it takes ranks, channels, instances, inplace, boxes, split)"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=4x"}), Catch::Contains("needs an integer"));
   CHECK_THROWS_WITH(algorithms::instantiate("ring-allreduce", {"ranks=4", "ranks=8"}), Catch::Contains("given twice"));
   CHECK_THROWS_WITH(algorithms::instantiate("recursive-doubling-allgather", {"ranks=6"}),

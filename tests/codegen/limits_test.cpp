@@ -108,11 +108,12 @@ TEST_CASE("pinned transfers that must overfill a connection are emitted with a n
   // A ring reduce-scatter in which every rank first sends two chunks in one transfer: with
   // Simple's two transfers in flight per connection no order of one channel fits.
   auto build = [](bool pin) {
-    dsl::Program p("rs", {.type = CollectiveType::ReduceScatter, .ranks = 4, .chunkFactor = 2,
-                          .form = CallForm::InPlace});
+    dsl::Program p("rs",
+                   {.type = CollectiveType::ReduceScatter, .ranks = 4, .chunkFactor = 2, .form = CallForm::InPlace});
     for (int32_t i = 0; i < 4; ++i) {
       auto c = p.chunk((i + 1) % 4, Buffer::Input, 2 * i, 2);
-      for (int32_t s = 2; s <= 4; ++s) c = p.chunk((i + s) % 4, Buffer::Input, 2 * i, 2).reduce(c, {.ch = pin ? 0 : -1});
+      for (int32_t s = 2; s <= 4; ++s)
+        c = p.chunk((i + s) % 4, Buffer::Input, 2 * i, 2).reduce(c, {.ch = pin ? 0 : -1});
     }
     return p;
   };
@@ -134,8 +135,8 @@ TEST_CASE("pinned transfers that must overfill a connection are emitted with a n
 TEST_CASE("an out-of-place program that stores into its input is refused, naming the DSL call") {
   // Rank i reduces the other rank's chunk i into its own input, then copies it out: out of place
   // the input is the caller's const sendbuff.
-  dsl::Program p("sendbuf", {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1,
-                             .form = CallForm::OutOfPlace});
+  dsl::Program p("sendbuf",
+                 {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1, .form = CallForm::OutOfPlace});
   for (int32_t i = 0; i < 2; ++i)
     p.chunk(i, Buffer::Input, i).reduce(p.chunk(1 - i, Buffer::Input, i)).copy(i, Buffer::Output, 0);
   CHECK_THROWS_WITH(codegen::compile(p), Catch::Contains("rank 0: reduce at") && Catch::Contains("limits_test.cpp") &&

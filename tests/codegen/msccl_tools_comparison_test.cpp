@@ -34,9 +34,13 @@ ir::Algorithm read(const std::string& relative) {
 TEST_CASE("msccl-tools and ccforge agree on the collective each algorithm implements") {
   const std::vector<Pair> pairs{
       {"valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml", "ring-allreduce", {"ranks=4"}, ir::Protocol::LL128},
-      {"valid/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "ring-allreduce", {"ranks=8", "channels=4"},
+      {"valid/azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml",
+       "ring-allreduce",
+       {"ranks=8", "channels=4"},
        ir::Protocol::LL128},
-      {"valid/allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml", "hierarchical-allreduce", {"nodes=2", "gpus=3", "instances=1"},
+      {"valid/allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml",
+       "hierarchical-allreduce",
+       {"nodes=2", "gpus=3", "instances=1"},
        ir::Protocol::Simple},
       {"valid/alltoall_two_step_2nodes_x4gpus.xml", "two-step-alltoall", {"nodes=2", "gpus=4"}, ir::Protocol::Simple},
       {"valid/allgather_ring_simple_oop_n4.xml", "ring-allgather", {"ranks=4", "inplace=0"}, ir::Protocol::Simple},
@@ -69,8 +73,8 @@ TEST_CASE("8 ranks x 8 channels x 5 instances: msccl-tools emits 40 channels, cc
   for (const verify::Violation& v : theirReport.violations) channelLimit = channelLimit || v.rule == "limits.channels";
   CHECK(channelLimit);
 
-  const codegen::Compiled ours = testing::compileVerified(
-      "ring-allreduce", {"ranks=8", "channels=8", "instances=5"}, ir::Protocol::LL128, "msccl-legacy");
+  const codegen::Compiled ours = testing::compileVerified("ring-allreduce", {"ranks=8", "channels=8", "instances=5"},
+                                                          ir::Protocol::LL128, "msccl-legacy");
   CHECK(ours.algorithm.nchannels == 32);
   CHECK(ours.algorithm.nchunksperloop == theirs.nchunksperloop);
   CHECK(ours.algorithm.coll == theirs.coll);

@@ -12,10 +12,7 @@
 
 using namespace ccforge;
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("driver: a library algorithm compiles and verifies for the profile it is compiled for") {
   const algorithms::Instance ring = algorithms::instantiate("ring-allreduce", {"ranks=4"}, std::nullopt);
@@ -24,7 +21,8 @@ TEST_CASE("driver: a library algorithm compiles and verifies for the profile it 
   CHECK(executor.report.file == "ring.xml");
   CHECK(executor.report.profile == "msccl-executor");
   CHECK(executor.compiled.algorithm.headerStyle() == ir::HeaderStyle::Executor);
-  const driver::CompiledAndVerified legacy = driver::compileAndVerify(ring.program, {legacyProfile(), std::nullopt}, "ring.xml");
+  const driver::CompiledAndVerified legacy =
+      driver::compileAndVerify(ring.program, {legacyProfile(), std::nullopt}, "ring.xml");
   CHECK(legacy.verified());
   CHECK(legacy.report.profile == "msccl-legacy");
   CHECK(legacy.compiled.algorithm.headerStyle() == ir::HeaderStyle::Legacy);
@@ -37,7 +35,8 @@ TEST_CASE("driver: the co-residency override bounds the compiler and the verifie
   const driver::CompiledAndVerified seven = driver::compileAndVerify(a2a.program, {executorProfile(), 7}, "a2a.xml");
   CHECK(seven.verified());
   CHECK(seven.compiled.stats.threadBlocks == 8 * 7);
-  const verify::FileReport six = driver::verifyCompiled(seven.compiled.algorithm, std::nullopt, {executorProfile(), 6}, "a2a.xml");
+  const verify::FileReport six =
+      driver::verifyCompiled(seven.compiled.algorithm, std::nullopt, {executorProfile(), 6}, "a2a.xml");
   CHECK(six.verdict == verify::Verdict::Violation);
   CHECK(test::hasRule(six, "limits.co-residency"));
 }

@@ -18,7 +18,8 @@ TEST_CASE("nccl-tests sweep from -b/-e text: nccl-tests' sizes and ccforge's, an
   CHECK_THROWS_WITH(sweepSizes("0", "8", 2), Contains("-b (minimum size) must be at least 1 byte"));
   CHECK_THROWS_WITH(sweepSizes("1X", "8", 2), Contains("-b: size '1X': unknown unit"));
   CHECK_THROWS_WITH(sweepSizes("8", "-8", 2), Contains("-e: size '-8' does not start with a number"));
-  CHECK_THROWS_WITH(sweepSizes("8", "18446744073709551615G", 2), Contains("-e: size '18446744073709551615G' is too large"));
+  CHECK_THROWS_WITH(sweepSizes("8", "18446744073709551615G", 2),
+                    Contains("-e: size '18446744073709551615G' is too large"));
 }
 
 TEST_CASE("nccl-tests sweep: -b 8 -e 128 -f 2 and its refusals") {
@@ -55,7 +56,8 @@ PerfTable sampleTable() {
   PerfRow b = a;
   b.bytes = 12;
   b.count = 3;
-  b.outOfPlace = {PerfCell::Status::Skipped, 0, 0, 0, std::nullopt, "count 3 is not a multiple of nchunksperloop 4", ""};
+  b.outOfPlace = {
+      PerfCell::Status::Skipped, 0, 0, 0, std::nullopt, "count 3 is not a multiple of nchunksperloop 4", ""};
   PerfRow c = a;
   c.bytes = 2048;
   c.count = 512;
@@ -85,14 +87,14 @@ TEST_CASE("nccl-tests table: columns, N/A, skipped rows and the average bus band
   REQUIRE(lines.size() == 8);
   CHECK(lines[0] == "# sample");
   CHECK_THAT(lines[1], Contains("out-of-place") && Contains("in-place"));
-  CHECK(fields(lines[2]) == std::vector<std::string>{"#", "size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                                                     "#wrong", "time", "algbw", "busbw", "#wrong"});
-  CHECK(fields(lines[4]) == std::vector<std::string>{"1024", "256", "float", "sum", "-1", "10.00", "0.10", "0.15", "0", "N/A",
-                                                     "N/A", "N/A", "N/A"});
+  CHECK(fields(lines[2]) == std::vector<std::string>{"#", "size", "count", "type", "redop", "root", "time", "algbw",
+                                                     "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"});
+  CHECK(fields(lines[4]) == std::vector<std::string>{"1024", "256", "float", "sum", "-1", "10.00", "0.10", "0.15", "0",
+                                                     "N/A", "N/A", "N/A", "N/A"});
   CHECK_THAT(lines[5], Contains("skipped: count 3 is not a multiple of nchunksperloop 4"));
   CHECK(fields(lines[5])[0] == "12");
-  CHECK(fields(lines[6]) == std::vector<std::string>{"2048", "512", "float", "sum", "-1", "20.00", "0.10", "0.50", "2", "N/A",
-                                                     "N/A", "N/A", "N/A"});
+  CHECK(fields(lines[6]) == std::vector<std::string>{"2048", "512", "float", "sum", "-1", "20.00", "0.10", "0.50", "2",
+                                                     "N/A", "N/A", "N/A", "N/A"});
   CHECK(lines[7] == "# Avg bus bandwidth    : 0.3268");
 }
 

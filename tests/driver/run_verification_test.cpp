@@ -24,7 +24,6 @@ driver::RunVerification check(const std::string& relative, const driver::RunVeri
   return driver::verifyForRun(ir::readAlgorithmFile(path), path, options);
 }
 
-
 }  // namespace
 
 TEST_CASE("run policy: a legacy file is checked against msccl-legacy, as its header says, and runs") {

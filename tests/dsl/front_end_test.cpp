@@ -26,7 +26,8 @@ TEST_CASE("a call position given by the caller is what errors and the trace repo
     CHECK(e.where().line() == 12);
     CHECK(e.where().column() == 3);
     // The compilers' diagnostic format, at the position the caller gave (ir/diagnostic.hpp).
-    CHECK_THAT(std::string(e.what()), Catch::StartsWith("script.py:12:3: error: chunk(rank 2 output[0]): reads an uninitialised chunk"));
+    CHECK_THAT(std::string(e.what()),
+               Catch::StartsWith("script.py:12:3: error: chunk(rank 2 output[0]): reads an uninitialised chunk"));
   }
 }
 
@@ -37,7 +38,8 @@ TEST_CASE("sharesMemory follows the in-place aliasing of the collective") {
   CHECK_FALSE(ag.sharesMemory({2, Buffer::Input, 0}, 1, {2, Buffer::Output, 0}, 1));
   CHECK_FALSE(ag.sharesMemory({2, Buffer::Input, 0}, 1, {1, Buffer::Output, 2}, 1));  // other rank
   CHECK_FALSE(ag.sharesMemory({9, Buffer::Input, 0}, 1, {9, Buffer::Output, 2}, 1));  // no such rank
-  dsl::Program ar("ar", {.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2, .form = CallForm::OutOfPlace});
+  dsl::Program ar("ar",
+                  {.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2, .form = CallForm::OutOfPlace});
   CHECK_FALSE(ar.sharesMemory({0, Buffer::Input, 1}, 1, {0, Buffer::Output, 1}, 1));
 }
 

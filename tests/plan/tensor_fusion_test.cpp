@@ -36,9 +36,7 @@ FusionInstance randomInstance(Rng& rng, size_t tensors, bool sorted) {
   return in;
 }
 
-CommCost affineCost(Rng& rng) {
-  return CommCost({{"affine", "", 1 + rng.unit() * 600, 1e-5 + rng.unit() * 1e-3, {}}});
-}
+CommCost affineCost(Rng& rng) { return CommCost({{"affine", "", 1 + rng.unit() * 600, 1e-5 + rng.unit() * 1e-3, {}}}); }
 
 CommCost piecewiseCost(Rng& rng) {
   std::vector<AlgorithmCurve> curves;

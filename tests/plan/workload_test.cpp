@@ -57,20 +57,25 @@ TEST_CASE("built-in models have the canonical parameter counts") {
   const uint64_t enc = 4 * (d * d + d) + 2 * d * ffn + ffn + d + 4 * d;
   const uint64_t dec = enc + 4 * (d * d + d) + 2 * d;
   CHECK(parameters(builtinWorkload("transformer")) == vocab * d + 6 * enc + 6 * dec);
-  CHECK(builtinWorkloadNames() == std::vector<std::string>{"bert-base", "gpt2-small", "resnet50", "transformer", "vgg19"});
+  CHECK(builtinWorkloadNames() ==
+        std::vector<std::string>{"bert-base", "gpt2-small", "resnet50", "transformer", "vgg19"});
 }
 
 TEST_CASE("built-in backward ops pass back their input activations' gradients") {
   // The gradient of an input activation is as large as the activation: ResNet-50's layer1.0.conv1
   // reads the max pool's 64 x 56 x 56 fp16 elements per image, 32 images (issue 28: 0 before).
   const Workload resnet = builtinWorkload("resnet50");
-  const auto conv = std::find_if(resnet.ops.begin(), resnet.ops.end(), [](const Op& o) { return o.name == "layer1.0.conv1.bwd"; });
+  const auto conv =
+      std::find_if(resnet.ops.begin(), resnet.ops.end(), [](const Op& o) { return o.name == "layer1.0.conv1.bwd"; });
   REQUIRE(conv != resnet.ops.end());
   CHECK(conv->outputBytes == 64.0 * 56 * 56 * 32 * 2);
   // Only the ops that read the data inputs (image, tokens) pass nothing back.
   const std::map<std::string, std::vector<std::string>> readsOnlyData{
-      {"resnet50", {"conv1.bwd"}}, {"vgg19", {"features.conv1.bwd"}}, {"bert-base", {"embeddings.bwd"}},
-      {"gpt2-small", {"embeddings.bwd"}}, {"transformer", {"tgt_embed.bwd", "src_embed.bwd"}}};
+      {"resnet50", {"conv1.bwd"}},
+      {"vgg19", {"features.conv1.bwd"}},
+      {"bert-base", {"embeddings.bwd"}},
+      {"gpt2-small", {"embeddings.bwd"}},
+      {"transformer", {"tgt_embed.bwd", "src_embed.bwd"}}};
   for (const auto& [model, expected] : readsOnlyData) {
     INFO(model);
     std::vector<std::string> zero;

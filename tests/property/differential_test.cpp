@@ -114,7 +114,8 @@ class ProgramCheck {
     options.maxReportedPerRule = 1000;
     if (seed_ % kSmtEvery == 0) options.engine = verify::Engine::Both;
     if (isRooted(generated_.collective))
-      options.collective = std::string(collectiveTypeName(generated_.collective)) + ":" + std::to_string(generated_.root);
+      options.collective =
+          std::string(collectiveTypeName(generated_.collective)) + ":" + std::to_string(generated_.root);
     report_ = verify::verifyAlgorithm(read_.algorithm, source, options, read_.runtimeParserIssues);
     details += "verify: " + describeReport(report_);
     switch (report_.verdict) {
@@ -189,12 +190,15 @@ class ProgramCheck {
           const ir::Step& next = t.steps[i + 1];
           if (next.type == ir::OpType::Reduce && next.dstbuf == st.dstbuf && next.dstoff == st.dstoff &&
               next.srcbuf == st.srcbuf && next.depid < 0)
-            f.insert(st.hasdep ? (st.cnt != next.cnt ? "re chain ended by hasdep, cnt changing" : "re chain ended by hasdep")
-                               : "fused re chain");
+            f.insert(st.hasdep
+                         ? (st.cnt != next.cnt ? "re chain ended by hasdep, cnt changing" : "re chain ended by hasdep")
+                         : "fused re chain");
         }
     for (size_t i = 0; i < a.gpus.size(); ++i)
       if (a.gpus[i].id != static_cast<int32_t>(i)) f.insert("gpu elements out of id order");
-    f.insert(a.servesInPlace() && a.servesOutOfPlace() ? "both call forms" : a.servesInPlace() ? "in place" : "out of place");
+    f.insert(a.servesInPlace() && a.servesOutOfPlace() ? "both call forms"
+             : a.servesInPlace()                       ? "in place"
+                                                       : "out of place");
     f.insert(std::string(ir::protocolName(a.proto)));
     f.insert(std::to_string(a.ngpus) + " ranks");
     f.insert(std::string(collectiveTypeName(generated_.collective)));
@@ -215,12 +219,13 @@ class ProgramCheck {
                               ") gets: " + r.detail);
       }
     static constexpr std::pair<runtime::DataType, runtime::ReduceOp> kTypeOps[] = {
-        {runtime::DataType::F32, runtime::ReduceOp::Max}, {runtime::DataType::F16, runtime::ReduceOp::Sum},
+        {runtime::DataType::F32, runtime::ReduceOp::Max},  {runtime::DataType::F16, runtime::ReduceOp::Sum},
         {runtime::DataType::BF16, runtime::ReduceOp::Min}, {runtime::DataType::F64, runtime::ReduceOp::Prod},
         {runtime::DataType::U8, runtime::ReduceOp::Sum},   {runtime::DataType::I64, runtime::ReduceOp::Max}};
     const auto [dtype, op] = kTypeOps[seed_ % std::size(kTypeOps)];
     const RuntimeRun typed = call(*p, regimes().front(), forms().front(), dtype, op);
-    if (typed.outcome != RunOutcome::Matches) problems_.push_back("verified, but the runtime with another type gets: " + typed.detail);
+    if (typed.outcome != RunOutcome::Matches)
+      problems_.push_back("verified, but the runtime with another type gets: " + typed.detail);
     if (std::string s = simulation(kVerifierConfigurations); !s.empty())
       problems_.push_back("verified, but simulate fails: " + s);
     if (report_.deadlock && report_.deadlock->minimumSlots) checkMinimumSlots(*p, *report_.deadlock->minimumSlots);
@@ -241,14 +246,17 @@ class ProgramCheck {
     for (const auto& [tiles, maxAllowed] : kVerifierConfigurations) {
       const Regime enough = regimeOf(tiles, maxAllowed, m), fewer = regimeOf(tiles, maxAllowed, m - 1);
       if (const RuntimeRun r = call(p, enough, forms().front()); r.outcome != RunOutcome::Matches)
-        problems_.push_back("verify says " + std::to_string(m) + " slots suffice, but the runtime (" + enough.name + ") gets: " + r.detail);
+        problems_.push_back("verify says " + std::to_string(m) + " slots suffice, but the runtime (" + enough.name +
+                            ") gets: " + r.detail);
       const RuntimeRun r = call(p, fewer, forms().front());
-      if (r.outcome == RunOutcome::Deadlock) deadlocks = true;
+      if (r.outcome == RunOutcome::Deadlock)
+        deadlocks = true;
       else if (r.outcome != RunOutcome::Matches)
         problems_.push_back("the runtime (" + fewer.name + ") neither finishes nor deadlocks: " + r.detail);
     }
     if (!deadlocks)
-      problems_.push_back("verify says " + std::to_string(m) + " slots are needed, but the runtime completes every configuration with " +
+      problems_.push_back("verify says " + std::to_string(m) +
+                          " slots are needed, but the runtime completes every configuration with " +
                           std::to_string(m - 1));
   }
 
@@ -256,23 +264,32 @@ class ProgramCheck {
     std::vector<const verify::Violation*> deadlocks, races, wrong, others;
     for (const verify::Violation& v : report_.violations) {
       if (v.severity != verify::Severity::Error) continue;
-      if (isRule(v, "deadlock.")) deadlocks.push_back(&v);
-      else if (isRule(v, "race.")) races.push_back(&v);
-      else if (isRule(v, "postcondition.")) wrong.push_back(&v);
-      else others.push_back(&v);
+      if (isRule(v, "deadlock."))
+        deadlocks.push_back(&v);
+      else if (isRule(v, "race."))
+        races.push_back(&v);
+      else if (isRule(v, "postcondition."))
+        wrong.push_back(&v);
+      else
+        others.push_back(&v);
       for (const std::string& p : evidenceProblems(algorithm(), collective(), v))
         problems_.push_back(v.rule + " (" + v.message + "): " + p);
     }
     if (report_.smt) checkWitnesses(!wrong.empty(), !deadlocks.empty());
-    if (!deadlocks.empty()) ++tally_.deadlock;
-    else if (!others.empty()) ++tally_.otherViolation, ++tally_.otherRules[others.front()->rule];
-    else if (!wrong.empty()) ++tally_.postcondition;
-    else ++tally_.race;
+    if (!deadlocks.empty())
+      ++tally_.deadlock;
+    else if (!others.empty())
+      ++tally_.otherViolation, ++tally_.otherRules[others.front()->rule];
+    else if (!wrong.empty())
+      ++tally_.postcondition;
+    else
+      ++tally_.race;
 
     const std::optional<runtime::Program> p =
         load(others.empty() ? "verify reports only races, wrong chunks or deadlocks" : "");
     if (!deadlocks.empty()) {
-      const bool diverge = std::any_of(others.begin(), others.end(), [](const verify::Violation* v) { return isRule(*v, "connections."); });
+      const bool diverge = std::any_of(others.begin(), others.end(),
+                                       [](const verify::Violation* v) { return isRule(*v, "connections."); });
       if (p) checkDeadlock(*p, *deadlocks.front(), diverge);
       return;
     }
@@ -305,7 +322,8 @@ class ProgramCheck {
                (kind == "deadlock" ? !w.blocked.empty() : !w.outcome.empty());
       });
     };
-    if (wrongResult && !has("wrong-output")) problems_.push_back("wrong chunks, but no replayed SMT schedule that shows one");
+    if (wrongResult && !has("wrong-output"))
+      problems_.push_back("wrong chunks, but no replayed SMT schedule that shows one");
     if (deadlock && !has("deadlock")) problems_.push_back("a deadlock, but no replayed SMT schedule that ends in it");
   }
 
@@ -317,12 +335,15 @@ class ProgramCheck {
     const Regime regime = regimeOf(c->tiles, c->maxAllowedCount, c->slots);
     const RuntimeRun r = call(p, regime, forms().front(), runtime::DataType::I32, runtime::ReduceOp::Sum,
                               std::chrono::milliseconds(diverge ? 2000 : 10000));
-    if (r.outcome == RunOutcome::Deadlock) ++tally_.deadlocksSeen;
+    if (r.outcome == RunOutcome::Deadlock)
+      ++tally_.deadlocksSeen;
     else if (!diverge || r.outcome != RunOutcome::TimedOut)
       problems_.push_back(v.rule + " with " + regime.name + ", but the runtime gets: " + r.detail);
     bool violation = false;
     const std::string s = simulation({{c->tiles, c->maxAllowedCount}}, &violation);
-    if (!violation) problems_.push_back(v.rule + " with " + regime.name + ", but simulate " + (s.empty() ? "finishes" : "throws " + s));
+    if (!violation)
+      problems_.push_back(v.rule + " with " + regime.name + ", but simulate " +
+                          (s.empty() ? "finishes" : "throws " + s));
   }
 
   // The runtime must get exactly the reported chunks wrong (those with uninitialised data may come
@@ -347,8 +368,8 @@ class ProgramCheck {
           problems_.push_back("verify reports " + std::to_string(surely.size() + maybe.size()) + " wrong chunks (" +
                               std::to_string(maybe.size()) + " with uninitialised data) of " + std::to_string(elems) +
                               " elements in the " + std::string(callFormName(form)) + " call, the runtime (" +
-                              regime.name + ") gets " + std::to_string(r.check.mismatches) + " wrong elements: " +
-                              r.detail);
+                              regime.name + ") gets " + std::to_string(r.check.mismatches) +
+                              " wrong elements: " + r.detail);
         for (const runtime::Mismatch& m : r.check.first) {
           const std::pair<int32_t, int32_t> chunk{m.rank, static_cast<int32_t>(m.index / elems)};
           if (!surely.count(chunk) && !maybe.count(chunk))
@@ -379,11 +400,13 @@ Tally checkSeeds(uint64_t first, int count) {
     if (++failures > 5) continue;  // the first few in full
     std::string all;
     for (const std::string& p : problems) all += "  - " + p + "\n";
-    FAIL_CHECK("seed " << seed << " (replay: CCFORGE_PROPERTY_SEED=" << seed << " property_tests \"replay one seed\"):\n"
+    FAIL_CHECK("seed " << seed << " (replay: CCFORGE_PROPERTY_SEED=" << seed
+                       << " property_tests \"replay one seed\"):\n"
                        << all << details);
   }
   CHECK(failures == 0);
-  std::cout << "seeds " << first << ".." << first + static_cast<uint64_t>(count) - 1 << ": " << tally.describe() << "\n";
+  std::cout << "seeds " << first << ".." << first + static_cast<uint64_t>(count) - 1 << ": " << tally.describe()
+            << "\n";
   return tally;
 }
 
@@ -401,9 +424,26 @@ void checkShares(const Tally& t) {
   CHECK(t.deadlocksSeen > 0);
   CHECK(t.smtChecked > 0);
   CHECK(t.minimumSlotsChecked > 0);
-  for (const char* feature : {"'s'", "'r'", "'rcs'", "'rrs'", "'rrc'", "'rrcs'", "'cpy'", "'re'", "'nop'", "fused re chain",
-                              "re chain ended by hasdep, cnt changing", "gpu elements out of id order", "in place",
-                              "out of place", "both call forms", "LL", "LL128", "Simple", "2 ranks", "5 ranks"}) {
+  for (const char* feature : {"'s'",
+                              "'r'",
+                              "'rcs'",
+                              "'rrs'",
+                              "'rrc'",
+                              "'rrcs'",
+                              "'cpy'",
+                              "'re'",
+                              "'nop'",
+                              "fused re chain",
+                              "re chain ended by hasdep, cnt changing",
+                              "gpu elements out of id order",
+                              "in place",
+                              "out of place",
+                              "both call forms",
+                              "LL",
+                              "LL128",
+                              "Simple",
+                              "2 ranks",
+                              "5 ranks"}) {
     INFO(feature);
     CHECK(t.verifiedWith.count(feature) == 1);
   }

@@ -52,7 +52,8 @@ RuntimeRun runOnCpu(const Program& program, const Regime& regime, const CallSett
   call.dtype = settings.dtype;
   call.op = settings.op;
   // Smaller types get more elements, so the chunk keeps its bytes and the regime its configuration.
-  const int64_t chunkElems = regime.chunkElems * std::max<int64_t>(1, 4 / static_cast<int64_t>(dataTypeSize(settings.dtype)));
+  const int64_t chunkElems =
+      regime.chunkElems * std::max<int64_t>(1, 4 / static_cast<int64_t>(dataTypeSize(settings.dtype)));
   call.count = chunkElems * program.chunksPerLoop() / sizeMultiplier(call.collective, call.ranks);
   TargetOptions target;
   target.backend = BackendKind::Cpu;
@@ -87,8 +88,8 @@ RuntimeRun runOnCpu(const Program& program, const Regime& regime, const CallSett
 void simulate(const ir::Algorithm& algorithm, const std::vector<std::pair<int32_t, int32_t>>& configurations,
               uint64_t topologyChoice) {
   // Routes run over links and through switches, not through other GPUs: every pair needs one.
-  const topo::Topology topology = topo::familyTopology(
-      topologyChoice % 2 ? topo::Family::Switch : topo::Family::FullyConnected, {algorithm.ngpus});
+  const topo::Topology topology =
+      topo::familyTopology(topologyChoice % 2 ? topo::Family::Switch : topo::Family::FullyConnected, {algorithm.ngpus});
   const int64_t tile = tileBytes(algorithm.proto);
   sim::SimulationOptions options;
   for (const auto& [tiles, maxAllowed] : configurations) {

@@ -57,7 +57,8 @@ std::string refName(const verify::StepRef& r) {
 
 void checkPostcondition(const StepLookup& steps, const Collective& collective, const verify::Violation& v,
                         std::vector<std::string>& problems) {
-  static const std::regex kMessage(R"(^(in-place|out-of-place): rank (\d+) output chunk (\d+) holds (.+), but .+ requires (.+)$)");
+  static const std::regex kMessage(
+      R"(^(in-place|out-of-place): rank (\d+) output chunk (\d+) holds (.+), but .+ requires (.+)$)");
   std::smatch m;
   if (!std::regex_match(v.message, m, kMessage)) {
     problems.push_back("the message does not name the chunk, its value and the required one");
@@ -133,7 +134,8 @@ std::optional<WrongChunk> wrongChunkOf(const verify::Violation& v) {
   static const std::regex kMessage(R"(^(in-place|out-of-place): rank (\d+) output chunk (\d+) holds (.+), but )");
   std::smatch m;
   if (v.rule != "postcondition.wrong-chunk" || !std::regex_search(v.message, m, kMessage)) return std::nullopt;
-  return WrongChunk{formNamed(m[1]), std::stoi(m[2]), std::stoi(m[3]), m[4].str().find("uninitialised") != std::string::npos};
+  return WrongChunk{formNamed(m[1]), std::stoi(m[2]), std::stoi(m[3]),
+                    m[4].str().find("uninitialised") != std::string::npos};
 }
 
 std::optional<DeadlockConfiguration> deadlockConfigurationOf(const verify::Violation& v) {
@@ -147,9 +149,12 @@ std::vector<std::string> evidenceProblems(const ir::Algorithm& algorithm, const 
                                           const verify::Violation& v) {
   std::vector<std::string> problems;
   const StepLookup steps(algorithm);
-  if (v.rule == "postcondition.wrong-chunk") checkPostcondition(steps, collective, v, problems);
-  else if (v.rule.starts_with("race.")) checkRace(steps, collective, v, problems);
-  else if (v.rule.starts_with("deadlock.")) checkDeadlock(steps, v, problems);
+  if (v.rule == "postcondition.wrong-chunk")
+    checkPostcondition(steps, collective, v, problems);
+  else if (v.rule.starts_with("race."))
+    checkRace(steps, collective, v, problems);
+  else if (v.rule.starts_with("deadlock."))
+    checkDeadlock(steps, v, problems);
   return problems;
 }
 

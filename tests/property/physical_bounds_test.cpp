@@ -34,8 +34,8 @@ using namespace ccforge;
 
 namespace {
 
-constexpr CollectiveType kCollectives[] = {CollectiveType::AllReduce, CollectiveType::AllGather, CollectiveType::ReduceScatter,
-                                           CollectiveType::AllToAll};
+constexpr CollectiveType kCollectives[] = {CollectiveType::AllReduce, CollectiveType::AllGather,
+                                           CollectiveType::ReduceScatter, CollectiveType::AllToAll};
 
 // The largest algbw (GB/s, nccl-tests' size over the time) the topology allows for the collective;
 // nullopt where the bound is past its work limit. Allreduce: reducescatter + allgather, or the
@@ -73,8 +73,9 @@ void checkNcclModel(const Machine& m) {
     if (!bound) continue;
     for (uint64_t bytes = 1024; bytes <= (uint64_t{8} << 30); bytes *= 8)
       for (const sim::NcclChoice& o : sim::ncclOptions(setup, {c, bytes, 1}))
-        checkAgainstBound(*bound, bytes, o.timeUs, m.name + ": NCCL " + std::string(collectiveTypeName(c)) + " " + o.algorithm +
-                                                      "/" + std::string(ir::protocolName(o.protocol)));
+        checkAgainstBound(*bound, bytes, o.timeUs,
+                          m.name + ": NCCL " + std::string(collectiveTypeName(c)) + " " + o.algorithm + "/" +
+                              std::string(ir::protocolName(o.protocol)));
   }
 }
 
@@ -90,13 +91,16 @@ void checkTune(const Machine& m) {
   for (CollectiveType c : kCollectives) {
     const std::optional<double> bound = algbwBound(m.topology, c);
     if (!bound) continue;
-    tune::CandidateSet set = tune::gatherCandidates(m.topology, c, {.library = true, .synthesize = false, .synthesisSeconds = 0, .userFiles = {}});
+    tune::CandidateSet set = tune::gatherCandidates(
+        m.topology, c, {.library = true, .synthesize = false, .synthesisSeconds = 0, .userFiles = {}});
     const tune::CollectiveTuning t = tune::tuneCollective(m.topology, c, std::move(set), tuneOptions(m.topology));
     for (size_t s = 0; s < t.sizes.size(); ++s) {
-      checkAgainstBound(*bound, t.sizes[s], t.nccl[s].timeUs, m.name + ": tune's NCCL " + std::string(collectiveTypeName(c)));
+      checkAgainstBound(*bound, t.sizes[s], t.nccl[s].timeUs,
+                        m.name + ": tune's NCCL " + std::string(collectiveTypeName(c)));
       for (size_t k = 0; k < t.evaluations.size(); ++k)
         if (t.evaluations[k].timeUs[s])
-          checkAgainstBound(*bound, t.sizes[s], *t.evaluations[k].timeUs[s], m.name + ": tune's " + t.set.candidates[k].name);
+          checkAgainstBound(*bound, t.sizes[s], *t.evaluations[k].timeUs[s],
+                            m.name + ": tune's " + t.set.candidates[k].name);
     }
   }
 }
@@ -114,7 +118,8 @@ void checkPlan(const Machine& m) {
 
 std::vector<Machine> catalogMachines() {
   std::vector<Machine> out;
-  for (const topo::CatalogEntry& e : topo::catalogEntries()) out.push_back({std::string(e.name), topo::loadTopology(e.name)});
+  for (const topo::CatalogEntry& e : topo::catalogEntries())
+    out.push_back({std::string(e.name), topo::loadTopology(e.name)});
   return out;
 }
 
@@ -143,8 +148,9 @@ std::vector<Machine> importedMachines() {
     }
     topo::ImportOptions one;
     if (box.gpus.front().sm < 0) one.sm = 80;  // nvidia-smi output names no generation
-    if (box.gpus.size() > 1)  // a one-GPU box has no collective of its own
-      out.push_back({dump.filename().string(), topo::readTopology(topo::buildImportedSpec({box}, one).specJson, dump.string(), ".")});
+    if (box.gpus.size() > 1)                   // a one-GPU box has no collective of its own
+      out.push_back({dump.filename().string(),
+                     topo::readTopology(topo::buildImportedSpec({box}, one).specJson, dump.string(), ".")});
     // Two boxes need NIC speeds, which only NCCL's dumps give (nvidia-smi's matrix has none).
     if (box.nics.empty() || box.nics.front().speedMbps <= 0) continue;
     for (topo::Fabric fabric : {topo::Fabric::Rail, topo::Fabric::Switch, topo::Fabric::Clos}) {
@@ -164,7 +170,8 @@ std::vector<Machine> importedMachines() {
 nlohmann::json randomSpec(property::Rng& rng, int32_t index) {
   const int32_t gpus = rng.between(2, 8);
   const int32_t sm = std::vector<int32_t>{70, 80, 89, 90, 100}[static_cast<size_t>(rng.below(5))];
-  const std::string kind = std::vector<std::string>{"switch", "ring", "fully_connected"}[static_cast<size_t>(rng.below(3))];
+  const std::string kind =
+      std::vector<std::string>{"switch", "ring", "fully_connected"}[static_cast<size_t>(rng.below(3))];
   nlohmann::json box = {{"name", "box"},
                         {"sm", sm},
                         {"unit_GBps", rng.between(8, 50)},

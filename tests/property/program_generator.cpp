@@ -73,7 +73,9 @@ struct Access {
 class Planner {
  public:
   Planner(Rng& rng, const Shape& shape)
-      : rng_(rng), shape_(shape), collective_(Collective::standard(shape.type, shape.ranks, shape.chunks, shape.root)),
+      : rng_(rng),
+        shape_(shape),
+        collective_(Collective::standard(shape.type, shape.ranks, shape.chunks, shape.root)),
         scratch_(static_cast<size_t>(shape.ranks), 0) {}
 
   // Every action of the collective, in one global order.
@@ -117,31 +119,36 @@ class Planner {
       case CollectiveType::AllGather:
         for (int32_t q = 0; q < n; ++q)
           forRuns(shard, [&](int32_t k, int32_t len) {
-            pieces.push_back(multicast(q, Loc{Buffer::Input, k}, len,
-                                       everyRank([&](int32_t) { return Loc{Buffer::Output, q * shard + k}; })));
+            pieces.push_back(multicast(q, Loc{Buffer::Input, k}, len, everyRank([&](int32_t) {
+                                         return Loc{Buffer::Output, q * shard + k};
+                                       })));
           });
         break;
       case CollectiveType::Broadcast:
         forRuns(shape_.chunks, [&](int32_t g, int32_t len) {
-          pieces.push_back(
-              multicast(shape_.root, Loc{Buffer::Input, g}, len, everyRank([&](int32_t) { return Loc{Buffer::Output, g}; })));
+          pieces.push_back(multicast(shape_.root, Loc{Buffer::Input, g}, len, everyRank([&](int32_t) {
+                                       return Loc{Buffer::Output, g};
+                                     })));
         });
         break;
       case CollectiveType::Gather:
         for (int32_t q = 0; q < n; ++q)
           forRuns(shard, [&](int32_t k, int32_t len) {
-            pieces.push_back(multicast(q, Loc{Buffer::Input, k}, len, {{shape_.root, Loc{Buffer::Output, q * shard + k}}}));
+            pieces.push_back(
+                multicast(q, Loc{Buffer::Input, k}, len, {{shape_.root, Loc{Buffer::Output, q * shard + k}}}));
           });
         break;
       case CollectiveType::Scatter:
         for (int32_t r = 0; r < n; ++r)
           forRuns(shard, [&](int32_t k, int32_t len) {
-            pieces.push_back(multicast(shape_.root, Loc{Buffer::Input, r * shard + k}, len, {{r, Loc{Buffer::Output, k}}}));
+            pieces.push_back(
+                multicast(shape_.root, Loc{Buffer::Input, r * shard + k}, len, {{r, Loc{Buffer::Output, k}}}));
           });
         break;
       case CollectiveType::AllToAll: {
         // In place, rank r's output q*shard+k is its input for rank q: stage results in scratch.
-        const bool staged = std::find(shape_.forms.begin(), shape_.forms.end(), CallForm::InPlace) != shape_.forms.end();
+        const bool staged =
+            std::find(shape_.forms.begin(), shape_.forms.end(), CallForm::InPlace) != shape_.forms.end();
         for (int32_t q = 0; q < n; ++q)
           for (int32_t r = 0; r < n; ++r)
             forRuns(shard, [&](int32_t k, int32_t len) {
@@ -187,14 +194,15 @@ class Planner {
   void postEarly(std::vector<Action>& order, std::vector<size_t>& pieceOf) {
     for (size_t k = 0; k < order.size(); ++k) {
       const std::vector<PlannedStep>& chain = order[k].steps;
-      if (chain.size() != 2 || chain[0].type != OpType::Send || chain[1].type != OpType::Recv || !rng_.chance(50)) continue;
+      if (chain.size() != 2 || chain[0].type != OpType::Send || chain[1].type != OpType::Recv || !rng_.chance(50))
+        continue;
       const int32_t from = chain[0].rank, to = chain[1].rank, channel = order[k].channel;
       size_t end = k + 1;  // the receive may move up to before `end`
       for (; end < order.size() && pieceOf[end] != pieceOf[k]; ++end) {
-        const bool receivesThere = order[end].channel == channel &&
-                                   std::any_of(order[end].steps.begin(), order[end].steps.end(), [&](const PlannedStep& st) {
-                                     return st.rank == to && st.recvPeer == from;
-                                   });
+        const bool receivesThere =
+            order[end].channel == channel &&
+            std::any_of(order[end].steps.begin(), order[end].steps.end(),
+                        [&](const PlannedStep& st) { return st.rank == to && st.recvPeer == from; });
         if (receivesThere) break;
       }
       if (end == k + 1) continue;
@@ -228,9 +236,7 @@ class Planner {
   static Action local(int32_t rank, OpType type, Loc src, Loc dst, int32_t cnt) {
     return Action{{step(rank, type, src, dst, cnt)}, 0};
   }
-  Action startChain(PlannedStep first) {
-    return Action{{first}, rng_.below(static_cast<size_t>(shape_.channels))};
-  }
+  Action startChain(PlannedStep first) { return Action{{first}, rng_.below(static_cast<size_t>(shape_.channels))}; }
   // Appends a receiving step of `rank` (from the chain's last rank) to the chain.
   static void receive(Action& chain, int32_t rank, OpType type, Loc src, Loc dst) {
     PlannedStep& last = chain.steps.back();
@@ -247,12 +253,14 @@ class Planner {
     Piece piece;
     std::vector<Target> remote;
     for (const Target& t : targets) {
-      if (t.rank != q) remote.push_back(t);
-      else if (!sameMemory(q, from, t.loc)) copy(piece, q, from, t.loc, len);
+      if (t.rank != q)
+        remote.push_back(t);
+      else if (!sameMemory(q, from, t.loc))
+        copy(piece, q, from, t.loc, len);
     }
     rng_.shuffle(remote);
-    const size_t split = remote.size() >= 2 && rng_.chance(35) ? 1 + static_cast<size_t>(rng_.below(remote.size() - 1))
-                                                                 : remote.size();
+    const size_t split =
+        remote.size() >= 2 && rng_.chance(35) ? 1 + static_cast<size_t>(rng_.below(remote.size() - 1)) : remote.size();
     std::vector<Target> first(remote.begin(), remote.begin() + static_cast<std::ptrdiff_t>(split));
     std::vector<Target> second(remote.begin() + static_cast<std::ptrdiff_t>(split), remote.end());
     if (!first.empty()) path(piece, q, from, len, first, std::move(head));
@@ -270,7 +278,8 @@ class Planner {
     piece.push_back(local(rank, OpType::Copy, from, to, len));
   }
 
-  void path(Piece& piece, int32_t q, Loc from, int32_t len, const std::vector<Target>& targets, std::optional<Action> head) {
+  void path(Piece& piece, int32_t q, Loc from, int32_t len, const std::vector<Target>& targets,
+            std::optional<Action> head) {
     struct Hop {
       int32_t rank;
       std::optional<Loc> keep;  // nullopt: a relay
@@ -436,8 +445,10 @@ class Planner {
     if (rng_.chance(60)) {  // the input first, then one fused chain of the received sums
       acc = final && rng_.chance(70) ? *final : fresh(u, len);
       if (!sameMemory(u, in, acc)) {
-        if (rng_.chance(50)) sum.steps.push_back(step(u, OpType::Copy, in, acc, len));
-        else piece.push_back(local(u, OpType::Copy, in, acc, len));
+        if (rng_.chance(50))
+          sum.steps.push_back(step(u, OpType::Copy, in, acc, len));
+        else
+          piece.push_back(local(u, OpType::Copy, in, acc, len));
       }
       for (const Loc& s : slots) sum.steps.push_back(step(u, OpType::Reduce, s, acc, len));
     } else {  // a fused chain into the first slot, then the input (another source buffer: a new chain)
@@ -489,7 +500,9 @@ class Planner {
 class Assembler {
  public:
   Assembler(Rng& rng, const Shape& shape)
-      : rng_(rng), shape_(shape), collective_(Collective::standard(shape.type, shape.ranks, shape.chunks, shape.root)),
+      : rng_(rng),
+        shape_(shape),
+        collective_(Collective::standard(shape.type, shape.ranks, shape.chunks, shape.root)),
         ranks_(static_cast<size_t>(shape.ranks)) {}
 
   // False when the program does not fit 4 thread blocks per rank and 8 steps per block.
@@ -629,13 +642,16 @@ class Assembler {
     for (const PlannedStep& s : steps) {
       accesses.push_back(accessesOf(s));
       for (const Done& d : r.done)
-        if (d.tb != t && conflict(accesses.back(), d.accesses)) need[static_cast<size_t>(d.tb)] = std::max(need[static_cast<size_t>(d.tb)], d.index);
+        if (d.tb != t && conflict(accesses.back(), d.accesses))
+          need[static_cast<size_t>(d.tb)] = std::max(need[static_cast<size_t>(d.tb)], d.index);
     }
     std::vector<std::pair<int32_t, int32_t>> waits;
     for (int32_t o = 0; o < kMaxTbsPerRank; ++o) {
       const size_t i = static_cast<size_t>(o);
-      if (need[i] > tb.clock[i]) waits.emplace_back(o, need[i]);
-      else if (o != t && tb.clock[i] >= 0 && rng_.chance(3)) waits.emplace_back(o, rng_.between(0, tb.clock[i]));  // redundant
+      if (need[i] > tb.clock[i])
+        waits.emplace_back(o, need[i]);
+      else if (o != t && tb.clock[i] >= 0 && rng_.chance(3))
+        waits.emplace_back(o, rng_.between(0, tb.clock[i]));  // redundant
     }
     rng_.shuffle(waits);
     for (size_t w = 0; w < waits.size(); ++w) {
@@ -726,7 +742,8 @@ GeneratedProgram generateProgram(uint64_t seed) {
     const bool inPlace = std::find(shape.forms.begin(), shape.forms.end(), CallForm::InPlace) != shape.forms.end();
     out.algorithm.name = "property-" + std::to_string(seed);
     out.algorithm.inplace = inPlace;
-    out.algorithm.outofplace = std::find(shape.forms.begin(), shape.forms.end(), CallForm::OutOfPlace) != shape.forms.end();
+    out.algorithm.outofplace =
+        std::find(shape.forms.begin(), shape.forms.end(), CallForm::OutOfPlace) != shape.forms.end();
     out.algorithm.minBytes = 0;
     out.algorithm.maxBytes = 0;
     break;

@@ -57,7 +57,9 @@ class Mutator {
     if (all.empty()) return std::nullopt;
     return all[static_cast<size_t>(rng_.below(all.size()))];
   }
-  ir::ThreadBlock& tb(const Where& w) { return a_.gpus[static_cast<size_t>(w.rank)].threadBlocks[static_cast<size_t>(w.tb)]; }
+  ir::ThreadBlock& tb(const Where& w) {
+    return a_.gpus[static_cast<size_t>(w.rank)].threadBlocks[static_cast<size_t>(w.tb)];
+  }
   ir::Step& at(const Where& w) { return tb(w).steps[static_cast<size_t>(w.step)]; }
   static std::string name(const Where& w) {
     return "rank " + std::to_string(w.rank) + " tb " + std::to_string(w.tb) + " step " + std::to_string(w.step);
@@ -90,11 +92,14 @@ class Mutator {
     if (!w) return "";
     ir::Step& s = at(*w);
     const std::vector<ir::ThreadBlock>& tbs = a_.gpus[static_cast<size_t>(w->rank)].threadBlocks;
-    if (rng_.chance(40) && tbs.size() > 1) s.depid = (s.depid + rng_.between(1, static_cast<int32_t>(tbs.size()) - 1)) % static_cast<int32_t>(tbs.size());
-    else s.deps += rng_.chance(50) ? 1 : -1;
+    if (rng_.chance(40) && tbs.size() > 1)
+      s.depid = (s.depid + rng_.between(1, static_cast<int32_t>(tbs.size()) - 1)) % static_cast<int32_t>(tbs.size());
+    else
+      s.deps += rng_.chance(50) ? 1 : -1;
     const int32_t last = static_cast<int32_t>(tbs[static_cast<size_t>(s.depid)].steps.size()) - 1;
     s.deps = std::clamp(s.deps, 0, std::max(0, last));
-    return "moved the dependency of " + name(*w) + " to tb " + std::to_string(s.depid) + " step " + std::to_string(s.deps);
+    return "moved the dependency of " + name(*w) + " to tb " + std::to_string(s.depid) + " step " +
+           std::to_string(s.deps);
   }
 
   std::string changeCount() {
@@ -125,9 +130,7 @@ class Mutator {
       case 0:
         first.hasdep = !first.hasdep;
         return std::string("set hasdep=") + (first.hasdep ? "1" : "0") + " on the reduction " + name(*w);
-      case 1:
-        second.depid = second.deps = -1;
-        return "dropped the dependency of the reduction after " + name(*w);
+      case 1: second.depid = second.deps = -1; return "dropped the dependency of the reduction after " + name(*w);
       case 2:
         second.dstbuf = first.dstbuf;
         second.dstoff = first.dstoff;
@@ -149,7 +152,10 @@ class Mutator {
     nop.type = OpType::Nop;
     nop.depid = rng_.below(tbs.size());
     nop.deps = rng_.below(tbs[static_cast<size_t>(nop.depid)].steps.size());
-    a_.gpus[static_cast<size_t>(w->rank)].threadBlocks[static_cast<size_t>(nop.depid)].steps[static_cast<size_t>(nop.deps)].hasdep = true;
+    a_.gpus[static_cast<size_t>(w->rank)]
+        .threadBlocks[static_cast<size_t>(nop.depid)]
+        .steps[static_cast<size_t>(nop.deps)]
+        .hasdep = true;
     const int32_t depid = nop.depid, deps = nop.deps;
     renumber(*w, w->step, +1);  // the dependencies first: the nop itself must keep its target
     tb(*w).steps.insert(tb(*w).steps.begin() + w->step, nop);
@@ -175,7 +181,8 @@ class Mutator {
   }
 
   std::string swapSteps() {
-    auto w = pick([](const ir::ThreadBlock& t, const ir::Step& s) { return static_cast<size_t>(s.s) + 1 < t.steps.size(); });
+    auto w =
+        pick([](const ir::ThreadBlock& t, const ir::Step& s) { return static_cast<size_t>(s.s) + 1 < t.steps.size(); });
     if (!w) return "";
     std::vector<ir::Step>& steps = tb(*w).steps;
     std::swap(steps[static_cast<size_t>(w->step)], steps[static_cast<size_t>(w->step) + 1]);
@@ -189,15 +196,15 @@ class Mutator {
         {OpType::Recv, OpType::RecvReduceCopy},
         {OpType::RecvCopySend, OpType::RecvReduceSend, OpType::RecvReduceCopySend},
         {OpType::Copy, OpType::Reduce}};
-    auto w = pick([](const ir::ThreadBlock&, const ir::Step& s) {
-      return s.type != OpType::Nop && s.type != OpType::Send;
-    });
+    auto w =
+        pick([](const ir::ThreadBlock&, const ir::Step& s) { return s.type != OpType::Nop && s.type != OpType::Send; });
     if (!w) return "";
     ir::Step& s = at(*w);
     for (const std::vector<OpType>& group : kSameConnections) {
       auto it = std::find(group.begin(), group.end(), s.type);
       if (it == group.end()) continue;
-      s.type = group[(static_cast<size_t>(it - group.begin()) + 1 + static_cast<size_t>(rng_.below(group.size() - 1))) % group.size()];
+      s.type = group[(static_cast<size_t>(it - group.begin()) + 1 + static_cast<size_t>(rng_.below(group.size() - 1))) %
+                     group.size()];
       if (s.srcoff < 0) s.srcoff = std::max(0, s.dstoff);
       if (s.dstoff < 0) s.dstoff = std::max(0, s.srcoff);
       return std::string("changed ") + name(*w) + " to '" + std::string(ir::opTypeName(s.type)) + "'";

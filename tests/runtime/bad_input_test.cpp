@@ -22,7 +22,9 @@ struct Buffers {
     for (int32_t r = 0; r < ranks; ++r) views.push_back({send[r].data(), sendElems, recv[r].data(), recvElems});
   }
   bool untouched() const {
-    return std::all_of(recv.begin(), recv.end(), [](const auto& v) { return std::all_of(v.begin(), v.end(), [](float x) { return x == kPoison; }); });
+    return std::all_of(recv.begin(), recv.end(), [](const auto& v) {
+      return std::all_of(v.begin(), v.end(), [](float x) { return x == kPoison; });
+    });
   }
   std::vector<std::vector<float>> send, recv;
   std::vector<RankBuffers> views;
@@ -70,7 +72,8 @@ TEST_CASE("bad input: an op the interpreter does not run, and unknown type or op
   Fixture f;
   Buffers b(4, 1024, 1024);
   const CallShape avg = callFor(f.program, 1024, DataType::F32, ReduceOp::Avg);
-  CHECK_THROWS_WITH(f.runtime->runProgram(f.loaded(), avg, b.views), Catch::Contains("op avg is not supported by the interpreter"));
+  CHECK_THROWS_WITH(f.runtime->runProgram(f.loaded(), avg, b.views),
+                    Catch::Contains("op avg is not supported by the interpreter"));
   CHECK(b.untouched());
   CHECK_FALSE(parseDataType("f8").has_value());
   CHECK_FALSE(parseReduceOp("xor").has_value());
@@ -82,7 +85,8 @@ TEST_CASE("bad input: a program for a different number of ranks") {
   Buffers b(2, 1024, 1024);
   CallShape call = callFor(f.program, 1024, DataType::F32, ReduceOp::Sum);
   call.ranks = 2;
-  CHECK_THROWS_WITH(f.runtime->runProgram(f.loaded(), call, b.views), Catch::Contains("it is for 4 ranks, the call has 2"));
+  CHECK_THROWS_WITH(f.runtime->runProgram(f.loaded(), call, b.views),
+                    Catch::Contains("it is for 4 ranks, the call has 2"));
   CHECK(b.untouched());
 }
 
@@ -97,7 +101,8 @@ TEST_CASE("bad input: in-place buffers that do not alias as NCCL requires") {
   call.form = CallForm::InPlace;
   std::vector<std::vector<float>> buf(2, std::vector<float>(16, kPoison));
   std::vector<RankBuffers> views{{buf[0].data(), 8, buf[0].data(), 16}, {buf[1].data(), 8, buf[1].data(), 16}};
-  CHECK_THROWS_WITH(runtime.run(call, views), "rank 1: in place, the send buffer must be the receive buffer plus 8 elements");
+  CHECK_THROWS_WITH(runtime.run(call, views),
+                    "rank 1: in place, the send buffer must be the receive buffer plus 8 elements");
   CHECK(buf[0][0] == kPoison);
   views[1].send = buf[1].data() + 8;
   CHECK(runtime.run(call, views).path == Path::Interpreter);

@@ -24,13 +24,15 @@ const std::map<std::string, std::string> kInvalid = {
     // nchannels 40 exceeds the MSCCL executor's MAXCHANNELS; this runtime has no such limit.
     {"allreduce_ring_a100_n8_ch8_i5_nchannels40.xml", "runs correctly"},
     // rank 1's rrcs reads its local operand at scratch chunk 1, but rank 1 has 1 scratch chunk.
-    {"rrc_srcoff_probe_allreduce_n2.xml", "rank 1 tb 1 step 1 (rrcs): source chunks [1, 2) are outside the scratch buffer of 1 chunks"},
+    {"rrc_srcoff_probe_allreduce_n2.xml",
+     "rank 1 tb 1 step 1 (rrcs): source chunks [1, 2) are outside the scratch buffer of 1 chunks"},
 };
 
 std::vector<fs::path> filesIn(const std::string& dir) {
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && (e.path().extension() == ".xml" || e.path().string().ends_with(".xml.gz"))) files.push_back(e.path());
+    if (e.is_regular_file() && (e.path().extension() == ".xml" || e.path().string().ends_with(".xml.gz")))
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
 }

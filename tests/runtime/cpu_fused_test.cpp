@@ -24,10 +24,10 @@ using algorithms::FusedParameters;
 namespace {
 
 struct RankData {
-  std::vector<float> a;          // W, table or X (row-major)
-  std::vector<float> bFloat;     // x or W (gemv, gemm)
-  std::vector<int32_t> bIndex;   // embedding indices
-  std::vector<float> product;    // the plain reference of the rank's product
+  std::vector<float> a;         // W, table or X (row-major)
+  std::vector<float> bFloat;    // x or W (gemv, gemm)
+  std::vector<int32_t> bIndex;  // embedding indices
+  std::vector<float> product;   // the plain reference of the rank's product
 };
 
 RankData makeRank(const FusedParameters& p, std::mt19937& rng) {
@@ -45,7 +45,8 @@ RankData makeRank(const FusedParameters& p, std::mt19937& rng) {
     for (int32_t i = 0; i < p.rows; ++i)
       for (int32_t l = 0; l < p.inner; ++l)
         for (int32_t c = 0; c < p.cols; ++c)
-          d.product[static_cast<size_t>(i) * p.cols + c] += d.a[static_cast<size_t>(d.bIndex[static_cast<size_t>(i) * p.inner + l]) * p.cols + c];
+          d.product[static_cast<size_t>(i) * p.cols + c] +=
+              d.a[static_cast<size_t>(d.bIndex[static_cast<size_t>(i) * p.inner + l]) * p.cols + c];
   } else {
     d.bFloat.resize(static_cast<size_t>(p.inner) * p.cols);
     for (float& v : d.bFloat) v = static_cast<float>(small(rng));
@@ -109,7 +110,8 @@ void runAndCheck(const FusedParameters& p, int64_t tileBytes, int workers, uint3
         expected = data[from].product[static_cast<size_t>(r * share + x)];
       }
       if (std::memcmp(&expected, &output[r][static_cast<size_t>(g)], sizeof(float)) != 0 && wrong++ < 5)
-        FAIL_CHECK("rank " << r << " element " << g << ": " << output[r][static_cast<size_t>(g)] << ", expected " << expected);
+        FAIL_CHECK("rank " << r << " element " << g << ": " << output[r][static_cast<size_t>(g)] << ", expected "
+                           << expected);
     }
   }
   CHECK(wrong == 0);
@@ -122,9 +124,19 @@ FusedParameters shape(ir::ComputeOp op, int32_t ranks, int32_t chunks, int32_t r
   p.chunksPerRank = chunks;
   p.rows = ranks * chunks * rowsPerChunk;
   switch (op) {
-    case ir::ComputeOp::Gemv: p.inner = variant == 0 ? 16 : 100; p.cols = 1; break;
-    case ir::ComputeOp::EmbeddingBag: p.cols = variant == 0 ? 8 : 32; p.inner = variant == 0 ? 3 : 7; p.tableRows = 50; break;
-    case ir::ComputeOp::Gemm: p.inner = variant == 0 ? 8 : 24; p.cols = variant == 0 ? 4 : 12; break;
+    case ir::ComputeOp::Gemv:
+      p.inner = variant == 0 ? 16 : 100;
+      p.cols = 1;
+      break;
+    case ir::ComputeOp::EmbeddingBag:
+      p.cols = variant == 0 ? 8 : 32;
+      p.inner = variant == 0 ? 3 : 7;
+      p.tableRows = 50;
+      break;
+    case ir::ComputeOp::Gemm:
+      p.inner = variant == 0 ? 8 : 24;
+      p.cols = variant == 0 ? 4 : 12;
+      break;
     case ir::ComputeOp::None: break;
   }
   return p;
@@ -167,7 +179,9 @@ void sweepOperator(ir::ComputeOp op) {
 
 }  // namespace
 
-TEST_CASE("cpu fused: GEMV + AllReduce is bit-exact (y = sum_r W_r x_r on every rank)") { sweepOperator(ir::ComputeOp::Gemv); }
+TEST_CASE("cpu fused: GEMV + AllReduce is bit-exact (y = sum_r W_r x_r on every rank)") {
+  sweepOperator(ir::ComputeOp::Gemv);
+}
 TEST_CASE("cpu fused: embedding-bag + AllToAll is bit-exact") { sweepOperator(ir::ComputeOp::EmbeddingBag); }
 TEST_CASE("cpu fused: GEMM + AllToAll is bit-exact") { sweepOperator(ir::ComputeOp::Gemm); }
 

@@ -16,7 +16,8 @@ using namespace ccforge::runtime::test;
 namespace {
 
 // Each library algorithm with its defaults, and again with other parameters.
-const std::vector<std::vector<std::string>> kVariants = {{}, {"ranks=4", "inplace=0", "root=1", "nodes=2", "gpus=2", "chunks=2", "channels=2"}};
+const std::vector<std::vector<std::string>> kVariants = {
+    {}, {"ranks=4", "inplace=0", "root=1", "nodes=2", "gpus=2", "chunks=2", "channels=2"}};
 
 // Only the settings the algorithm has.
 std::vector<std::string> settingsFor(const algorithms::LibraryEntry& e, const std::vector<std::string>& all) {

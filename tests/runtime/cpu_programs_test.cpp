@@ -39,11 +39,13 @@ void sweepFamily(Make make, bool inPlaceToo, bool ring) {
 }  // namespace
 
 TEST_CASE("CPU: ring allreduce on two channels") {
-  sweepFamily([](const samples::SampleOptions& o) {
-    samples::SampleOptions two = o;
-    two.channels = 2;
-    return samples::ringAllReduce(4, two);
-  }, true, true);
+  sweepFamily(
+      [](const samples::SampleOptions& o) {
+        samples::SampleOptions two = o;
+        two.channels = 2;
+        return samples::ringAllReduce(4, two);
+      },
+      true, true);
 }
 
 TEST_CASE("CPU: all-pairs allreduce with a fused re chain") {
@@ -78,7 +80,8 @@ TEST_CASE("CPU: 64-rank programs with thousands of thread blocks finish in secon
   samples::SampleOptions o;
   o.proto = ir::Protocol::LL;
   const auto start = std::chrono::steady_clock::now();
-  for (const ir::Algorithm& a : {samples::ringAllReduce(64, o), samples::allPairsAllReduce(64, o), samples::twoStepAllToAll(8, 8, o)}) {
+  for (const ir::Algorithm& a :
+       {samples::ringAllReduce(64, o), samples::allPairsAllReduce(64, o), samples::twoStepAllToAll(8, 8, o)}) {
     const Program p = compileSample(a);
     const Measurement m = runOnCpu(p, callFor(p, countForChunk(p, 64), DataType::F32, ReduceOp::Sum));
     INFO(a.name << ": " << m.check.describe());

@@ -164,8 +164,10 @@ TEST_CASE("CPU: every file of the verifier's corpus has the stated outcome") {
     REQUIRE((good || kExpected.count(name) == 1));  // a new fixture needs its expectation here
     const Outcome want = good ? Outcome::Matches : kExpected.at(name);
     const Outcome got = outcomeOf(e.path());
-    if (want == Outcome::Finishes) CHECK((got == Outcome::Matches || got == Outcome::WrongResult));
-    else CHECK(static_cast<int>(got) == static_cast<int>(want));
+    if (want == Outcome::Finishes)
+      CHECK((got == Outcome::Matches || got == Outcome::WrongResult));
+    else
+      CHECK(static_cast<int>(got) == static_cast<int>(want));
     ++seen;
   }
   CHECK(seen >= kExpected.size());
@@ -187,7 +189,8 @@ TEST_CASE("CPU: malformed files are refused by the reader") {
 TEST_CASE("CPU: program directories select by size window, the first file winning overlaps") {
   auto load = [](const std::string& dir) {
     ProgramSet set;
-    for (const auto& e : fs::directory_iterator(corpusDir() + "/verify-dirs/" + dir)) set.add(loadFile(e.path().string()));
+    for (const auto& e : fs::directory_iterator(corpusDir() + "/verify-dirs/" + dir))
+      set.add(loadFile(e.path().string()));
     return set;
   };
   struct Case {
@@ -196,8 +199,8 @@ TEST_CASE("CPU: program directories select by size window, the first file winnin
     const char* chosen;  // file name the selection must pick
   };
   for (const Case& c : {Case{"disjoint_windows", 1024, "a_small.xml"}, Case{"disjoint_windows", 262146, "b_large.xml"},
-                        Case{"overlapping_windows", 262144, "a_upto_2m.xml"}, Case{"overlapping_windows", 524290, "b_from_1m.xml"},
-                        Case{"shadowed", 2048, "a_pairs.xml"}}) {
+                        Case{"overlapping_windows", 262144, "a_upto_2m.xml"},
+                        Case{"overlapping_windows", 524290, "b_from_1m.xml"}, Case{"shadowed", 2048, "a_pairs.xml"}}) {
     INFO(c.dir << " count " << c.count);
     Runtime runtime(load(c.dir), makeCpuTarget({}));
     CallShape call;

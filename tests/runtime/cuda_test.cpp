@@ -46,10 +46,12 @@ TEST_CASE("CUDA ranks-on-one-gpu: the sample programs match the reference in eve
     samples::SampleOptions o;
     o.proto = proto;
     o.chunksPerStep = 1;
-    for (const ir::Algorithm& a : {samples::ringAllReduce(4, o), samples::allPairsAllReduce(4, o), samples::twoStepAllToAll(2, 2, o),
-                                   samples::ringAllGather(3, o), samples::ringReduceScatter(3, o)}) {
+    for (const ir::Algorithm& a :
+         {samples::ringAllReduce(4, o), samples::allPairsAllReduce(4, o), samples::twoStepAllToAll(2, 2, o),
+          samples::ringAllGather(3, o), samples::ringReduceScatter(3, o)}) {
       const Program p = compileSample(a);
-      for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles}) sweep(p, regime, CallForm::OutOfPlace, gpu());
+      for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles})
+        sweep(p, regime, CallForm::OutOfPlace, gpu());
     }
     o.form = CallForm::InPlace;
     o.chunksPerStep = 3;
@@ -60,9 +62,10 @@ TEST_CASE("CUDA ranks-on-one-gpu: the sample programs match the reference in eve
 
 TEST_CASE("CUDA ranks-on-one-gpu: every valid corpus file matches the reference") {
   if (skipUnlessGpus(1)) return;
-  for (const char* name : {"allgather_ring_simple_oop_n4.xml", "allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml",
-                           "allreduce_ring_a100_n4_ch1_i1_LL128.xml", "alltoall_two_step_2nodes_x4gpus.xml",
-                           "azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "sccl_allgather_dgx1_pareto_s2_r3_c2.xml"}) {
+  for (const char* name :
+       {"allgather_ring_simple_oop_n4.xml", "allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml",
+        "allreduce_ring_a100_n4_ch1_i1_LL128.xml", "alltoall_two_step_2nodes_x4gpus.xml",
+        "azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "sccl_allgather_dgx1_pareto_s2_r3_c2.xml"}) {
     const Program p = loadFile(corpusDir() + "/msccl-tools/valid/" + name);
     const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
     for (const SizeRegime& regime : {kSmallChunks, kTwoTiles}) sweep(p, regime, form, gpu());
@@ -160,8 +163,9 @@ TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fall
 TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and bulk-synchronous") {
   if (skipUnlessGpus(1)) return;
   for (auto [ranks, computeTbs, group, lanes] :
-       {std::tuple{2, 1, 1, 1}, std::tuple{4, 1, 1, 1}, std::tuple{8, 1, 1, 1}, std::tuple{4, 3, 1, 1}, std::tuple{8, 16, 1, 1},
-        std::tuple{4, 0, 1, 1}, std::tuple{8, 0, 2, 1}, std::tuple{4, 8, 2, 1}, std::tuple{4, 0, 1, 2}, std::tuple{4, 3, 1, 2}})
+       {std::tuple{2, 1, 1, 1}, std::tuple{4, 1, 1, 1}, std::tuple{8, 1, 1, 1}, std::tuple{4, 3, 1, 1},
+        std::tuple{8, 16, 1, 1}, std::tuple{4, 0, 1, 1}, std::tuple{8, 0, 2, 1}, std::tuple{4, 8, 2, 1},
+        std::tuple{4, 0, 1, 2}, std::tuple{4, 3, 1, 2}})
     for (int variant = 0; variant < 4; ++variant) {
       const bool bulk = variant % 2 == 1, computeFirst = variant >= 2;
       if (computeTbs == 0 && (bulk || computeFirst)) continue;  // both need compute blocks
@@ -200,7 +204,8 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
         for (int32_t i = 0; i < p.rows * p.inner; ++i) w[r].push_back(static_cast<float>((i * 7 + r * 3) % 5 - 2));
         for (int32_t k = 0; k < p.inner; ++k) x[r].push_back(static_cast<float>((k + r) % 5 - 2));
         for (int32_t i = 0; i < p.rows; ++i)
-          for (int32_t k = 0; k < p.inner; ++k) y[static_cast<size_t>(i)] += w[r][static_cast<size_t>(i * p.inner + k)] * x[r][static_cast<size_t>(k)];
+          for (int32_t k = 0; k < p.inner; ++k)
+            y[static_cast<size_t>(i)] += w[r][static_cast<size_t>(i * p.inner + k)] * x[r][static_cast<size_t>(k)];
         buffers[r].send = device(r, nullptr, sizeof(float) * static_cast<size_t>(p.rows));
         buffers[r].sendElems = p.rows;
         buffers[r].recv = device(r, nullptr, sizeof(float) * static_cast<size_t>(p.rows));
@@ -213,8 +218,8 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       for (int32_t r = 0; r < ranks; ++r) {
         std::vector<float> out(static_cast<size_t>(p.rows));
         target->download(r, out.data(), buffers[r].recv, sizeof(float) * out.size());
-        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " group=" << group << " lanes=" << lanes
-                      << " compute-first=" << computeFirst << " rank " << r);
+        INFO("bulk=" << bulk << " ranks=" << ranks << " compute tbs=" << computeTbs << " group=" << group
+                     << " lanes=" << lanes << " compute-first=" << computeFirst << " rank " << r);
         CHECK(std::memcmp(out.data(), y.data(), sizeof(float) * y.size()) == 0);
       }
       for (size_t k = 0; k < allocations.size(); ++k) target->release(static_cast<int32_t>(k / 4), allocations[k]);
@@ -228,8 +233,8 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
 // of at most 32 and 64 quads several per warp at once, longer ones one at a time.
 TEST_CASE("CUDA ranks-on-one-gpu: fused programs give the CPU backend's bits on arbitrary floats") {
   if (skipUnlessGpus(1)) return;
-  const std::pair<ir::ComputeOp, int32_t> cases[] = {{ir::ComputeOp::Gemv, 101}, {ir::ComputeOp::Gemv, 96},
-                                                     {ir::ComputeOp::Gemv, 256}, {ir::ComputeOp::Gemv, 500},
+  const std::pair<ir::ComputeOp, int32_t> cases[] = {{ir::ComputeOp::Gemv, 101},  {ir::ComputeOp::Gemv, 96},
+                                                     {ir::ComputeOp::Gemv, 256},  {ir::ComputeOp::Gemv, 500},
                                                      {ir::ComputeOp::Gemv, 1040}, {ir::ComputeOp::EmbeddingBag, 37},
                                                      {ir::ComputeOp::Gemm, 101}};
   for (auto [op, inner] : cases) {
@@ -259,8 +264,10 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused programs give the CPU backend's bits on 
       const ir::Operand& B = a.gpus[static_cast<size_t>(r)].operands[1];
       for (int64_t i = 0; i < int64_t{A.rows} * A.cols; ++i) operandA[r].push_back(value(rng));
       for (int64_t i = 0; i < int64_t{B.rows} * B.cols; ++i)
-        if (B.dtype == ir::OperandType::I32) indices[r].push_back(static_cast<int32_t>(rng() % static_cast<uint32_t>(A.rows)));
-        else operandB[r].push_back(value(rng));
+        if (B.dtype == ir::OperandType::I32)
+          indices[r].push_back(static_cast<int32_t>(rng() % static_cast<uint32_t>(A.rows)));
+        else
+          operandB[r].push_back(value(rng));
     }
     // Runs the program on `options`' target; returns every rank's input then output buffer.
     auto runOn = [&](const TargetOptions& options) {

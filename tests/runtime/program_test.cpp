@@ -9,28 +9,31 @@ using namespace ccforge::runtime;
 
 namespace {
 
-std::string step(int s, const char* type, const char* src, int srcoff, const char* dst, int dstoff, int cnt, int depid = -1,
-                 int deps = -1, int hasdep = 0) {
+std::string step(int s, const char* type, const char* src, int srcoff, const char* dst, int dstoff, int cnt,
+                 int depid = -1, int deps = -1, int hasdep = 0) {
   return "      <step s=\"" + std::to_string(s) + "\" type=\"" + type + "\" srcbuf=\"" + src + "\" srcoff=\"" +
          std::to_string(srcoff) + "\" dstbuf=\"" + dst + "\" dstoff=\"" + std::to_string(dstoff) + "\" cnt=\"" +
-         std::to_string(cnt) + "\" depid=\"" + std::to_string(depid) + "\" deps=\"" + std::to_string(deps) + "\" hasdep=\"" +
-         std::to_string(hasdep) + "\"/>\n";
+         std::to_string(cnt) + "\" depid=\"" + std::to_string(depid) + "\" deps=\"" + std::to_string(deps) +
+         "\" hasdep=\"" + std::to_string(hasdep) + "\"/>\n";
 }
 
 // A two-rank allreduce file whose rank 0 has `rank0` as its tbs; rank 1 is a plain partner.
 std::string file(const std::string& rank0, const std::string& coll = "allreduce", int scratch = 0) {
   return "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2\" ngpus=\"2\" coll=\"" + coll +
          "\" inplace=\"0\" outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\">\n"
-         "  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"" + std::to_string(scratch) + "\">\n" + rank0 +
+         "  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"" +
+         std::to_string(scratch) + "\">\n" + rank0 +
          "  </gpu>\n"
          "  <gpu id=\"1\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"0\">\n"
-         "    <tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" + step(0, "cpy", "i", 0, "o", 0, 2) + "    </tb>\n"
+         "    <tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" +
+         step(0, "cpy", "i", 0, "o", 0, 2) +
+         "    </tb>\n"
          "  </gpu>\n</algo>\n";
 }
 
 std::string tb(int id, int send, int recv, const std::string& steps, int chan = 0) {
-  return "    <tb id=\"" + std::to_string(id) + "\" send=\"" + std::to_string(send) + "\" recv=\"" + std::to_string(recv) +
-         "\" chan=\"" + std::to_string(chan) + "\">\n" + steps + "    </tb>\n";
+  return "    <tb id=\"" + std::to_string(id) + "\" send=\"" + std::to_string(send) + "\" recv=\"" +
+         std::to_string(recv) + "\" chan=\"" + std::to_string(chan) + "\">\n" + steps + "    </tb>\n";
 }
 
 Program compile(const std::string& xml) { return loadProgram(ir::readAlgorithm(xml, "t.xml").algorithm, "t.xml", {}); }
@@ -49,7 +52,8 @@ TEST_CASE("the loader rejects accesses outside a buffer, naming rank, tb, step a
   }
   CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "s", 0, 1)))),
                     Catch::Contains("destination chunks [0, 1) are outside the scratch buffer of 0 chunks"));
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", -1, "o", 0, 1)))), Catch::Contains("source chunks [-1, 0)"));
+  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", -1, "o", 0, 1)))),
+                    Catch::Contains("source chunks [-1, 0)"));
 }
 
 TEST_CASE("the loader rejects what would corrupt FIFOs or wait on nothing") {
@@ -57,16 +61,20 @@ TEST_CASE("the loader rejects what would corrupt FIFOs or wait on nothing") {
   CHECK_THROWS_WITH(compile(file(tb(0, 1, -1, send) + tb(1, 1, -1, send))),
                     Catch::Contains("rank 0 tb 1 and tb 0 both send on connection 0->1 ch 0"));
   CHECK_NOTHROW(compile(file(tb(0, 1, -1, send) + tb(1, 1, -1, send, 1))));  // another channel is another FIFO
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, 1, step(0, "r", "i", 0, "o", 0, 1)) + tb(1, -1, 1, step(0, "r", "i", 0, "o", 1, 1)))),
-                    Catch::Contains("both receive on connection 1->0 ch 0"));
+  CHECK_THROWS_WITH(
+      compile(file(tb(0, -1, 1, step(0, "r", "i", 0, "o", 0, 1)) + tb(1, -1, 1, step(0, "r", "i", 0, "o", 1, 1)))),
+      Catch::Contains("both receive on connection 1->0 ch 0"));
   CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, send))), Catch::Contains("'s' sends, but the thread block has send=-1"));
   CHECK_THROWS_WITH(compile(file(tb(0, 0, -1, send))), Catch::Contains("send=0 is the block's own rank"));
   CHECK_THROWS_WITH(compile(file(tb(0, 2, -1, send))), Catch::Contains("send=2 is not a rank"));
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1, 3, 0)))), Catch::Contains("depid=3 names no thread block of gpu 0"));
+  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1, 3, 0)))),
+                    Catch::Contains("depid=3 names no thread block of gpu 0"));
   CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1, 0, 1)))),
                     Catch::Contains("deps=1 but tb 0 has 1 steps"));
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 0)))), Catch::Contains("cnt=0 must be at least 1"));
-  CHECK_THROWS_WITH(compile(file(tb(1, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1)))), Catch::Contains("tb id=1 is outside 0..0"));
+  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "cpy", "i", 0, "o", 0, 0)))),
+                    Catch::Contains("cnt=0 must be at least 1"));
+  CHECK_THROWS_WITH(compile(file(tb(1, -1, -1, step(0, "cpy", "i", 0, "o", 0, 1)))),
+                    Catch::Contains("tb id=1 is outside 0..0"));
 }
 
 TEST_CASE("collectives without a definition in the file are unsupported, not unsafe") {
@@ -85,9 +93,9 @@ TEST_CASE("consecutive re steps fuse as the executor's parser fuses them, keepin
   const std::string chain = step(0, "re", "s", 0, "o", 0, 1, -1, -1, 1) +  // hasdep: ends its chain at once
                             step(1, "re", "s", 1, "o", 0, 1) +
                             step(2, "re", "s", 2, "o", 0, 1, -1, -1, 0) +  // continues step 1
-                            step(3, "re", "s", 3, "o", 0, 1, 0, 0) +  // has its own dependency: starts a new step
-                            step(4, "re", "i", 0, "o", 0, 1) +        // other source buffer: new step
-                            step(5, "re", "i", 1, "o", 1, 1);         // other destination: new step
+                            step(3, "re", "s", 3, "o", 0, 1, 0, 0) +       // has its own dependency: starts a new step
+                            step(4, "re", "i", 0, "o", 0, 1) +             // other source buffer: new step
+                            step(5, "re", "i", 1, "o", 1, 1);              // other destination: new step
   const Program p = compile(file(tb(0, -1, -1, chain), "allreduce", 4));
   const auto& steps = p.steps();
   REQUIRE(p.tbs()[0].stepCount == 5);
@@ -107,8 +115,9 @@ TEST_CASE("consecutive re steps fuse as the executor's parser fuses them, keepin
 }
 
 TEST_CASE("a fused re chain is bounds-checked with its last cnt, and holds at most 16 sources") {
-  CHECK_THROWS_WITH(compile(file(tb(0, -1, -1, step(0, "re", "s", 0, "o", 0, 1) + step(1, "re", "s", 1, "o", 0, 2)), "allreduce", 2)),
-                    Catch::Contains("step 1 (re): source chunks [1, 3) are outside the scratch buffer"));
+  CHECK_THROWS_WITH(
+      compile(file(tb(0, -1, -1, step(0, "re", "s", 0, "o", 0, 1) + step(1, "re", "s", 1, "o", 0, 2)), "allreduce", 2)),
+      Catch::Contains("step 1 (re): source chunks [1, 3) are outside the scratch buffer"));
   std::string chain;
   for (int s = 0; s < 17; ++s) chain += step(s, "re", "s", s, "o", 0, 1);
   const Program p = compile(file(tb(0, -1, -1, chain), "allreduce", 17));
@@ -146,8 +155,8 @@ TEST_CASE("a verifier passed to the loader decides whether the program loads") {
   };
   LoadOptions options;
   options.verifier = &reject;
-  CHECK_THROWS_WITH(loadProgram(ring, "ring.xml", options),
-                    Catch::Contains("ring.xml: verification at load failed") && Catch::Contains("postcondition violated at rank 0"));
+  CHECK_THROWS_WITH(loadProgram(ring, "ring.xml", options), Catch::Contains("ring.xml: verification at load failed") &&
+                                                                Catch::Contains("postcondition violated at rank 0"));
   const Verifier accept = [&](const ir::Algorithm&, const std::string&) { return VerificationOutcome{true, ""}; };
   options.verifier = &accept;
   CHECK_NOTHROW(loadProgram(ring, "ring.xml", options));

@@ -9,7 +9,8 @@ using namespace ccforge::runtime;
 
 namespace {
 
-CallShape shape(CollectiveType t, int32_t ranks, int64_t count, ReduceOp op = ReduceOp::Sum, CallForm form = CallForm::OutOfPlace) {
+CallShape shape(CollectiveType t, int32_t ranks, int64_t count, ReduceOp op = ReduceOp::Sum,
+                CallForm form = CallForm::OutOfPlace) {
   CallShape c;
   c.collective = t;
   c.ranks = ranks;

@@ -24,7 +24,9 @@ void store(Scheduler& s, uint64_t* w, uint64_t v) {
   std::atomic_ref<uint64_t>(*w).store(v, std::memory_order_release);
   s.wake(w);
 }
-uint64_t load(const uint64_t* w) { return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(w)).load(std::memory_order_acquire); }
+uint64_t load(const uint64_t* w) {
+  return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(w)).load(std::memory_order_acquire);
+}
 
 }  // namespace
 

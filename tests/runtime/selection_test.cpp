@@ -34,7 +34,7 @@ CallShape allreduce(int32_t ranks, int64_t count, ReduceOp op = ReduceOp::Sum) {
 
 TEST_CASE("selection takes the first program by source name whose window holds the call's bytes") {
   ProgramSet set;
-  set.add(ring("b_large.xml", 4, 4097, 0));        // maxBytes 0: unbounded
+  set.add(ring("b_large.xml", 4, 4097, 0));  // maxBytes 0: unbounded
   set.add(ring("a_small.xml", 4, 0, 4096));
   set.add(ring("c_any.xml", 4, std::nullopt, std::nullopt));  // no window attributes: every size
   CHECK(set.programs()[0].source() == "a_small.xml");

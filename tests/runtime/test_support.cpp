@@ -52,7 +52,8 @@ namespace ccforge::runtime::test {
 std::vector<TypeOp> typeOpsFor(CollectiveType t) {
   std::vector<TypeOp> v;
   if (!reduces(t)) {
-    for (DataType d : {DataType::F32, DataType::F16, DataType::BF16, DataType::F64, DataType::I32, DataType::I64, DataType::U8})
+    for (DataType d :
+         {DataType::F32, DataType::F16, DataType::BF16, DataType::F64, DataType::I32, DataType::I64, DataType::U8})
       v.push_back({d, ReduceOp::Sum});
     return v;
   }
@@ -67,7 +68,8 @@ void sweep(const Program& program, const SizeRegime& regime, CallForm form, Targ
   for (const TypeOp& to : typeOpsFor(program.collective())) {
     const int64_t elem = static_cast<int64_t>(dataTypeSize(to.dtype));
     const int64_t tile = regime.tileBytes ? regime.tileBytes : program.protocolTileBytes();
-    const int64_t chunk = std::max<int64_t>(1, static_cast<int64_t>(regime.chunkTiles * static_cast<double>(tile)) / elem);
+    const int64_t chunk =
+        std::max<int64_t>(1, static_cast<int64_t>(regime.chunkTiles * static_cast<double>(tile)) / elem);
     CallShape call = callFor(program, countForChunk(program, chunk), to.dtype, to.op);
     call.form = form;
     call.root = root;

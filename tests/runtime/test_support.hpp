@@ -35,8 +35,8 @@ namespace ccforge::runtime::test {
 // (0: the protocol's own).
 struct SizeRegime {
   const char* name;
-  double chunkTiles;   // chunk bytes / tile bytes
-  int64_t tileBytes;   // override, 0 = protocol default
+  double chunkTiles;  // chunk bytes / tile bytes
+  int64_t tileBytes;  // override, 0 = protocol default
 };
 // One transfer carries several chunks (maxAllowedCount > 1), a single tile.
 inline constexpr SizeRegime kSmallChunks{"several chunks per transfer", 0.01, 0};
@@ -54,6 +54,7 @@ struct TypeOp {
 std::vector<TypeOp> typeOpsFor(CollectiveType t);
 
 // Runs `program` for every type/op at the regime's size; REQUIREs a correct result for each.
-void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options = {}, int32_t root = 0);
+void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options = {},
+           int32_t root = 0);
 
 }  // namespace ccforge::runtime::test

@@ -7,10 +7,14 @@ using namespace ccforge::runtime;
 
 TEST_CASE("maxAllowedCount is the tile over the chunk, clamped to 1..71") {
   // 2 MiB Simple tile, f32.
-  CHECK(makeTiling(1024, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount == 71);      // 4 KiB chunks: 512 fit
-  CHECK(makeTiling(65536, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount == 8);      // 256 KiB chunks
-  CHECK(makeTiling(524288, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount == 1);     // chunk == tile
-  CHECK(makeTiling(3 * 524288, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount == 1); // chunk > tile: 0 clamps to 1
+  CHECK(makeTiling(1024, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount ==
+        71);  // 4 KiB chunks: 512 fit
+  CHECK(makeTiling(65536, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount ==
+        8);  // 256 KiB chunks
+  CHECK(makeTiling(524288, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount ==
+        1);  // chunk == tile
+  CHECK(makeTiling(3 * 524288, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 0).maxAllowedCount ==
+        1);  // chunk > tile: 0 clamps to 1
 }
 
 TEST_CASE("tiles cover a chunk, the last one shorter") {
@@ -50,6 +54,8 @@ TEST_CASE("Simple transfers are two slices split at a 16-byte boundary, LL trans
   CHECK(ll.slotsInFlight == 8);
   CHECK(ll.maxAllowedCount == 8);
   CHECK(ll.sliceSlotLines == Tiling::linesFor(8 * 1000 * 4));  // 8 chunks per transfer, 2 lines per 8 bytes
-  CHECK(makeTiling(1000, 4, tileBytes(ir::Protocol::LL), ir::Protocol::LL, 3).slotsInFlight == 3);         // 3 transfers in flight
-  CHECK(makeTiling(1000, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 1).slotsInFlight == 2);    // 1 transfer = 2 slices
+  CHECK(makeTiling(1000, 4, tileBytes(ir::Protocol::LL), ir::Protocol::LL, 3).slotsInFlight ==
+        3);  // 3 transfers in flight
+  CHECK(makeTiling(1000, 4, tileBytes(ir::Protocol::Simple), ir::Protocol::Simple, 1).slotsInFlight ==
+        2);  // 1 transfer = 2 slices
 }

@@ -38,7 +38,8 @@ TEST_CASE("watchdog: two ranks that both receive first deadlock, reported at onc
   CHECK(e.blocked()[0].step == 0);
   CHECK(e.blocked()[0].tile == 0);
   CHECK(e.blocked()[0].wait == WaitKind::Data);
-  CHECK_THAT(e.what(), Catch::Contains("deadlock") && Catch::Contains("rank 1 tb 0 step 0 tile 0: waits for data from rank 0 on channel 0"));
+  CHECK_THAT(e.what(), Catch::Contains("deadlock") &&
+                           Catch::Contains("rank 1 tb 0 step 0 tile 0: waits for data from rank 0 on channel 0"));
 }
 
 TEST_CASE("watchdog: a dependency on a step that never publishes its flag") {
@@ -71,7 +72,8 @@ TEST_CASE("watchdog: a ring with cnt 2 works while a transfer holds both chunks 
   const Program p = compileSample(samples::ringAllReduce(3, o));
   TargetOptions small;
   small.tuning.tileBytes = 4096;
-  CHECK(runOnCpu(p, callFor(p, countForChunk(p, 256), DataType::F32, ReduceOp::Sum), small).check.passed());  // maxAllowedCount 4
+  CHECK(runOnCpu(p, callFor(p, countForChunk(p, 256), DataType::F32, ReduceOp::Sum), small)
+            .check.passed());  // maxAllowedCount 4
   // Chunks of a whole tile: each cnt-2 step is 2 transfers = all 4 Simple slices, the rrs after the s finds no slot.
   const ExecutionFailed e = expectFailure(p, callFor(p, countForChunk(p, 1024), DataType::F32, ReduceOp::Sum), small);
   CHECK(e.kind() == ExecutionFailed::Kind::Deadlock);

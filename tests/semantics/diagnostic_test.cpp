@@ -22,7 +22,8 @@ TEST_CASE("diagnostics read as FILE:LINE:COLUMN: SEVERITY: MESSAGE [RULE]") {
   CHECK(formatDiagnostic("f.xml", {9, 7}, DiagnosticLevel::Error, "cnt=72 exceeds 71", "limits.cnt") ==
         "f.xml:9:7: error: cnt=72 exceeds 71 [limits.cnt]");
   CHECK(formatDiagnostic("a/b.xml", {3, 1}, DiagnosticLevel::Warning, "w") == "a/b.xml:3:1: warning: w");
-  CHECK(formatDiagnostic("a/b.xml", {12, 5}, DiagnosticLevel::Note, "rank 0 tb 1") == "a/b.xml:12:5: note: rank 0 tb 1");
+  CHECK(formatDiagnostic("a/b.xml", {12, 5}, DiagnosticLevel::Note, "rank 0 tb 1") ==
+        "a/b.xml:12:5: note: rank 0 tb 1");
   // A finding about the file as a whole is at 1:1; a multi-line message stays on one line.
   CHECK(formatDiagnostic("d", {}, DiagnosticLevel::Error, "no such file") == "d:1:1: error: no such file");
   CHECK(formatDiagnostic("f", {2, 0}, DiagnosticLevel::Error, "one\ntwo\n", "x.y") == "f:2:1: error: one; two [x.y]");
@@ -39,8 +40,9 @@ TEST_CASE("an input error prints as a located diagnostic") {
 }
 
 TEST_CASE("collective spec errors name the line and column of the value at fault") {
-  const std::string text = "{\"name\": \"x\", \"ranks\": 2, \"input_chunks\": 1,\n"
-                           " \"output_chunks\": \"one\", \"postcondition\": []}\n";
+  const std::string text =
+      "{\"name\": \"x\", \"ranks\": 2, \"input_chunks\": 1,\n"
+      " \"output_chunks\": \"one\", \"postcondition\": []}\n";
   try {
     parseCollectiveSpec(text, "swap.json");
     FAIL("no InputError");

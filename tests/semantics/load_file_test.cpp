@@ -13,7 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 void writeGzip(const fs::path& p, const std::string& content) {
   gzFile f = gzopen(p.c_str(), "wb");
   gzwrite(f, content.data(), static_cast<unsigned>(content.size()));

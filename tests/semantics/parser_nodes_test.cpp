@@ -10,7 +10,8 @@ using namespace ccforge;
 namespace {
 
 // Rank 0: one tb with 2 steps; rank 1: two tbs with 3 and 1 steps; rank 2: no tb.
-const char* kProgram = R"(<algo name="t" proto="Simple" nchannels="1" nchunksperloop="1" ngpus="3" coll="allreduce" inplace="1" outofplace="0" minBytes="0" maxBytes="0">
+const char* kProgram =
+    R"(<algo name="t" proto="Simple" nchannels="1" nchunksperloop="1" ngpus="3" coll="allreduce" inplace="1" outofplace="0" minBytes="0" maxBytes="0">
   <gpu id="1" i_chunks="1" o_chunks="0" s_chunks="0">
     <tb id="0" send="-1" recv="-1" chan="0">
       <step s="0" type="nop" srcbuf="i" srcoff="-1" dstbuf="o" dstoff="-1" cnt="0" depid="1" deps="0" hasdep="0"/>

@@ -17,7 +17,9 @@ const std::string kHeader =
     R"(<algo name="t" proto="Simple" nchannels="1" nchunksperloop="2" ngpus="2" coll="allreduce" inplace="1">)";
 
 std::string program(const std::string& stepAttributes) {
-  return kHeader + "\n  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n    <tb id=\"0\" send=\"1\" recv=\"-1\" chan=\"0\">\n      <step " +
+  return kHeader +
+         "\n  <gpu id=\"0\" i_chunks=\"2\" o_chunks=\"0\" s_chunks=\"0\">\n    <tb id=\"0\" send=\"1\" recv=\"-1\" "
+         "chan=\"0\">\n      <step " +
          stepAttributes + "/>\n    </tb>\n  </gpu>\n</algo>\n";
 }
 const std::string kGoodStep =
@@ -64,8 +66,7 @@ TEST_CASE("both header generations and spellings are accepted") {
 }
 
 TEST_CASE("errors carry file:line:column and say what is wrong") {
-  CHECK(errorOf(program(std::string(kGoodStep) + R"( cnt="2")")) ==
-        "t.xml:4:112: malformed XML: duplicate attribute");
+  CHECK(errorOf(program(std::string(kGoodStep) + R"( cnt="2")")) == "t.xml:4:112: malformed XML: duplicate attribute");
   std::string typo = kGoodStep;
   typo.replace(typo.find("hasdep"), 6, "hasdeps");
   CHECK_THAT(errorOf(program(typo)), Catch::StartsWith("t.xml:4:") && Catch::Contains("unknown attribute 'hasdeps'"));
@@ -113,7 +114,8 @@ TEST_CASE("minBytes and maxBytes past 2^63 - 1 read as the runtimes' strtoll rea
   hex.replace(hex.find("inplace=\"1\""), 11, R"(inplace="1" outofplace="0" minBytes="0" maxBytes="0x10")");
   CHECK_THAT(errorOf(hex), Catch::Contains("maxBytes") && Catch::Contains("leading zero"));
   std::string octal = program(kGoodStep);
-  octal.replace(octal.find("inplace=\"1\""), 11, R"(inplace="1" outofplace="0" minBytes="018446744073709551615" maxBytes="0")");
+  octal.replace(octal.find("inplace=\"1\""), 11,
+                R"(inplace="1" outofplace="0" minBytes="018446744073709551615" maxBytes="0")");
   CHECK_THAT(errorOf(octal), Catch::Contains("minBytes") && Catch::Contains("leading zero"));
 }
 
@@ -124,7 +126,8 @@ TEST_CASE("unknown elements, text and stray content are rejected") {
   std::string text = program(kGoodStep);
   text.insert(text.find("  <gpu"), "hello\n");
   CHECK_THAT(errorOf(text), Catch::Contains("unexpected text"));
-  CHECK_THAT(errorOf(kHeader + "</algo>\n" + kHeader + "</algo>"), Catch::Contains("t.xml:2:1: malformed XML: junk after document element"));
+  CHECK_THAT(errorOf(kHeader + "</algo>\n" + kHeader + "</algo>"),
+             Catch::Contains("t.xml:2:1: malformed XML: junk after document element"));
   CHECK_THAT(errorOf(""), Catch::Contains("no <algo> element"));
   CHECK_THAT(errorOf("<notalgo/>"), Catch::Contains("unexpected element <notalgo>"));
 }
@@ -193,7 +196,7 @@ TEST_CASE("what the runtime's lexer fails on between tags is reported where it i
   CHECK_THAT(tab[0].message, Catch::Contains("a tab between tags"));
   CHECK(tab[0].where.line == 2);
   CHECK(tab[0].where.column == 1);
-  CHECK(issuesOf("\t" + good).size() == 1);  // before the root element
+  CHECK(issuesOf("\t" + good).size() == 1);    // before the root element
   CHECK(issuesOf(good + "\t\n").size() == 1);  // after it
 
   std::string reference = good;

@@ -1,8 +1,8 @@
 // The selection model (semantics/selection.hpp) against the selectors' sources, with values worked
 // out by hand from the cited lines:
-//   internal  msccl-executor msccl_lifecycle.cc:330-335  (count*m) % n == 0, minBytes <= bytes <= maxBytes (0: unbounded)
-//   external  msccl-scheduler scheduler.cc:212-215       count % n == 0, same window
-//   legacy    microsoft/msccl tuning.cc:364-366, all_to_all.cc:85-88, argcheck.cc:47-52, topo.cc:790-820
+//   internal  msccl-executor msccl_lifecycle.cc:330-335  (count*m) % n == 0, minBytes <= bytes <= maxBytes (0:
+//   unbounded) external  msccl-scheduler scheduler.cc:212-215       count % n == 0, same window legacy microsoft/msccl
+//   tuning.cc:364-366, all_to_all.cc:85-88, argcheck.cc:47-52, topo.cc:790-820
 //             (int) total % n == 0, minBytes <= bytes < maxBytes (absent: 128 MiB)
 #include <catch2/catch.hpp>
 
@@ -65,8 +65,8 @@ TEST_CASE("selection: 48 chunks per loop divide no power-of-two count under any 
 TEST_CASE("selection: the executor's window is inclusive, maxBytes=0 unbounded, compared unsigned") {
   const ir::Algorithm a = header(CollectiveKind::AllReduce, "allreduce", 2, 2, 1024, 1 << 20);
   CHECK(rejection(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 128)) == Rejection::Window);  // 512 B
-  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 256)));                        // 1 KiB
-  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 1 << 18)));                    // 1 MiB
+  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 256)));                         // 1 KiB
+  CHECK(accepts(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 1 << 18)));                     // 1 MiB
   CHECK(rejection(Selector::Internal, a, call(CollectiveKind::AllReduce, 2, 1 << 19)) == Rejection::Window);
   const ir::Algorithm unbounded = header(CollectiveKind::AllReduce, "allreduce", 2, 2, 0, 0);
   CHECK(accepts(Selector::External, unbounded, call(CollectiveKind::AllReduce, 2, uint64_t{1} << 36)));
@@ -77,7 +77,7 @@ TEST_CASE("selection: the executor's window is inclusive, maxBytes=0 unbounded, 
 
 TEST_CASE("selection: the legacy window excludes maxBytes, defaults to 128 MiB and reads maxBytes=0 literally") {
   const ir::Algorithm a = header(CollectiveKind::AllReduce, "allreduce", 2, 2, 0, 1 << 20);
-  CHECK(accepts(Selector::Legacy, a, call(CollectiveKind::AllReduce, 2, 1 << 17)));                        // 512 KiB
+  CHECK(accepts(Selector::Legacy, a, call(CollectiveKind::AllReduce, 2, 1 << 17)));                         // 512 KiB
   CHECK(rejection(Selector::Legacy, a, call(CollectiveKind::AllReduce, 2, 1 << 18)) == Rejection::Window);  // 1 MiB
   const ir::Algorithm absent = header(CollectiveKind::AllReduce, "allreduce", 2, 2, std::nullopt, std::nullopt);
   CHECK(accepts(Selector::Legacy, absent, call(CollectiveKind::AllReduce, 2, 1 << 24)));  // 64 MiB
@@ -165,8 +165,9 @@ TEST_CASE("selection: every count, not only powers of two: msccl-scheduler's ndv
     CHECK_FALSE(anyConsideredCall(s, ap2ll));  // no power-of-two count: the old test called it dead
   }
   // 1-byte types: from 32896 (257 x 128; 256 x 128 is 32768 bytes) to 40832 (319 x 128).
-  const auto bytes1 = acceptedCounts(Selector::Internal, ap2ll, call(CollectiveKind::AllReduce, 8, 0, 1, CallForm::InPlace),
-                                     maxConsideredCount(CollectiveKind::AllReduce, 8, 1));
+  const auto bytes1 =
+      acceptedCounts(Selector::Internal, ap2ll, call(CollectiveKind::AllReduce, 8, 0, 1, CallForm::InPlace),
+                     maxConsideredCount(CollectiveKind::AllReduce, 8, 1));
   REQUIRE(bytes1);
   CHECK(bytes1->first == 32896);
   CHECK(bytes1->last == 40832);  // 320 x 128 = 40960 > 40959
@@ -178,12 +179,14 @@ TEST_CASE("selection: every count, not only powers of two: msccl-scheduler's ndv
 TEST_CASE("selection: 24 chunks per loop take every multiple of 24 (ncv4 ar_tree_12_LL.xml)") {
   ir::Algorithm tree = header(CollectiveKind::AllReduce, "allreduce", 4, 24, 96, 617472);
   const SelectionCall shape = call(CollectiveKind::AllReduce, 4, 0, 2);
-  const auto counts = acceptedCounts(Selector::External, tree, shape, maxConsideredCount(CollectiveKind::AllReduce, 4, 2));
+  const auto counts =
+      acceptedCounts(Selector::External, tree, shape, maxConsideredCount(CollectiveKind::AllReduce, 4, 2));
   REQUIRE(counts);
-  CHECK(counts->first == 48);       // 48 x 2 = 96 bytes
-  CHECK(counts->last == 308736);    // 308736 x 2 = 617472 bytes, 12864 x 24
+  CHECK(counts->first == 48);     // 48 x 2 = 96 bytes
+  CHECK(counts->last == 308736);  // 308736 x 2 = 617472 bytes, 12864 x 24
   CHECK(accepts(Selector::External, tree, call(CollectiveKind::AllReduce, 4, 24 * 1000, 2)));
-  CHECK(rejection(Selector::External, tree, call(CollectiveKind::AllReduce, 4, 24 * 1000 + 8, 2)) == Rejection::Divisibility);
+  CHECK(rejection(Selector::External, tree, call(CollectiveKind::AllReduce, 4, 24 * 1000 + 8, 2)) ==
+        Rejection::Divisibility);
   // The internal scheduler on an 8-rank allgather with 48 chunks: count x 8 % 48 == 0 for every
   // multiple of 6; the plugin needs multiples of 48.
   const ir::Algorithm ag48 = header(CollectiveKind::AllGather, "allgather", 8, 48);
@@ -236,18 +239,23 @@ TEST_CASE("selection: in-place is decided per rank; with the plugin's -1 only ra
   }
   CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::InPlace, -1, 2, 0) == CallForm::InPlace);
   CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::InPlace, -1, 2, 1) == CallForm::OutOfPlace);
-  CHECK(seenForm(Selector::External, CollectiveKind::ReduceScatter, CallForm::InPlace, -1, 1, 3) == CallForm::OutOfPlace);
+  CHECK(seenForm(Selector::External, CollectiveKind::ReduceScatter, CallForm::InPlace, -1, 1, 3) ==
+        CallForm::OutOfPlace);
   CHECK(seenForm(Selector::External, CollectiveKind::AllGather, CallForm::InPlace, 4, 4, 3) == CallForm::InPlace);
 }
 
 TEST_CASE("selection: no count at all: a non-positive nchunksperloop, a step past every call, an empty window") {
   const uint64_t max4 = maxConsideredCount(CollectiveKind::AllReduce, 2, 4);
-  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 0), call(CollectiveKind::AllReduce, 2, 0), max4));
-  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, -4), call(CollectiveKind::AllReduce, 2, 0), max4));
+  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 0),
+                             call(CollectiveKind::AllReduce, 2, 0), max4));
+  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, -4),
+                             call(CollectiveKind::AllReduce, 2, 0), max4));
   // 2^31 - 1 chunks: the smallest count is 2^31 - 1 of 4 bytes, under 256 GiB: accepted.
-  CHECK(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 2147483647), call(CollectiveKind::AllReduce, 2, 0), max4));
+  CHECK(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 2147483647),
+                       call(CollectiveKind::AllReduce, 2, 0), max4));
   // Window 100..103 bytes with 48 chunks of 4 bytes: multiples of 192 bytes, none inside.
-  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 48, 100, 103), call(CollectiveKind::AllReduce, 2, 0), max4));
+  CHECK_FALSE(acceptedCounts(Selector::Internal, header(CollectiveKind::AllReduce, "allreduce", 2, 48, 100, 103),
+                             call(CollectiveKind::AllReduce, 2, 0), max4));
   // Legacy: [0, 128 MiB) by default, allgather divides count x typesize x ranks: 8 ranks, 4 bytes,
   // 48 chunks: count x 32 % 48 == 0 for multiples of 3.
   ir::Algorithm legacy = header(CollectiveKind::AllGather, "allgather", 8, 48, std::nullopt, std::nullopt);

@@ -12,13 +12,13 @@ using namespace ccforge;
 
 TEST_CASE("ceilDiv rounds up exactly at the ends of int64 and uint64") {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();  // 2^63 - 1
-  CHECK(ceilDiv<int64_t>(kMax, 8) == int64_t{1} << 60);           // (2^63 - 1) / 8 = 2^60 - 1/8
+  CHECK(ceilDiv<int64_t>(kMax, 8) == int64_t{1} << 60);          // (2^63 - 1) / 8 = 2^60 - 1/8
   CHECK(ceilDiv<int64_t>(kMax - 1, 8) == int64_t{1} << 60);
   CHECK(ceilDiv<int64_t>(kMax, 1) == kMax);
   CHECK(ceilDiv<int64_t>(0, 8) == 0);
   CHECK(ceilDiv<int64_t>(16, 8) == 2);
   CHECK(ceilDiv<int64_t>(17, 8) == 3);
-  CHECK(ceilDiv<int64_t>(-5, 2) == -2);  // a true ceiling for negative numbers too
+  CHECK(ceilDiv<int64_t>(-5, 2) == -2);                             // a true ceiling for negative numbers too
   constexpr uint64_t kUMax = std::numeric_limits<uint64_t>::max();  // 2^64 - 1
   CHECK(ceilDiv<uint64_t>(kUMax, 8) == uint64_t{1} << 61);
   CHECK(ceilDiv<uint64_t>(kUMax, kUMax) == 1);

@@ -80,7 +80,9 @@ TEST_CASE("a custom collective's spec travels in a comment inside <algo>, even w
   REQUIRE(read.post.size() == 2);
   CHECK(read.post[1].value == std::vector<ccforge::Atom>{{0, 0}});
   // Any other comment is only a comment.
-  const ReadResult plain = readAlgorithm("<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" "
-                                         "coll=\"custom\" inplace=\"0\">\n  <!-- a note -->\n</algo>\n", "plain.xml");
+  const ReadResult plain = readAlgorithm(
+      "<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" "
+      "coll=\"custom\" inplace=\"0\">\n  <!-- a note -->\n</algo>\n",
+      "plain.xml");
   CHECK_FALSE(plain.algorithm.collectiveSpec);
 }

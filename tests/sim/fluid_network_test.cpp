@@ -7,8 +7,8 @@ using namespace ccforge::sim;
 TEST_CASE("max-min fairness: a capped transfer leaves its share to the others") {
   // Link 0 carries 10 units/s. A is capped at 2, B and C share the remaining 8.
   FluidNetwork n({10});
-  n.start({0}, 8, 2);   // A: 4 s
-  n.start({0}, 8, 100);  // B: 8 at 4/s = 2 s
+  n.start({0}, 8, 2);     // A: 4 s
+  n.start({0}, 8, 100);   // B: 8 at 4/s = 2 s
   n.start({0}, 12, 100);  // C: 8 at 4/s in 2 s, then 4 at 8/s in 0.5 s
   CHECK(n.nextCompletion() == Approx(2));
   CHECK(n.advanceTo(2) == std::vector<int64_t>{1});

@@ -73,13 +73,14 @@ TEST_CASE("nccl model: H100 allreduce picks NVLS at 1 GiB, the ring when told to
   CHECK(pick.timeUs == Approx(pick.ncclTimeUs).epsilon(1e-9));
   // NCCL_ALGO=Ring: 12 x 30 x 8/14 GB/s; 8.4 + 14 x 3.4 us. (Measured on an H100 box: 5218.6 us,
   // tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-ring-nccl2.26.txt.)
-  const NcclChoice ring = ncclChoice(setupOf("h100-1", {"NCCL_ALGO=Ring"}), {.collective = CollectiveType::AllReduce, .bytes = kGiB});
+  const NcclChoice ring =
+      ncclChoice(setupOf("h100-1", {"NCCL_ALGO=Ring"}), {.collective = CollectiveType::AllReduce, .bytes = kGiB});
   CHECK(ring.algorithm == "ring");
   CHECK(ring.protocol == ir::Protocol::Simple);
   CHECK(ring.ncclTimeUs == Approx(56 + kGiB / (1000 * 360.0 * 8 / 14)).epsilon(1e-9));
   // NCCL_NVLS_ENABLE=0 leaves ring and tree.
-  CHECK(ncclChoice(setupOf("h100-1", {"NCCL_NVLS_ENABLE=0"}), {.collective = CollectiveType::AllReduce, .bytes = kGiB}).algorithm ==
-        "ring");
+  CHECK(ncclChoice(setupOf("h100-1", {"NCCL_NVLS_ENABLE=0"}), {.collective = CollectiveType::AllReduce, .bytes = kGiB})
+            .algorithm == "ring");
 }
 
 TEST_CASE("nccl model: NVLS's smaller chunks cost nvls_step_us per added step") {
@@ -88,10 +89,12 @@ TEST_CASE("nccl model: NVLS's smaller chunks cost nvls_step_us per added step") 
   // the full chunk takes 32; 16 MiB: 32 KiB chunks (below 64 MiB), 4 steps for 1; 4 MiB: 16 KiB
   // chunks (below 8 MiB), 2 steps for 0.25. Each added step costs the default 4 us.
   const NcclSetup h100 = setupOf("h100-1");
-  const std::pair<uint64_t, double> cases[] = {{kGiB / 2, 32 * 4.0}, {uint64_t{16} << 20, 3 * 4.0}, {uint64_t{4} << 20, 1.75 * 4.0}, {kGiB, 0.0}};
+  const std::pair<uint64_t, double> cases[] = {
+      {kGiB / 2, 32 * 4.0}, {uint64_t{16} << 20, 3 * 4.0}, {uint64_t{4} << 20, 1.75 * 4.0}, {kGiB, 0.0}};
   for (const auto& [bytes, extraUs] : cases) {
     INFO(bytes);
-    const NcclChoice nvls = optionOf(ncclOptions(h100, {.collective = CollectiveType::AllReduce, .bytes = bytes}), "nvls", ir::Protocol::Simple);
+    const NcclChoice nvls = optionOf(ncclOptions(h100, {.collective = CollectiveType::AllReduce, .bytes = bytes}),
+                                     "nvls", ir::Protocol::Simple);
     REQUIRE(nvls.channels == 16);
     CHECK(nvls.timeUs - nvls.ncclTimeUs == Approx(extraUs).epsilon(1e-9));
   }
@@ -101,7 +104,8 @@ TEST_CASE("nccl model: small sizes, the floor and the channels a call uses") {
   const NcclSetup a100 = setupOf("a100-1");
   const auto options = ncclOptions(a100, {.collective = CollectiveType::AllReduce, .bytes = 1024, .gpusPerThread = 8});
   // Ring LL: 6.6 + 14 x 0.6 us; bus min(87.7, 240 x 0.5) x 8/14.
-  CHECK(optionOf(options, "ring", ir::Protocol::LL).ncclTimeUs == Approx(15 + 1024 / (1000 * 87.7 * 8 / 14)).epsilon(1e-9));
+  CHECK(optionOf(options, "ring", ir::Protocol::LL).ncclTimeUs ==
+        Approx(15 + 1024 / (1000 * 87.7 * 8 / 14)).epsilon(1e-9));
   // Tree LL: 6.8 + 2 x 7 x 0.6; bus min(240 x .92 / 3.8, 87.7) x .5, correction .9 at 1 KiB.
   CHECK(optionOf(options, "tree", ir::Protocol::LL).ncclTimeUs ==
         Approx(15.2 + 1024 / (1000 * (240 * .92 / 3.8) * .5 * .9)).epsilon(1e-9));
@@ -109,7 +113,9 @@ TEST_CASE("nccl model: small sizes, the floor and the channels a call uses") {
   CHECK(optionOf(options, "ring", ir::Protocol::LL).timeUs == Approx(36.5));
   // 1 KiB of allreduce is 8 KiB of LL traffic: one channel of 24.
   CHECK(optionOf(options, "ring", ir::Protocol::LL).channels == 1);
-  CHECK(optionOf(ncclOptions(a100, {.collective = CollectiveType::AllReduce, .bytes = kGiB}), "ring", ir::Protocol::Simple).channels == 24);
+  CHECK(optionOf(ncclOptions(a100, {.collective = CollectiveType::AllReduce, .bytes = kGiB}), "ring",
+                 ir::Protocol::Simple)
+            .channels == 24);
 }
 
 TEST_CASE("nccl model: two boxes pay network steps and the ring plateau") {
@@ -117,7 +123,8 @@ TEST_CASE("nccl model: two boxes pay network steps and the ring plateau") {
   const auto options = ncclOptions(a2, {.collective = CollectiveType::AllReduce, .bytes = kGiB});
   REQUIRE(options.size() == 1);
   // 30 steps, 2 across the network (14 us), 28 at max(3.4, 3 x 1.0); x 1.4 (the plateau); bus 8 x 24.
-  CHECK(options.front().ncclTimeUs == Approx((8.4 + 28 * 3.4 + 2 * 14) * 1.4 + kGiB / (1000 * 192.0 * 16 / 30)).epsilon(1e-9));
+  CHECK(options.front().ncclTimeUs ==
+        Approx((8.4 + 28 * 3.4 + 2 * 14) * 1.4 + kGiB / (1000 * 192.0 * 16 / 30)).epsilon(1e-9));
 }
 
 TEST_CASE("nccl model: alltoall as grouped point-to-point, and what NCCL does not have") {
@@ -138,7 +145,8 @@ TEST_CASE("nccl environment: NCCL's list syntax") {
   CHECK(e.algorithmOn(CollectiveType::AllReduce, nccl::Algorithm::Nvls));
   CHECK(e.protocolOn(CollectiveType::AllReduce, 1) == false);
   CHECK(e.protocolOn(CollectiveType::AllReduce, 2) == true);
-  CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_ALGO=ring;tree"}), std::invalid_argument);  // second entry without a prefix
+  CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_ALGO=ring;tree"}),
+                  std::invalid_argument);  // second entry without a prefix
   CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_ALGO=rung"}), std::invalid_argument);
   CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_BUFFSIZE=1"}), std::invalid_argument);
   CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_MAX_NCHANNELS=0"}), std::invalid_argument);

@@ -57,7 +57,8 @@ TEST_CASE("sm80 caps one connection at NCCL's 20 GB/s NVLink channel bandwidth")
   CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 20e9 * 1e6 + 4.4).epsilon(1e-9));
   // Blackwell: 40.1 GB/s per connection, but the link moves 40.1/50 of its 25 GB/s (NCCL's rate
   // per NVLink5 link against its signalling rate).
-  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm100) == Approx(8.4 + kMiB / (25e9 * 40.1 / 50) * 1e6 + 4.4).epsilon(1e-9));
+  CHECK(timeOf(oneSend("Simple"), kPair, 1 << 20, Arch::Sm100) ==
+        Approx(8.4 + kMiB / (25e9 * 40.1 / 50) * 1e6 + 4.4).epsilon(1e-9));
 }
 
 TEST_CASE("links move their transport's efficiency; calibration, the LL cap, the floor, spec rates") {
@@ -65,30 +66,36 @@ TEST_CASE("links move their transport's efficiency; calibration, the LL cap, the
   // the network hop's Simple latency 14 us, alpha 1 us.
   const std::string net = R"({"name": "net", "sm": 80, "unit_GBps": 10, "alpha_us": 1, "link_class": "network",
     "vertices": [{"name": "a"}, {"name": "b"}], "links": [{"from": "a", "to": "b", "bw": 1}])";
-  CHECK(timeOf(oneSend("Simple"), (net + "}").c_str(), 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 9.6e9 * 1e6 + 15).epsilon(1e-9));
+  CHECK(timeOf(oneSend("Simple"), (net + "}").c_str(), 1 << 20, Arch::Sm80) ==
+        Approx(8.4 + kMiB / 9.6e9 * 1e6 + 15).epsilon(1e-9));
   // The generation comes from the spec's "sm" when none is given.
   ir::Algorithm a = ir::readAlgorithm(oneSend("Simple"), "p.xml").algorithm;
   const topo::Topology plain = topo::readTopology(net + "}", "t.json", {});
-  CHECK(simulate(a, "p.xml", plain, {.sizes = {1 << 20}, .arch = std::nullopt}).results[0].timeUs == Approx(8.4 + kMiB / 9.6e9 * 1e6 + 15).epsilon(1e-9));
+  CHECK(simulate(a, "p.xml", plain, {.sizes = {1 << 20}, .arch = std::nullopt}).results[0].timeUs ==
+        Approx(8.4 + kMiB / 9.6e9 * 1e6 + 15).epsilon(1e-9));
   // At spec link rates (what bounds assume): 10 GB/s.
-  CHECK(simulate(a, "p.xml", plain, {.sizes = {1 << 20}, .arch = std::nullopt, .eventLimit = kDefaultEventLimit, .specLinkRates = true})
+  CHECK(simulate(a, "p.xml", plain,
+                 {.sizes = {1 << 20}, .arch = std::nullopt, .eventLimit = kDefaultEventLimit, .specLinkRates = true})
             .results[0]
             .timeUs == Approx(8.4 + kMiB / 10e9 * 1e6 + 15).epsilon(1e-9));
   // A calibration replaces the defaults: the network at half its rate, a 100 us floor.
   const std::string calibrated = net + R"(, "calibration": {"network_efficiency": 0.5, "launch_us": 100}})";
   CHECK(timeOf(oneSend("Simple"), calibrated.c_str(), 64, Arch::Sm80) == Approx(100));
-  CHECK(timeOf(oneSend("Simple"), calibrated.c_str(), 1 << 20, Arch::Sm80) == Approx(8.4 + kMiB / 5e9 * 1e6 + 15).epsilon(1e-9));
+  CHECK(timeOf(oneSend("Simple"), calibrated.c_str(), 1 << 20, Arch::Sm80) ==
+        Approx(8.4 + kMiB / 5e9 * 1e6 + 15).epsilon(1e-9));
   // NCCL's LL cap (141 GB/s on one Hopper node) scaled to 7.05 GB/s binds a single LL connection
   // (otherwise 20.6 x 0.5 GB/s): 6.6 us base, 0.6 hop, 1 alpha.
-  const std::string ll = R"({"name": "ll", "sm": 90, "unit_GBps": 25, "alpha_us": 1, "calibration": {"ll_bandwidth_scale": 0.05},
+  const std::string ll =
+      R"({"name": "ll", "sm": 90, "unit_GBps": 25, "alpha_us": 1, "calibration": {"ll_bandwidth_scale": 0.05},
     "vertices": [{"name": "a"}, {"name": "b"}], "links": [{"from": "a", "to": "b", "bw": 1}]})";
-  CHECK(timeOf(oneSend("LL"), ll.c_str(), 1 << 20, Arch::Sm90) == Approx(6.6 + kMiB / 7.05e9 * 1e6 + 1.6).epsilon(1e-6));
+  CHECK(timeOf(oneSend("LL"), ll.c_str(), 1 << 20, Arch::Sm90) ==
+        Approx(6.6 + kMiB / 7.05e9 * 1e6 + 1.6).epsilon(1e-6));
 }
 
 TEST_CASE("two transfers into one GPU share the switch's link to it") {
   const char* star = R"({"name": "sw", "unit_GBps": 25, "family": {"kind": "switch", "n": 3, "bw": 1}})";
-  std::string p = programText("Simple", 1,
-                              {{{2, -1, 0, {{"s"}}}}, {{2, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}, {-1, 1, 0, {{"r"}}}}});
+  std::string p = programText(
+      "Simple", 1, {{{2, -1, 0, {{"s"}}}}, {{2, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}, {-1, 1, 0, {{"r"}}}}});
   CHECK(timeOf(p, star, 1 << 20) == Approx(8.4 + 2 * kUs25 + 3.4).epsilon(1e-9));
 }
 
@@ -102,8 +109,8 @@ TEST_CASE("a dependency delays a step until the flagged step is done") {
   const char* full = R"({"name": "k3", "unit_GBps": 25, "family": {"kind": "fully_connected", "n": 3, "bw": 1}})";
   StepText flagged{"s", 1, -1, -1, 1};
   StepText waits{"s", 1, 0, 0, 0};
-  std::string p = programText("Simple", 1,
-                              {{{1, -1, 0, {flagged}}, {2, -1, 0, {waits}}}, {{-1, 0, 0, {{"r"}}}}, {{-1, 0, 0, {{"r"}}}}});
+  std::string p = programText(
+      "Simple", 1, {{{1, -1, 0, {flagged}}, {2, -1, 0, {waits}}}, {{-1, 0, 0, {{"r"}}}}, {{-1, 0, 0, {{"r"}}}}});
   CHECK(timeOf(p, full, 1 << 20) == Approx(8.4 + 2 * kUs25 + 3.4).epsilon(1e-9));
 }
 
@@ -122,18 +129,21 @@ TEST_CASE("paired steps with different cnt are a violation") {
 
 TEST_CASE("programs that do not fit the topology are input errors") {
   std::string three = programText("Simple", 1, {{{1, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}}}}, {}});
-  CHECK_THROWS_WITH(timeOf(three, kPair, 1024), Catch::Contains("the algorithm has 3 ranks but topology pair has only 2 GPUs"));
+  CHECK_THROWS_WITH(timeOf(three, kPair, 1024),
+                    Catch::Contains("the algorithm has 3 ranks but topology pair has only 2 GPUs"));
   const char* oneWay = R"({"name": "oneway", "vertices": [{"name": "a"}, {"name": "b"}],
     "links": [{"from": "a", "to": "b", "bw": 1, "directed": true}]})";
   std::string back = programText("Simple", 1, {{{-1, 1, 0, {{"r"}}}}, {{0, -1, 0, {{"s"}}}}});
-  CHECK_THROWS_WITH(timeOf(back, oneWay, 1024), Catch::Contains("p.xml:") && Catch::Contains("connection rank 1 -> rank 0 (b -> a) has no route"));
+  CHECK_THROWS_WITH(timeOf(back, oneWay, 1024),
+                    Catch::Contains("p.xml:") && Catch::Contains("connection rank 1 -> rank 0 (b -> a) has no route"));
   std::string noPeer = programText("Simple", 1, {{{-1, -1, 0, {{"s"}}}}, {}});
   CHECK_THROWS_AS(timeOf(noPeer, kPair, 1024), InputError);
 }
 
 TEST_CASE("two blocks on one side of a connection are a violation") {
   std::string p = programText("Simple", 1, {{{1, -1, 0, {{"s"}}}, {1, -1, 0, {{"s"}}}}, {{-1, 0, 0, {{"r"}, {"r"}}}}});
-  CHECK_THROWS_WITH(timeOf(p, kPair, 1024), Catch::Contains("two thread blocks of rank 0 send on connection 0->1 ch 0"));
+  CHECK_THROWS_WITH(timeOf(p, kPair, 1024),
+                    Catch::Contains("two thread blocks of rank 0 send on connection 0->1 ch 0"));
 }
 
 TEST_CASE("the event limit stops a long simulation") {
@@ -155,7 +165,9 @@ TEST_CASE("busbw uses nccl-tests' factors") {
 // Ranks are <gpu id>s, wherever the elements stand (msccl_parser.cc finds a rank's program by
 // id); issue 11 found `simulate` indexing them by position.
 TEST_CASE("gpu elements out of id order simulate as in order") {
-  ir::Algorithm a = ir::readAlgorithmFile(std::string(CCFORGE_FIXTURES) + "/msccl-tools/valid/allgather_ring_simple_oop_n4.xml").algorithm;
+  ir::Algorithm a =
+      ir::readAlgorithmFile(std::string(CCFORGE_FIXTURES) + "/msccl-tools/valid/allgather_ring_simple_oop_n4.xml")
+          .algorithm;
   const topo::Topology t = topo::loadTopology("dgx1");
   SimulationOptions o;
   o.sizes = {1 << 20, 64 << 20};
@@ -168,9 +180,11 @@ TEST_CASE("gpu elements out of id order simulate as in order") {
 // simulate reads the same loaded form as verify and the runtime: what has no execution is refused.
 TEST_CASE("a structurally broken program is refused with its location, not simulated") {
   const std::string noGpus =
-      "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"2\" coll=\"allreduce\" inplace=\"0\" "
+      "<algo name=\"t\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"2\" coll=\"allreduce\" "
+      "inplace=\"0\" "
       "outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\">\n</algo>\n";
-  CHECK_THROWS_WITH(timeOf(noGpus, kPair, 1024), Catch::Contains("p.xml:1:1") && Catch::Contains("ngpus=2 but the file has 0 <gpu> elements"));
+  CHECK_THROWS_WITH(timeOf(noGpus, kPair, 1024),
+                    Catch::Contains("p.xml:1:1") && Catch::Contains("ngpus=2 but the file has 0 <gpu> elements"));
   const std::string badDependency = programText("Simple", 1, {{{1, -1, 0, {{"s", 1, 5, 0}}}}, {{-1, 0, 0, {{"r"}}}}});
   CHECK_THROWS_AS(timeOf(badDependency, kPair, 1024), InputError);
 }
@@ -204,7 +218,8 @@ TEST_CASE("GEMV + AllReduce on 4 and 8 ranks runs on mi250-1's first GCDs, relay
     // At least the base latency and one rank's GEMV at its roofline: W_r at 1638 GB/s.
     CHECK(r.results.at(0).timeUs > 8.4 + 4096.0 * k * 4 / 1638e9 * 1e6);
     // Rank r is gpu r of the 16: without relaying, rank 0 -> rank 2 has no route.
-    CHECK_THROWS_WITH(simulate(gemv, "g.xml", test::mi250WithoutRelay(), o),
-                      Catch::Contains("connection rank 0 -> rank 2 (gpu0 -> gpu2) has no route in topology mi250-1-no-relay"));
+    CHECK_THROWS_WITH(
+        simulate(gemv, "g.xml", test::mi250WithoutRelay(), o),
+        Catch::Contains("connection rank 0 -> rank 2 (gpu0 -> gpu2) has no route in topology mi250-1-no-relay"));
   }
 }

@@ -45,7 +45,8 @@ CheckStatus statusOf(const verify::FileReport& r, Check check) {
 std::string describe(const verify::FileReport& r) {
   std::string out = std::string(verify::verdictName(r.verdict)) + " " + r.error + "\n";
   for (const verify::CheckOutcome& c : r.checks)
-    out += std::string(verify::checkName(c.check)) + " " + std::string(verify::checkStatusName(c.status)) + " " + c.note + "\n";
+    out += std::string(verify::checkName(c.check)) + " " + std::string(verify::checkStatusName(c.status)) + " " +
+           c.note + "\n";
   for (const verify::Violation& v : r.violations) out += v.rule + ": " + v.message + "\n";
   return out;
 }
@@ -84,7 +85,8 @@ void checkDeadlockWitness(const test::Program& p, const verify::Witness& w) {
   REQUIRE_FALSE(sim.completed);
   REQUIRE(w.blocked.size() == sim.blocked.size());
   for (size_t i = 0; i < sim.blocked.size(); ++i) {
-    const verify::StepRef at = verify::stepRef(p.index(), p.index().firstStep(sim.blocked[i].tb) + static_cast<uint32_t>(sim.blocked[i].step));
+    const verify::StepRef at =
+        verify::stepRef(p.index(), p.index().firstStep(sim.blocked[i].tb) + static_cast<uint32_t>(sim.blocked[i].step));
     CHECK(w.blocked[i].rank == at.rank);
     CHECK(w.blocked[i].tb == at.tb);
     CHECK(w.blocked[i].step == at.step);

@@ -16,7 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 // The simulation's step order as a schedule of atomic steps.
 std::vector<verify::ScheduleEvent> inOrder(const smt::DataSetting& setting, const verify::StepGraph& graph) {
   const LoadedProgram& index = setting.index();
@@ -36,7 +35,8 @@ std::vector<verify::ScheduleEvent> inOrder(const smt::DataSetting& setting, cons
 
 smt::SmtDataResult checkData(const test::Program& p, verify::SmtSolvers solvers, verify::Findings& findings) {
   smt::RunSettings settings;
-  settings.solvers = solvers == verify::SmtSolvers::Cvc5 ? std::vector{smt::SolverKind::Cvc5} : std::vector{smt::SolverKind::Z3};
+  settings.solvers =
+      solvers == verify::SmtSolvers::Cvc5 ? std::vector{smt::SolverKind::Cvc5} : std::vector{smt::SolverKind::Z3};
   smt::QueryRunner runner(settings);
   std::vector<CallForm> forms = verify::callFormsOf(p.algorithm());
   smt::DataCheckInput input{p.index(), p.collective(), forms, p.bufferLengths(), 2};
@@ -128,7 +128,8 @@ TEST_CASE("the data replay refuses schedules the synchronisation forbids") {
   CHECK_FALSE(early.ok);
   CHECK(early.error == "rank 0 tb 0 step 0 must end before rank 0 tb 1 step 0");
   schedule.pop_back();
-  CHECK(smt::replayDataSchedule(setting, graph, schedule).error.ends_with("runs but the schedule lacks some of its events"));
+  CHECK(smt::replayDataSchedule(setting, graph, schedule)
+            .error.ends_with("runs but the schedule lacks some of its events"));
 }
 
 TEST_CASE("chunks with too many possible values leave the checks inconclusive, not decided") {

@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 smt::QueryRunner z3Runner() { return smt::QueryRunner(smt::RunSettings{}); }
 
 bool sameWaits(const std::vector<verify::BlockedThreadBlock>& a, const std::vector<verify::BlockedThreadBlock>& b) {
@@ -85,7 +84,8 @@ TEST_CASE("the replay refuses events that are not enabled and states that are no
   };
   smt::UnitReplay outOfOrder = replay({E{0, 0, 1, 0, 0, {}, -1}});
   CHECK_FALSE(outOfOrder.ok);
-  CHECK(outOfOrder.error == "event 0 (rank 0 tb 0 step 1 tile 0 unit 0): the block's next event is step 0 tile 0 unit 0");
+  CHECK(outOfOrder.error ==
+        "event 0 (rank 0 tb 0 step 1 tile 0 unit 0): the block's next event is step 0 tile 0 unit 0");
   // Rank 0 sends its chunk (two Simple units), then would receive what rank 1 has not sent.
   smt::UnitReplay early = replay({E{0, 0, 0, 0, 0, {}, -1}, E{0, 0, 0, 0, 1, {}, -1}, E{0, 0, 1, 0, 0, {}, -1}});
   CHECK_FALSE(early.ok);

@@ -18,9 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kFixtures[] = {"verify/deadlock/allreduce_pairs_one_slot.xml", "verify/races/write_read_unordered.xml",
-                                 "verify/good/allreduce_pairs_n2.xml", "verify/connections/count_mismatch.xml"};
-
+const char* const kFixtures[] = {"verify/deadlock/allreduce_pairs_one_slot.xml",
+                                 "verify/races/write_read_unordered.xml", "verify/good/allreduce_pairs_n2.xml",
+                                 "verify/connections/count_mismatch.xml"};
 
 std::string firstLine(const std::string& command) {
   FILE* p = ::popen(command.c_str(), "r");

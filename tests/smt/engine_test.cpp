@@ -31,27 +31,31 @@ bool reports(const verify::FileReport& r, const std::string& rule, const std::st
 TEST_CASE("two solvers that disagree make the file an internal error that shows both answers") {
   auto z3Sat = std::make_shared<test::FixedSolver>(smt::SolverKind::Z3, smt::Answer::Sat);
   auto cvc5Unsat = std::make_shared<test::FixedSolver>(smt::SolverKind::Cvc5, smt::Answer::Unsat);
-  const verify::FileReport r =
-      verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {z3Sat, cvc5Unsat}));
+  const verify::FileReport r = verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"),
+                                                  withBackends(verify::Engine::Smt, {z3Sat, cvc5Unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(r, smt::kDisagreementRule, "the solvers disagree: z3 sat, cvc5 unsat"));
   CHECK(r.errorMessage == "the engines disagree or an SMT witness does not replay (see engines.disagree)");
-  CHECK(r.error.ends_with(": error: the engines disagree or an SMT witness does not replay (see engines.disagree) [internal.error]"));
+  CHECK(r.error.ends_with(
+      ": error: the engines disagree or an SMT witness does not replay (see engines.disagree) [internal.error]"));
 }
 
 TEST_CASE("an SMT answer that contradicts the simulation is a disagreement (--engine both)") {
   auto unsat = std::make_shared<test::FixedSolver>(smt::SolverKind::Z3, smt::Answer::Unsat);
-  const verify::FileReport r =
-      verify::verifyFile(test::fixture("verify/deadlock/receive_before_send.xml"), withBackends(verify::Engine::Both, {unsat}));
+  const verify::FileReport r = verify::verifyFile(test::fixture("verify/deadlock/receive_before_send.xml"),
+                                                  withBackends(verify::Engine::Both, {unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
+  CHECK(reports(
+      r, smt::kDisagreementRule,
+      "tiles=1 maxAllowedCount=71 slots=2: the simulation deadlocks, but the solvers say deadlock-free (unsat)"));
   CHECK(reports(r, smt::kDisagreementRule,
-                "tiles=1 maxAllowedCount=71 slots=2: the simulation deadlocks, but the solvers say deadlock-free (unsat)"));
-  CHECK(reports(r, smt::kDisagreementRule, "the simulation computes a wrong output chunk, but SMT proves every interleaving correct"));
+                "the simulation computes a wrong output chunk, but SMT proves every interleaving correct"));
 }
 
 TEST_CASE("a sat answer whose witness does not replay is an internal error, not a violation") {
   auto sat = std::make_shared<test::FixedSolver>(smt::SolverKind::Z3, smt::Answer::Sat);
-  const verify::FileReport r = verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {sat}));
+  const verify::FileReport r =
+      verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {sat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(r, smt::kDisagreementRule, "the witness does not replay"));
   CHECK_FALSE(std::any_of(r.violations.begin(), r.violations.end(),
@@ -60,19 +64,22 @@ TEST_CASE("a sat answer whose witness does not replay is an internal error, not 
 
 TEST_CASE("a solver without an answer leaves the checks inconclusive with its reason") {
   auto unknown = std::make_shared<test::FixedSolver>(smt::SolverKind::Cvc5, smt::Answer::Unknown);
-  for (const char* file : {"good/allreduce_pairs_n2.xml", "deadlock/receive_before_send.xml", "races/write_read_unordered.xml"}) {
+  for (const char* file :
+       {"good/allreduce_pairs_n2.xml", "deadlock/receive_before_send.xml", "races/write_read_unordered.xml"}) {
     INFO(file);
-    const verify::FileReport r = verify::verifyFile(test::fixture(std::string("verify/") + file), withBackends(verify::Engine::Smt, {unknown}));
+    const verify::FileReport r =
+        verify::verifyFile(test::fixture(std::string("verify/") + file), withBackends(verify::Engine::Smt, {unknown}));
     CHECK(r.verdict == verify::Verdict::Inconclusive);
     CHECK(r.errorCount() == 0);
     REQUIRE(r.smt);
     for (const verify::CheckOutcome& c : r.checks) {
-      if (c.check != verify::Check::Deadlock && c.check != verify::Check::Races && c.check != verify::Check::Postcondition)
+      if (c.check != verify::Check::Deadlock && c.check != verify::Check::Races &&
+          c.check != verify::Check::Postcondition)
         continue;
       const std::string name(verify::checkName(c.check));
-      const bool simplified = std::all_of(r.smt->queries.begin(), r.smt->queries.end(), [&](const verify::SmtQueryRecord& q) {
-        return q.check != name || q.decidedBy == "simplification";
-      });
+      const bool simplified = std::all_of(
+          r.smt->queries.begin(), r.smt->queries.end(),
+          [&](const verify::SmtQueryRecord& q) { return q.check != name || q.decidedBy == "simplification"; });
       INFO(name);
       // Only a query that simplified to false is decided without the solver.
       if (simplified) {

@@ -110,7 +110,9 @@ class Search {
 
   ChunkValues::Id compute(const Point& p, const std::vector<ChunkValues::Id>& memory,
                           const std::vector<ChunkValues::Id>& computed) const {
-    auto read = [&](int32_t cell) { return cell == smt::kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)]; };
+    auto read = [&](int32_t cell) {
+      return cell == smt::kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)];
+    };
     const LoadedStep& st = setting_.index().step(p.step);
     ChunkValues::Id incoming = ChunkValues::kUninitialized;
     if (receives(st.type)) {
@@ -118,9 +120,9 @@ class Search {
       if (p.chunk < chunksOf(setting_.index().step(sender)))
         incoming = computed[firstSlot_.at(sender) + static_cast<size_t>(p.chunk)];
     }
-    return setting_.result(p.step, incoming, read(setting_.sourceCell(p.step, p.chunk)),
-                           st.type == ir::OpType::Reduce ? read(setting_.destinationCell(p.step, p.chunk))
-                                                         : ChunkValues::kUninitialized);
+    return setting_.result(
+        p.step, incoming, read(setting_.sourceCell(p.step, p.chunk)),
+        st.type == ir::OpType::Reduce ? read(setting_.destinationCell(p.step, p.chunk)) : ChunkValues::kUninitialized);
   }
 
   const smt::DataSetting& setting_;
@@ -136,7 +138,7 @@ class Search {
 }  // namespace
 
 std::optional<std::set<std::vector<ChunkValues::Id>>> everyOutcome(const smt::DataSetting& setting,
-                                                                    const smt::SyncGraph& graph, size_t maxStates) {
+                                                                   const smt::SyncGraph& graph, size_t maxStates) {
   return Search(setting, graph, maxStates).run();
 }
 

@@ -16,7 +16,7 @@ namespace ccforge::test {
 
 // nullopt when the program has more than 64 points or the search exceeds `maxStates`.
 std::optional<std::set<std::vector<ChunkValues::Id>>> everyOutcome(const smt::DataSetting& setting,
-                                                                    const smt::SyncGraph& graph,
-                                                                    size_t maxStates = 2'000'000);
+                                                                   const smt::SyncGraph& graph,
+                                                                   size_t maxStates = 2'000'000);
 
 }  // namespace ccforge::test

@@ -24,7 +24,8 @@ std::unique_ptr<Program> Program::of(ir::Algorithm algo, const verify::Options& 
 
 std::unique_ptr<Program> Program::index(std::unique_ptr<Program> p, const verify::Options& options) {
   verify::Findings findings("program", 0);
-  verify::ResolvedCollective resolved = verify::resolveCollective(p->algo_, options.collective, options.customCollective, findings);
+  verify::ResolvedCollective resolved =
+      verify::resolveCollective(p->algo_, options.collective, options.customCollective, findings);
   LoadResult load = loadProgram(p->algo_);
   verify::LintResult lint = verify::lint(load, p->algo_, {}, resolved.collective, options, findings);
   if (!load.program) return nullptr;

@@ -77,8 +77,8 @@ TEST_CASE("cross-checking: an answer counts only when every solver gives it") {
   Query q = pigeons(2);
   q.wanted = {};
   auto run = [&](Answer first, Answer second) {
-    QueryRunner runner(RunSettings{},
-                       {std::make_shared<ccforge::test::FixedSolver>(SolverKind::Z3, first), std::make_shared<ccforge::test::FixedSolver>(SolverKind::Cvc5, second)});
+    QueryRunner runner(RunSettings{}, {std::make_shared<ccforge::test::FixedSolver>(SolverKind::Z3, first),
+                                       std::make_shared<ccforge::test::FixedSolver>(SolverKind::Cvc5, second)});
     return runner.run(q);
   };
   QueryOutcome agree = run(Answer::Unsat, Answer::Unsat);

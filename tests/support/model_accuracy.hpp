@@ -46,15 +46,19 @@ constexpr uint64_t kMiB = uint64_t{1} << 20;
 // graph's channels, at most one per rank: chunk i runs on ring i mod rings) and as many instances
 // as make NCCL's channel count (comm->nChannels).
 inline std::optional<ir::Algorithm> libraryRing(CollectiveType c, const topo::Topology& t) {
-  const char* name = c == CollectiveType::AllReduce ? "ring-allreduce" : c == CollectiveType::AllGather ? "ring-allgather"
-                     : c == CollectiveType::ReduceScatter ? "ring-reducescatter" : nullptr;
+  const char* name = c == CollectiveType::AllReduce       ? "ring-allreduce"
+                     : c == CollectiveType::AllGather     ? "ring-allgather"
+                     : c == CollectiveType::ReduceScatter ? "ring-reducescatter"
+                                                          : nullptr;
   if (!name) return std::nullopt;
   const auto ranks = static_cast<int32_t>(t.gpus().size());
   const sim::NcclMachine m = sim::ncclMachineOf(t, sim::archOf(t));
   const auto rings = sim::ncclRings(t, std::min(ranks, m.channels));
-  const auto instances = std::max<int32_t>(1, (m.commChannels + static_cast<int32_t>(rings.size()) - 1) / static_cast<int32_t>(rings.size()));
+  const auto instances = std::max<int32_t>(
+      1, (m.commChannels + static_cast<int32_t>(rings.size()) - 1) / static_cast<int32_t>(rings.size()));
   const algorithms::Instance i = algorithms::instantiateOnRings(
-      name, rings, {"ranks=" + std::to_string(ranks), "instances=" + std::to_string(instances), "inplace=0"}, ir::Protocol::Simple);
+      name, rings, {"ranks=" + std::to_string(ranks), "instances=" + std::to_string(instances), "inplace=0"},
+      ir::Protocol::Simple);
   driver::CompiledAndVerified cv = driver::compileAndVerify(i.program, driver::Target{}, std::string(name) + ".xml");
   return cv.compiled.algorithm;
 }
@@ -80,7 +84,8 @@ inline LogAccuracy logAccuracy(const FixtureLog& log) {
           }
         }
         if (ring) {
-          const sim::SimulationReport s = sim::simulate(*ring, "ring.xml", t, {.sizes = {r.bytes}, .arch = std::nullopt});
+          const sim::SimulationReport s =
+              sim::simulate(*ring, "ring.xml", t, {.sizes = {r.bytes}, .arch = std::nullopt});
           row.ringRatio = r.measuredUs / s.results.at(0).timeUs;
           out.ring.add(*row.ringRatio);
         }

@@ -33,20 +33,23 @@ inline std::vector<FixtureLog> fixtureLogs() {
   const nlohmann::json manifest = nlohmann::json::parse(loadFile(kLogsDirectory + "/logs.json"));
   std::vector<FixtureLog> out;
   for (const nlohmann::json& l : manifest.at("logs"))
-    out.push_back({l.at("file").get<std::string>(), l.at("topology").get<std::string>(), l.at("env").get<std::vector<std::string>>(),
+    out.push_back({l.at("file").get<std::string>(), l.at("topology").get<std::string>(),
+                   l.at("env").get<std::vector<std::string>>(),
                    l.contains("collective") ? parseCollectiveType(l.at("collective").get<std::string>()) : std::nullopt,
                    !l.contains("calibration_only"), l.value("calibration_only", std::string())});
   return out;
 }
 
 inline topo::Topology fixtureTopology(const FixtureLog& log) {
-  return topo::catalogSpec(log.topology) ? topo::loadTopology(log.topology) : topo::loadTopology(kLogsDirectory + "/" + log.topology);
+  return topo::catalogSpec(log.topology) ? topo::loadTopology(log.topology)
+                                         : topo::loadTopology(kLogsDirectory + "/" + log.topology);
 }
 
 inline std::vector<calibrate::LogInput> fixtureTables(const FixtureLog& log) {
   const std::string path = kLogsDirectory + "/" + log.file;
   std::vector<calibrate::LogInput> out;
-  for (calibrate::NcclTestsTable& t : calibrate::readNcclTestsLog(loadFile(path), path, log.collective)) out.push_back({std::move(t), log.environment});
+  for (calibrate::NcclTestsTable& t : calibrate::readNcclTestsLog(loadFile(path), path, log.collective))
+    out.push_back({std::move(t), log.environment});
   return out;
 }
 

@@ -20,9 +20,10 @@ struct TempDir {
   ~TempDir() {
     std::error_code ec;
     // A test may have taken permissions away to provoke a read error.
-    for (auto it = std::filesystem::recursive_directory_iterator(path, ec); !ec && it != std::filesystem::recursive_directory_iterator();
-         it.increment(ec))
-      std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+    for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+      std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
+                                   ec);
     std::filesystem::remove_all(path, ec);
   }
   TempDir(const TempDir&) = delete;

@@ -18,7 +18,8 @@ inline std::filesystem::path fixture(const std::string& relative) {
 }
 
 inline bool hasRule(const verify::FileReport& r, std::string_view rule) {
-  return std::any_of(r.violations.begin(), r.violations.end(), [&](const verify::Violation& v) { return v.rule == rule; });
+  return std::any_of(r.violations.begin(), r.violations.end(),
+                     [&](const verify::Violation& v) { return v.rule == rule; });
 }
 
 inline verify::Options legacyOptions() {

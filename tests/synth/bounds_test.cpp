@@ -57,7 +57,8 @@ TEST_CASE("nonsensical requests are refused with a message") {
                     Catch::Contains("root 8 is out of range: topology dgx1 has ranks 0 to 7"));
   CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Reduce, -1), Catch::Contains("root -1 is out of range"));
   CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Custom), Catch::Contains("no exact bound for custom"));
-  CHECK_THROWS_AS(collectiveBound(topo::familyTopology(topo::Family::Ring, {1}), CollectiveType::AllGather), std::invalid_argument);
+  CHECK_THROWS_AS(collectiveBound(topo::familyTopology(topo::Family::Ring, {1}), CollectiveType::AllGather),
+                  std::invalid_argument);
 }
 
 TEST_CASE("a disconnected topology has no bound: an input error naming the pair") {
@@ -104,7 +105,8 @@ TEST_CASE("allreduce is bounded as reducescatter + allgather") {
 
 TEST_CASE("a topology past the work limit is refused before any max-flow") {
   const topo::Topology ring = topo::familyTopology(topo::Family::Ring, {4096});
-  CHECK_THROWS_WITH(collectiveBound(ring, CollectiveType::AllGather), Catch::Contains("over ccforge's work limit of 2^28"));
+  CHECK_THROWS_WITH(collectiveBound(ring, CollectiveType::AllGather),
+                    Catch::Contains("over ccforge's work limit of 2^28"));
   CHECK_THROWS_AS(collectiveBound(ring, CollectiveType::AllGather), std::invalid_argument);
 }
 
@@ -119,7 +121,8 @@ TEST_CASE("the in-switch allreduce bound: a GPU's switch link in one box, the bo
   CHECK(one->collective == CollectiveType::AllReduce);
   CHECK(one->algbwUpperBoundGBps == 450);
   CHECK(one->stepsLowerBound == 1);
-  CHECK(collectiveBound(topo::loadTopology("h100-1"), CollectiveType::AllReduce).algbwUpperBoundGBps == Rational(1800, 7));
+  CHECK(collectiveBound(topo::loadTopology("h100-1"), CollectiveType::AllReduce).algbwUpperBoundGBps ==
+        Rational(1800, 7));
   // Two boxes: 8 NICs of 50 GB/s per box, x 2 / (2 x 1) = 400, below the switch link's 450.
   const std::optional<CollectiveBound> two = inSwitchAllReduceBound(topo::loadTopology("h100-2"));
   REQUIRE(two);

@@ -35,8 +35,9 @@ void checkRingsFitTheBox(const topo::Topology& t, const BoxRings& rings) {
   }
   const Rational unit = 50;  // one xGMI link
   for (auto [pair, count] : used) {
-    const std::optional<int32_t> link = t.findLink(t.gpus()[static_cast<size_t>(box[static_cast<size_t>(pair.first)])],
-                                                   t.gpus()[static_cast<size_t>(box[static_cast<size_t>(pair.second)])]);
+    const std::optional<int32_t> link =
+        t.findLink(t.gpus()[static_cast<size_t>(box[static_cast<size_t>(pair.first)])],
+                   t.gpus()[static_cast<size_t>(box[static_cast<size_t>(pair.second)])]);
     REQUIRE(link);
     CHECK(Rational(count) <= t.links()[static_cast<size_t>(*link)].bandwidthGBps / unit);
   }
@@ -120,10 +121,12 @@ TEST_CASE("rings: boxes with a switch, or GPUs in no Hamiltonian cycle, have non
   CHECK_FALSE(findBoxRings(topo::loadTopology("h100-2"), kNoHurry));
   topo::Topology star;
   star.name = "star";
-  for (int32_t g = 0; g < 4; ++g) star.addVertex({.name = "g" + std::to_string(g), .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
+  for (int32_t g = 0; g < 4; ++g)
+    star.addVertex({.name = "g" + std::to_string(g), .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
   for (int32_t g = 1; g < 4; ++g)
     for (auto [a, b] : {std::pair{0, g}, std::pair{g, 0}})
-      star.addLink({.from = a, .to = b, .bandwidthGBps = 1, .alphaUs = 0, .linkClass = topo::LinkClass::NVLink, .where = {}});
+      star.addLink(
+          {.from = a, .to = b, .bandwidthGBps = 1, .alphaUs = 0, .linkClass = topo::LinkClass::NVLink, .where = {}});
   CHECK_FALSE(findBoxRings(star, kNoHurry));
 }
 
@@ -131,12 +134,17 @@ TEST_CASE("rings: no more cycles than the runtime has channels for their rings")
   // Four GPUs, every pair joined by 100 units: 150 cycles would fit, 16 (32 rings) are kept.
   topo::Topology wide;
   wide.name = "wide";
-  for (int32_t g = 0; g < 4; ++g) wide.addVertex({.name = "g" + std::to_string(g), .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
+  for (int32_t g = 0; g < 4; ++g)
+    wide.addVertex({.name = "g" + std::to_string(g), .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
   for (int32_t a = 0; a < 4; ++a)
     for (int32_t b = 0; b < 4; ++b)
       if (a != b)
-        wide.addLink({.from = a, .to = b, .bandwidthGBps = (a + b == 1 ? 1 : 100), .alphaUs = 0,
-                      .linkClass = topo::LinkClass::NVLink, .where = {}});
+        wide.addLink({.from = a,
+                      .to = b,
+                      .bandwidthGBps = (a + b == 1 ? 1 : 100),
+                      .alphaUs = 0,
+                      .linkClass = topo::LinkClass::NVLink,
+                      .where = {}});
   const std::optional<BoxRings> rings = findBoxRings(wide, kNoHurry);
   REQUIRE(rings);
   CHECK(rings->rings.size() == 32);
@@ -160,7 +168,8 @@ TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and si
   CHECK(s.compiled.algorithm.nchunksperloop == 16 * 16);
   CHECK(s.simulatedAlgbwGBps > 0.88 * 2400.0 / 7);
   CHECK(s.packedAlgbwGBps > Rational(98, 100) * Rational(2400, 7));
-  const verify::FileReport report = driver::verifyCompiled(s.compiled.algorithm, std::string("allgather"), driver::Target{}, "rings.xml");
+  const verify::FileReport report =
+      driver::verifyCompiled(s.compiled.algorithm, std::string("allgather"), driver::Target{}, "rings.xml");
   CHECK(report.verdict == verify::Verdict::Verified);
   // The same schedule in place: no copy of a rank's own pieces (its input is its output share).
   REQUIRE(s.inPlace);
@@ -189,6 +198,7 @@ TEST_CASE("rings: the composition takes allgather on boxes with rings, and is tr
                     Catch::Contains("second entries need several boxes"));
   CHECK_THROWS_WITH(synthesizeTrees(mi250, CollectiveType::ReduceScatter, {.composition = Composition::Rings}),
                     Catch::Contains("the ring composition synthesizes allgather, not reducescatter"));
-  CHECK_THROWS_WITH(synthesizeTrees(topo::loadTopology("a100-1"), CollectiveType::AllGather, {.composition = Composition::Rings}),
-                    Catch::Contains("needs boxes whose GPUs are joined by direct links"));
+  CHECK_THROWS_WITH(
+      synthesizeTrees(topo::loadTopology("a100-1"), CollectiveType::AllGather, {.composition = Composition::Rings}),
+      Catch::Contains("needs boxes whose GPUs are joined by direct links"));
 }

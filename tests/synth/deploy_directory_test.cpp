@@ -43,7 +43,8 @@ void checkDirectoryVerifies(const std::filesystem::path& dir, size_t files) {
     CHECK(r.violations.empty());
     bool selectionPassed = false;
     for (const verify::CheckOutcome& c : r.checks)
-      selectionPassed = selectionPassed || (c.check == verify::Check::Selection && c.status == verify::CheckStatus::Passed);
+      selectionPassed =
+          selectionPassed || (c.check == verify::Check::Selection && c.status == verify::CheckStatus::Passed);
     CHECK(selectionPassed);
     REQUIRE(r.selection.size() == 2);  // the internal scheduler and the msccl-scheduler plugin
     for (const verify::SelectorUse& use : r.selection) CHECK_FALSE(use.selected.empty());
@@ -57,10 +58,9 @@ std::vector<synth::sccl::FrontierPoint> scclFrontier(CollectiveType collective, 
   std::vector<synth::sccl::InstanceResult> frontier{synth.solve(2, 2, 3), synth.solve(6, 3, 7)};
   for (const auto& r : frontier) REQUIRE(r.verdict == synth::sccl::Verdict::Sat);
   const std::string name(collectiveTypeName(collective));
-  return synth::sccl::frontierFiles(synth, frontier, synth::sccl::costModel(dgx1, collective),
-                                    {.outputDirectory = dir.string(),
-                                     .programPrefix = "sccl-" + name + "-dgx1",
-                                     .filePrefix = "dgx1-" + name});
+  return synth::sccl::frontierFiles(
+      synth, frontier, synth::sccl::costModel(dgx1, collective),
+      {.outputDirectory = dir.string(), .programPrefix = "sccl-" + name + "-dgx1", .filePrefix = "dgx1-" + name});
 }
 
 // Each instance is lowered out of place and in place: the points come in that order.
@@ -87,18 +87,22 @@ void checkScclDirectory(CollectiveType collective) {
 
 }  // namespace
 
-TEST_CASE("synth -o dgx1 allgather: only the deployable frontier point is written, in both call forms; the directory verifies") {
+TEST_CASE(
+    "synth -o dgx1 allgather: only the deployable frontier point is written, in both call forms; the directory "
+    "verifies") {
   checkScclDirectory(CollectiveType::AllGather);
 }
 
-TEST_CASE("synth -o dgx1 reducescatter: only the deployable frontier point is written, in both call forms; the directory verifies") {
+TEST_CASE(
+    "synth -o dgx1 reducescatter: only the deployable frontier point is written, in both call forms; the directory "
+    "verifies") {
   checkScclDirectory(CollectiveType::ReduceScatter);
 }
 
 TEST_CASE("synth -o a100-4 allgather with trees: both compositions, adjacent windows; the directory verifies") {
   const std::filesystem::path dir = freshDirectory("a100-4");
-  const synth::trees::TreeRun run =
-      synth::trees::runTreeSynthesis(topo::loadTopology("a100-4"), CollectiveType::AllGather, {.outputDirectory = dir.string()});
+  const synth::trees::TreeRun run = synth::trees::runTreeSynthesis(
+      topo::loadTopology("a100-4"), CollectiveType::AllGather, {.outputDirectory = dir.string()});
   checkDirectoryVerifies(dir, 2);
   REQUIRE(run.outcomes.size() == 2);
   const auto& packing = run.outcomes[0].deployment.window;

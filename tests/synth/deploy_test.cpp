@@ -58,7 +58,7 @@ void checkWindow(const Deployment& d, int64_t minBytes, std::optional<int64_t> m
 
 TEST_CASE("cost curves: samples joined by straight lines, the end pieces continued") {
   const CostCurve c({{10, 10}, {20, 40}, {30, 40}});
-  CHECK(c.at(0) == Approx(-20));   // the first piece continued: slope 3
+  CHECK(c.at(0) == Approx(-20));  // the first piece continued: slope 3
   CHECK(c.at(15) == Approx(25));
   CHECK(c.at(25) == Approx(40));
   CHECK(c.at(100) == Approx(40));  // the last piece continued: flat
@@ -135,8 +135,9 @@ TEST_CASE("deployment: adjacent whole-byte windows from the crossing, the first 
   checkWindow(half[1], 1001, std::nullopt);
 }
 
-TEST_CASE("deployment: a program whose nchunksperloop divides no power-of-two count is not written; "
-          "the other takes its sizes") {
+TEST_CASE(
+    "deployment: a program whose nchunksperloop divides no power-of-two count is not written; "
+    "the other takes its sizes") {
   // SCCL's DGX-1 allgather (6,3,7): 8 ranks x 6 chunks = 48 = 3 x 16. The internal scheduler
   // tests count*8 % 48, true for multiples of 6; the plugin count % 48.
   const ir::Algorithm c2 = allgather(16), c6 = allgather(48);
@@ -175,8 +176,8 @@ TEST_CASE("deployment: programs of different call forms do not compete; a domina
   inPlace.inplace = true;
   inPlace.outofplace = false;
   const ir::Algorithm outOfPlace = allgather(16), slower = allgather(16);
-  const auto plan = planDeployment({line(outOfPlace, 0, 1), line(inPlace, 50, 2), line(slower, 10, 1)},
-                                   executorProfile());
+  const auto plan =
+      planDeployment({line(outOfPlace, 0, 1), line(inPlace, 50, 2), line(slower, 10, 1)}, executorProfile());
   checkWindow(plan[0], 0, std::nullopt);
   checkWindow(plan[1], 0, std::nullopt);
   CHECK_FALSE(plan[2].window);

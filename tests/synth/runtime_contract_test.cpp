@@ -35,8 +35,8 @@ size_t stepsWritingInput(const ir::Algorithm& a) {
   for (const ir::Gpu& g : a.gpus)
     for (const ir::ThreadBlock& tb : g.threadBlocks)
       for (const ir::Step& s : tb.steps) {
-        const bool stores = s.type != ir::OpType::Send && s.type != ir::OpType::RecvReduceSend &&
-                            s.type != ir::OpType::Nop;
+        const bool stores =
+            s.type != ir::OpType::Send && s.type != ir::OpType::RecvReduceSend && s.type != ir::OpType::Nop;
         n += stores && s.dstbuf == ir::Buffer::Input ? 1 : 0;
       }
   return n;
@@ -53,7 +53,8 @@ int64_t mostNodesOfARank(const ir::Algorithm& a) {
 }
 
 bool reports(const verify::FileReport& r, const std::string& rule) {
-  return std::any_of(r.violations.begin(), r.violations.end(), [&](const verify::Violation& v) { return v.rule == rule; });
+  return std::any_of(r.violations.begin(), r.violations.end(),
+                     [&](const verify::Violation& v) { return v.rule == rule; });
 }
 
 void checkLoadsAsDeclared(const ir::Algorithm& a, const verify::FileReport& report) {
@@ -120,8 +121,8 @@ TEST_CASE("SMT synthesis on the DGX-1: reduce, reducescatter and allreduce outpu
     REQUIRE(r.schedule);
     REQUIRE(r.allgatherPhase);
     checkEmitted(synth::sccl::emitVerifiedAllReduce(allReduce.problem(2, CollectiveType::ReduceScatter), *r.schedule,
-                                                    allReduce.problem(2, CollectiveType::AllGather),
-                                                    *r.allgatherPhase, "ar", ir::Protocol::Simple, "ar.xml"));
+                                                    allReduce.problem(2, CollectiveType::AllGather), *r.allgatherPhase,
+                                                    "ar", ir::Protocol::Simple, "ar.xml"));
   }
 }
 
@@ -136,6 +137,7 @@ TEST_CASE("tree synthesis on 2 x 8 A100: reducescatter and allreduce outputs loa
     const synth::trees::TreeEvaluation e = synth::trees::evaluateProgram(a, a.name + ".xml", a100, collective);
     checkLoadsAsDeclared(a, e.report);
     // The hierarchical compositions reach 98.5% of the bound (e2e: synth trees a100-2).
-    if (composition == Composition::Hierarchical) CHECK(e.simulatedAlgbwGBps >= 0.95 * topo::toDouble(s.boundAlgbwGBps));
+    if (composition == Composition::Hierarchical)
+      CHECK(e.simulatedAlgbwGBps >= 0.95 * topo::toDouble(s.boundAlgbwGBps));
   }
 }

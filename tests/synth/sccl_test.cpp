@@ -148,7 +148,9 @@ TEST_CASE("re-running an instance gives byte-identical IR") {
     const std::string xml =
         ir::toXml(emitVerified(synth.problem(2), *r.schedule, "x", ir::Protocol::Simple, "x.xml").algorithm);
     REQUIRE(!xml.empty());
-    if (run == 0) first = xml;
-    else CHECK(xml == first);
+    if (run == 0)
+      first = xml;
+    else
+      CHECK(xml == first);
   }
 }

@@ -176,7 +176,8 @@ TEST_CASE("trees: a run on one box packs only, writes the verified file and repo
   std::filesystem::remove_all(dir);
   const topo::Topology t = topo::loadTopology("a100-1");
   // The programs among themselves (--all-windows): the one file takes every size.
-  const TreeRun run = runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string(), .ncclMargin = std::nullopt});
+  const TreeRun run =
+      runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string(), .ncclMargin = std::nullopt});
   CHECK(run.failures.empty());
   REQUIRE(run.outcomes.size() == 1);
   const TreeOutcome& o = run.outcomes.front();
@@ -225,11 +226,16 @@ TEST_CASE("trees: synth -o keeps a file's window only where it beats NCCL by the
   // At the window's first size, simulated on its own, the file beats NCCL's predicted time by it.
   const sim::ModelParameters p = sim::modelParameters(t);
   const auto bytes = static_cast<uint64_t>(w.minBytes);
-  const double file = sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes}, .arch = std::nullopt}).results.at(0).timeUs;
+  const double file = sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes}, .arch = std::nullopt})
+                          .results.at(0)
+                          .timeUs;
   const double nccl = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes, 1}).timeUs;
   CHECK(nccl / file >= p.gainNeeded(bytes, sim::kDefaultMargin));
   // Half that size is left to NCCL: it falls short there.
-  const double fileBelow = sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes / 2}, .arch = std::nullopt}).results.at(0).timeUs;
+  const double fileBelow =
+      sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes / 2}, .arch = std::nullopt})
+          .results.at(0)
+          .timeUs;
   const double ncclBelow = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes / 2, 1}).timeUs;
   CHECK(ncclBelow / fileBelow < p.gainNeeded(bytes / 2, sim::kDefaultMargin));
   // The header carries the narrowed window; the reports say how sure it is.
@@ -248,7 +254,8 @@ TEST_CASE("trees: a run tries hierarchical composition as well on several boxes,
   const CollectiveType rs = CollectiveType::ReduceScatter;
   CHECK(compositionsOf({}, t, rs) == std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
   CHECK(compositionsOf({}, ring(4), rs) == std::vector<Composition>{Composition::Packing});
-  CHECK(compositionsOf({.composition = Composition::Hierarchical}, t, rs) == std::vector<Composition>{Composition::Hierarchical});
+  CHECK(compositionsOf({.composition = Composition::Hierarchical}, t, rs) ==
+        std::vector<Composition>{Composition::Hierarchical});
   const TreeRun run = runTreeSynthesis(t, CollectiveType::ReduceScatter, {});
   REQUIRE(run.outcomes.size() == 2);
   CHECK(run.outcomes[1].composition == Composition::Hierarchical);

@@ -21,7 +21,8 @@ BigInt order(const Topology& t, Weighting w = Weighting::Weighted) {
 Topology relabelledDgx1() {
   const int name[8] = {5, 2, 7, 0, 3, 6, 1, 4};
   std::string vertices, links;
-  for (int i = 0; i < 8; ++i) vertices += std::string(i ? "," : "") + "{\"name\": \"g" + std::to_string(name[i]) + "\"}";
+  for (int i = 0; i < 8; ++i)
+    vertices += std::string(i ? "," : "") + "{\"name\": \"g" + std::to_string(name[i]) + "\"}";
   Topology dgx1 = loadTopology("dgx1");
   for (const Link& l : dgx1.links()) {
     if (l.from > l.to) continue;

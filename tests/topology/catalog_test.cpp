@@ -28,10 +28,10 @@ Rational bandwidth(const Topology& t, const std::string& from, const std::string
 }  // namespace
 
 TEST_CASE("every catalog topology of the issue loads, with its GPU count") {
-  const std::map<std::string, size_t> expected{
-      {"dgx1", 8},    {"ndv2-1", 8},  {"ndv2-2", 16}, {"ndv2-4", 32},  {"dgx2-1", 16},
-      {"dgx2-2", 32}, {"a100-1", 8},  {"a100-2", 16}, {"a100-4", 32},  {"a100-8", 64},
-      {"h100-1", 8},  {"h100-2", 16}, {"mi250-1", 16}, {"mi250-2", 32}, {"amd-z52", 8}};
+  const std::map<std::string, size_t> expected{{"dgx1", 8},     {"ndv2-1", 8},   {"ndv2-2", 16}, {"ndv2-4", 32},
+                                               {"dgx2-1", 16},  {"dgx2-2", 32},  {"a100-1", 8},  {"a100-2", 16},
+                                               {"a100-4", 32},  {"a100-8", 64},  {"h100-1", 8},  {"h100-2", 16},
+                                               {"mi250-1", 16}, {"mi250-2", 32}, {"amd-z52", 8}};
   for (const auto& [name, gpus] : expected) {
     INFO(name);
     Topology t = loadTopology(name);

@@ -54,5 +54,6 @@ TEST_CASE("nonsensical family shapes are refused") {
   CHECK_THROWS_WITH(familyTopology(Family::Mesh, {2, 2, 2, 2}), Catch::Contains("1 to 3 dimensions"));
   CHECK_THROWS_WITH(familyTopology(Family::Torus, {100, 100}), Catch::Contains("at most 4096 GPUs"));
   CHECK_THROWS_WITH(familyTopology(Family::Hypercube, {13}), Catch::Contains("dimension must be 0 to 12"));
-  CHECK_THROWS_WITH(familyTopology(Family::Star, {3}, true), Catch::Contains("'directed' applies to ring and torus only"));
+  CHECK_THROWS_WITH(familyTopology(Family::Star, {3}, true),
+                    Catch::Contains("'directed' applies to ring and torus only"));
 }

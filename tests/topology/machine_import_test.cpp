@@ -73,7 +73,7 @@ TEST_CASE("import: the spec keeps the GPU generation and NVLS; several boxes get
   noNvls.nvls = false;
   CHECK_FALSE(importFiles({"h100-ibm-cloud-gx3d.xml"}, noNvls).nvls);
   CHECK(importFiles({"synthetic-dgx-a100.xml"}).sm == 80);
-  CHECK_FALSE(importFiles({"synthetic-dgx-a100.xml"}).nvls);  // sm 80 has no NVLS
+  CHECK_FALSE(importFiles({"synthetic-dgx-a100.xml"}).nvls);   // sm 80 has no NVLS
   CHECK_FALSE(importFiles({"synthetic-dgx1-v100.xml"}).nvls);  // no NVSwitch
   ImportOptions two;
   two.boxes = 2;
@@ -93,7 +93,8 @@ TEST_CASE("import: two real H100 boxes on rails route every ring connection, acr
   const std::optional<Route> r = routeBetween(t, 7, 8);
   REQUIRE(r);
   std::vector<std::string> via;
-  for (int32_t id : r->links) via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
+  for (int32_t id : r->links)
+    via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
   CHECK(via == std::vector<std::string>{"b0.nvswitch", "b0.gpu0", "b0.nic7", "rail7", "b1.nic7", "b1.gpu0"});
   for (int32_t a = 0; a < 16; ++a) {
     INFO("rank " << a << " -> " << (a + 1) % 16);
@@ -152,7 +153,8 @@ TEST_CASE("import: the real NCv4 file's self-targeted NVLinks are left out, so i
   Topology t = importFiles({"ncv4-topo-azhpc-images.xml"});
   CHECK(t.gpus().size() == 4);
   CHECK(t.unitGBps == 1);
-  for (int g = 0; g < 4; ++g) CHECK(linkGBps(t, "gpu" + std::to_string(g), "cpu" + std::to_string(g)) == 16);  // no speed: assumed
+  for (int g = 0; g < 4; ++g)
+    CHECK(linkGBps(t, "gpu" + std::to_string(g), "cpu" + std::to_string(g)) == 16);  // no speed: assumed
   CHECK(linkGBps(t, "cpu0", "cpu3") == 16);
   CHECK(linkGBps(t, "gpu0", "nic0") == Rational(25, 2));  // eth0 directly under CPU 0, as GPU 0
   CHECK_FALSE(hasLink(t, "gpu0", "gpu1"));
@@ -245,9 +247,10 @@ TEST_CASE("import: bad and partial files are located errors") {
   CHECK_THROWS_WITH(readNcclTopologyDump("<system><cpu><gpu dev=\"0\"/></cpu></system>", "t.xml"),
                     Contains("t.xml:1:14: <gpu> needs attribute 'sm'"));
   CHECK_THROWS_WITH(readNcclTopologyDump("<algo/>", "t.xml"), Contains("t.xml:1:1: not an NCCL topology dump"));
-  CHECK_THROWS_WITH(readNcclTopologyDump("<system><cpu><gpu dev=\"0\" sm=\"90\"><nvlink target=\"a\" count=\"2\" tclass=\"0x010000\"/>",
-                                         "t.xml"),
-                    Contains("t.xml:1:35: <nvlink> tclass=\"0x010000\""));
+  CHECK_THROWS_WITH(
+      readNcclTopologyDump(
+          "<system><cpu><gpu dev=\"0\" sm=\"90\"><nvlink target=\"a\" count=\"2\" tclass=\"0x010000\"/>", "t.xml"),
+      Contains("t.xml:1:35: <nvlink> tclass=\"0x010000\""));
   CHECK_THROWS_WITH(readNvidiaSmiTopology("hello\n", "s.txt"), Contains("s.txt:1:1: not `nvidia-smi topo -m` output"));
   CHECK_THROWS_WITH(readNvidiaSmiTopology("\tGPU0\tGPU1\nGPU0\t X \tNVX\nGPU1\tNV1\t X \n", "s.txt"),
                     Contains("s.txt:2:10: unknown cell 'NVX'"));
@@ -284,7 +287,7 @@ bool importsCleanly(const std::string& text) {
   size_t first = text.find_first_not_of(" \t\r\n");
   try {
     ImportedBox box = first != std::string::npos && text[first] == '<' ? readNcclTopologyDump(text, "m.xml")
-                                                                     : readNvidiaSmiTopology(text, "m.txt");
+                                                                       : readNvidiaSmiTopology(text, "m.txt");
     ImportOptions o;
     o.sm = box.pairCountsFromMatrix ? std::optional<int32_t>(80) : std::nullopt;
     ImportResult r = buildImportedSpec({box}, o);
@@ -348,10 +351,15 @@ TEST_CASE("import: uneven NVSwitch counts are merged with a note") {
 }
 
 TEST_CASE("spec notes: an array of strings, ignored; anything else is a located error") {
-  Topology t = readTopology(R"({"name": "n", "notes": ["assumed 16 GB/s"], "family": {"kind": "ring", "n": 2, "bw": 1}})", "n.json", {});
+  Topology t = readTopology(
+      R"({"name": "n", "notes": ["assumed 16 GB/s"], "family": {"kind": "ring", "n": 2, "bw": 1}})", "n.json", {});
   CHECK(t.gpus().size() == 2);
-  CHECK_THROWS_WITH(readTopology("{\"name\": \"n\",\n \"notes\": \"one\", \"family\": {\"kind\": \"ring\", \"n\": 2, \"bw\": 1}}", "n.json", {}),
-                    Contains("n.json:2:11: /notes: notes must be an array of strings"));
-  CHECK_THROWS_WITH(readTopology("{\"name\": \"n\", \"notes\": [1], \"family\": {\"kind\": \"ring\", \"n\": 2, \"bw\": 1}}", "n.json", {}),
-                    Contains("/notes/0"));
+  CHECK_THROWS_WITH(
+      readTopology("{\"name\": \"n\",\n \"notes\": \"one\", \"family\": {\"kind\": \"ring\", \"n\": 2, \"bw\": 1}}",
+                   "n.json", {}),
+      Contains("n.json:2:11: /notes: notes must be an array of strings"));
+  CHECK_THROWS_WITH(
+      readTopology("{\"name\": \"n\", \"notes\": [1], \"family\": {\"kind\": \"ring\", \"n\": 2, \"bw\": 1}}", "n.json",
+                   {}),
+      Contains("/notes/0"));
 }

@@ -32,7 +32,8 @@ TEST_CASE("routes: direct links, through a switch, through NICs, never through a
   auto pxn = routeBetween(a100, 2, 11);
   REQUIRE(pxn);
   std::vector<std::string> via;
-  for (int32_t id : pxn->links) via.push_back(a100.vertices()[static_cast<size_t>(a100.links()[static_cast<size_t>(id)].to)].name);
+  for (int32_t id : pxn->links)
+    via.push_back(a100.vertices()[static_cast<size_t>(a100.links()[static_cast<size_t>(id)].to)].name);
   CHECK(via == std::vector<std::string>{"b0.sw", "b0.gpu3", "b0.nic3", "ib3", "b1.nic3", "b1.gpu3"});
   CHECK(pxn->linkClass == topo::LinkClass::Network);
   CHECK(pxn->alphaUs == Approx(2.6));
@@ -50,7 +51,8 @@ TEST_CASE("routes: without PXN a connection to another rail crosses the spine") 
   auto route = routeBetween(t, 2, 11);
   REQUIRE(route);
   std::vector<std::string> via;
-  for (int32_t id : route->links) via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
+  for (int32_t id : route->links)
+    via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
   CHECK(via == std::vector<std::string>{"b0.nic2", "ib2", "spine", "ib3", "b1.nic3", "b1.gpu3"});
 }
 
@@ -60,7 +62,8 @@ TEST_CASE("routes: the simulator reaches the one link between TE-CCL's ndv2-2 bo
   auto route = simulatorRoute(t, 7, 8);
   REQUIRE(route);
   std::vector<std::string> via;
-  for (int32_t id : route->links) via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
+  for (int32_t id : route->links)
+    via.push_back(t.vertices()[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)].name);
   // gpu7 -> gpu3 -> gpu0 over NVLink (the cube-mesh: the first of the two-hop ways in link
   // order), the IB link, b1.gpu1 -> b1.gpu0.
   CHECK(via == std::vector<std::string>{"b0.gpu3", "b0.gpu0", "b1.gpu1", "b1.gpu0"});

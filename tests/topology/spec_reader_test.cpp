@@ -155,9 +155,11 @@ TEST_CASE("box references are resolved and their errors located") {
   std::ofstream(dir / "bad.json") << "{\"name\": \"bad\",\n \"vertices\": 3}";
   std::ofstream(dir / "outer.json") << R"({"name": "outer", "boxes": {"count": 2, "box": "bad.json"}})";
   CHECK_THROWS_WITH(readTopologyFile(dir / "loop.json"), Catch::Contains("boxes nest deeper than 8 levels"));
-  CHECK_THROWS_WITH(readTopologyFile(dir / "outer.json"), Catch::Contains("bad.json:2:14: /vertices: expected an array"));
-  Topology inline_ = readTopology(R"({"name": "x", "boxes": {"count": 3, "box": {"name": "in", "family": {"kind": "ring", "n": 2, "bw": 1}}}})",
-                                  "t.json", {});
+  CHECK_THROWS_WITH(readTopologyFile(dir / "outer.json"),
+                    Catch::Contains("bad.json:2:14: /vertices: expected an array"));
+  Topology inline_ = readTopology(
+      R"({"name": "x", "boxes": {"count": 3, "box": {"name": "in", "family": {"kind": "ring", "n": 2, "bw": 1}}}})",
+      "t.json", {});
   CHECK(inline_.gpus().size() == 6);
   std::filesystem::remove_all(dir);
 }
@@ -179,7 +181,8 @@ TEST_CASE("gpu_relay is a boolean of the spec that says it, not inherited from b
         "t.json:1:28: /gpu_relay: expected true or false");
   CHECK(loadTopology("mi250-1").gpuRelay);
   CHECK_FALSE(loadTopology("mi250-2").gpuRelay);
-  CHECK(readTopology(R"({"name": "two", "gpu_relay": true, "boxes": {"count": 2, "box": "mi250-1"}})", "t.json", {}).gpuRelay);
+  CHECK(readTopology(R"({"name": "two", "gpu_relay": true, "boxes": {"count": 2, "box": "mi250-1"}})", "t.json", {})
+            .gpuRelay);
 }
 
 // Issue 24's keys: what the machine is (sm, nvls, pxn, p2p, host_path), how its fabric is built
@@ -201,16 +204,17 @@ TEST_CASE("machine facts: sm, nvls, pxn, p2p and host_path are read, checked and
   CHECK(readTopology(R"({"name": "x", "p2p": false, "vertices": [{"name": "a"}]})", "t.json", {}).gpuP2p == false);
   CHECK(readTopology(kTwoGpus, "t.json", {}).gpuP2p);
   CHECK_FALSE(readTopology(kTwoGpus, "t.json", {}).sm);
-  CHECK(errorOf(R"({"name": "x", "sm": 5, "vertices": [{"name": "a"}]})") ==
-        "t.json:1:21: /sm: must be 10 to 999");
-  CHECK(errorOf(R"({"name": "x", "nvls": 1, "vertices": [{"name": "a"}]})") == "t.json:1:23: /nvls: expected true or false");
+  CHECK(errorOf(R"({"name": "x", "sm": 5, "vertices": [{"name": "a"}]})") == "t.json:1:21: /sm: must be 10 to 999");
+  CHECK(errorOf(R"({"name": "x", "nvls": 1, "vertices": [{"name": "a"}]})") ==
+        "t.json:1:23: /nvls: expected true or false");
   CHECK_THAT(errorOf(R"({"name": "x", "host_path": {"alpha_us": 1}, "vertices": [{"name": "a"}]})"),
              Catch::Contains("/host_path: missing key 'bw'"));
   CHECK_THAT(errorOf(R"({"name": "x", "host_path": {"bw": 1, "lat": 2}, "vertices": [{"name": "a"}]})"),
              Catch::Contains("/host_path/lat: unknown key 'lat'"));
   // An outer spec's own value wins over its box's.
   const Topology noNvls = readTopology(R"({"name": "two", "nvls": false, "boxes": {"count": 2, "box": "h100-1",
-    "nics": {"bw": 1}, "network": {"kind": "switch", "bw": 1}}})", "t.json", {});
+    "nics": {"bw": 1}, "network": {"kind": "switch", "bw": 1}}})",
+                                       "t.json", {});
   CHECK_FALSE(noNvls.nvls);
   CHECK(noNvls.sm == 90);
 }
@@ -229,7 +233,8 @@ TEST_CASE("fabrics: rails and Clos with a spine, the spine's keys where a spine 
   CHECK_FALSE(c.findVertex("leaf2"));
   // 5 boxes, 2 per leaf: ceil(5 / 2) = 3 leaves, the last with one box.
   const Topology odd = readTopology(R"({"name": "c", "boxes": {"count": 5, "box": "a100-1", "nics": {"bw": 1},
-    "network": {"kind": "clos", "boxes_per_leaf": 2, "bw": 1, "spine_oversubscription": 4}}})", "t.json", {});
+    "network": {"kind": "clos", "boxes_per_leaf": 2, "bw": 1, "spine_oversubscription": 4}}})",
+                                    "t.json", {});
   REQUIRE(odd.findVertex("leaf2"));
   CHECK_FALSE(odd.findVertex("leaf3"));
   CHECK_THAT(errorOf(R"({"name": "c", "boxes": {"count": 2, "box": "a100-1", "nics": {"bw": 1},
@@ -248,7 +253,8 @@ TEST_CASE("fabrics: rails and Clos with a spine, the spine's keys where a spine 
 
 TEST_CASE("calibration: the fitted values within their ranges, unknown keys named") {
   const Topology t = readTopology(R"({"name": "x", "vertices": [{"name": "a"}],
-    "calibration": {"launch_us": 7.5, "network_efficiency": 0.9, "error_large": 0.1, "logs": ["ar.log"]}})", "t.json", {});
+    "calibration": {"launch_us": 7.5, "network_efficiency": 0.9, "error_large": 0.1, "logs": ["ar.log"]}})",
+                                  "t.json", {});
   REQUIRE(t.calibration);
   CHECK(t.calibration->launchUs == 7.5);
   CHECK(t.calibration->networkEfficiency == 0.9);

@@ -16,8 +16,10 @@ TEST_CASE("tune: every library program routes on every catalog machine") {
     // a100-4 and a100-8 are a100-2's boxes and rails, more of them: a100-2 stands for them.
     if (e.name == "a100-4" || e.name == "a100-8") continue;
     const topo::Topology t = topo::loadTopology(e.name);
-    for (CollectiveType c : {CollectiveType::AllReduce, CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllToAll}) {
-      const tune::CandidateSet set = tune::gatherCandidates(t, c, {.library = true, .synthesize = false, .synthesisSeconds = 0, .userFiles = {}});
+    for (CollectiveType c : {CollectiveType::AllReduce, CollectiveType::AllGather, CollectiveType::ReduceScatter,
+                             CollectiveType::AllToAll}) {
+      const tune::CandidateSet set =
+          tune::gatherCandidates(t, c, {.library = true, .synthesize = false, .synthesisSeconds = 0, .userFiles = {}});
       for (const tune::Rejected& r : set.rejected) {
         INFO(e.name << ": " << r.name << ": " << r.why);
         CHECK(r.why.find("route") == std::string::npos);

@@ -19,7 +19,8 @@ TEST_CASE("tune: windows of one call form never overlap and each file serves eve
   const topo::Topology topology = topo::loadTopology("dgx1");
   TuneOptions options;
   options.maxBytes = uint64_t{1} << 24;
-  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather, {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
+  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather,
+                                      {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
   REQUIRE(!set.candidates.empty());
   const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllGather, std::move(set), options);
   REQUIRE(t.sizes.size() == 15);  // 1 KiB .. 16 MiB
@@ -27,7 +28,8 @@ TEST_CASE("tune: windows of one call form never overlap and each file serves eve
     std::vector<const Window*> windows;
     for (const Window& w : t.windows)
       if (w.form == form) windows.push_back(&w);
-    std::sort(windows.begin(), windows.end(), [](const Window* a, const Window* b) { return a->minBytes < b->minBytes; });
+    std::sort(windows.begin(), windows.end(),
+              [](const Window* a, const Window* b) { return a->minBytes < b->minBytes; });
     for (size_t k = 1; k < windows.size(); ++k) CHECK(windows[k - 1]->maxBytes < windows[k]->minBytes);
     for (const Window* w : windows) {
       const ir::Algorithm file = windowedProgram(t, *w);
@@ -37,7 +39,8 @@ TEST_CASE("tune: windows of one call form never overlap and each file serves eve
       for (Selector s : {Selector::Internal, Selector::External})
         for (const SelectionCall& call : consideredCalls(s, ir::CollectiveKind::AllGather, 8)) {
           const uint64_t bytes = callBytes(call);
-          const bool inside = bytes >= static_cast<uint64_t>(w->minBytes) && bytes <= static_cast<uint64_t>(w->maxBytes);
+          const bool inside =
+              bytes >= static_cast<uint64_t>(w->minBytes) && bytes <= static_cast<uint64_t>(w->maxBytes);
           if (inside && call.form == form) CHECK(accepts(s, file, call));
           if (call.form != form) CHECK_FALSE(accepts(s, file, call));
         }
@@ -55,7 +58,8 @@ TEST_CASE("tune: no time is extrapolated from sizes below four tile iterations")
   const topo::Topology topology = topo::loadTopology("dgx1");
   TuneOptions options;
   options.maxBytes = uint64_t{1} << 30;
-  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather, {.library = false, .synthesize = true, .synthesisSeconds = 60, .userFiles = {}});
+  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather,
+                                      {.library = false, .synthesize = true, .synthesisSeconds = 60, .userFiles = {}});
   const auto rings = std::find_if(set.candidates.begin(), set.candidates.end(),
                                   [](const Candidate& c) { return c.name == "synth rings Simple"; });
   REQUIRE(rings != set.candidates.end());
@@ -77,15 +81,19 @@ TEST_CASE("tune: a margin no candidate reaches leaves every size to NCCL") {
   TuneOptions options;
   options.maxBytes = uint64_t{1} << 20;
   options.margin = 10;  // 11 times faster than NCCL
-  CandidateSet set = gatherCandidates(topology, CollectiveType::AllReduce, {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
+  CandidateSet set = gatherCandidates(topology, CollectiveType::AllReduce,
+                                      {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
   const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllReduce, std::move(set), options);
   CHECK(t.windows.empty());
 }
 
 TEST_CASE("tune: the tuned range runs between powers of two") {
-  CHECK(tunedSizes({.minBytes = 1024, .maxBytes = 4096, .margin = 0.05, .arch = sim::Arch::Sm80}) == std::vector<uint64_t>{1024, 2048, 4096});
-  CHECK_THROWS_AS(tunedSizes({.minBytes = 3000, .maxBytes = 4096, .margin = 0.05, .arch = sim::Arch::Sm80}), std::invalid_argument);
-  CHECK_THROWS_AS(tunedSizes({.minBytes = 4096, .maxBytes = 1024, .margin = 0.05, .arch = sim::Arch::Sm80}), std::invalid_argument);
+  CHECK(tunedSizes({.minBytes = 1024, .maxBytes = 4096, .margin = 0.05, .arch = sim::Arch::Sm80}) ==
+        std::vector<uint64_t>{1024, 2048, 4096});
+  CHECK_THROWS_AS(tunedSizes({.minBytes = 3000, .maxBytes = 4096, .margin = 0.05, .arch = sim::Arch::Sm80}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(tunedSizes({.minBytes = 4096, .maxBytes = 1024, .margin = 0.05, .arch = sim::Arch::Sm80}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's protocol, at most the limit") {
@@ -108,18 +116,19 @@ TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's prot
   const auto accepted = [](const ir::Algorithm&) { return std::string(); };
   const LegacyConfig all = legacyConfig(t, 4, accepted);
   // a.xml saves 5 us, b.xml 8 us: b first. In-place alltoall is left out (the legacy runtime refuses it).
-  CHECK(legacyConfigXml(t, all, "/dir") == "<msccl_algos>\n"
-                                           "  <load path=\"/dir/b.xml\" minbytes=\"2048\" maxbytes=\"4096\" proto=\"LL128\"/>\n"
-                                           "  <load path=\"/dir/a.xml\" minbytes=\"1024\" maxbytes=\"2048\" proto=\"LL\"/>\n"
-                                           "</msccl_algos>\n");
+  CHECK(legacyConfigXml(t, all, "/dir") ==
+        "<msccl_algos>\n"
+        "  <load path=\"/dir/b.xml\" minbytes=\"2048\" maxbytes=\"4096\" proto=\"LL128\"/>\n"
+        "  <load path=\"/dir/a.xml\" minbytes=\"1024\" maxbytes=\"2048\" proto=\"LL\"/>\n"
+        "</msccl_algos>\n");
   CHECK(all.left.empty());
   const LegacyConfig one = legacyConfig(t, 1, accepted);
   REQUIRE(one.loads.size() == 1);
   REQUIRE(one.left.size() == 1);
   CHECK_THAT(one.left[0], Catch::StartsWith("a.xml (") && Catch::Contains("MSCCL_MAX_NUM_ALGOS"));
   // A program the legacy runtime cannot run is left out, and makes room for the next.
-  const LegacyConfig refused =
-      legacyConfig(t, 1, [](const ir::Algorithm& a) { return std::string(a.proto == ir::Protocol::LL128 ? "refused" : ""); });
+  const LegacyConfig refused = legacyConfig(
+      t, 1, [](const ir::Algorithm& a) { return std::string(a.proto == ir::Protocol::LL128 ? "refused" : ""); });
   REQUIRE(refused.loads.size() == 1);
   CHECK(t.windows[refused.loads[0].window].file == "a.xml");
   CHECK(refused.left == std::vector<std::string>{"b.xml (refused)"});
@@ -167,7 +176,8 @@ TEST_CASE("tune: the legacy check names a call the legacy selector gives to anot
   // Overlapping windows (tune never writes them): the first load in the config takes 1 KiB.
   const CollectiveTuning t = reduceScatterTuning({{CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "first.xml"},
                                                   {CallForm::OutOfPlace, 1, 0, 0, 1024, 1024, "second.xml"}});
-  const LegacyCheck check = checkLegacyConfig(t, legacyConfig(t, 4, [](const ir::Algorithm&) { return std::string(); }));
+  const LegacyCheck check =
+      checkLegacyConfig(t, legacyConfig(t, 4, [](const ir::Algorithm&) { return std::string(); }));
   CHECK(check.callsServed == 0);
   REQUIRE(check.misrouted.size() == 4);
   CHECK_THAT(check.misrouted[0], Catch::Contains("the legacy runtime runs first.xml, its window's file is second.xml"));

@@ -43,9 +43,22 @@ FusedParameters params(ir::ComputeOp op, int32_t ranks, int32_t chunks) {
   p.chunksPerRank = chunks;
   const int32_t rows = ranks * chunks * 4;
   switch (op) {
-    case ir::ComputeOp::Gemv: p.rows = rows; p.inner = 8; p.cols = 1; break;
-    case ir::ComputeOp::EmbeddingBag: p.rows = rows; p.cols = 4; p.inner = 3; p.tableRows = 10; break;
-    case ir::ComputeOp::Gemm: p.rows = rows; p.inner = 4; p.cols = 3; break;
+    case ir::ComputeOp::Gemv:
+      p.rows = rows;
+      p.inner = 8;
+      p.cols = 1;
+      break;
+    case ir::ComputeOp::EmbeddingBag:
+      p.rows = rows;
+      p.cols = 4;
+      p.inner = 3;
+      p.tableRows = 10;
+      break;
+    case ir::ComputeOp::Gemm:
+      p.rows = rows;
+      p.inner = 4;
+      p.cols = 3;
+      break;
     case ir::ComputeOp::None: break;
   }
   return p;
@@ -199,17 +212,21 @@ TEST_CASE("fused: a compute step whose rows are not the chunks it writes is fuse
 
 TEST_CASE("the reader refuses fused elements in a file without the fused header") {
   const std::string head =
-      "<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" coll=\"allreduce\" inplace=\"1\">\n"
+      "<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" coll=\"allreduce\" "
+      "inplace=\"1\">\n"
       "  <gpu id=\"0\" i_chunks=\"1\" o_chunks=\"1\" s_chunks=\"0\">\n";
   const std::string tail = "  </gpu>\n</algo>\n";
-  CHECK_THROWS_WITH(ir::readAlgorithm(head + "    <operand id=\"0\" dtype=\"f32\" rows=\"1\" cols=\"1\"/>\n" + tail, "x"),
-                    Catch::Contains("fused programs only"));
   CHECK_THROWS_WITH(
-      ir::readAlgorithm(head +
-                            "    <tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cmp\" srcbuf=\"w\" "
-                            "srcoff=\"-1\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\" op=\"gemv\" "
-                            "row=\"0\" nrows=\"1\"/>\n    </tb>\n" + tail,
-                        "x"),
+      ir::readAlgorithm(head + "    <operand id=\"0\" dtype=\"f32\" rows=\"1\" cols=\"1\"/>\n" + tail, "x"),
+      Catch::Contains("fused programs only"));
+  CHECK_THROWS_WITH(
+      ir::readAlgorithm(
+          head +
+              "    <tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cmp\" srcbuf=\"w\" "
+              "srcoff=\"-1\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\" depid=\"-1\" deps=\"-1\" hasdep=\"0\" op=\"gemv\" "
+              "row=\"0\" nrows=\"1\"/>\n    </tb>\n" +
+              tail,
+          "x"),
       Catch::Contains("fused programs only"));
 }
 
@@ -251,7 +268,8 @@ TEST_CASE("group=G: communication steps move G chunks after waiting for each one
             continue;
           }
           CHECK(s.cnt == 2);
-          if (computeTbs > 0 && s.srcbuf == ir::Buffer::Input && (s.type == ir::OpType::Send || s.type == ir::OpType::Copy)) {
+          if (computeTbs > 0 && s.srcbuf == ir::Buffer::Input &&
+              (s.type == ir::OpType::Send || s.type == ir::OpType::Copy)) {
             CHECK(waits == 1);  // one nop, and the step's own dependency
             CHECK(s.depid >= 0);
             CHECK(s.depid < computeTbs);
@@ -266,7 +284,9 @@ TEST_CASE("group=G: communication steps move G chunks after waiting for each one
   CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("must divide chunks (3)"));
 }
 
-TEST_CASE("lanes=L: L copies of the communication blocks on channels of their own, each moving every L-th group; it verifies") {
+TEST_CASE(
+    "lanes=L: L copies of the communication blocks on channels of their own, each moving every L-th group; it "
+    "verifies") {
   for (ir::ComputeOp op : {ir::ComputeOp::Gemv, ir::ComputeOp::EmbeddingBag})
     for (int32_t computeTbs : {0, 2}) {
       FusedParameters p = params(op, 4, 4);
@@ -275,19 +295,22 @@ TEST_CASE("lanes=L: L copies of the communication blocks on channels of their ow
       const ir::Algorithm a = algorithms::fusedProgram(p);
       CHECK(a.nchannels == 2);
       const ir::Gpu& g = a.gpus[1];
-      REQUIRE(g.threadBlocks.size() == static_cast<size_t>(computeTbs + 2 * 7));  // per lane: local, 3 senders, 3 receivers
+      REQUIRE(g.threadBlocks.size() ==
+              static_cast<size_t>(computeTbs + 2 * 7));  // per lane: local, 3 senders, 3 receivers
       for (int32_t h = 0; h < 2; ++h)
         for (int32_t i = 1; i < 7; ++i) {  // a lane's senders and receivers are on its channel
           const ir::ThreadBlock& tb = g.threadBlocks[static_cast<size_t>(computeTbs + h * 7 + i)];
           CHECK(tb.chan == h);
           for (const ir::Step& s : tb.steps)  // chunk c of a slice belongs to lane c % 2 (group 1)
-            if (s.type == ir::OpType::Send || s.type == ir::OpType::Recv) CHECK((s.type == ir::OpType::Send ? s.srcoff : s.dstoff) % 4 % 2 == h);
+            if (s.type == ir::OpType::Send || s.type == ir::OpType::Recv)
+              CHECK((s.type == ir::OpType::Send ? s.srcoff : s.dstoff) % 4 % 2 == h);
         }
       checkVerified(a);
     }
   FusedParameters p = params(ir::ComputeOp::Gemv, 4, 4);
   p.lanes = 3;
-  CHECK_THROWS_WITH(algorithms::fusedProgram(p), Catch::Contains("lanes must divide the groups per destination (chunks / group = 4)"));
+  CHECK_THROWS_WITH(algorithms::fusedProgram(p),
+                    Catch::Contains("lanes must divide the groups per destination (chunks / group = 4)"));
 }
 
 TEST_CASE("computetbs=0: each communication block computes what it sends, right before it, and it verifies") {

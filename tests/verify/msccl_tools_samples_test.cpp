@@ -14,7 +14,6 @@ namespace {
 
 std::string sample(const std::string& name) { return std::string(CCFORGE_FIXTURES) + "/msccl-tools/" + name; }
 
-
 std::vector<std::string> rules(const verify::FileReport& r) {
   std::vector<std::string> out;
   for (const auto& v : r.violations)

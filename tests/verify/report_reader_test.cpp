@@ -188,6 +188,7 @@ TEST_CASE("report reader: what is not a report is refused, located at the file")
       R"({"files": [{"file": "a.xml", "verdict": "violation", "error": null, "profile": null, "notes": [],
           "violations": [{"check": "style", "severity": "error", "rule": "x", "message": "m", "file": "a.xml",
                           "line": 0, "column": 0, "steps": [], "evidence": []}]}]})";
-  CHECK_THROWS_WITH(verify::readReportFile(written("check.json", unknownCheck)), Catch::Contains("unknown value \"style\""));
+  CHECK_THROWS_WITH(verify::readReportFile(written("check.json", unknownCheck)),
+                    Catch::Contains("unknown value \"style\""));
   for (const char* name : {"text.json", "other.json", "check.json"}) std::filesystem::remove(scratch(name));
 }

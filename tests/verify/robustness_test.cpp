@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 std::string good() {
   std::ifstream in(std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml");
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -78,8 +77,8 @@ TEST_CASE("huge, negative and overflowing numbers are rejected or reported") {
   auto peer = check(d.write("peer.xml", replace(good(), "send=\"1\"", "send=\"-7\"")));
   CHECK(peer.verdict == Verdict::Violation);
   // Read without trouble, and reported: the runtime's lexer copies it into a 256-byte buffer.
-  auto longName = check(d.write("name.xml", replace(good(), "name=\"allreduce_pairs\"",
-                                                     "name=\"" + std::string(1 << 20, 'x') + "\"")));
+  auto longName = check(
+      d.write("name.xml", replace(good(), "name=\"allreduce_pairs\"", "name=\"" + std::string(1 << 20, 'x') + "\"")));
   CHECK(longName.verdict == Verdict::Violation);
   REQUIRE(longName.violations.size() == 1);
   CHECK(longName.violations[0].rule == "format.runtime-parser");

@@ -27,7 +27,8 @@ std::string slurp(const fs::path& p) {
 // Every string literal in src/ that looks like a rule id.
 std::set<std::string> emittedRuleIds() {
   static const std::regex literal(
-      "\"((format|limits|connections|race|postcondition|deadlock|selection|buffers|engines|input|internal|fused)\\.[a-z0-9-]+)\"");
+      "\"((format|limits|connections|race|postcondition|deadlock|selection|buffers|engines|input|internal|fused)\\.[a-"
+      "z0-9-]+)\"");
   std::set<std::string> ids;
   for (const auto& e : fs::recursive_directory_iterator(fs::path(CCFORGE_SOURCE_DIR) / "src")) {
     if (e.path().extension() != ".cpp" && e.path().extension() != ".hpp") continue;

@@ -60,37 +60,37 @@ TEST_CASE("select: the sweep of collective, data type, call form and count agree
   // 3 ranks 3 chunks in-place 0..; d: broadcast 1 chunk out-of-place 0..; e: allreduce 2 chunks
   // out-of-place 1 MiB+1..
   const std::vector<Row> rows = {
-      {ar, "float32", in, 48, "a", "a"},          // 192 B
-      {ar, "float32", in, 144, "a", "a"},         // no power of two
-      {ar, "float32", in, 100, "-", "-"},         // 100 % 48
-      {ar, "float32", in, 262144, "-", "-"},      // 1 MiB, but 262144 % 48 = 16
-      {ar, "float32", in, 262128, "a", "a"},      // 5461 x 48, 1048512 B
-      {ar, "float32", in, 262176, "-", "-"},      // 5462 x 48, 1048704 B > 1 MiB
-      {ar, "bfloat16", in, 48, "a", "-"},         // plugin: 2^64 - 48 bytes > maxBytes
+      {ar, "float32", in, 48, "a", "a"},      // 192 B
+      {ar, "float32", in, 144, "a", "a"},     // no power of two
+      {ar, "float32", in, 100, "-", "-"},     // 100 % 48
+      {ar, "float32", in, 262144, "-", "-"},  // 1 MiB, but 262144 % 48 = 16
+      {ar, "float32", in, 262128, "a", "a"},  // 5461 x 48, 1048512 B
+      {ar, "float32", in, 262176, "-", "-"},  // 5462 x 48, 1048704 B > 1 MiB
+      {ar, "bfloat16", in, 48, "a", "-"},     // plugin: 2^64 - 48 bytes > maxBytes
       {ar, "fp8e4m3", in, 96, "a", "-"},
-      {ar, "float16", in, 96, "a", "a"},          // the plugin knows float16
+      {ar, "float16", in, 96, "a", "a"},  // the plugin knows float16
       {ar, "float32", out, 1000, "b", "b"},
       {ar, "float32", out, 999, "-", "-"},
-      {ar, "float32", out, 262144, "b", "b"},     // 1 MiB: e starts one byte later
-      {ar, "float32", out, 262146, "b", "?"},     // 1048584 B: b and e both accept
-      {ar, "bfloat16", out, 1000, "b", "?"},      // plugin: 2^64 - 1000 bytes is in e's window too
+      {ar, "float32", out, 262144, "b", "b"},  // 1 MiB: e starts one byte later
+      {ar, "float32", out, 262146, "b", "?"},  // 1048584 B: b and e both accept
+      {ar, "bfloat16", out, 1000, "b", "?"},   // plugin: 2^64 - 1000 bytes is in e's window too
       {ar, "int8", out, 2097152, "b", "?"},
-      {ag, "float32", in, 1, "c", "-"},           // executor: (1 x 3) % 3; plugin: 1 % 3
+      {ag, "float32", in, 1, "c", "-"},  // executor: (1 x 3) % 3; plugin: 1 % 3
       {ag, "float32", in, 5, "c", "-"},
       {ag, "float32", in, 6, "c", "c"},
       {ag, "float64", in, 3000, "c", "c"},
-      {ag, "bfloat16", in, 6, "c", "?"},          // plugin: rank 0 in-place (c), ranks 1, 2 out-of-place (NCCL)
-      {ag, "fp8e5m2", in, 7, "c", "-"},           // plugin: 7 % 3 on every rank
+      {ag, "bfloat16", in, 6, "c", "?"},  // plugin: rank 0 in-place (c), ranks 1, 2 out-of-place (NCCL)
+      {ag, "fp8e5m2", in, 7, "c", "-"},   // plugin: 7 % 3 on every rank
       {ag, "bfloat16", out, 6, "-", "-"},
       {ag, "float32", out, 6, "-", "-"},
       {bc, "float32", out, 7, "d", "d"},
-      {bc, "bfloat16", out, 7, "d", "d"},         // maxBytes=0: the -1 size fits
+      {bc, "bfloat16", out, 7, "d", "d"},  // maxBytes=0: the -1 size fits
       {bc, "float32", in, 7, "-", "-"},
   };
   for (const Row& row : rows) {
     CAPTURE(ir::collectiveName(row.coll), row.type, callFormName(row.form), row.count);
-    const auto answers =
-        verify::selectCall(sweepDir(), request(row.coll, row.type, row.form, row.count), {Selector::Internal, Selector::External});
+    const auto answers = verify::selectCall(sweepDir(), request(row.coll, row.type, row.form, row.count),
+                                            {Selector::Internal, Selector::External});
     REQUIRE(answers.size() == 2);
     CHECK(outcome(answers[0]) == row.executor);
     CHECK(outcome(answers[1]) == row.plugin);
@@ -98,8 +98,8 @@ TEST_CASE("select: the sweep of collective, data type, call form and count agree
 }
 
 TEST_CASE("select: the plugin's bfloat16 in-place allgather splits the ranks") {
-  const auto answers = verify::selectCall(sweepDir(), request(CollectiveKind::AllGather, "bfloat16", CallForm::InPlace, 6),
-                                          {Selector::External});
+  const auto answers = verify::selectCall(
+      sweepDir(), request(CollectiveKind::AllGather, "bfloat16", CallForm::InPlace, 6), {Selector::External});
   REQUIRE(answers.size() == 1);
   const verify::SelectorAnswer& a = answers[0];
   CHECK(a.ranks == 3);
@@ -116,8 +116,9 @@ TEST_CASE("select: the plugin's bfloat16 in-place allgather splits the ranks") {
 }
 
 TEST_CASE("select: a root is not compared; bytes, ranks and roots are checked") {
-  const auto rooted = verify::selectCall(sweepDir(), request(CollectiveKind::Broadcast, "float32", CallForm::OutOfPlace, 7, 1),
-                                         {Selector::Internal, Selector::External});
+  const auto rooted =
+      verify::selectCall(sweepDir(), request(CollectiveKind::Broadcast, "float32", CallForm::OutOfPlace, 7, 1),
+                         {Selector::Internal, Selector::External});
   REQUIRE(rooted.size() == 2);
   for (const verify::SelectorAnswer& a : rooted) {
     CHECK(outcome(a) == "d");
@@ -132,16 +133,18 @@ TEST_CASE("select: a root is not compared; bytes, ranks and roots are checked") 
   CHECK(fromBytes[0].count == 6);
   bytes.bytes = 70;
   CHECK_THROWS_AS(verify::selectCall(sweepDir(), bytes, {Selector::Internal}), std::invalid_argument);
-  CHECK_THROWS_AS(verify::selectCall(sweepDir(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48, 0),
-                                     {Selector::Internal}),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      verify::selectCall(sweepDir(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48, 0),
+                         {Selector::Internal}),
+      std::invalid_argument);
   verify::SelectRequest badRoot = request(CollectiveKind::Broadcast, "float32", CallForm::OutOfPlace, 7, 2);
   badRoot.ranks = 2;
   CHECK_THROWS_AS(verify::selectCall(sweepDir(), badRoot, {Selector::Internal}), std::invalid_argument);
   // A stray entry is an input error: verify says what the runtimes do with it.
   test::TempDir d("select_stray");
   std::ofstream(d.path / "notes.txt") << "not xml\n";
-  CHECK_THROWS_AS(verify::selectCall(d.path.string(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48),
-                                     {Selector::Internal}),
-                  InputError);
+  CHECK_THROWS_AS(
+      verify::selectCall(d.path.string(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48),
+                         {Selector::Internal}),
+      InputError);
 }

@@ -37,7 +37,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 const verify::Violation* find(const verify::FileReport& r, const std::string& rule) {
   for (const verify::Violation& v : r.violations)
     if (v.rule == rule) return &v;
@@ -52,8 +51,6 @@ const verify::SelectorUse& use(const verify::FileReport& r, const std::string& s
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-
 
 std::string slurp(const std::string& file) {
   std::ifstream in(file);
@@ -70,7 +67,9 @@ TEST_CASE("a file whose window lies inside an earlier one is not shadowed when i
   const verify::Violation* ambiguous = find(r[1], "selection.ambiguous");
   REQUIRE(ambiguous);
   CHECK(contains(ambiguous->message, "from count 8 to 1 MiB"));
-  CHECK(contains(ambiguous->message, "path order gives them to " + test::fixture(std::string("verify-dirs/") + "served_counts_differ").string() + "/a_chunks8.xml"));
+  CHECK(contains(ambiguous->message, "path order gives them to " +
+                                         test::fixture(std::string("verify-dirs/") + "served_counts_differ").string() +
+                                         "/a_chunks8.xml"));
   // Under path order b runs counts 2 and 4 (8 chunks per loop refuse them), for every element size.
   const verify::SelectorUse& internal = use(r[1], "internal");
   REQUIRE(internal.selected.size() == 4);
@@ -121,7 +120,8 @@ TEST_CASE("a 3-rank allgather with 3 chunks per loop is alive under both schedul
 
 TEST_CASE("selection.dead is a warning, only for a file no count of any type or form selects") {
   test::TempDir d("selection_dead");
-  const std::string base = slurp(test::fixture(std::string("verify-dirs/") + "dead_48_chunks").string() + "/b_chunks48.xml");
+  const std::string base =
+      slurp(test::fixture(std::string("verify-dirs/") + "dead_48_chunks").string() + "/b_chunks48.xml");
   auto withHeader = [&](const std::string& from, const std::string& to) {
     std::string text = base;
     text.replace(text.find(from), from.size(), to);
@@ -186,7 +186,8 @@ TEST_CASE("a file that is not an algorithm is a stray file the executor still re
   CHECK(contains(stray->message, "never loads the 1 entry after it"));
   CHECK(r[1].verdict == Verdict::Verified);
   // The legacy runtime reads only what MSCCL_XML_FILES names and skips what it cannot parse.
-  auto l = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "stray_file").string()}, test::legacyOptions());
+  auto l =
+      verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "stray_file").string()}, test::legacyOptions());
   REQUIRE(l.size() == 2);
   REQUIRE(find(l[0], "selection.stray-file"));
   CHECK(find(l[0], "selection.stray-file")->severity == verify::Severity::Warning);
@@ -231,7 +232,8 @@ TEST_CASE("stray entries: empty, gzip, dangling and directory links (sub-directo
 
 TEST_CASE("the legacy runtime selects in list order with its own window and keeps 4 algorithms per communicator") {
   // a_upto_2m loads ([0, 2 MiB)); b_from_1m's minBytes > maxBytes=0: the legacy runtime skips it.
-  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "overlapping_windows").string()}, test::legacyOptions());
+  auto r = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "overlapping_windows").string()},
+                               test::legacyOptions());
   REQUIRE(r.size() == 2);
   REQUIRE(r[0].selection.size() == 1);
   CHECK(r[0].selection[0].selector == "legacy");
@@ -246,7 +248,8 @@ TEST_CASE("the legacy runtime selects in list order with its own window and keep
   test::TempDir d("selection");
   std::string text = slurp(test::fixture(std::string("verify-dirs/") + "disjoint_windows").string() + "/a_small.xml");
   for (const char* name : {"f1.xml", "f2.xml", "f3.xml", "f4.xml", "f5.xml"}) std::ofstream(d.path / name) << text;
-  std::ofstream(d.path / "g_three_ranks.xml") << slurp(test::fixture(std::string("verify-dirs/") + "internal_only").string() + "/allgather_ring3.xml");
+  std::ofstream(d.path / "g_three_ranks.xml")
+      << slurp(test::fixture(std::string("verify-dirs/") + "internal_only").string() + "/allgather_ring3.xml");
   auto l = verify::verifyPaths({d.path.string()}, test::legacyOptions());
   REQUIRE(l.size() == 6);
   for (size_t k = 0; k < 4; ++k) CHECK(find(l[k], "selection.too-many-files") == nullptr);
@@ -260,8 +263,10 @@ TEST_CASE("the legacy runtime selects in list order with its own window and keep
 TEST_CASE("the JSON report lists what each selector does with each file, deterministically") {
   verify::RunInfo run{"msccl-executor", 10};
   std::ostringstream a, b;
-  verify::writeJson(a, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
-  verify::writeJson(b, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
+  verify::writeJson(
+      a, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
+  verify::writeJson(
+      b, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
   CHECK(a.str() == b.str());
   auto j = nlohmann::json::parse(a.str());
   auto& selection = j["files"][1]["selection"];
@@ -279,11 +284,18 @@ TEST_CASE("the JSON report lists what each selector does with each file, determi
   CHECK(selection[0]["accepts"][0]["bytes_max"] == 1 << 20);
   // A single file is not part of a directory: no selection entries.
   std::ostringstream single;
-  verify::writeJson(single, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string() + "/a_chunks8.xml"}, {}), run);
+  verify::writeJson(
+      single,
+      verify::verifyPaths(
+          {test::fixture(std::string("verify-dirs/") + "served_counts_differ").string() + "/a_chunks8.xml"}, {}),
+      run);
   CHECK(nlohmann::json::parse(single.str())["files"][0]["selection"].empty());
 
   std::ostringstream text;
-  verify::writeText(text, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}), run);
-  CHECK(contains(text.str(), "  selection internal (path order, 2 of 2): accepts in-place from count 2 to 1 MiB with "
-                             "1/2/4/8-byte types; runs in-place from count 2 to count 4 with 1/2/4/8-byte types\n"));
+  verify::writeText(
+      text, verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "served_counts_differ").string()}, {}),
+      run);
+  CHECK(contains(text.str(),
+                 "  selection internal (path order, 2 of 2): accepts in-place from count 2 to 1 MiB with "
+                 "1/2/4/8-byte types; runs in-place from count 2 to count 4 with 1/2/4/8-byte types\n"));
 }

@@ -17,7 +17,6 @@ using verify::Verdict;
 
 namespace {
 
-
 bool has(const verify::FileReport& r, const std::string& rule) {
   return std::any_of(r.violations.begin(), r.violations.end(), [&](const auto& v) { return v.rule == rule; });
 }
@@ -56,17 +55,20 @@ ir::Algorithm chainOfCopies(int n) {
 
 // More cases, with both selectors and the legacy runtime, in selection_test.cpp.
 TEST_CASE("a directory is checked the way the runtime loads it") {
-  auto shadowed = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "shadowed").string()}, verify::Options{});
+  auto shadowed =
+      verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "shadowed").string()}, verify::Options{});
   REQUIRE(shadowed.size() == 2);
   CHECK(shadowed[0].verdict == Verdict::Verified);
   CHECK(shadowed[1].verdict == Verdict::Violation);
   CHECK(has(shadowed[1], "selection.shadowed"));
 
-  auto disjoint = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "disjoint_windows").string()}, verify::Options{});
+  auto disjoint = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "disjoint_windows").string()},
+                                      verify::Options{});
   REQUIRE(disjoint.size() == 2);
   CHECK(verify::combinedVerdict(disjoint) == Verdict::Verified);
 
-  auto overlap = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "overlapping_windows").string()}, verify::Options{});
+  auto overlap = verify::verifyPaths({test::fixture(std::string("verify-dirs/") + "overlapping_windows").string()},
+                                     verify::Options{});
   REQUIRE(overlap.size() == 2);
   CHECK(has(overlap[1], "selection.ambiguous"));
   CHECK(overlap[1].violations.back().message.find("from 1 MiB to 2 MiB") != std::string::npos);
@@ -76,7 +78,8 @@ TEST_CASE("without a profile, each file is checked against its header's and a di
   const std::filesystem::path d = std::filesystem::temp_directory_path() / "ccforge_profile_from_header";
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
-  const std::string legacy = std::string(CCFORGE_FIXTURES) + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml";
+  const std::string legacy =
+      std::string(CCFORGE_FIXTURES) + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml";
   for (int i = 0; i < 5; ++i) std::filesystem::copy_file(legacy, d / ("legacy" + std::to_string(i) + ".xml"));
   verify::Options fromHeader;
   fromHeader.profileFromHeader = true;
@@ -88,7 +91,8 @@ TEST_CASE("without a profile, each file is checked against its header's and a di
   CHECK_FALSE(has(five[4], "format.executor-header"));
   // One executor file among them: the directory is msccl-executor's (1024 files), each legacy file
   // is still checked as a legacy file.
-  std::filesystem::copy_file(std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml", d / "z_executor.xml");
+  std::filesystem::copy_file(std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml",
+                             d / "z_executor.xml");
   auto six = verify::verifyPaths({d.string()}, fromHeader);
   REQUIRE(six.size() == 6);
   CHECK(six[5].profile == "msccl-executor");
@@ -129,7 +133,9 @@ TEST_CASE("the executor's co-residency default is one block per A100 SM") {
 
 TEST_CASE("a failing file never stops the others") {
   std::string good = std::string(CCFORGE_FIXTURES) + "/verify/good/allreduce_pairs_n2.xml";
-  auto reports = verify::verifyPaths({"/nonexistent/x.xml", good, test::fixture(std::string("verify-dirs/") + "shadowed").string()}, verify::Options{});
+  auto reports = verify::verifyPaths(
+      {"/nonexistent/x.xml", good, test::fixture(std::string("verify-dirs/") + "shadowed").string()},
+      verify::Options{});
   REQUIRE(reports.size() == 4);
   CHECK(reports[0].verdict == Verdict::Malformed);
   CHECK(reports[0].error.find("no such file") != std::string::npos);
@@ -188,7 +194,9 @@ TEST_CASE("text reports name the rule, the location and the verdict") {
       if (std::regex_match(line, re)) return true;
     return false;
   };
-  CHECK(anyLine(".*write_read_unordered\\.xml:13:7: error: out-of-place: rank 0 s\\[0\\] is accessed .* \\[race\\.write-read\\]"));
+  CHECK(
+      anyLine(".*write_read_unordered\\.xml:13:7: error: out-of-place: rank 0 s\\[0\\] is accessed .* "
+              "\\[race\\.write-read\\]"));
   CHECK(anyLine(".*write_read_unordered\\.xml:9:[0-9]+: note: rank 0 tb 0 step 0: 'cpy' .*"));
   CHECK(anyLine("verdict: VIOLATION .*"));
 }

@@ -20,8 +20,11 @@ int main(int argc, char** argv) {
   constexpr int32_t ranks = 4, chunks = 4;
   try {
     dsl::Program p("chain_broadcast",
-                   {.type = CollectiveType::Broadcast, .ranks = ranks, .chunkFactor = chunks,
-                    .form = CallForm::InPlace, .root = 0},
+                   {.type = CollectiveType::Broadcast,
+                    .ranks = ranks,
+                    .chunkFactor = chunks,
+                    .form = CallForm::InPlace,
+                    .root = 0},
                    {.protocol = ir::Protocol::LL128});
     p.parallelize(2, [&] {
       for (int32_t i = 0; i < chunks; ++i) {

@@ -48,8 +48,8 @@ void requireWithinWorkLimit(const Topology& t) {
              links = static_cast<int64_t>(t.links().size());
   const long double work = static_cast<long double>(gpus) * vertices * links;
   if (work <= static_cast<long double>(limits::kMaxBoundsWork)) return;
-  throw LimitExceeded("topology " + t.name + " is too large for the exact bounds: " + std::to_string(gpus) + " GPUs x " +
-                      std::to_string(vertices) + " vertices x " + std::to_string(links) +
+  throw LimitExceeded("topology " + t.name + " is too large for the exact bounds: " + std::to_string(gpus) +
+                      " GPUs x " + std::to_string(vertices) + " vertices x " + std::to_string(links) +
                       " links is over ccforge's work limit of 2^28 (one max-flow per GPU; docs/limits.md)");
 }
 
@@ -58,10 +58,9 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root);
 }  // namespace
 
 const std::vector<CollectiveType>& boundedCollectives() {
-  static const std::vector<CollectiveType> all{CollectiveType::AllGather, CollectiveType::ReduceScatter,
-                                               CollectiveType::AllReduce, CollectiveType::AllToAll,
-                                               CollectiveType::Broadcast, CollectiveType::Reduce,
-                                               CollectiveType::Scatter,   CollectiveType::Gather};
+  static const std::vector<CollectiveType> all{
+      CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllReduce, CollectiveType::AllToAll,
+      CollectiveType::Broadcast, CollectiveType::Reduce,        CollectiveType::Scatter,   CollectiveType::Gather};
   return all;
 }
 
@@ -83,15 +82,16 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
   bool supported = false;
   for (CollectiveType b : boundedCollectives()) supported = supported || b == c;
   if (!supported)
-    throw std::invalid_argument("no exact bound for " + std::string(collectiveTypeName(c)) +
-                                "; bounded: allgather, reducescatter, allreduce, alltoall, broadcast, reduce, scatter, gather");
+    throw std::invalid_argument(
+        "no exact bound for " + std::string(collectiveTypeName(c)) +
+        "; bounded: allgather, reducescatter, allreduce, alltoall, broadcast, reduce, scatter, gather");
   if (n < 2)
     throw std::invalid_argument("topology " + t.name + " has " + std::to_string(n) +
                                 " GPU: a collective needs at least 2 to communicate");
   const bool rooted = isRooted(c);
   if (rooted && (root < 0 || root >= n))
-    throw std::invalid_argument("root " + std::to_string(root) + " is out of range: topology " + t.name + " has ranks 0 to " +
-                                std::to_string(n - 1));
+    throw std::invalid_argument("root " + std::to_string(root) + " is out of range: topology " + t.name +
+                                " has ranks 0 to " + std::to_string(n - 1));
 
   // The alltoall LP has its own limit (kMaxAllToAllRows, inconclusive past it); every other
   // bound runs max-flows per GPU.
@@ -107,8 +107,9 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
     bound.roundsPerChunkLowerBound = rs.roundsPerChunkLowerBound + ag.roundsPerChunkLowerBound;
     bound.algbwUpperBoundGBps =
         rs.algbwUpperBoundGBps * ag.algbwUpperBoundGBps / (rs.algbwUpperBoundGBps + ag.algbwUpperBoundGBps);
-    bound.method = "reducescatter + allgather: their steps and rounds per chunk added, algbw 1/(1/RS + 1/AG); a bound "
-                   "on allreduce algorithms that reduce-scatter then all-gather";
+    bound.method =
+        "reducescatter + allgather: their steps and rounds per chunk added, algbw 1/(1/RS + 1/AG); a bound "
+        "on allreduce algorithms that reduce-scatter then all-gather";
     return bound;
   }
 
@@ -146,8 +147,7 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
                      std::to_string(flow.pivots) + ")";
       break;
     }
-    default:
-      break;
+    default: break;
   }
   bound.roundsPerChunkLowerBound = t.unitGBps / rate;
   const bool wholeBuffer = c == CollectiveType::Broadcast || c == CollectiveType::Reduce;
@@ -165,12 +165,14 @@ std::optional<CollectiveBound> inSwitchAllReduceBound(const Topology& t) {
     Rational out = 0, in = 0;
     for (int32_t id : t.outLinks(g)) {
       const topo::Link& l = t.links()[static_cast<size_t>(id)];
-      if (vertex(l.to).kind == topo::VertexKind::Switch && vertex(l.to).box == vertex(g).box && l.linkClass == topo::LinkClass::NVLink)
+      if (vertex(l.to).kind == topo::VertexKind::Switch && vertex(l.to).box == vertex(g).box &&
+          l.linkClass == topo::LinkClass::NVLink)
         out += l.bandwidthGBps;
     }
     for (int32_t id : t.inLinks(g)) {
       const topo::Link& l = t.links()[static_cast<size_t>(id)];
-      if (vertex(l.from).kind == topo::VertexKind::Switch && vertex(l.from).box == vertex(g).box && l.linkClass == topo::LinkClass::NVLink)
+      if (vertex(l.from).kind == topo::VertexKind::Switch && vertex(l.from).box == vertex(g).box &&
+          l.linkClass == topo::LinkClass::NVLink)
         in += l.bandwidthGBps;
     }
     const Rational own = std::min(out, in);
@@ -194,8 +196,9 @@ std::optional<CollectiveBound> inSwitchAllReduceBound(const Topology& t) {
   }
   bound.stepsLowerBound = boxes > 1 ? stepsNeeded(t, CollectiveType::AllGather, 0) : 1;
   bound.roundsPerChunkLowerBound = t.unitGBps * static_cast<int64_t>(t.gpus().size()) / bound.algbwUpperBoundGBps;
-  bound.method = "in-switch reduction (NVLS): each GPU sends its buffer to the switch once and takes the result once; "
-                 "across boxes each box sends and takes (B-1)/B of the reduced buffer twice";
+  bound.method =
+      "in-switch reduction (NVLS): each GPU sends its buffer to the switch once and takes the result once; "
+      "across boxes each box sends and takes (B-1)/B of the reduced buffer twice";
   return bound;
 }
 

@@ -32,7 +32,7 @@ struct CollectiveBound {
   int32_t stepsLowerBound = 0;
   topo::Rational roundsPerChunkLowerBound;
   topo::Rational algbwUpperBoundGBps;
-  std::string method;  // how the bandwidth bound was obtained, for reports
+  std::string method;     // how the bandwidth bound was obtained, for reports
   bool inSwitch = false;  // allreduce with the reduction in the switch (inSwitchAllReduceBound)
 };
 

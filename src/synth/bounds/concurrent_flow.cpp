@@ -152,7 +152,8 @@ class Master {
     SparseColumn<T> column;
     column.entries.emplace_back(tree.source, T(1));
     const T weight = T(s_.sourceCount[static_cast<size_t>(tree.source)]);
-    for (const auto& [orbit, paths] : tree.loads) column.entries.emplace_back(orbitRow(static_cast<size_t>(orbit)), weight * T(paths));
+    for (const auto& [orbit, paths] : tree.loads)
+      column.entries.emplace_back(orbitRow(static_cast<size_t>(orbit)), weight * T(paths));
     int32_t id = addColumn(std::move(column));
     trees_.push_back(tree);
     known_.emplace(tree, id);
@@ -290,7 +291,8 @@ class Master {
     }
     if (entering >= 0 && Num::positive(RevisedSimplex<T>::reducedCost(lp_.column(entering), y))) return entering;
     std::vector<double> length;
-    for (int32_t row : s_.linkRow) length.push_back(std::max(0.0, approx[static_cast<size_t>(orbitRow(static_cast<size_t>(row)))]));
+    for (int32_t row : s_.linkRow)
+      length.push_back(std::max(0.0, approx[static_cast<size_t>(orbitRow(static_cast<size_t>(row)))]));
     for (size_t i = 0; i < s_.sources.size(); ++i) {
       PathTree<double> p = shortestPaths(t_, s_.sources[i], length);
       double d = -(approx[i] + static_cast<double>(s_.sourceCount[i]) * sumOverGpus(t_, p));
@@ -390,8 +392,8 @@ std::optional<Rational> certifyFloatBasis(const Topology& t, Master<double>& rou
 ConcurrentFlow allToAllRate(const Topology& t) {
   const Symmetry s = symmetryOf(t);
   if (s.rows() > kMaxAllToAllRows)
-    throw std::length_error("the alltoall LP has " + std::to_string(s.rows()) + " rows after symmetry reduction, more than " +
-                            std::to_string(kMaxAllToAllRows));
+    throw std::length_error("the alltoall LP has " + std::to_string(s.rows()) +
+                            " rows after symmetry reduction, more than " + std::to_string(kMaxAllToAllRows));
   Master<double> rough(t, s);
   if (!rough.lp().setBasis(rough.startingBasis())) throw std::logic_error("alltoall bound: singular starting basis");
   rough.solveFloat(kFloatPivotLimit);
@@ -412,7 +414,8 @@ ConcurrentFlow allToAllRate(const Topology& t) {
   if (!exact.lp().setBasis(rough.lp().basis()) || !exact.lp().primalFeasible()) {
     if (!exact.lp().setBasis(start)) throw std::logic_error("alltoall bound: singular starting basis");
   }
-  if (!exact.solveExact(kExactPivotLimit)) throw std::logic_error("alltoall bound: the exact simplex hit its pivot limit");
+  if (!exact.solveExact(kExactPivotLimit))
+    throw std::logic_error("alltoall bound: the exact simplex hit its pivot limit");
 
   result.rate = exact.lambda();
   Rational proof = dualBound(t, exact.linkLengths(exact.lp().duals()));

@@ -16,7 +16,9 @@ struct Oriented {
   int32_t to;
 };
 
-Oriented orient(const topo::Link& l, bool reversed) { return reversed ? Oriented{l.to, l.from} : Oriented{l.from, l.to}; }
+Oriented orient(const topo::Link& l, bool reversed) {
+  return reversed ? Oriented{l.to, l.from} : Oriented{l.from, l.to};
+}
 
 void addLinks(FlowNetwork& network, const topo::Topology& t, const IntegerLinks& caps, bool reversed) {
   for (size_t id = 0; id < t.links().size(); ++id) {

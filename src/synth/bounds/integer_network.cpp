@@ -1,6 +1,5 @@
 #include "synth/bounds/integer_network.hpp"
 
-
 #include <limits>
 #include <stdexcept>
 

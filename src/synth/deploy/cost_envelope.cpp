@@ -59,9 +59,7 @@ std::vector<std::optional<SizeRange>> fastestRanges(const std::vector<CostCurve>
   stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
 
   std::vector<bool> running(n, true);
-  auto available = [&](size_t i, double x) {
-    return running[i] && x >= startOf(i) && (!ends[i] || x < *ends[i]);
-  };
+  auto available = [&](size_t i, double x) { return running[i] && x >= startOf(i) && (!ends[i] || x < *ends[i]); };
   auto ahead = [&](size_t a, size_t b, double x) {
     const double va = curves[a].at(x), vb = curves[b].at(x);
     if (va != vb) return va < vb;

@@ -25,8 +25,8 @@ class CostCurve {
 
  private:
   struct Piece {
-    double start;    // bytes
-    double timeUs;   // at start
+    double start;   // bytes
+    double timeUs;  // at start
     double usPerByte;
   };
   const Piece& pieceFrom(double bytes) const;

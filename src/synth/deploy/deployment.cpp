@@ -21,12 +21,9 @@ constexpr double kUnwritableBytes = 0x1p63;
 
 std::string selectorPhrase(Selector s) {
   switch (s) {
-    case Selector::Internal:
-      return "the internal scheduler";
-    case Selector::External:
-      return "the msccl-scheduler plugin";
-    case Selector::Legacy:
-      return "the legacy runtime";
+    case Selector::Internal: return "the internal scheduler";
+    case Selector::External: return "the msccl-scheduler plugin";
+    case Selector::Legacy: return "the legacy runtime";
   }
   return "?";
 }
@@ -56,19 +53,17 @@ std::optional<std::string> neverPicked(Selector s, const ir::Algorithm& header) 
     }
   }
   switch (furthest) {
-    case Rejection::NotLoaded:
-      return notLoadedReason(s, header);
-    case Rejection::CallForm:
-      return std::string("no call of the forms it serves is passed to it");
+    case Rejection::NotLoaded: return notLoadedReason(s, header);
+    case Rejection::CallForm: return std::string("no call of the forms it serves is passed to it");
     case Rejection::Divisibility:
-      return fmt::format("nchunksperloop={} divides {} for no power-of-two count; it serves only counts that are "
-                         "multiples of {}",
-                         header.nchunksperloop, divisibilityTerm(s, header.coll, header.ngpus),
-                         smallestServedCount(s, header, *example));
+      return fmt::format(
+          "nchunksperloop={} divides {} for no power-of-two count; it serves only counts that are "
+          "multiples of {}",
+          header.nchunksperloop, divisibilityTerm(s, header.coll, header.ngpus),
+          smallestServedCount(s, header, *example));
     case Rejection::Window:
       return fmt::format("it serves no power-of-two count within {}", windowText(sizeWindowOf(header)));
-    default:
-      return std::string("no call matches it");
+    default: return std::string("no call matches it");
   }
 }
 
@@ -130,13 +125,15 @@ void setWindow(ir::Algorithm& algorithm, const SizeWindow& window) {
 }
 
 std::string windowText(const SizeWindow& w) {
-  return w.maxBytes ? fmt::format("{}..{} bytes", w.minBytes, *w.maxBytes) : fmt::format("{}..unbounded bytes", w.minBytes);
+  return w.maxBytes ? fmt::format("{}..{} bytes", w.minBytes, *w.maxBytes)
+                    : fmt::format("{}..unbounded bytes", w.minBytes);
 }
 
 std::string outcomeText(const Deployment& d, const std::string& file, bool writing) {
   if (!d.window) return (writing ? ", not written: " : ", not deployable: ") + d.notWritten;
-  const std::string sure =
-      d.overNccl ? fmt::format(" (at least x{:.2f} NCCL's algbw there, x{:.2f} needed)", d.overNccl->least, d.overNccl->needed) : "";
+  const std::string sure = d.overNccl ? fmt::format(" (at least x{:.2f} NCCL's algbw there, x{:.2f} needed)",
+                                                    d.overNccl->least, d.overNccl->needed)
+                                      : "";
   return (writing ? ", written to " + file + " for " : ", deployable for ") + windowText(*d.window) + sure;
 }
 
@@ -185,7 +182,8 @@ std::vector<Deployment> planDeployment(const std::vector<DeployCandidate>& candi
       });
       std::map<std::pair<bool, bool>, std::vector<size_t>> byForms;
       for (size_t i : members)
-        byForms[bothForms ? std::pair(true, true) : std::pair(headers[i].servesInPlace(), headers[i].servesOutOfPlace())]
+        byForms[bothForms ? std::pair(true, true)
+                          : std::pair(headers[i].servesInPlace(), headers[i].servesOutOfPlace())]
             .push_back(i);
       for (const auto& [forms, group] : byForms) assignWindows(group, candidates, headers, out);
     }
@@ -202,8 +200,7 @@ std::vector<Deployment> planDeployment(const std::vector<DeployCandidate>& candi
     }
   }
   for (size_t i = 0; i < n; ++i)
-    if (competing[i] && !out[i].window)
-      out[i].notWritten = "another program written is predicted faster at every size";
+    if (competing[i] && !out[i].window) out[i].notWritten = "another program written is predicted faster at every size";
   return out;
 }
 

@@ -33,8 +33,8 @@ struct GainOverNccl {
 };
 
 struct Deployment {
-  std::optional<SizeWindow> window;  // minBytes..maxBytes to write; nullopt: not written
-  std::string notWritten;            // why, when there is no window
+  std::optional<SizeWindow> window;      // minBytes..maxBytes to write; nullopt: not written
+  std::string notWritten;                // why, when there is no window
   std::optional<GainOverNccl> overNccl;  // nullopt: not weighed against NCCL
 };
 

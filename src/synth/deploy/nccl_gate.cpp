@@ -14,8 +14,8 @@
 
 namespace ccforge::synth::deploy {
 
-void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
-                double margin) {
+void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string& source,
+                const topo::Topology& topology, double margin) {
   if (!d.window) return;
   const std::optional<CollectiveType> collective = collectiveTypeOf(algorithm.coll);
   if (!collective || *collective == CollectiveType::Gather || *collective == CollectiveType::Scatter ||
@@ -24,7 +24,8 @@ void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string
   // The sizes s whose calls [s, 2 s) lie inside the window.
   std::vector<uint64_t> sizes;
   for (uint64_t s = kCheckedMinBytes; s <= kCheckedMaxBytes; s *= 2)
-    if (d.window->contains(static_cast<int64_t>(s)) && d.window->contains(static_cast<int64_t>(2 * s - 1))) sizes.push_back(s);
+    if (d.window->contains(static_cast<int64_t>(s)) && d.window->contains(static_cast<int64_t>(2 * s - 1)))
+      sizes.push_back(s);
   const sim::ModelParameters parameters = sim::modelParameters(topology);
   const sim::NcclSetup nccl = sim::ncclSetup(topology, parameters);
   const sim::SizeSweep sweep = sim::sweepSizes(algorithm, source, topology, std::nullopt, *d.window, sizes);
@@ -35,7 +36,8 @@ void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string
   double bestGainSeen = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     const double needed = parameters.gainNeeded(sizes[i], margin);
-    const double gain = sweep.timeUs[i] ? sim::ncclChoice(nccl, {*collective, sizes[i], 1}).timeUs / *sweep.timeUs[i] : 0;
+    const double gain =
+        sweep.timeUs[i] ? sim::ncclChoice(nccl, {*collective, sizes[i], 1}).timeUs / *sweep.timeUs[i] : 0;
     bestGainSeen = std::max(bestGainSeen, gain / needed);
     if (gain < needed) {
       runLength = 0;
@@ -58,9 +60,10 @@ void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string
     d.notWritten = sizes.empty() ? "its window holds no power-of-two size of 1 KiB..4 GiB to weigh against NCCL"
                    : !sweep.error.empty()
                        ? "it could not be simulated to weigh it against NCCL: " + sweep.error
-                       : fmt::format("at no size of its window is it predicted to beat NCCL by the gain needed there (at best "
-                                     "{:.2f} of it)",
-                                     bestGainSeen);
+                       : fmt::format(
+                             "at no size of its window is it predicted to beat NCCL by the gain needed there (at best "
+                             "{:.2f} of it)",
+                             bestGainSeen);
     d.window.reset();
     return;
   }
@@ -69,7 +72,8 @@ void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string
   // and above 4 GiB stay where the window put them).
   SizeWindow narrowed = *d.window;
   if (bestFirst > 0 || d.window->minBytes > 0) narrowed.minBytes = static_cast<int64_t>(low);
-  if (bestFirst + bestLength < sizes.size() || sizes.back() < kCheckedMaxBytes) narrowed.maxBytes = static_cast<int64_t>(high);
+  if (bestFirst + bestLength < sizes.size() || sizes.back() < kCheckedMaxBytes)
+    narrowed.maxBytes = static_cast<int64_t>(high);
   d.window = narrowed;
   d.overNccl = best;
 }

@@ -42,11 +42,13 @@ std::optional<std::vector<Rational>> solveExactly(const SparseMatrix& a, const s
   const auto n = static_cast<size_t>(a.size);
   // One common factor makes the system integral.
   BigInt scale = 1;
-  for (const auto& [row, col, value] : a.entries) scale = boost::multiprecision::lcm(scale, boost::multiprecision::denominator(value));
+  for (const auto& [row, col, value] : a.entries)
+    scale = boost::multiprecision::lcm(scale, boost::multiprecision::denominator(value));
   for (const Rational& v : b) scale = boost::multiprecision::lcm(scale, boost::multiprecision::denominator(v));
   std::vector<std::tuple<size_t, size_t, BigInt>> entries;
   for (const auto& [row, col, value] : a.entries)
-    entries.emplace_back(static_cast<size_t>(row), static_cast<size_t>(col), boost::multiprecision::numerator(Rational(value * scale)));
+    entries.emplace_back(static_cast<size_t>(row), static_cast<size_t>(col),
+                         boost::multiprecision::numerator(Rational(value * scale)));
   std::vector<BigInt> residual;
   for (const Rational& v : b) residual.push_back(boost::multiprecision::numerator(Rational(v * scale)));
   const std::vector<BigInt> target = residual;

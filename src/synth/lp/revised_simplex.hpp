@@ -51,10 +51,12 @@ class RevisedSimplex {
     std::vector<size_t> order(m);
     for (size_t k = 0; k < m; ++k) {
       order[k] = k;
-      for (const auto& [row, value] : columns_[static_cast<size_t>(basis[k])].entries) a[static_cast<size_t>(row)][k] = value;
+      for (const auto& [row, value] : columns_[static_cast<size_t>(basis[k])].entries)
+        a[static_cast<size_t>(row)][k] = value;
     }
     std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-      return columns_[static_cast<size_t>(basis[x])].entries.size() < columns_[static_cast<size_t>(basis[y])].entries.size();
+      return columns_[static_cast<size_t>(basis[x])].entries.size() <
+             columns_[static_cast<size_t>(basis[y])].entries.size();
     });
     std::vector<std::vector<T>> inv(m, std::vector<T>(m, T(0)));
     for (size_t i = 0; i < m; ++i) inv[i][i] = 1;
@@ -154,7 +156,8 @@ class RevisedSimplex {
     std::vector<T> alpha(m, T(0));
     for (const auto& [row, value] : columns_[static_cast<size_t>(entering)].entries)
       for (size_t i = 0; i < m; ++i)
-        if (!Num::zero(inverse_[i][static_cast<size_t>(row)])) alpha[i] += inverse_[i][static_cast<size_t>(row)] * value;
+        if (!Num::zero(inverse_[i][static_cast<size_t>(row)]))
+          alpha[i] += inverse_[i][static_cast<size_t>(row)] * value;
     std::optional<size_t> leave;
     T bestRatio = 0;
     for (size_t i = 0; i < m; ++i) {

@@ -13,14 +13,17 @@ CostModel costModel(const topo::Topology& topology, CollectiveType collective) {
   return m;
 }
 
-double costUs(const CostModel& model, const CostPoint& point, double bytes) { return costCurve(model, point).at(bytes); }
-
-deploy::CostCurve costCurve(const CostModel& model, const CostPoint& point) {
-  return deploy::CostCurve::affine(point.steps * model.alphaUs,
-                                   topo::toDouble(point.roundsPerChunk) * model.betaUsPerByte / model.bytesPerChunkUnit);
+double costUs(const CostModel& model, const CostPoint& point, double bytes) {
+  return costCurve(model, point).at(bytes);
 }
 
-std::vector<std::optional<deploy::SizeRange>> sizeWindows(const CostModel& model, const std::vector<CostPoint>& points) {
+deploy::CostCurve costCurve(const CostModel& model, const CostPoint& point) {
+  return deploy::CostCurve::affine(point.steps * model.alphaUs, topo::toDouble(point.roundsPerChunk) *
+                                                                    model.betaUsPerByte / model.bytesPerChunkUnit);
+}
+
+std::vector<std::optional<deploy::SizeRange>> sizeWindows(const CostModel& model,
+                                                          const std::vector<CostPoint>& points) {
   std::vector<deploy::CostCurve> curves;
   for (const CostPoint& p : points) curves.push_back(costCurve(model, p));
   return deploy::fastestRanges(curves, std::vector<std::optional<double>>(points.size()));

@@ -14,9 +14,9 @@
 namespace ccforge::synth::sccl {
 
 struct CostModel {
-  double alphaUs = 0;          // per step: the largest link alpha of the topology
-  double betaUsPerByte = 0;    // per byte over one unit link: 1 / unit bandwidth
-  double bytesPerChunkUnit = 1; // m = M / this (N, or 1 for broadcast and reduce)
+  double alphaUs = 0;            // per step: the largest link alpha of the topology
+  double betaUsPerByte = 0;      // per byte over one unit link: 1 / unit bandwidth
+  double bytesPerChunkUnit = 1;  // m = M / this (N, or 1 for broadcast and reduce)
 };
 
 CostModel costModel(const topo::Topology& topology, CollectiveType collective);

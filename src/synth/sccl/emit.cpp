@@ -27,8 +27,8 @@ Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::
 
 }  // namespace
 
-Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
-                     ir::Protocol protocol, const std::string& source, CallForm form) {
+Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name, ir::Protocol protocol,
+                     const std::string& source, CallForm form) {
   return compileAndVerify([&] { return lowerToDsl(problem, schedule, name, protocol, form); }, source);
 }
 
@@ -37,7 +37,8 @@ Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& redu
                               ir::Protocol protocol, const std::string& source, CallForm form) {
   return compileAndVerify(
       [&] {
-        return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol, form);
+        return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol,
+                                   form);
       },
       source);
 }

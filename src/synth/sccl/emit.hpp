@@ -12,18 +12,17 @@
 namespace ccforge::synth::sccl {
 
 struct Emitted {
-  ir::Algorithm algorithm;     // the compiled program; meaningless when compilation failed
-  verify::FileReport report;   // the verifier's report on the compiled program
-  std::string error;           // compilation failure, if any
+  ir::Algorithm algorithm;    // the compiled program; meaningless when compilation failed
+  verify::FileReport report;  // the verifier's report on the compiled program
+  std::string error;          // compilation failure, if any
   bool verified() const { return error.empty() && report.verdict == verify::Verdict::Verified; }
 };
 
-Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name,
-                     ir::Protocol protocol, const std::string& source, CallForm form = CallForm::OutOfPlace);
+Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name, ir::Protocol protocol,
+                     const std::string& source, CallForm form = CallForm::OutOfPlace);
 // Allreduce: the reducescatter phase's problem and schedule, then the allgather phase's.
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                              ir::Protocol protocol, const std::string& source,
-                              CallForm form = CallForm::OutOfPlace);
+                              ir::Protocol protocol, const std::string& source, CallForm form = CallForm::OutOfPlace);
 
 }  // namespace ccforge::synth::sccl

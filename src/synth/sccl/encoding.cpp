@@ -107,7 +107,8 @@ void Encoding::encodeBandwidth(std::optional<int32_t> rounds) {
         options.push_back(t.boolVar("r_" + std::to_string(s) + "_" + std::to_string(k)));
       query_.require(t.orTerm(options));
       for (size_t a = 0; a < options.size(); ++a)
-        for (size_t b = a + 1; b < options.size(); ++b) query_.require(t.orTerm({t.notTerm(options[a]), t.notTerm(options[b])}));
+        for (size_t b = a + 1; b < options.size(); ++b)
+          query_.require(t.orTerm({t.notTerm(options[a]), t.notTerm(options[b])}));
     }
     std::vector<Term> value;
     for (int32_t k = 1; k <= maxRounds; ++k)
@@ -176,7 +177,8 @@ int32_t Encoding::freeRoundsLimit() const {
 Schedule Encoding::schedule(const std::vector<int64_t>& model) const {
   Schedule out;
   out.steps = steps_;
-  for (int32_t s = 0; s < steps_; ++s) out.roundsPerStep.push_back(static_cast<int32_t>(model[firstRound_ + static_cast<size_t>(s)]));
+  for (int32_t s = 0; s < steps_; ++s)
+    out.roundsPerStep.push_back(static_cast<int32_t>(model[firstRound_ + static_cast<size_t>(s)]));
   // One sender per (chunk, receiver): the lowest rank among those the model chose.
   std::map<std::pair<int32_t, int32_t>, Send> chosen;
   size_t at = firstRound_ + static_cast<size_t>(steps_);

@@ -50,7 +50,7 @@ class Encoding {
   int32_t steps_;
   const Orbits* invariant_;
   smt::Query query_;
-  std::vector<std::vector<smt::Term>> time_;  // [chunk][rank]
+  std::vector<std::vector<smt::Term>> time_;                 // [chunk][rank]
   std::vector<std::vector<std::optional<smt::Term>>> send_;  // [chunk][logical link]
   std::vector<smt::Term> rounds_;
   // Decoding: positions in query_.wanted.

@@ -66,7 +66,8 @@ std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::ve
     FrontierPoint& p = points[verified[k]];
     p.deployment = plan[k];
     if (options.ncclMargin)
-      deploy::gateOnNccl(p.deployment, p.emitted.algorithm, fileNames[verified[k]], synthesizer.topology(), *options.ncclMargin);
+      deploy::gateOnNccl(p.deployment, p.emitted.algorithm, fileNames[verified[k]], synthesizer.topology(),
+                         *options.ncclMargin);
     if (!p.deployment.window) continue;
     deploy::setWindow(p.emitted.algorithm, *p.deployment.window);
     if (!options.outputDirectory.empty())

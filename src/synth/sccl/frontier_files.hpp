@@ -34,8 +34,8 @@ struct FrontierPoint {
   topo::Rational roundsPerChunk;
   Emitted emitted;
   std::optional<deploy::SizeRange> cheapest;  // of the whole frontier under the cost model
-  deploy::Deployment deployment;  // the window it is (or would be) written with, or why not
-  std::string file;               // where it was written; empty when not written
+  deploy::Deployment deployment;              // the window it is (or would be) written with, or why not
+  std::string file;                           // where it was written; empty when not written
 };
 
 // The call forms a schedule is lowered for: out of place, and in place where the collective

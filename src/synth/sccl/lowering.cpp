@@ -61,7 +61,8 @@ void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, 
   for (size_t c = 0; c < p.demands.size(); ++c) {
     const ChunkDemand& d = p.demands[c];
     if (!d.wanted[static_cast<size_t>(d.source)]) continue;
-    const dsl::ChunkLocation in{d.source, Buffer::Input, layout.inputIndex(d)}, out{d.source, Buffer::Output, layout.outputIndex(d)};
+    const dsl::ChunkLocation in{d.source, Buffer::Input, layout.inputIndex(d)},
+        out{d.source, Buffer::Output, layout.outputIndex(d)};
     if (program.sharesMemory(in, 1, out, 1)) continue;  // in place: already there
     program.chunk(in.rank, in.buffer, in.index).copy(out.rank, out.buffer, out.index);
   }

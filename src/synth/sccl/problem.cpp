@@ -136,7 +136,8 @@ std::pair<int64_t, int64_t> roundsPerChunk(CollectiveType collective, int32_t ra
 }
 
 Problem makeProblem(const topo::Topology& topology, CollectiveType collective, int32_t root, int32_t chunks) {
-  require(smtSynthesizable(collective), "the SMT method cannot synthesize " + std::string(collectiveTypeName(collective)) +
+  require(smtSynthesizable(collective), "the SMT method cannot synthesize " +
+                                            std::string(collectiveTypeName(collective)) +
                                             " (supported: allgather, reducescatter, allreduce, broadcast, reduce, "
                                             "gather, scatter, alltoall)");
   const auto n = static_cast<int32_t>(topology.gpus().size());
@@ -158,9 +159,9 @@ Problem makeProblem(const topo::Topology& topology, CollectiveType collective, i
   for (const topo::Link& l : topology.links()) {
     const topo::Rational units = l.bandwidthGBps / topology.unitGBps;
     const auto num = boost::multiprecision::numerator(units), den = boost::multiprecision::denominator(units);
-    require(num > 0 && num < 1'000'000 && den < 1'000'000,
-            "link bandwidth " + topo::toString(l.bandwidthGBps) + " GB/s is not a small multiple of the unit " +
-                topo::toString(topology.unitGBps) + " GB/s");
+    require(num > 0 && num < 1'000'000 && den < 1'000'000, "link bandwidth " + topo::toString(l.bandwidthGBps) +
+                                                               " GB/s is not a small multiple of the unit " +
+                                                               topo::toString(topology.unitGBps) + " GB/s");
     p.capacityNum.push_back(static_cast<int64_t>(num));
     p.capacityDen.push_back(static_cast<int64_t>(den));
   }

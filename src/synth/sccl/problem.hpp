@@ -17,27 +17,27 @@
 namespace ccforge::synth::sccl {
 
 struct LogicalLink {
-  int32_t from = 0;  // rank
-  int32_t to = 0;    // rank
+  int32_t from = 0;               // rank
+  int32_t to = 0;                 // rank
   std::vector<int32_t> physical;  // topology link ids along the path
 };
 
 // One chunk of the (dual) non-combining collective.
 struct ChunkDemand {
-  int32_t source = 0;          // the rank that holds it at the start
-  std::vector<bool> wanted;    // per rank: must hold it at the end
-  int32_t origin = 0;          // allgather/gather: the rank whose input it is; scatter/alltoall: destination
-  int32_t target = 0;          // alltoall: destination rank; else unused (0)
-  int32_t piece = 0;           // which of the C pieces (per origin, or per pair for alltoall)
+  int32_t source = 0;        // the rank that holds it at the start
+  std::vector<bool> wanted;  // per rank: must hold it at the end
+  int32_t origin = 0;        // allgather/gather: the rank whose input it is; scatter/alltoall: destination
+  int32_t target = 0;        // alltoall: destination rank; else unused (0)
+  int32_t piece = 0;         // which of the C pieces (per origin, or per pair for alltoall)
 };
 
 struct Problem {
-  CollectiveType asked = CollectiveType::AllGather;  // what the user asked for
-  CollectiveType solved = CollectiveType::AllGather; // the non-combining collective the solver sees
-  bool reversed = false;  // solved on reversed links, to be run backwards with reductions
-  int32_t root = 0;       // rooted collectives
+  CollectiveType asked = CollectiveType::AllGather;   // what the user asked for
+  CollectiveType solved = CollectiveType::AllGather;  // the non-combining collective the solver sees
+  bool reversed = false;                              // solved on reversed links, to be run backwards with reductions
+  int32_t root = 0;                                   // rooted collectives
   int32_t ranks = 0;
-  int32_t chunks = 1;     // C: pieces per rank share (alltoall: per rank buffer, a multiple of ranks)
+  int32_t chunks = 1;              // C: pieces per rank share (alltoall: per rank buffer, a multiple of ranks)
   std::vector<LogicalLink> links;  // in the solved direction
   // Per physical link (topology id): capacity in chunks per round, as numerator/denominator.
   std::vector<int64_t> capacityNum, capacityDen;

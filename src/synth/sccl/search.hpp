@@ -27,8 +27,8 @@ struct SearchLimits {
 
 struct SearchResult {
   std::vector<InstanceResult> frontier;  // sat instances with schedules, fewest steps first
-  bool complete = true;  // false when an instance was unknown or a limit stopped the search
-  std::string note;      // why incomplete
+  bool complete = true;                  // false when an instance was unknown or a limit stopped the search
+  std::string note;                      // why incomplete
 };
 
 SearchResult paretoSearch(Synthesizer& synth, SearchLimits limits);

@@ -42,7 +42,8 @@ namespace {
 
 // Union-find whose representatives are the least members.
 int32_t find(std::vector<int32_t>& parent, int32_t x) {
-  while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+  while (parent[static_cast<size_t>(x)] != x)
+    x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
   return x;
 }
 void unite(std::vector<int32_t>& parent, int32_t a, int32_t b) {
@@ -61,7 +62,8 @@ Orbits invariantOrbits(const Problem& problem, const std::vector<ProblemSymmetry
   const auto chunks = static_cast<int32_t>(problem.demands.size()), ranks = problem.ranks;
   const auto links = static_cast<int32_t>(problem.links.size());
   std::map<std::pair<int32_t, int32_t>, int32_t> linkOf;
-  for (int32_t l = 0; l < links; ++l) linkOf[{problem.links[static_cast<size_t>(l)].from, problem.links[static_cast<size_t>(l)].to}] = l;
+  for (int32_t l = 0; l < links; ++l)
+    linkOf[{problem.links[static_cast<size_t>(l)].from, problem.links[static_cast<size_t>(l)].to}] = l;
   std::vector<int32_t> time(static_cast<size_t>(chunks * ranks)), send(static_cast<size_t>(chunks * links));
   for (size_t i = 0; i < time.size(); ++i) time[i] = static_cast<int32_t>(i);
   for (size_t i = 0; i < send.size(); ++i) send[i] = static_cast<int32_t>(i);
@@ -119,7 +121,8 @@ void breakSymmetries(Encoding& encoding, const Problem& problem, const std::vect
     // x[i] = time of (chunk, rank) in order; the image schedule holds at (g c, g n) what x holds at (c, n),
     // so g(x)[(c, n)] = time of (g^-1 c, g^-1 n).
     std::vector<int32_t> chunkInverse(sym.chunk.size()), rankInverse(ranks);
-    for (size_t c = 0; c < sym.chunk.size(); ++c) chunkInverse[static_cast<size_t>(sym.chunk[c])] = static_cast<int32_t>(c);
+    for (size_t c = 0; c < sym.chunk.size(); ++c)
+      chunkInverse[static_cast<size_t>(sym.chunk[c])] = static_cast<int32_t>(c);
     for (size_t n = 0; n < ranks; ++n) rankInverse[static_cast<size_t>(sym.rank[n])] = static_cast<int32_t>(n);
     smt::Term equalSoFar = t.boolConst(true);
     size_t used = 0;

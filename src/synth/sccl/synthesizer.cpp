@@ -95,7 +95,8 @@ InstanceResult Synthesizer::record(InstanceResult r) {
 }
 
 smt::SolverResult Synthesizer::check(const smt::Query& query, double seconds) const {
-  if (std::any_of(query.assertions.begin(), query.assertions.end(), [&](smt::Term t) { return query.terms.isFalse(t); })) {
+  if (std::any_of(query.assertions.begin(), query.assertions.end(),
+                  [&](smt::Term t) { return query.terms.isFalse(t); })) {
     smt::SolverResult decided;
     decided.answer = smt::Answer::Unsat;
     return decided;
@@ -112,8 +113,9 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     throw std::invalid_argument("every step has at least one round: rounds (" + std::to_string(*rounds) +
                                 ") must be at least steps (" + std::to_string(steps) + ")");
   if (steps % phases() != 0 || (rounds && *rounds % phases() != 0))
-    throw std::invalid_argument("allreduce instances are (C, 2S, 2R): reducescatter and allgather (C, S, R); "
-                                "steps and rounds must be even");
+    throw std::invalid_argument(
+        "allreduce instances are (C, 2S, 2R): reducescatter and allgather (C, S, R); "
+        "steps and rounds must be even");
   if (options_.starting) options_.starting(chunks, steps, rounds);
   const Problem& p = collective_ == CollectiveType::AllReduce ? problem(chunks, CollectiveType::ReduceScatter)
                                                               : problem(chunks);  // validates C

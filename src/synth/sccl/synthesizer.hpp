@@ -29,10 +29,10 @@ struct InstanceResult {
   int32_t chunks = 0, steps = 0, rounds = 0;
   Verdict verdict = Verdict::Unknown;
   double seconds = 0;
-  std::string note;  // why pruned or unknown; "rounds left free" for a free-rounds query
-  std::optional<Schedule> schedule;  // sat only; allreduce: the reducescatter phase
+  std::string note;                        // why pruned or unknown; "rounds left free" for a free-rounds query
+  std::optional<Schedule> schedule;        // sat only; allreduce: the reducescatter phase
   std::optional<Schedule> allgatherPhase;  // allreduce, sat only
-  std::string substituteFor;  // "(C,S,R)" of the frontier point this power-of-two instance stands in for
+  std::string substituteFor;               // "(C,S,R)" of the frontier point this power-of-two instance stands in for
 };
 
 struct SynthOptions {

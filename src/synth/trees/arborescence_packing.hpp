@@ -17,7 +17,7 @@ namespace ccforge::synth::trees {
 
 struct Arborescence {
   int32_t root = 0;
-  int64_t multiplicity = 1;  // identical copies: this many of the root's k pieces follow it
+  int64_t multiplicity = 1;                        // identical copies: this many of the root's k pieces follow it
   std::vector<std::pair<int32_t, int32_t>> edges;  // (parent, child); a parent's edge comes first
 };
 

@@ -16,7 +16,8 @@ using Units = std::vector<std::vector<int64_t>>;  // [u][v]: link units from u t
 
 // Local indices' GPU-GPU link units of one box (per direction), or nullopt when a link is not a
 // whole multiple of `unit`.
-std::optional<Units> directedUnits(const topo::Topology& t, const std::vector<int32_t>& box, const topo::Rational& unit) {
+std::optional<Units> directedUnits(const topo::Topology& t, const std::vector<int32_t>& box,
+                                   const topo::Rational& unit) {
   const size_t n = box.size();
   Units units(n, std::vector<int64_t>(n, 0));
   for (size_t a = 0; a < n; ++a)
@@ -160,7 +161,8 @@ std::optional<BoxRings> findBoxRings(const topo::Topology& topology, const Deadl
     if (box.size() != first.size() || directedUnits(topology, box, *unit) != units) return std::nullopt;
   for (size_t b = 1; b < out.boxes.size(); ++b)
     for (size_t i = 0; i < first.size(); ++i)
-      if (!topo::routeBetween(topology, first[i], out.boxes[b][i]) || !topo::routeBetween(topology, out.boxes[b][i], first[i]))
+      if (!topo::routeBetween(topology, first[i], out.boxes[b][i]) ||
+          !topo::routeBetween(topology, out.boxes[b][i], first[i]))
         return std::nullopt;
 
   const size_t n = first.size();

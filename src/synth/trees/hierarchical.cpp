@@ -12,12 +12,14 @@ Packing hierarchicalTrees(const topo::Topology& topology) {
   // GPUs by box, in rank order.
   std::map<int32_t, std::vector<int32_t>> boxes;
   const auto ranks = static_cast<int32_t>(topology.gpus().size());
-  for (int32_t r = 0; r < ranks; ++r) boxes[topology.vertices()[static_cast<size_t>(topology.gpus()[static_cast<size_t>(r)])].box].push_back(r);
+  for (int32_t r = 0; r < ranks; ++r)
+    boxes[topology.vertices()[static_cast<size_t>(topology.gpus()[static_cast<size_t>(r)])].box].push_back(r);
   if (boxes.size() < 2) throw std::invalid_argument("hierarchical composition needs at least two boxes");
   const size_t perBox = boxes.begin()->second.size();
   std::vector<std::vector<int32_t>> box;
   for (auto& [id, members] : boxes) {
-    if (members.size() != perBox) throw std::invalid_argument("hierarchical composition needs boxes of equally many GPUs");
+    if (members.size() != perBox)
+      throw std::invalid_argument("hierarchical composition needs boxes of equally many GPUs");
     box.push_back(members);
   }
   auto reachable = [&](int32_t a, int32_t b) { return topo::routeBetween(topology, a, b).has_value(); };

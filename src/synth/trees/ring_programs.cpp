@@ -73,7 +73,8 @@ class RingRoutes {
             const std::optional<int32_t> index = piece(root, r, how_.ownLanes, lane);
             if (!index) continue;
             for (size_t other = 0; other < rings_.boxes.size(); ++other)
-              if (other != b) out_.push_back({root, rings_.boxes[other][i], *index, laneChannel(rings_, how_, r, 0, lane)});
+              if (other != b)
+                out_.push_back({root, rings_.boxes[other][i], *index, laneChannel(rings_, how_, r, 0, lane)});
           }
     if (how_.secondEntries) secondEntryTransfers();
     // The own box's pass first, then each other box's, lane by lane.
@@ -150,7 +151,8 @@ class RingRoutes {
       if (!index) continue;
       const int32_t start = at.rank(i);
       // The shortcut goes against the ring, so the lane's channel has that connection free.
-      if (rings_.truncated[static_cast<size_t>(r)][i]) out_.push_back({start, at.rank((i + n - 1) % n), *index, channel});
+      if (rings_.truncated[static_cast<size_t>(r)][i])
+        out_.push_back({start, at.rank((i + n - 1) % n), *index, channel});
       const bool twice = shift > 0 && index == twiceEntered(root, r);
       const int32_t secondHop = twice ? secondEntryHop(r, i) : -1;
       const int32_t secondChannel = laneChannel(rings_, how_, r, shift, how_.otherLanes);
@@ -158,7 +160,8 @@ class RingRoutes {
       for (int32_t hop : rings_.path(static_cast<size_t>(r), i)) {
         const int32_t next = at.here[static_cast<size_t>(hop)];
         ++hops;
-        if (hops != secondHop) out_.push_back({from, next, *index, hops > secondHop && twice ? secondChannel : channel});
+        if (hops != secondHop)
+          out_.push_back({from, next, *index, hops > secondHop && twice ? secondChannel : channel});
         from = next;
       }
     }
@@ -214,7 +217,8 @@ dsl::Program ringAllGatherProgram(const std::string& name, const BoxRings& rings
                  {.protocol = how.protocol, .instances = 1});
   if (how.form == CallForm::OutOfPlace)
     for (int32_t v = 0; v < ranks; ++v) p.chunk(v, Buffer::Input, 0, pieces).copy(v, Buffer::Output, v * pieces);
-  for (const Transfer& t : transfers) p.chunk(t.from, Buffer::Output, t.index).copy(t.to, Buffer::Output, t.index, {.ch = t.channel});
+  for (const Transfer& t : transfers)
+    p.chunk(t.from, Buffer::Output, t.index).copy(t.to, Buffer::Output, t.index, {.ch = t.channel});
   return p;
 }
 

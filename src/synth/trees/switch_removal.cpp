@@ -23,8 +23,8 @@ int64_t treesPerRootFor(const std::vector<Rational>& capacities, const Rational&
     k = k / boost::multiprecision::gcd(k, d) * d;
     if (k > maxTreesPerRoot)
       throw TreeCountLimit("tree packing would need more than " + std::to_string(maxTreesPerRoot) +
-                                  " trees per root (link bandwidths are not commensurate with the rate " +
-                                  topo::toString(rate) + " GB/s)");
+                           " trees per root (link bandwidths are not commensurate with the rate " +
+                           topo::toString(rate) + " GB/s)");
   }
   return static_cast<int64_t>(k);
 }
@@ -47,7 +47,8 @@ class RouteFilter {
         if (a == b) continue;
         auto route = topo::routeBetween(t, static_cast<int32_t>(a), static_cast<int32_t>(b));
         if (!route) continue;
-        for (int32_t l : route->links) onRoute_[a * n + b][static_cast<size_t>(t.links()[static_cast<size_t>(l)].to)] = true;
+        for (int32_t l : route->links)
+          onRoute_[a * n + b][static_cast<size_t>(t.links()[static_cast<size_t>(l)].to)] = true;
       }
   }
   // May u -> w -> t become u -> t?
@@ -136,7 +137,8 @@ topo::Topology gpuTopology(const CapacityGraph& g) {
   }
   for (int32_t a = 0; a < g.vertices(); ++a)
     for (int32_t b = 0; b < g.vertices(); ++b)
-      if (a != b && g.at(a, b) > 0) t.addLink({.from = a, .to = b, .bandwidthGBps = g.at(a, b), .alphaUs = 0, .linkClass = {}, .where = {}});
+      if (a != b && g.at(a, b) > 0)
+        t.addLink({.from = a, .to = b, .bandwidthGBps = g.at(a, b), .alphaUs = 0, .linkClass = {}, .where = {}});
   return t;
 }
 

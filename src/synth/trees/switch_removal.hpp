@@ -27,7 +27,7 @@ class TreeCountLimit : public std::invalid_argument {
 };
 
 struct LogicalGraph {
-  CapacityGraph graph{0};   // vertices are ranks; fromSource(r) = treesPerRoot
+  CapacityGraph graph{0};    // vertices are ranks; fromSource(r) = treesPerRoot
   int64_t treesPerRoot = 0;  // below the original rate's when the route rule left capacity behind
   int64_t maxFlows = 0;
 };

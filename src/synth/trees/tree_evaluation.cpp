@@ -13,14 +13,17 @@ std::vector<uint64_t> comparisonSizes(uint64_t largest) {
   return sizes;
 }
 
-TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
-                               CollectiveType collective, bool withCostCurve, uint64_t bytes, uint64_t curveUpTo) {
+TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string& source,
+                               const topo::Topology& topology, CollectiveType collective, bool withCostCurve,
+                               uint64_t bytes, uint64_t curveUpTo) {
   TreeEvaluation out;
   out.bytes = bytes;
   out.report = driver::verifyCompiled(algorithm, std::string(collectiveTypeName(collective)), driver::Target{}, source);
   const std::vector<uint64_t> sizes =
       withCostCurve ? comparisonSizes(std::max(bytes, curveUpTo)) : std::vector<uint64_t>{bytes};
-  const sim::SimulationReport simulated = sim::simulate(algorithm, source, topology, {.sizes = sizes, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true});
+  const sim::SimulationReport simulated = sim::simulate(
+      algorithm, source, topology,
+      {.sizes = sizes, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true});
   std::vector<std::pair<double, double>> samples;
   for (const sim::SizeResult& r : simulated.results) {
     samples.emplace_back(static_cast<double>(r.bytes), r.timeUs);

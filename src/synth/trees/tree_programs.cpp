@@ -87,7 +87,9 @@ struct Layout {
   int32_t pieces = 0;  // per root and round
   int32_t rounds = 1;
   int32_t perRoot() const { return pieces * rounds; }
-  int32_t index(const PlacedTree& t, int32_t round) const { return t.tree->root * perRoot() + round * pieces + t.first; }
+  int32_t index(const PlacedTree& t, int32_t round) const {
+    return t.tree->root * perRoot() + round * pieces + t.first;
+  }
 };
 
 // Broadcast along out-trees within `buffer`, pipelined over rounds: round j of an edge whose
@@ -196,7 +198,7 @@ std::map<int32_t, int32_t> heights(const Arborescence& tree) {
 void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout& layout,
             const Connections& connections, int32_t maxSteps, bool rootsIntoOutput) {
   struct Received {
-    int32_t slot = 0;    // where it landed in the parent's scratch
+    int32_t slot = 0;  // where it landed in the parent's scratch
     int32_t count = 0;
     int32_t height = 0;  // of the subtree it sums
   };

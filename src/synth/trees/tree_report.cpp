@@ -63,7 +63,8 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
         s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
         s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
         o.evaluation.bytes >> 30, o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
-        verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing), o.seconds);
+        verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing),
+        o.seconds);
   }
   return out;
 }

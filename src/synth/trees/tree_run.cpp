@@ -40,7 +40,8 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     const auto start = std::chrono::steady_clock::now();
     TreeOutcome o;
     o.composition = composition;
-    if (options.progress) options.progress("synthesizing the " + std::string(compositionName(composition)) + " composition");
+    if (options.progress)
+      options.progress("synthesizing the " + std::string(compositionName(composition)) + " composition");
     try {
       o.synthesis = synthesizeTrees(
           topology, collective,

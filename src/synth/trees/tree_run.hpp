@@ -1,9 +1,8 @@
 // A tree-synthesis run, what `ccforge synth --method trees` does (docs/synth-trees.md): each
 // requested composition synthesized and compiled (tree_synthesis.hpp), verified and simulated on
 // the topology (tree_evaluation.hpp: at 1 GiB, the split rings at 4 GiB, and over a range of
-// sizes when compositions are compared), then written to a directory when one is given: the compositions the runtime can
-// select, each with the window of sizes where the simulator makes it the fastest of those
-// (deploy/deployment.hpp).
+// sizes when compositions are compared), then written to a directory when one is given: the compositions the runtime
+// can select, each with the window of sizes where the simulator makes it the fastest of those (deploy/deployment.hpp).
 #pragma once
 
 #include <functional>
@@ -26,7 +25,7 @@ struct TreeRunOptions {
   // with second entries).
   std::optional<Composition> composition = std::nullopt;
   ir::Protocol protocol = ir::Protocol::Simple;
-  double timeoutSeconds = 600;  // each composition's synthesis
+  double timeoutSeconds = 600;       // each composition's synthesis
   std::string outputDirectory = {};  // <algorithm name>.xml per composition written; empty: nothing written
   // Each window kept only where the file is predicted to beat NCCL by the gain needed there
   // (deploy/nccl_gate.hpp) with this margin; nullopt: the compositions compared among themselves only.
@@ -50,7 +49,7 @@ struct TreeOutcome {
   TreeSynthesis synthesis;
   TreeEvaluation evaluation;
   deploy::Deployment deployment;  // the window it is (or would be) written with, or why not
-  std::string file;  // where it was written; empty when not written
+  std::string file;               // where it was written; empty when not written
   double seconds = 0;
   // Simulated algbw as a fraction of the cut bound.
   double fractionOfBound() const;

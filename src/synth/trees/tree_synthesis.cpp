@@ -38,7 +38,11 @@ Phase makePhase(const topo::Topology& t, bool reversed, const TreeSynthesisOptio
 }
 
 double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, uint64_t bytes) {
-  return sim::simulate(algorithm, algorithm.name + ".xml", t, {.sizes = {bytes}, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true}).results.at(0).algbwGBps;
+  return sim::simulate(
+             algorithm, algorithm.name + ".xml", t,
+             {.sizes = {bytes}, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true})
+      .results.at(0)
+      .algbwGBps;
 }
 
 // Time of M bytes is M/a + M/b for two phases run one after the other.
@@ -57,8 +61,9 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
                                 std::string(collectiveTypeName(collective)));
   const std::optional<BoxRings> rings = findBoxRings(topology, deadline);
   if (!rings)
-    throw std::invalid_argument("the ring composition needs boxes whose GPUs are joined by direct links into rings "
-                                "(no switch), alike in every box, with rails between boxes");
+    throw std::invalid_argument(
+        "the ring composition needs boxes whose GPUs are joined by direct links into rings "
+        "(no switch), alike in every box, with rails between boxes");
   TreeSynthesis out;
   out.collective = collective;
   out.ranks = rings->ranks();
@@ -176,9 +181,7 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
       out.boundAlgbwGBps = rsBound;
       out.packedAlgbwGBps = algbw[0];
       break;
-    default:
-      out.boundAlgbwGBps = serial(rsBound, agBound);
-      out.packedAlgbwGBps = serial(algbw[0], algbw[1]);
+    default: out.boundAlgbwGBps = serial(rsBound, agBound); out.packedAlgbwGBps = serial(algbw[0], algbw[1]);
   }
 
   auto lower = [&](const Lowering& how) {
@@ -196,9 +199,9 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
     for (int32_t channels = options.maxChannels; channels >= 1 && !fits; --channels) {
       deadline.check("lowering");
       dsl::Program program = lower({.channels = channels,
-                                     .rounds = rounds,
-                                     .maxSteps = options.target.maxStepsPerThreadBlock,
-                                     .protocol = options.protocol});
+                                    .rounds = rounds,
+                                    .maxSteps = options.target.maxStepsPerThreadBlock,
+                                    .protocol = options.protocol});
       codegen::Compiled compiled;
       try {
         compiled = codegen::compile(program, {.target = options.target});

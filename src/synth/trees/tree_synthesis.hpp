@@ -43,9 +43,9 @@ struct TreeSynthesis {
   int64_t distinctTrees = 0;
   int32_t channels = 0;
   int32_t rounds = 0;
-  double simulatedAlgbwGBps = 0;  // of the chosen lowering at simulatedBytes
-  int32_t depth = 0;              // levels of the trees (allreduce: both phases)
-  int64_t busiestPairPieces = 0;  // pieces over the most loaded ordered GPU pair (one phase)
+  double simulatedAlgbwGBps = 0;   // of the chosen lowering at simulatedBytes
+  int32_t depth = 0;               // levels of the trees (allreduce: both phases)
+  int64_t busiestPairPieces = 0;   // pieces over the most loaded ordered GPU pair (one phase)
   topo::Rational boundAlgbwGBps;   // the cut bound (allreduce: of reducescatter + allgather)
   topo::Rational packedAlgbwGBps;  // what the trees achieve routed on the topology, exact
   int64_t maxFlows = 0;
@@ -56,8 +56,9 @@ struct TreeSynthesis {
 
 // Every lowering tried is simulated on the topology (sim/simulate.hpp); the fastest is kept.
 // Throws std::invalid_argument for a collective other than allgather, reducescatter and
-// allreduce (rings: other than allgather, or boxes without rings) or a topology with fewer than 2 GPUs; InputError when the GPUs are not connected;
-// SynthesisLimit past the time limit; codegen::CompileError when no schedule fits the target.
+// allreduce (rings: other than allgather, or boxes without rings) or a topology with fewer than 2 GPUs; InputError when
+// the GPUs are not connected; SynthesisLimit past the time limit; codegen::CompileError when no schedule fits the
+// target.
 TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
                               const TreeSynthesisOptions& options = {});
 

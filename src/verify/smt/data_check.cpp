@@ -35,9 +35,8 @@ class DataChecker {
   SmtDataResult run() {
     const LoadedProgram& index = input_.index;
     if (index.stepCount() > kMaxSteps) {
-      const std::string why =
-          fmt::format("SMT: the data encoding covers programs of up to {} steps; this one has {}", kMaxSteps,
-                      index.stepCount());
+      const std::string why = fmt::format("SMT: the data encoding covers programs of up to {} steps; this one has {}",
+                                          kMaxSteps, index.stepCount());
       result_.races = result_.postcondition = verify::CheckStatus::Inconclusive;
       result_.racesNote = result_.postconditionNote = why;
       return result_;
@@ -114,9 +113,10 @@ class DataChecker {
         problem = fmt::format("output chunk {} of rank {} ends with a different value than the model says",
                               setting.outputs()[k].index, setting.outputs()[k].rank);
     if (problem.empty() && w.differing.empty()) problem = "the model claims no output differs";
-    w.witness.replay = problem.empty() ? fmt::format("replayed: all {} events run in an order the synchronisation "
-                                                     "allows and the outputs end as listed",
-                                                     w.witness.schedule.size())
+    w.witness.replay = problem.empty() ? fmt::format(
+                                             "replayed: all {} events run in an order the synchronisation "
+                                             "allows and the outputs end as listed",
+                                             w.witness.schedule.size())
                                        : "does not replay: " + problem;
     if (!problem.empty()) {
       result_.internalErrors.push_back(fmt::format("{}: the witness does not replay: {}", q.name, problem));
@@ -145,10 +145,11 @@ class DataChecker {
       const LoadedStep& st = index.step(r.step);
       const char buffer = ir::bufferLetter(r.destination ? st.dstbuf : st.srcbuf);
       const int32_t offset = (r.destination ? st.dstoff : st.srcoff) + r.chunk;
-      out.push_back(verify::stepRef(index, r.step,
-                              fmt::format("'{}' reads {}[{}]: {} here, {} in the other interleaving",
-                                          ir::opTypeName(st.type), buffer, offset, who(r.writer), who(it->second)),
-                              0));
+      out.push_back(
+          verify::stepRef(index, r.step,
+                          fmt::format("'{}' reads {}[{}]: {} here, {} in the other interleaving",
+                                      ir::opTypeName(st.type), buffer, offset, who(r.writer), who(it->second)),
+                          0));
     }
     return out;
   }
@@ -167,21 +168,24 @@ class DataChecker {
               : fmt::format("rank {} output chunk {} holds {}, but the postcondition requires {}", o.rank, o.index,
                             values.describe(value), values.describe(*targets[k])));
       if (replay.lastWriter[k] != kNoStep && steps.size() < kReadsShown)
-        steps.push_back(verify::stepRef(index, replay.lastWriter[k], fmt::format("writes rank {} output chunk {} last", o.rank, o.index), 0));
+        steps.push_back(verify::stepRef(index, replay.lastWriter[k],
+                                        fmt::format("writes rank {} output chunk {} last", o.rank, o.index), 0));
     }
     const OutputChunk& first = setting.outputs()[w.differing.front().first];
     std::string message =
         q.check == verify::Check::Races
-            ? fmt::format("{}: the result depends on the interleaving: rank {} output chunk {} holds {} in one and {} "
-                          "in another",
-                          callFormName(form), first.rank, first.index, values.describe(w.differing.front().second),
-                          values.describe(*targets[w.differing.front().first]))
-            : fmt::format("{}: in some interleaving rank {} output chunk {} holds {}, but the postcondition requires {}",
-                          callFormName(form), first.rank, first.index, values.describe(w.differing.front().second),
-                          values.describe(*targets[w.differing.front().first]));
+            ? fmt::format(
+                  "{}: the result depends on the interleaving: rank {} output chunk {} holds {} in one and {} "
+                  "in another",
+                  callFormName(form), first.rank, first.index, values.describe(w.differing.front().second),
+                  values.describe(*targets[w.differing.front().first]))
+            : fmt::format(
+                  "{}: in some interleaving rank {} output chunk {} holds {}, but the postcondition requires {}",
+                  callFormName(form), first.rank, first.index, values.describe(w.differing.front().second),
+                  values.describe(*targets[w.differing.front().first]));
     std::vector<std::string> evidence = w.witness.outcome;
-    evidence.push_back(fmt::format("witness: a schedule of {} events ({}); {}", w.witness.schedule.size(), q.name,
-                                   w.witness.replay));
+    evidence.push_back(
+        fmt::format("witness: a schedule of {} events ({}); {}", w.witness.schedule.size(), q.name, w.witness.replay));
     const ir::TextLocation where = steps.empty() ? index.algorithm().where : steps.front().where;
     findings_.error(q.check, q.rule, where, std::move(message), std::move(steps), std::move(evidence));
   }

@@ -33,7 +33,8 @@ DataEncoding::DataEncoding(const DataSetting& setting, const SyncGraph& graph,
   writersOf_.assign(setting.cellCount(), {});
   for (uint32_t s : graph.order())
     for (int32_t j = 0; j < chunks(s); ++j)
-      if (int32_t c = setting.destinationCell(s, j); c != kOutside) writersOf_[static_cast<size_t>(c)].push_back({s, j});
+      if (int32_t c = setting.destinationCell(s, j); c != kOutside)
+        writersOf_[static_cast<size_t>(c)].push_back({s, j});
   collectReads();
   if (!computeDomains()) return;
   encodePoints();
@@ -182,9 +183,9 @@ void DataEncoding::encodePoints() {
     }
     // A step reads all its operands before it writes (overlapping src and dst behave like one copy).
     for (int32_t j1 = 0; j1 < chunks(s); ++j1)
-      for (int32_t cell : {setting_.sourceCell(s, j1), setting_.index().step(s).type == ir::OpType::Reduce
-                                                           ? setting_.destinationCell(s, j1)
-                                                           : kOutside})
+      for (int32_t cell :
+           {setting_.sourceCell(s, j1),
+            setting_.index().step(s).type == ir::OpType::Reduce ? setting_.destinationCell(s, j1) : kOutside})
         for (int32_t j0 = 0; cell != kOutside && j0 < chunks(s); ++j0)
           if (j0 != j1 && setting_.destinationCell(s, j0) == cell) query_.require(T.lt(p.read[j1], p.write[j0]));
   }
@@ -291,10 +292,12 @@ void DataEncoding::encodeValues() {
       const uint32_t slot = firstSlot_[s] + static_cast<uint32_t>(j);
       if (out_[slot].size() == 1) continue;  // determined: no choice to encode
       const int32_t src = sourceRead_[slot], dst = destinationRead_[slot];
-      const Term source = src >= 0 ? readTerm(reads_[static_cast<size_t>(src)], fmt::format("src_{}_c{}", stepName(s), j))
-                                   : T.intConst(ChunkValues::kUninitialized);
-      const Term destination = dst >= 0 ? readTerm(reads_[static_cast<size_t>(dst)], fmt::format("dst_{}_c{}", stepName(s), j))
-                                        : T.intConst(ChunkValues::kUninitialized);
+      const Term source = src >= 0
+                              ? readTerm(reads_[static_cast<size_t>(src)], fmt::format("src_{}_c{}", stepName(s), j))
+                              : T.intConst(ChunkValues::kUninitialized);
+      const Term destination =
+          dst >= 0 ? readTerm(reads_[static_cast<size_t>(dst)], fmt::format("dst_{}_c{}", stepName(s), j))
+                   : T.intConst(ChunkValues::kUninitialized);
       const Term incoming = receives(type) ? incomingTerm(s, j) : T.intConst(ChunkValues::kUninitialized);
       Term expr;
       switch (type) {

@@ -17,7 +17,8 @@ struct Positions {
 
 class Replay {
  public:
-  Replay(const DataSetting& setting, const SyncGraph& graph) : setting_(setting), graph_(graph), index_(setting.index()) {}
+  Replay(const DataSetting& setting, const SyncGraph& graph)
+      : setting_(setting), graph_(graph), index_(setting.index()) {}
 
   DataReplay run(const std::vector<verify::ScheduleEvent>& schedule) {
     DataReplay out;
@@ -26,7 +27,9 @@ class Replay {
     std::vector<uint32_t> writer(setting_.cellCount(), kNoStep);
     for (size_t c = 0; c < memory.size(); ++c) memory[c] = setting_.initial(static_cast<int32_t>(c));
     std::map<std::pair<uint32_t, int32_t>, ChunkValues::Id> computed;
-    auto read = [&](int32_t cell) { return cell == kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)]; };
+    auto read = [&](int32_t cell) {
+      return cell == kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)];
+    };
     auto see = [&](uint32_t s, int32_t j, bool destination, int32_t cell) {
       if (cell != kOutside) out.reads.push_back({s, j, destination, writer[static_cast<size_t>(cell)]});
       return read(cell);
@@ -42,8 +45,9 @@ class Replay {
           if (j < chunksOf(index_.step(sender))) incoming = computed.at({sender, j});
         }
         const ChunkValues::Id source = see(s, j, false, setting_.sourceCell(s, j));
-        const ChunkValues::Id destination =
-            st.type == ir::OpType::Reduce ? see(s, j, true, setting_.destinationCell(s, j)) : ChunkValues::kUninitialized;
+        const ChunkValues::Id destination = st.type == ir::OpType::Reduce
+                                                ? see(s, j, true, setting_.destinationCell(s, j))
+                                                : ChunkValues::kUninitialized;
         computed[{s, j}] = setting_.result(s, incoming, source, destination);
       } else if (schedule[i].action == "write") {
         const int32_t cell = setting_.destinationCell(s, j);
@@ -75,17 +79,24 @@ class Replay {
       const uint32_t s = index_.firstStep(index_.globalTb(e.rank, e.tb)) + static_cast<uint32_t>(e.step);
       steps_.push_back(s);
       auto it = positions_.find(s);
-      if (it == positions_.end()) return fmt::format("event {}: rank {} tb {} step {} never runs", i, e.rank, e.tb, e.step);
+      if (it == positions_.end())
+        return fmt::format("event {}: rank {} tb {} step {} never runs", i, e.rank, e.tb, e.step);
       Positions& p = it->second;
       size_t* slot = nullptr;
-      if (e.action == "begin") slot = &p.begin;
-      else if (e.action == "end") slot = &p.end;
-      else if ((e.action == "read" || e.action == "write") && e.chunk >= 0 && e.chunk < static_cast<int32_t>(p.read.size()))
+      if (e.action == "begin")
+        slot = &p.begin;
+      else if (e.action == "end")
+        slot = &p.end;
+      else if ((e.action == "read" || e.action == "write") && e.chunk >= 0 &&
+               e.chunk < static_cast<int32_t>(p.read.size()))
         slot = e.action == "read" ? &p.read[static_cast<size_t>(e.chunk)] : &p.write[static_cast<size_t>(e.chunk)];
-      if (!slot) return fmt::format("event {}: rank {} tb {} step {} has no '{}' of chunk {}", i, e.rank, e.tb, e.step, e.action, e.chunk);
+      if (!slot)
+        return fmt::format("event {}: rank {} tb {} step {} has no '{}' of chunk {}", i, e.rank, e.tb, e.step, e.action,
+                           e.chunk);
       if (e.action == "write" && setting_.destinationCell(s, e.chunk) == kOutside)
         return fmt::format("event {}: the step's destination chunk {} lies outside its buffer", i, e.chunk);
-      if (*slot != SIZE_MAX) return fmt::format("event {}: repeats an event of rank {} tb {} step {}", i, e.rank, e.tb, e.step);
+      if (*slot != SIZE_MAX)
+        return fmt::format("event {}: repeats an event of rank {} tb {} step {}", i, e.rank, e.tb, e.step);
       *slot = i;
     }
     for (const auto& [s, p] : positions_) {
@@ -95,7 +106,8 @@ class Replay {
                    (p.write[j] != SIZE_MAX || setting_.destinationCell(s, static_cast<int32_t>(j)) == kOutside);
       if (!complete) {
         const verify::StepRef r = verify::stepRef(index_, s);
-        return fmt::format("rank {} tb {} step {} runs but the schedule lacks some of its events", r.rank, r.tb, r.step);
+        return fmt::format("rank {} tb {} step {} runs but the schedule lacks some of its events", r.rank, r.tb,
+                           r.step);
       }
     }
     return {};
@@ -111,8 +123,10 @@ class Replay {
         const bool w = p.write[j] != SIZE_MAX;
         if (!(p.begin < p.read[j] && p.read[j] < p.end && (!w || (p.read[j] < p.write[j] && p.write[j] < p.end))))
           return describe(s) + ": its events are out of order";
-        for (int32_t cell : {setting_.sourceCell(s, static_cast<int32_t>(j)),
-                             index_.step(s).type == ir::OpType::Reduce ? setting_.destinationCell(s, static_cast<int32_t>(j)) : kOutside})
+        for (int32_t cell :
+             {setting_.sourceCell(s, static_cast<int32_t>(j)),
+              index_.step(s).type == ir::OpType::Reduce ? setting_.destinationCell(s, static_cast<int32_t>(j))
+                                                        : kOutside})
           for (size_t k = 0; cell != kOutside && k < p.read.size(); ++k)
             if (k != j && setting_.destinationCell(s, static_cast<int32_t>(k)) == cell && p.write[k] < p.read[j])
               return describe(s) + ": writes a chunk it has not yet read";
@@ -125,7 +139,8 @@ class Replay {
                            describe(e.to));
       if (!e.strict)
         for (size_t j = 0; j < std::min(a.read.size(), b.read.size()); ++j)
-          if (a.read[j] > b.read[j]) return fmt::format("{} receives chunk {} before {} sent it", describe(e.to), j, describe(e.from));
+          if (a.read[j] > b.read[j])
+            return fmt::format("{} receives chunk {} before {} sent it", describe(e.to), j, describe(e.from));
     }
     return {};
   }

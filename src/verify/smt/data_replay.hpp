@@ -17,13 +17,13 @@ namespace ccforge::smt {
 struct SeenWrite {
   uint32_t step = 0;
   int32_t chunk = 0;
-  bool destination = false;           // the destination operand of 're' (else the local source)
+  bool destination = false;   // the destination operand of 're' (else the local source)
   uint32_t writer = kNoStep;  // kNoStep: the cell's initial value
 };
 
 struct DataReplay {
   bool ok = false;
-  std::string error;  // the first event or order the encoding does not allow
+  std::string error;                     // the first event or order the encoding does not allow
   std::vector<ChunkValues::Id> outputs;  // final value of every output chunk (DataSetting::outputs order)
   std::vector<uint32_t> lastWriter;      // per output chunk: the step that wrote it last, or kNoStep
   std::vector<SeenWrite> reads;          // every read of a cell, in schedule order

@@ -41,7 +41,8 @@ class DataSetting {
   int32_t sourceCell(uint32_t s, int32_t j) const;
   int32_t destinationCell(uint32_t s, int32_t j) const;
   // What step s computes for chunk j from the data it received, its local source and destination.
-  ChunkValues::Id result(uint32_t s, ChunkValues::Id incoming, ChunkValues::Id source, ChunkValues::Id destination) const;
+  ChunkValues::Id result(uint32_t s, ChunkValues::Id incoming, ChunkValues::Id source,
+                         ChunkValues::Id destination) const;
 
  private:
   const LoadedProgram& index_;

@@ -54,7 +54,8 @@ class SlotProbe {
     if (a.outcome.disagreement)
       result.internalErrors.push_back(fmt::format("{}: the solvers disagree: {}", a.outcome.name, a.outcome.reason));
     if (!a.replayError.empty())
-      result.internalErrors.push_back(fmt::format("{}: the witness does not replay: {}", a.outcome.name, a.replayError));
+      result.internalErrors.push_back(
+          fmt::format("{}: the witness does not replay: {}", a.outcome.name, a.replayError));
   }
 
  private:
@@ -102,8 +103,8 @@ void searchMinimumSlots(SlotProbe& probe, int32_t checked, bool deadlocksAtCheck
   }
   result.minimumSlotsDecided = true;
   result.minimumSlots = hi;
-  result.minimumSlotsProof = fmt::format("deadlock-free with {} slot{} (unsat in every configuration)", hi,
-                                         hi == 1 ? "" : "s");
+  result.minimumSlotsProof =
+      fmt::format("deadlock-free with {} slot{} (unsat in every configuration)", hi, hi == 1 ? "" : "s");
   if (hi > 1)
     result.minimumSlotsProof += fmt::format("; deadlocks with {} (sat: {})", hi - 1, probe.satConfiguration(hi - 1));
 }

@@ -16,7 +16,7 @@ namespace ccforge::smt {
 struct SmtDeadlockResult {
   verify::CheckStatus status = verify::CheckStatus::Inconclusive;
   std::string note;
-  std::vector<ConfigurationAnswer> answers;  // at the checked slot count, per configuration
+  std::vector<ConfigurationAnswer> answers;     // at the checked slot count, per configuration
   std::optional<ConfigurationAnswer> deadlock;  // the first configuration that deadlocks
   // The smallest deadlock-free slot count: decided (nullopt value: none up to 64), with its proof.
   bool minimumSlotsDecided = false;

@@ -29,7 +29,8 @@ void DeadlockEncoding::encode() {
     for (uint32_t e = graph_.firstEvent(tb); e < graph_.endEvent(tb); ++e) {
       const UnitEvent& ev = graph_.event(e);
       if (e == graph_.firstEvent(tb) || ev.predecessorCount > 0) {
-        std::string id = fmt::format("r{}_b{}_t{}_s{}_u{}", index.rankOf(tb), index.idOf(tb), ev.tile, ev.step, ev.unit);
+        std::string id =
+            fmt::format("r{}_b{}_t{}_s{}_u{}", index.rankOf(tb), index.idOf(tb), ev.tile, ev.step, ev.unit);
         groups_.push_back(Group{e, T.boolVar("ran_" + id)});
         query_.wanted.push_back(groups_.back().ran);
       }
@@ -117,7 +118,8 @@ DeadlockWitness DeadlockEncoding::witness(const std::vector<int64_t>& model) con
     reached[g] = true;
     for (uint32_t e = groups_[g].firstEvent; e < groupEnd(g); ++e) {
       const UnitEvent& ev = graph_.event(e);
-      w.schedule.push_back(verify::ScheduleEvent{index.rankOf(ev.tb), index.idOf(ev.tb), ev.step, ev.tile, ev.unit, {}, -1});
+      w.schedule.push_back(
+          verify::ScheduleEvent{index.rankOf(ev.tb), index.idOf(ev.tb), ev.step, ev.tile, ev.unit, {}, -1});
     }
   }
   for (int32_t tb = 0; tb < index.threadBlockCount(); ++tb) {

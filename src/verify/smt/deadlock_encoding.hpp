@@ -28,7 +28,7 @@ namespace ccforge::smt {
 struct DeadlockWitness {
   verify::Witness witness;
   std::vector<verify::BlockedThreadBlock> blocked;  // as the simulation reports them
-  size_t circularGroups = 0;  // groups the model marked as run that no schedule reaches
+  size_t circularGroups = 0;                        // groups the model marked as run that no schedule reaches
 };
 
 class DeadlockEncoding {

@@ -37,7 +37,8 @@ const ConfigurationAnswer& DeadlockQueries::check(const verify::SimulationConfig
   answer.config = config;
   if (const uint64_t events = countUnitEvents(index_, index_.algorithm().proto, config); events > kMaxUnitEvents) {
     answer.outcome.name = "deadlock " + config.describe();
-    answer.outcome.reason = fmt::format("{} FIFO-unit events, more than the {} the encoding builds", events, kMaxUnitEvents);
+    answer.outcome.reason =
+        fmt::format("{} FIFO-unit events, more than the {} the encoding builds", events, kMaxUnitEvents);
     record("deadlock", answer.outcome);
     return answers_.emplace(key, std::move(answer)).first->second;
   }
@@ -56,9 +57,10 @@ const ConfigurationAnswer& DeadlockQueries::check(const verify::SimulationConfig
       answer.replayError = "the replayed schedule ends stuck in a different state than the witness claims";
     answer.witness->witness.replay =
         answer.replayError.empty()
-            ? fmt::format("replayed: all {} events run in order, each enabled when it runs, and the {} unfinished "
-                          "thread blocks are blocked as listed",
-                          answer.witness->witness.schedule.size(), replay.blocked.size())
+            ? fmt::format(
+                  "replayed: all {} events run in order, each enabled when it runs, and the {} unfinished "
+                  "thread blocks are blocked as listed",
+                  answer.witness->witness.schedule.size(), replay.blocked.size())
             : "does not replay: " + answer.replayError;
   }
   return answers_.emplace(key, std::move(answer)).first->second;

@@ -95,7 +95,8 @@ verify::CheckOutcome SmtEngine::deadlock(int32_t slots, verify::Findings& findin
       d.slotsChecked = slots;
       d.minimumSlots = r.minimumSlots;
       for (const ConfigurationAnswer& a : r.answers)
-        d.configurations.push_back(fmt::format("tiles={} maxAllowedCount={}", a.config.tiles, a.config.maxAllowedCount));
+        d.configurations.push_back(
+            fmt::format("tiles={} maxAllowedCount={}", a.config.tiles, a.config.maxAllowedCount));
       smtSummary = std::move(d);
     }
   }
@@ -111,8 +112,8 @@ void SmtEngine::compareDeadlocks(verify::Findings& findings, const verify::Deadl
     if (completes == (a.outcome.answer == Answer::Sat))
       disagree(findings, verify::Check::Deadlock,
                fmt::format("{}: the simulation {}, but the solvers say {} ({})", a.config.describe(),
-                           completes ? "completes" : "deadlocks", completes ? "deadlock (sat)" : "deadlock-free (unsat)",
-                           a.outcome.summary()));
+                           completes ? "completes" : "deadlocks",
+                           completes ? "deadlock (sat)" : "deadlock-free (unsat)", a.outcome.summary()));
   }
   if (smt.minimumSlotsDecided && smt.minimumSlots != simulation.minimumSlots) {
     auto show = [](const std::optional<int32_t>& v) { return v ? std::to_string(*v) : std::string("none up to 64"); };

@@ -82,8 +82,7 @@ PeriodicGraph periodicGraph(const LoadedProgram& index, int32_t slots) {
     const uint32_t begin = graph.firstEvent(tb) + static_cast<uint32_t>(last) * n;
     for (uint32_t e = begin; e < begin + n; ++e) {
       const UnitEvent& ev = graph.event(e);
-      out.names.push_back(
-          fmt::format("tau_r{}_b{}_s{}_u{}", index.rankOf(tb), index.idOf(tb), ev.step, ev.unit));
+      out.names.push_back(fmt::format("tau_r{}_b{}_s{}_u{}", index.rankOf(tb), index.idOf(tb), ev.step, ev.unit));
       out.edges.push_back({idOf(e - 1), idOf(e), e == begin ? -1 : 0});
       for (uint32_t p = 0; p < ev.predecessorCount; ++p) {
         const Predecessor& pred = graph.predecessors(ev)[p];

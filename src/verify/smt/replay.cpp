@@ -33,8 +33,8 @@ std::string apply(FifoMachine& m, const verify::ScheduleEvent& e) {
 
 }  // namespace
 
-UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol,
-                              const verify::SimulationConfig& config, const std::vector<verify::ScheduleEvent>& schedule) {
+UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config,
+                              const std::vector<verify::ScheduleEvent>& schedule) {
   FifoMachine m(index, machineConfig(protocol, config.tiles, config.maxAllowedCount, config.slots));
   UnitReplay out;
   for (size_t i = 0; i < schedule.size(); ++i) {

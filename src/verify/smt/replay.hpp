@@ -22,7 +22,7 @@ struct UnitReplay {
   uint64_t unitsMoved = 0;
 };
 
-UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol,
-                              const verify::SimulationConfig& config, const std::vector<verify::ScheduleEvent>& schedule);
+UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config,
+                              const std::vector<verify::ScheduleEvent>& schedule);
 
 }  // namespace ccforge::smt

@@ -5,8 +5,7 @@
 
 namespace ccforge::smt {
 
-SyncGraph::SyncGraph(const LoadedProgram& index, uint32_t backPressure)
-    : index_(index), backPressure_(backPressure) {
+SyncGraph::SyncGraph(const LoadedProgram& index, uint32_t backPressure) : index_(index), backPressure_(backPressure) {
   const uint32_t n = index.stepCount();
   std::vector<std::vector<SyncEdge>> in(n);
   std::vector<std::vector<uint32_t>> out(n);

@@ -13,8 +13,8 @@ uint64_t countUnitEvents(const LoadedProgram& index, ir::Protocol protocol, cons
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
     const LoadedStep& st = index.step(s);
     const bool moves = receives(st.type) || sends(st.type);
-    perTile += static_cast<uint64_t>(
-        std::max(moves ? transfersOf(st.cnt, config.maxAllowedCount) * perTransfer : 0, 1));
+    perTile +=
+        static_cast<uint64_t>(std::max(moves ? transfersOf(st.cnt, config.maxAllowedCount) * perTransfer : 0, 1));
   }
   return perTile * static_cast<uint64_t>(std::max(config.tiles, 0));
 }
@@ -42,13 +42,13 @@ void UnitEventGraph::build() {
       for (int32_t i = 0; i < n; ++i) {
         const LoadedStep& st = index_.step(index_.firstStep(g) + static_cast<uint32_t>(i));
         const bool in = receives(st.type), out = sends(st.type);
-        const int32_t units =
-            in || out ? transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
+        const int32_t units = in || out ? transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
         for (int32_t u = 0; u < std::max(units, 1); ++u) {
           const auto e = static_cast<uint32_t>(events_.size());
           events_.push_back(UnitEvent{g, t, i, u, units, 0, 0});
           if (units == 0) continue;
-          if (in && index_.recvConnection(g) >= 0) receivedBy_[static_cast<size_t>(index_.recvConnection(g))].push_back(e);
+          if (in && index_.recvConnection(g) >= 0)
+            receivedBy_[static_cast<size_t>(index_.recvConnection(g))].push_back(e);
           if (out && index_.sendConnection(g) >= 0) sentBy_[static_cast<size_t>(index_.sendConnection(g))].push_back(e);
         }
         if (st.publishes) {
@@ -74,8 +74,9 @@ void UnitEventGraph::link() {
         const int64_t needed = FifoMachine::flagValue(ev.tile, w->step);
         const auto& values = published_[static_cast<size_t>(w->tb)];
         auto it = std::lower_bound(values.begin(), values.end(), needed);
-        uint32_t source =
-            it == values.end() ? kMissing : publishers_[static_cast<size_t>(w->tb)][static_cast<size_t>(it - values.begin())];
+        uint32_t source = it == values.end()
+                              ? kMissing
+                              : publishers_[static_cast<size_t>(w->tb)][static_cast<size_t>(it - values.begin())];
         preds_.push_back({source, WaitKind::Dependency, w->tb, needed});
       }
     }

@@ -25,7 +25,7 @@ inline constexpr uint32_t kMissing = UINT32_MAX;
 struct Predecessor {
   uint32_t event = kMissing;
   verify::WaitKind kind = verify::WaitKind::Data;
-  int32_t on = -1;  // Data/Slot: connection; Dependency: global thread block
+  int32_t on = -1;         // Data/Slot: connection; Dependency: global thread block
   int64_t flagNeeded = 0;  // Dependency: the flag value waited for (FifoMachine::flagValue)
 };
 

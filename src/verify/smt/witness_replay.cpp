@@ -52,8 +52,13 @@ verify::Witness readWitness(std::istream& in) {
   for (size_t i = 0; i < schedule.size(); ++i) {
     const json& e = schedule[i];
     const std::string where = fmt::format("witness.schedule[{}]", i);
-    verify::ScheduleEvent ev{intField(e, "rank", where), intField(e, "tb", where), intField(e, "step", where),
-                             intField(e, "tile", where), -1, {}, -1};
+    verify::ScheduleEvent ev{intField(e, "rank", where),
+                             intField(e, "tb", where),
+                             intField(e, "step", where),
+                             intField(e, "tile", where),
+                             -1,
+                             {},
+                             -1};
     if (w.kind == "deadlock") {
       ev.unit = intField(e, "unit", where);
     } else {
@@ -85,7 +90,8 @@ std::string replayWitness(const LoadedProgram& index, const std::optional<Collec
     if (!r.ok) return r.error;
     if (r.blocked.size() != w.blocked.size()) return "a different number of thread blocks ends blocked";
     for (size_t i = 0; i < r.blocked.size(); ++i) {
-      const verify::StepRef at = verify::stepRef(index, index.firstStep(r.blocked[i].tb) + static_cast<uint32_t>(r.blocked[i].step));
+      const verify::StepRef at =
+          verify::stepRef(index, index.firstStep(r.blocked[i].tb) + static_cast<uint32_t>(r.blocked[i].step));
       if (at.rank != w.blocked[i].rank || at.tb != w.blocked[i].tb || at.step != w.blocked[i].step ||
           r.blocked[i].tile != w.blocked[i].tile)
         return fmt::format("rank {} tb {} ends blocked elsewhere than the witness says", at.rank, at.tb);

@@ -119,10 +119,12 @@ set_tests_properties("cli: synth -o writes a directory that verify accepts with 
 
 # Power-of-two substitutes (docs/synth.md "Output directories"): the alltoall frontier is the
 # bandwidth-optimal (24,2,8) alone, whose nchunksperloop 24 serves no power-of-two count; (8,2,3)
-# (C a power of two and a multiple of the 8 GPUs) is written instead, for every size.
+# (C a power of two and a multiple of the 8 GPUs) is written instead, for every size up to 1 TiB:
+# its relays receive and send in thread blocks of their own (ncclize's layout), joined by
+# dependency flags, which are safe up to nchunksperloop 8 x MSCCL_MAX_ITER tiles (docs/msccl-ir.md).
 ccforge_cli_test("synth dgx1 alltoall writes the power-of-two substitute of (24,2,8)" 0
   --has "\\(C,S,R\\) = \\(24,2,8\\) +R/C 8/3 .*not written: nchunksperloop=24"
-  --has "\\(C,S,R\\) = \\(8,2,3\\) +R/C 3 +\\(power-of-two C for \\(24,2,8\\)\\) .*out-of-place: verified, written to [^ ]*dgx1-alltoall-c8-s2-r3.xml for 0..unbounded bytes"
+  --has "\\(C,S,R\\) = \\(8,2,3\\) +R/C 3 +\\(power-of-two C for \\(24,2,8\\)\\) .*out-of-place: verified, written to [^ ]*dgx1-alltoall-c8-s2-r3.xml for 0..1099511627776 bytes"
   --lacks "incomplete" --lacks "in-place"
   -- synth dgx1 alltoall -o ${SYNTH_OUT}/a2a --all-windows)
 # The index: the run's JSON report without timings, files named relative to DIR.

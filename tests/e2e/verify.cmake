@@ -93,3 +93,12 @@ ccforge_cli_test("verify --progress names each file of a directory as it is chec
   -- verify --progress ${FIXTURES}/verify-dirs/shadowed)
 ccforge_cli_test("verify without --progress and a terminal prints no progress" 10
   --lacks "progress:" -- verify ${FIXTURES}/verify-dirs/shadowed)
+# SCCL's own lowering of its reducescatter (tests/fixtures/sccl-ncclize) reduces into the
+# caller's input buffer of an out-of-place call; its allgather and alltoall files are correct.
+ccforge_cli_test("verify: SCCL ncclize's reducescatter writes the caller's send buffer" 10
+  --has "reducescatter_c2_s2_r3.xml:[0-9]+:[0-9]+: error: rank [0-9]+ tb [0-9]+ step [0-9]+: 'rrc' writes i.* .buffers.sendbuf-written.$"
+  -- verify ${FIXTURES}/sccl-ncclize/reducescatter_c2_s2_r3.xml)
+ccforge_cli_test("verify: SCCL ncclize's allgather and alltoall files are verified" 0
+  --has "4 of 4 files verified"
+  -- verify ${FIXTURES}/sccl-ncclize/allgather_c2_s2_r3.xml ${FIXTURES}/sccl-ncclize/allgather_c6_s3_r7.xml
+     ${FIXTURES}/sccl-ncclize/alltoall_c1_s2_r3.xml ${FIXTURES}/sccl-ncclize/alltoall_c3_s2_r8.xml)

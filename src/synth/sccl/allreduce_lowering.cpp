@@ -18,7 +18,7 @@ int32_t indexOf(const Problem& p, int32_t chunk) {
 
 dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                                  const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                                 ir::Protocol protocol, CallForm form) {
+                                 ir::Protocol protocol, CallForm form, TransferLayout transfers) {
   if (reduceScatter.chunks != allGather.chunks || reduceScatter.ranks != allGather.ranks)
     throw std::logic_error("allreduce phases of different shapes");
   const dsl::CollectiveBinding binding{.type = CollectiveType::AllReduce,
@@ -28,10 +28,12 @@ dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& r
                                        .root = 0};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
   const auto sameIndex = [&](int32_t chunk) { return indexOf(reduceScatter, chunk); };
-  lowerReductionPhase(program, reduceScatter, reduceScatterSchedule, sameIndex, sameIndex);
+  lowerReductionPhase(program, reduceScatter, reduceScatterSchedule, sameIndex, sameIndex, transfers);
+  TransferDirectives directives(allGather, transfers);
   for (const Send& s : allGatherSchedule.sends) {
     const int32_t index = indexOf(allGather, s.chunk);
-    program.chunk(s.from, Buffer::Output, index).copy(s.to, Buffer::Output, index);
+    program.chunk(s.from, Buffer::Output, index)
+        .copy(s.to, Buffer::Output, index, directives.next(s.step, s.from, s.to, s.from, s.to));
   }
   return program;
 }

@@ -11,12 +11,14 @@
 #include "dsl/program.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
+#include "synth/sccl/transfer_layout.hpp"
 
 namespace ccforge::synth::sccl {
 
 // `reduceScatter` and `allGather` are the phases' problems for the same C.
 dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                                  const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                                 ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace);
+                                 ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace,
+                                 TransferLayout transfers = TransferLayout::PerConnection);
 
 }  // namespace ccforge::synth::sccl

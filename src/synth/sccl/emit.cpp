@@ -11,10 +11,11 @@
 namespace ccforge::synth::sccl {
 namespace {
 
-Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::string& source) {
+Emitted compileAndVerify(const std::function<dsl::Program(TransferLayout)>& lower, const std::string& source,
+                         TransferLayout transfers) {
   Emitted out;
   try {
-    driver::CompiledAndVerified result = driver::compileAndVerify(lower(), driver::Target{}, source);
+    driver::CompiledAndVerified result = driver::compileAndVerify(lower(transfers), driver::Target{}, source);
     out.report = std::move(result.report);
     out.algorithm = std::move(result.compiled.algorithm);
   } catch (const codegen::CompileError& e) {
@@ -25,20 +26,27 @@ Emitted compileAndVerify(const std::function<dsl::Program()>& lower, const std::
   return out;
 }
 
+// ncclize's layout first; where its thread blocks exceed a runtime limit, the compiler's own.
+Emitted compileAndVerify(const std::function<dsl::Program(TransferLayout)>& lower, const std::string& source) {
+  Emitted out = compileAndVerify(lower, source, TransferLayout::PerConnection);
+  return out.error.empty() ? out : compileAndVerify(lower, source, TransferLayout::Automatic);
+}
+
 }  // namespace
 
 Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name, ir::Protocol protocol,
                      const std::string& source, CallForm form) {
-  return compileAndVerify([&] { return lowerToDsl(problem, schedule, name, protocol, form); }, source);
+  return compileAndVerify(
+      [&](TransferLayout transfers) { return lowerToDsl(problem, schedule, name, protocol, form, transfers); }, source);
 }
 
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
                               ir::Protocol protocol, const std::string& source, CallForm form) {
   return compileAndVerify(
-      [&] {
+      [&](TransferLayout transfers) {
         return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol,
-                                   form);
+                                   form, transfers);
       },
       source);
 }

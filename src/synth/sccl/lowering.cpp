@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "synth/sccl/reduction_lowering.hpp"
+#include "synth/sccl/transfer_layout.hpp"
 
 namespace ccforge::synth::sccl {
 namespace {
@@ -57,7 +58,8 @@ class Layout {
   int32_t perPair_;
 };
 
-void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule,
+                 TransferLayout transfers) {
   for (size_t c = 0; c < p.demands.size(); ++c) {
     const ChunkDemand& d = p.demands[c];
     if (!d.wanted[static_cast<size_t>(d.source)]) continue;
@@ -66,35 +68,41 @@ void lowerCopies(dsl::Program& program, const Problem& p, const Layout& layout, 
     if (program.sharesMemory(in, 1, out, 1)) continue;  // in place: already there
     program.chunk(in.rank, in.buffer, in.index).copy(out.rank, out.buffer, out.index);
   }
+  TransferDirectives directives(p, transfers);
   for (const Send& s : schedule.sends) {
     const Place from = layout.at(s.chunk, s.from), to = layout.at(s.chunk, s.to);
-    program.chunk(s.from, from.buffer, from.index).copy(s.to, to.buffer, to.index);
+    program.chunk(s.from, from.buffer, from.index)
+        .copy(s.to, to.buffer, to.index, directives.next(s.step, s.from, s.to, s.from, s.to));
   }
 }
 
-void lowerBackwardCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+void lowerBackwardCopies(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule,
+                         TransferLayout transfers) {
   for (const ChunkDemand& d : p.demands)
     if (d.source == p.root)
       program.chunk(p.root, Buffer::Input, layout.inputIndex(d)).copy(p.root, Buffer::Output, layout.outputIndex(d));
   std::vector<Send> backwards = schedule.sends;
   std::stable_sort(backwards.begin(), backwards.end(), [](const Send& a, const Send& b) { return a.step > b.step; });
+  TransferDirectives directives(p, transfers);
   for (const Send& s : backwards) {
     const Place from = layout.at(s.chunk, s.to), to = layout.at(s.chunk, s.from);
-    program.chunk(s.to, from.buffer, from.index).copy(s.from, to.buffer, to.index);
+    program.chunk(s.to, from.buffer, from.index)
+        .copy(s.from, to.buffer, to.index, directives.next(s.step, s.from, s.to, s.to, s.from));
   }
 }
 
-void lowerReductions(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule) {
+void lowerReductions(dsl::Program& program, const Problem& p, const Layout& layout, const Schedule& schedule,
+                     TransferLayout transfers) {
   auto demand = [&](int32_t chunk) -> const ChunkDemand& { return p.demands[static_cast<size_t>(chunk)]; };
   lowerReductionPhase(
       program, p, schedule, [&](int32_t chunk) { return layout.inputIndex(demand(chunk)); },
-      [&](int32_t chunk) { return layout.outputIndex(demand(chunk)); });
+      [&](int32_t chunk) { return layout.outputIndex(demand(chunk)); }, transfers);
 }
 
 }  // namespace
 
 dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
-                        ir::Protocol protocol, CallForm form) {
+                        ir::Protocol protocol, CallForm form, TransferLayout transfers) {
   const Layout layout(problem);
   dsl::CollectiveBinding binding{.type = problem.asked,
                                  .ranks = problem.ranks,
@@ -103,11 +111,11 @@ dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const 
                                  .root = problem.root};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
   if (problem.asked == CollectiveType::Scatter)
-    lowerBackwardCopies(program, problem, layout, schedule);
+    lowerBackwardCopies(program, problem, layout, schedule, transfers);
   else if (problem.reversed)
-    lowerReductions(program, problem, layout, schedule);
+    lowerReductions(program, problem, layout, schedule, transfers);
   else
-    lowerCopies(program, problem, layout, schedule);
+    lowerCopies(program, problem, layout, schedule, transfers);
   return program;
 }
 

@@ -11,12 +11,15 @@
 #include "dsl/program.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
+#include "synth/sccl/transfer_layout.hpp"
 
 namespace ccforge::synth::sccl {
 
 // `form`: in place, a rank's input is part of its output (allgather) or its output part of its
-// input (reducescatter); a copy of a chunk onto itself is left out.
+// input (reducescatter); a copy of a chunk onto itself is left out. `transfers`: the thread blocks
+// and channels of the transfers (transfer_layout.hpp).
 dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
-                        ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace);
+                        ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace,
+                        TransferLayout transfers = TransferLayout::PerConnection);
 
 }  // namespace ccforge::synth::sccl

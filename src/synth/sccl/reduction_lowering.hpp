@@ -1,11 +1,12 @@
 // The reduction phase of a combining collective: the dual's schedule run backwards (step s of
 // the dual becomes step S + 1 - s; a send a -> b becomes b's partial sum reduced into a's), for
-// out-of-place programs, whose input buffers are the callers' const send buffers: every rank
-// keeps its partial sum of a chunk in a scratch slot of its own, and the rank the dual chunk
-// started on finally copies the full sum to its output. The first contribution a rank receives
-// for a chunk is reduced with its own input into that slot (a copy plus a reduction in the DSL,
-// one rrc after compilation); inputs are only read. This is the schedule in-place reductions
-// would have, with scratch in place of the input: the same steps and the same performance.
+// out-of-place programs, whose input buffers are the callers' const send buffers: the rank the
+// dual chunk started on keeps its partial sum where the full sum belongs, in its output, and
+// every other rank in a scratch slot of its own. The first contribution a rank receives for a
+// chunk is reduced with its own input into that place (a copy plus a reduction in the DSL, one
+// rrc after compilation); inputs are only read (in place, the output is the input). This is the
+// schedule in-place reductions would have, with scratch in place of the input: the same steps
+// and the same performance, and no copy of the sums at the end.
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 #include "dsl/program.hpp"
 #include "synth/sccl/problem.hpp"
 #include "synth/sccl/schedule.hpp"
+#include "synth/sccl/transfer_layout.hpp"
 
 namespace ccforge::synth::sccl {
 
@@ -20,6 +22,6 @@ namespace ccforge::synth::sccl {
 // `outputIndex(chunk)`: where the chunk's source puts the sum in its output.
 void lowerReductionPhase(dsl::Program& program, const Problem& problem, const Schedule& schedule,
                          const std::function<int32_t(int32_t)>& inputIndex,
-                         const std::function<int32_t(int32_t)>& outputIndex);
+                         const std::function<int32_t(int32_t)>& outputIndex, TransferLayout transfers);
 
 }  // namespace ccforge::synth::sccl

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "runtime/names.hpp"
+#include "semantics/selection.hpp"
 
 namespace ccforge::runtime {
 namespace {
@@ -16,9 +17,7 @@ void require(bool ok, const std::string& message) {
 bool runtimeSupports(CollectiveType t) { return t != CollectiveType::Custom && t != CollectiveType::AllToNext; }
 
 int64_t sizeMultiplier(CollectiveType t, int32_t ranks) {
-  const bool spread =
-      t == CollectiveType::AllGather || t == CollectiveType::ReduceScatter || t == CollectiveType::AllToAll;
-  return spread ? ranks : 1;
+  return static_cast<int64_t>(ccforge::sizeMultiplier(irKindOf(t), ranks));
 }
 
 int64_t totalBytes(const CallShape& call) {

@@ -25,7 +25,7 @@ struct CallShape {
 
 // The collectives the runtime can run and check (not custom ones: their definition is not in the IR).
 bool runtimeSupports(CollectiveType t);
-// m: ranks for allgather, reducescatter and alltoall, else 1.
+// m: the selectors' multiplier (semantics/selection.hpp), signed as the runtime's counts are.
 int64_t sizeMultiplier(CollectiveType t, int32_t ranks);
 // count * m * element size: the size MSCCL selects programs by.
 int64_t totalBytes(const CallShape& call);

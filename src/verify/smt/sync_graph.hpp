@@ -1,15 +1,12 @@
-// Happens-before over the steps of one tile iteration, restated for the data encoding (the
-// rules of msccl-ir.md §2, as the race check applies them): program order and dependency flags
-// are strict edges (the earlier step ends before the later starts); the k-th send of a
-// connection and its k-th receive are a non-strict edge (they overlap while data streams);
-// slot back-pressure, receive k-W before send k, is strict. Steps whose edge can never be
-// satisfied (a dependency nobody publishes in this iteration, a receive nobody sends, a slot
-// never freed) and the steps after them never run.
+// Happens-before over the steps of one tile iteration for the data encoding: the race check's
+// step graph (verify/step_graph.hpp: its edges, its order, the steps that never run) with the
+// edges between running steps listed and its strict reachability closed.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "verify/step_graph.hpp"
 #include "verify/step_ref.hpp"
 
 namespace ccforge::smt {
@@ -25,10 +22,10 @@ class SyncGraph {
   SyncGraph(const LoadedProgram& index, uint32_t backPressure);
 
   const LoadedProgram& index() const { return index_; }
-  bool runs(uint32_t s) const { return runs_[s]; }
-  bool allRun() const { return order_.size() == index_.stepCount(); }
+  bool runs(uint32_t s) const { return graph_.runs(s); }
+  bool allRun() const { return graph_.allRun(); }
   // Running steps in an order consistent with every edge.
-  const std::vector<uint32_t>& order() const { return order_; }
+  const std::vector<uint32_t>& order() const { return graph_.order(); }
   // Edges between running steps.
   const std::vector<SyncEdge>& edges() const { return edges_; }
   // The send a receive-type step is paired with, or kNoStep.
@@ -37,13 +34,10 @@ class SyncGraph {
   bool strictlyBefore(uint32_t a, uint32_t b) const;
 
  private:
-  void addEdges(uint32_t s, std::vector<SyncEdge>& into, bool& satisfiable) const;
   void closure();
 
   const LoadedProgram& index_;
-  uint32_t backPressure_;
-  std::vector<bool> runs_;
-  std::vector<uint32_t> order_, position_;
+  verify::StepGraph graph_;
   std::vector<SyncEdge> edges_;
   // Per running step (by position): steps reachable by a path with a strict edge, as bits by position.
   std::vector<std::vector<uint64_t>> strictReach_;

@@ -6,6 +6,8 @@
 // srcbuf/srcoff operand, whatever a producer meant by it.
 #pragma once
 
+#include <cstdint>
+
 #include "ir/kinds.hpp"
 #include "semantics/host_device.hpp"
 
@@ -51,5 +53,22 @@ CCF_HD constexpr bool computes(ir::OpType t) { return stepKind(t).computes; }
 CCF_HD constexpr bool communicates(ir::OpType t) { return receives(t) || sends(t); }
 // A receive that also reduces with the local operand (rrs, rrc, rrcs).
 CCF_HD constexpr bool reducesReceived(ir::OpType t) { return receives(t) && reduces(t); }
+
+// The value a step writes or sends, element by element, as its flags define it.
+enum class StepValue : uint8_t {
+  None,                   // nop
+  Source,                 // s, cpy: the local source operand
+  Incoming,               // r, rcs: the received data
+  IncomingPlusSource,     // rrs, rrc, rrcs: the received data (+) the local source operand
+  DestinationPlusSource,  // re: the destination's old value (+) the local source operand
+  Computed,               // cmp: the rank's operator on its operands
+};
+CCF_HD constexpr StepValue stepValue(ir::OpType t) {
+  const StepKind k = stepKind(t);
+  if (k.computes) return StepValue::Computed;
+  if (k.reduces) return k.receives ? StepValue::IncomingPlusSource : StepValue::DestinationPlusSource;
+  if (k.receives) return StepValue::Incoming;
+  return k.readsSource ? StepValue::Source : StepValue::None;
+}
 
 }  // namespace ccforge

@@ -70,32 +70,32 @@ void SymbolicExecution::execute(uint32_t s) {
   if (readsLocalSource(st.type))
     for (size_t j = 0; j < cnt; ++j) local[j] = read(st.srcbuf, st.srcoff + static_cast<int32_t>(j));
   for (size_t j = 0; j < cnt; ++j) {
-    switch (st.type) {
-      case OpType::Send: result[j] = local[j]; break;
-      case OpType::Recv:
-      case OpType::RecvCopySend:
+    switch (stepValue(st.type)) {
+      case StepValue::Source:  // a copy's result is a new write, with its provenance; a send's is the operand
+        result[j] = writesLocalDestination(st.type)
+                        ? Cell{local[j].value, record(s, local[j].provenance, 0, local[j].value)}
+                        : local[j];
+        break;
+      case StepValue::Incoming:
         result[j] = Cell{incoming[j].value, record(s, incoming[j].provenance, 0, incoming[j].value)};
         break;
-      case OpType::RecvReduceSend:
-      case OpType::RecvReduceCopy:
-      case OpType::RecvReduceCopySend: {
+      case StepValue::IncomingPlusSource: {
         ChunkValues::Id v = values_.reduce(incoming[j].value, local[j].value);
         result[j] = Cell{v, record(s, incoming[j].provenance, local[j].provenance, v)};
         break;
       }
-      case OpType::Copy: result[j] = Cell{local[j].value, record(s, local[j].provenance, 0, local[j].value)}; break;
-      case OpType::Reduce: {
+      case StepValue::DestinationPlusSource: {
         Cell dst = read(st.dstbuf, st.dstoff + static_cast<int32_t>(j));
         ChunkValues::Id v = values_.reduce(dst.value, local[j].value);
         result[j] = Cell{v, record(s, dst.provenance, local[j].provenance, v)};
         break;
       }
-      case OpType::Compute: {  // product chunk dstoff + j of the rank: its input in the collective's terms
+      case StepValue::Computed: {  // product chunk dstoff + j of the rank: its input in the collective's terms
         ChunkValues::Id v = collective_.initialInput(values_, rank, st.dstoff + static_cast<int32_t>(j));
         result[j] = Cell{v, record(s, kInitialInput, 0, v)};
         break;
       }
-      case OpType::Nop: break;
+      case StepValue::None: break;
     }
   }
   if (writesLocalDestination(st.type))

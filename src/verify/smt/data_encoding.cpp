@@ -300,23 +300,19 @@ void DataEncoding::encodeValues() {
                    : T.intConst(ChunkValues::kUninitialized);
       const Term incoming = receives(type) ? incomingTerm(s, j) : T.intConst(ChunkValues::kUninitialized);
       Term expr;
-      switch (type) {
-        case ir::OpType::Send:
-        case ir::OpType::Copy: expr = source; break;
-        case ir::OpType::Recv:
-        case ir::OpType::RecvCopySend: expr = incoming; break;
-        case ir::OpType::RecvReduceSend:
-        case ir::OpType::RecvReduceCopy:
-        case ir::OpType::RecvReduceCopySend:
+      switch (stepValue(type)) {
+        case StepValue::Source: expr = source; break;
+        case StepValue::Incoming: expr = incoming; break;
+        case StepValue::IncomingPlusSource:
           expr = valueTable(s, incoming, incomingDomain(s, j), source,
                             src >= 0 ? readDomains_[static_cast<size_t>(src)] : none, true);
           break;
-        case ir::OpType::Reduce:
+        case StepValue::DestinationPlusSource:
           expr = valueTable(s, destination, readDomains_[static_cast<size_t>(dst)], source,
                             readDomains_[static_cast<size_t>(src)], false);
           break;
-        case ir::OpType::Compute:  // not modelled: the verifier decides fused programs by simulation
-        case ir::OpType::Nop: continue;
+        case StepValue::Computed:  // not modelled: the verifier decides fused programs by simulation
+        case StepValue::None: continue;
       }
       query_.require(T.eq(value_[slot], expr));
     }

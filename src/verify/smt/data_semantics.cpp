@@ -48,17 +48,13 @@ int32_t DataSetting::destinationCell(uint32_t s, int32_t j) const {
 
 ChunkValues::Id DataSetting::result(uint32_t s, ChunkValues::Id incoming, ChunkValues::Id source,
                                     ChunkValues::Id destination) const {
-  switch (index_.step(s).type) {
-    case ir::OpType::Send:
-    case ir::OpType::Copy: return source;
-    case ir::OpType::Recv:
-    case ir::OpType::RecvCopySend: return incoming;
-    case ir::OpType::RecvReduceSend:
-    case ir::OpType::RecvReduceCopy:
-    case ir::OpType::RecvReduceCopySend: return values_.reduce(incoming, source);
-    case ir::OpType::Reduce: return values_.reduce(destination, source);
-    case ir::OpType::Compute:  // not modelled: the verifier decides fused programs by simulation
-    case ir::OpType::Nop: break;
+  switch (stepValue(index_.step(s).type)) {
+    case StepValue::Source: return source;
+    case StepValue::Incoming: return incoming;
+    case StepValue::IncomingPlusSource: return values_.reduce(incoming, source);
+    case StepValue::DestinationPlusSource: return values_.reduce(destination, source);
+    case StepValue::Computed:  // not modelled: the verifier decides fused programs by simulation
+    case StepValue::None: break;
   }
   return ChunkValues::kUninitialized;
 }

@@ -5,8 +5,9 @@
 namespace ccforge::synth::sccl {
 namespace {
 
-// Channels one logical link is given at most: the widest direct link of the machines synthesis
-// runs on (DGX-1's double NVLink, AMD's quad xGMI) without running into the runtime's channel limit.
+// Channels one logical link is given at most: as wide as the widest direct link of the catalog's
+// machines (the MI250's four xGMI links between the two GCDs of a package; the DGX-1's double
+// NVLink), far below the runtime's channel limit.
 constexpr int32_t kMaxChannelsPerLink = 4;
 
 int32_t threadBlockLabel(int32_t peer, int32_t channel, bool sends) {

@@ -11,10 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "driver/compile_and_verify.hpp"
 #include "ir/writer.hpp"
 #include "synth/sccl/emit.hpp"
-#include "synth/sccl/lowering.hpp"
 #include "synth/sccl/synthesizer.hpp"
 #include "topology/spec_reader.hpp"
 
@@ -57,11 +55,10 @@ int main(int argc, char** argv) {
   const std::string name = fmt::format("{}-{}-c{}-s{}-r{}", argv[1], argv[2], chunks, steps, rounds);
   const synth::sccl::Emitted emitted =
       synth::sccl::emitVerified(problem, *result.schedule, name, ir::Protocol::Simple, (dir / "ccforge.xml").string());
-  const driver::CompiledAndVerified automatic =
-      driver::compileAndVerify(synth::sccl::lowerToDsl(problem, *result.schedule, name, ir::Protocol::Simple,
-                                                       CallForm::OutOfPlace, synth::sccl::TransferLayout::Automatic),
-                               driver::Target{}, (dir / "compiler.xml").string());
+  const synth::sccl::Emitted automatic =
+      synth::sccl::emitVerified(problem, *result.schedule, name, ir::Protocol::Simple, (dir / "compiler.xml").string(),
+                                CallForm::OutOfPlace, synth::sccl::TransferLayout::Automatic);
   const bool ok = writeVerified(dir / "ccforge.xml", emitted.algorithm, emitted.verified()) &&
-                  writeVerified(dir / "compiler.xml", automatic.compiled.algorithm, automatic.verified());
+                  writeVerified(dir / "compiler.xml", automatic.algorithm, automatic.verified());
   return ok ? 0 : 3;
 }

@@ -1,6 +1,7 @@
 #include "synth/sccl/emit.hpp"
 
 #include <functional>
+#include <optional>
 
 #include "codegen/compile_error.hpp"
 #include "driver/compile_and_verify.hpp"
@@ -26,8 +27,10 @@ Emitted compileAndVerify(const std::function<dsl::Program(TransferLayout)>& lowe
   return out;
 }
 
-// ncclize's layout first; where its thread blocks exceed a runtime limit, the compiler's own.
-Emitted compileAndVerify(const std::function<dsl::Program(TransferLayout)>& lower, const std::string& source) {
+// `layout`, or by default ncclize's layout and, where it exceeds a runtime limit, the compiler's own.
+Emitted emitIn(const std::function<dsl::Program(TransferLayout)>& lower, const std::string& source,
+               std::optional<TransferLayout> layout) {
+  if (layout) return compileAndVerify(lower, source, *layout);
   Emitted out = compileAndVerify(lower, source, TransferLayout::PerConnection);
   return out.error.empty() ? out : compileAndVerify(lower, source, TransferLayout::Automatic);
 }
@@ -35,20 +38,21 @@ Emitted compileAndVerify(const std::function<dsl::Program(TransferLayout)>& lowe
 }  // namespace
 
 Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name, ir::Protocol protocol,
-                     const std::string& source, CallForm form) {
-  return compileAndVerify(
-      [&](TransferLayout transfers) { return lowerToDsl(problem, schedule, name, protocol, form, transfers); }, source);
+                     const std::string& source, CallForm form, std::optional<TransferLayout> layout) {
+  return emitIn(
+      [&](TransferLayout transfers) { return lowerToDsl(problem, schedule, name, protocol, form, transfers); }, source,
+      layout);
 }
 
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
                               ir::Protocol protocol, const std::string& source, CallForm form) {
-  return compileAndVerify(
+  return emitIn(
       [&](TransferLayout transfers) {
         return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol,
                                    form, transfers);
       },
-      source);
+      source, std::nullopt);
 }
 
 }  // namespace ccforge::synth::sccl

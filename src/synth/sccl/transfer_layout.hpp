@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "dsl/trace.hpp"
 #include "synth/sccl/problem.hpp"
@@ -29,11 +30,8 @@ class TransferDirectives {
   dsl::Directives next(int32_t step, int32_t from, int32_t to, int32_t sender, int32_t receiver);
 
  private:
-  int32_t channelsOf(int32_t from, int32_t to) const;
-
-  const Problem& problem_;
   TransferLayout layout_;
-  int64_t narrowestNum_ = 0, narrowestDen_ = 1;                          // capacity of the narrowest direct link
+  std::map<std::pair<int32_t, int32_t>, int32_t> channels_;              // direct link (from, to) -> its channels
   std::map<std::tuple<int32_t, int32_t, int32_t>, int32_t> sentInStep_;  // (step, from, to) -> transfers so far
 };
 

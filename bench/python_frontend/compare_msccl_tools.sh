@@ -2,7 +2,8 @@
 # Runs every example of msccl-tools' examples/mscclang (the list and arguments in examples.txt)
 # through msccl-tools itself and through `ccforge compile SCRIPT.py ...`, side by side, and prints
 # a Markdown table: verdicts, thread blocks and steps of both outputs (counted in the XML the
-# same way for both), and wall-clock compile times.
+# same way for both), wall-clock compile times, and what `ccforge verify` says of msccl-tools' own
+# file (the parity question: does ccforge compile every script whose msccl-tools output is right?).
 #
 # usage: compare_msccl_tools.sh MSCCL_TOOLS_CHECKOUT [CCFORGE] > table.md
 #   MSCCL_TOOLS_CHECKOUT  a checkout of github.com/microsoft/msccl-tools (not part of ccforge)
@@ -23,8 +24,8 @@ now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000000 )); }
 count() { grep -c "$1" "$2" 2>/dev/null || echo 0; }
 
-echo "| example | arguments | msccl-tools | tbs | steps | time ms | ccforge | tbs | steps | time ms |"
-echo "|---|---|---|---:|---:|---:|---|---:|---:|---:|"
+echo "| example | arguments | msccl-tools | tbs | steps | time ms | its file under ccforge verify | ccforge | tbs | steps | time ms |"
+echo "|---|---|---|---:|---:|---:|---|---|---:|---:|---:|"
 grep -v '^#' "$here/examples.txt" | while read -r script args; do
   [ -n "$script" ] || continue
   name=$(echo "$script" | tr / _)
@@ -36,7 +37,17 @@ grep -v '^#' "$here/examples.txt" | while read -r script args; do
   if [ $rc_tools -eq 0 ] && grep -q "<algo" "$out/$name.tools.xml"; then
     tools_verdict="ok"
     tools_tbs=$(count "<tb " "$out/$name.tools.xml"); tools_steps=$(count "<step " "$out/$name.tools.xml")
+    # The script's text after the XML (its Check() output) is not part of the file.
+    sed -n '/<algo/,/<\/algo>/p' "$out/$name.tools.xml" > "$out/$name.tools.only.xml"
+    "$ccforge" verify "$out/$name.tools.only.xml" > "$out/$name.tools.verify" 2>&1
+    rc_verify=$?
+    case $rc_verify in
+      0) tools_file="verified" ;;
+      10) tools_file="violation: $(grep -m1 "error" "$out/$name.tools.verify" | sed 's/.*error: //' | cut -c1-60 | tr '|' '/')" ;;
+      *) tools_file="exit $rc_verify" ;;
+    esac
   else
+    tools_file=-
     tools_verdict="fails: $(tail -n 1 "$out/$name.tools.err" | cut -c1-60 | tr '|' '/')"
     tools_tbs=-; tools_steps=-
   fi
@@ -55,5 +66,5 @@ grep -v '^#' "$here/examples.txt" | while read -r script args; do
   else
     cc_tbs=-; cc_steps=-
   fi
-  echo "| $script | ${args:-—} | $tools_verdict | $tools_tbs | $tools_steps | $(ms "$t0" "$t1") | $cc_verdict | $cc_tbs | $cc_steps | $(ms "$t2" "$t3") |"
+  echo "| $script | ${args:-—} | $tools_verdict | $tools_tbs | $tools_steps | $(ms "$t0" "$t1") | $tools_file | $cc_verdict | $cc_tbs | $cc_steps | $(ms "$t2" "$t3") |"
 done

@@ -200,9 +200,9 @@ void registerCompileCommand(CLI::App& app, CommandContext& context) {
                   "parameters as key=value, e.g. nodes=2 gpus=4; for a script, its own arguments");
   cmd->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
-  cmd->add_option("--profile", args->profile,
-                  "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives "
-                  "and scripts)")
+  cmd->add_option(
+         "--profile", args->profile,
+         "runtime whose limits and header apply (default: msccl-executor; msccl-legacy for custom collectives)")
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy"}));
   cmd->add_option("--max-tbs", args->maxTbs, "thread blocks per rank that can be resident at once (as for verify)")
       ->check(CLI::Range(1, 1 << 20));

@@ -16,6 +16,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "python/script_runner.hpp"
+#include "semantics/collective.hpp"
 
 namespace ccforge::cli {
 
@@ -87,10 +88,13 @@ struct ScriptProgram {
   std::string title;  // "script.py arg ..."
 };
 
-// The profile a script's program compiles for when --profile is not given: the header msccl-tools
-// writes (msccl-legacy), or ccforge-fused for a fused program (MSCCLProgram(product=...)).
+// The profile a script's program compiles for when --profile is not given: msccl-executor, as for
+// the library (msccl-tools' own header lacks the minBytes and maxBytes the executor's parser
+// requires); msccl-legacy for a custom collective, which only that runtime runs; ccforge-fused for a
+// fused program (MSCCLProgram(product=...)).
 inline std::string defaultScriptProfile(const dsl::Program& program) {
-  return program.binding().product ? "ccforge-fused" : "msccl-legacy";
+  if (program.binding().product) return "ccforge-fused";
+  return irKindOf(program.binding().type) == ir::CollectiveKind::Custom ? "msccl-legacy" : "msccl-executor";
 }
 
 // Runs the script and returns the programs it asked to be written (XML(), in order); `anyProgram`

@@ -1,6 +1,8 @@
 #include "codegen/channels.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "codegen/compile_error.hpp"
 #include "codegen/lower.hpp"
@@ -11,12 +13,12 @@ namespace {
 class ChannelAssigner {
  public:
   ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target, int32_t cap,
-                  const std::vector<bool>& isolated)
+                  const std::vector<bool>& isolated, Isolation isolation)
       : dag_(dag),
         program_(program),
         target_(target),
         cap_(cap),
-        isolated_(isolated),
+        owners_(ownersOf(isolated, isolation)),
         result_{ConnectionGraph(dag.ranks, target), std::vector<int32_t>(dag.instrs.size(), -1),
                 std::vector<int32_t>(dag.instrs.size(), -1), 1} {}
 
@@ -40,6 +42,26 @@ class ChannelAssigner {
 
  private:
   Instr& instr(int32_t i) { return dag_.instrs[static_cast<size_t>(i)]; }
+
+  // Per chain start, the owner of the connections it creates (ConnectionGraph::kOpen: shared).
+  std::vector<int32_t> ownersOf(const std::vector<bool>& isolated, Isolation isolation) {
+    std::vector<int32_t> owners(isolated.size(), ConnectionGraph::kOpen);
+    std::map<std::vector<std::pair<int32_t, int32_t>>, int32_t> flows;  // links used -> owner
+    for (size_t s = 0; s < isolated.size(); ++s) {
+      if (!isolated[s]) continue;
+      if (isolation == Isolation::PerChain) {
+        owners[s] = static_cast<int32_t>(s);
+        continue;
+      }
+      std::vector<std::pair<int32_t, int32_t>> links;
+      for (int32_t v = static_cast<int32_t>(s); v >= 0; v = instr(v).sendTo)
+        if (instr(v).sendPeer >= 0) links.emplace_back(instr(v).rank, instr(v).sendPeer);
+      std::sort(links.begin(), links.end());
+      links.erase(std::unique(links.begin(), links.end()), links.end());
+      owners[s] = flows.emplace(std::move(links), static_cast<int32_t>(flows.size())).first->second;
+    }
+    return owners;
+  }
 
   void placeLabelledLocalOps() {
     for (size_t i = 0; i < dag_.instrs.size(); ++i) {
@@ -76,20 +98,20 @@ class ChannelAssigner {
     }
     for (int32_t i = 0; i < limit; ++i) {
       const int32_t c = (first + i) % limit;
-      if (tryChannel(start, c, cap_, isolated_[static_cast<size_t>(start)])) return c;
+      if (tryChannel(start, c, cap_, owners_[static_cast<size_t>(start)])) return c;
     }
     throw CompileError(describeTraceOp(program_, failedOp_) + ": no channel can carry this transfer from rank " +
                        std::to_string(instr(start).rank) + ": on every channel, " + result_.graph.failure());
   }
 
-  bool tryChannel(int32_t start, int32_t c, int32_t cap, bool exclusive = false) {
+  bool tryChannel(int32_t start, int32_t c, int32_t cap, int32_t owner = ConnectionGraph::kOpen) {
     ConnectionGraph& g = result_.graph;
     g.begin();
     for (int32_t v = start; v >= 0; v = instr(v).sendTo) {
       const Instr& in = instr(v);
       failedOp_ = in.traceOp;
-      const int32_t sc = in.sendPeer >= 0 ? g.connection(in.rank, c, Direction::Send, in.sendPeer, exclusive) : -1;
-      const int32_t rc = in.recvPeer >= 0 ? g.connection(in.rank, c, Direction::Recv, in.recvPeer, exclusive) : -1;
+      const int32_t sc = in.sendPeer >= 0 ? g.connection(in.rank, c, Direction::Send, in.sendPeer, owner) : -1;
+      const int32_t rc = in.recvPeer >= 0 ? g.connection(in.rank, c, Direction::Recv, in.recvPeer, owner) : -1;
       const int32_t home = sc >= 0 ? sc : rc;
       bool ok = (in.sendPeer < 0 || sc >= 0) && (in.recvPeer < 0 || rc >= 0);
       ok = ok && (sc < 0 || rc < 0 || g.unite(sc, rc, cap));
@@ -116,7 +138,7 @@ class ChannelAssigner {
   const dsl::Program& program_;
   const RuntimeProfile& target_;
   int32_t cap_;
-  const std::vector<bool>& isolated_;
+  std::vector<int32_t> owners_;
   ChannelAssignment result_;
   int32_t failedOp_ = 0;
 };
@@ -134,8 +156,8 @@ int32_t chainDirective(const InstructionDag& dag, int32_t start) {
 }
 
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
-                                 int32_t cap, const std::vector<bool>& isolated) {
-  return ChannelAssigner(dag, program, target, cap, isolated).run();
+                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation) {
+  return ChannelAssigner(dag, program, target, cap, isolated, isolation).run();
 }
 
 }  // namespace ccforge::codegen

@@ -29,10 +29,15 @@ struct ChannelAssignment {
 // without a channel means channel 0 (msccl-tools' rule).
 int32_t chainDirective(const InstructionDag& dag, int32_t start);
 
-// `isolated`: first instructions of automatic chains that must have their connections to
-// themselves (the scheduler found them overfilling a shared connection).
+// Who may share an isolated chain's connections: nobody, or the isolated chains that use exactly
+// the same links (msccl-tools' "flows": the rings of a hierarchical program that carry different
+// chunks over one path), which needs fewer channels.
+enum class Isolation : uint8_t { PerChain, PerFlow };
+
+// `isolated`: first instructions of automatic chains that must keep their connections from the
+// other transfers (the scheduler found them overfilling a shared connection).
 // Throws CompileError when a directive cannot be honoured or no channel is left.
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
-                                 int32_t cap, const std::vector<bool>& isolated);
+                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation);
 
 }  // namespace ccforge::codegen

@@ -1,6 +1,7 @@
 #include "codegen/compiler.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "codegen/channels.hpp"
@@ -74,14 +75,39 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
   int32_t cap = target.maxStepsPerThreadBlock;
   const int32_t slots = transfersInFlight(program.options().protocol);
   std::vector<bool> isolated(dag.instrs.size(), false);
+  Isolation isolation = Isolation::PerChain;
+  std::vector<bool> lastPlaced;  // the isolated chains of the last assignment that found channels
+  Isolation lastIsolation = isolation;
+  bool isolating = true;
   for (;;) {
     ++attempts;
     for (Instr& in : dag.instrs) in.channel = -1;
-    ChannelAssignment channels = assignChannels(dag, program, target, cap, isolated);
+    std::optional<ChannelAssignment> assigned;
+    try {
+      assigned.emplace(assignChannels(dag, program, target, cap, isolated, isolation));
+    } catch (const CompileError&) {
+      // Isolating every chain alone used up the channels: let chains over the same links share.
+      const bool anyIsolated = std::find(isolated.begin(), isolated.end(), true) != isolated.end();
+      if (isolation == Isolation::PerChain && anyIsolated) {
+        isolation = Isolation::PerFlow;
+        continue;
+      }
+      // That too: keep the last assignment that found channels and let the connections its chains
+      // share fill up (the note says so; verify decides on deadlock).
+      if (lastPlaced.empty() || (isolated == lastPlaced && isolation == lastIsolation)) throw;
+      isolated = lastPlaced;
+      isolation = lastIsolation;
+      isolating = false;
+      continue;
+    }
+    lastPlaced = isolated;
+    lastIsolation = isolation;
+    ChannelAssignment& channels = *assigned;
     Schedule schedule = assignThreadBlocks(dag, channels, program, cap, slots);
     bool retry = false;
     for (int32_t start : schedule.overfull)
-      if (!isolated[static_cast<size_t>(start)] && chainDirective(dag, start) < 0 && attempts < kMaxAttempts) {
+      if (isolating && !isolated[static_cast<size_t>(start)] && chainDirective(dag, start) < 0 &&
+          attempts < kMaxAttempts) {
         isolated[static_cast<size_t>(start)] = true;
         retry = true;
       }

@@ -34,7 +34,7 @@ int32_t ConnectionGraph::create(uint64_t key, const NodeInfo& info, const Group&
   const auto id = static_cast<int32_t>(nodes_.size());
   nodes_.push_back(Node{id, 1, g});
   info_.push_back(info);
-  exclusive_.push_back(false);
+  owner_.push_back(kOpen);
   index_.emplace(key, id);
   if (trial_) createdKeys_.push_back(key);
   return id;
@@ -45,11 +45,11 @@ int32_t ConnectionGraph::findConnection(int32_t rank, int32_t channel, Direction
   return it == index_.end() ? -1 : it->second;
 }
 
-int32_t ConnectionGraph::connection(int32_t rank, int32_t channel, Direction dir, int32_t peer, bool exclusive) {
+int32_t ConnectionGraph::connection(int32_t rank, int32_t channel, Direction dir, int32_t peer, int32_t owner) {
   const uint64_t key = connectionKey(rank, channel, dir, peer);
   if (auto it = index_.find(key); it != index_.end()) {
     const bool ownTrial = trial_ && static_cast<size_t>(it->second) >= nodesAtBegin_;  // the same chain
-    if (ownTrial || (!exclusive && !exclusive_[static_cast<size_t>(it->second)])) return it->second;
+    if (ownTrial || owner == owner_[static_cast<size_t>(it->second)]) return it->second;
     failure_.kind = Failure::Kind::Exclusive;
     failure_.a = Group{rank, -1, -1, channel, -1, 0};
     failure_.dir = dir;
@@ -83,7 +83,7 @@ int32_t ConnectionGraph::connection(int32_t rank, int32_t channel, Direction dir
   g.channel = channel;
   (dir == Direction::Send ? g.sendPeer : g.recvPeer) = peer;
   const int32_t id = create(key, NodeInfo{false, dir, rank, channel, peer}, g);
-  exclusive_[static_cast<size_t>(id)] = exclusive;
+  owner_[static_cast<size_t>(id)] = owner;
   return id;
 }
 
@@ -178,7 +178,7 @@ std::string ConnectionGraph::failure() const {
     case Failure::Kind::Exclusive:
       return "the connection of rank " + std::to_string(f.a.rank) + (f.dir == Direction::Send ? " to" : " from") +
              " rank " + std::to_string(f.limit) + " on channel " + std::to_string(f.a.channel) +
-             " is kept for a single chain of transfers";
+             " is kept for other transfers (a chain isolated from the others)";
     case Failure::Kind::Clash:
       return "on rank " + std::to_string(f.a.rank) + ", " + describe(f.a) + " and " + describe(f.b) +
              " would have to be one thread block with " + f.why;
@@ -206,7 +206,7 @@ void ConnectionGraph::rollback() {
   for (size_t slot : rankBumps_) --rankConnections_[slot];
   nodes_.resize(nodesAtBegin_);
   info_.resize(nodesAtBegin_);
-  exclusive_.resize(nodesAtBegin_);
+  owner_.resize(nodesAtBegin_);
   commit();
 }
 

@@ -32,8 +32,10 @@ class ConnectionGraph {
   // Find or create. -1 when creating it would put more peers on the channel than allowed, give
   // the rank more connections in one direction than it may have thread blocks (each thread block
   // has one send and one receive peer, and all of a rank's must be resident), or when the
-  // connection exists and either it or this request is `exclusive` (one chain only).
-  int32_t connection(int32_t rank, int32_t channel, Direction dir, int32_t peer, bool exclusive = false);
+  // connection exists and belongs to another owner than this request's (kOpen: shared by all
+  // unowned requests; an owner is a chain or a set of chains kept off other chains' connections).
+  static constexpr int32_t kOpen = -1;
+  int32_t connection(int32_t rank, int32_t channel, Direction dir, int32_t peer, int32_t owner = kOpen);
   int32_t findConnection(int32_t rank, int32_t channel, Direction dir, int32_t peer) const;
   int32_t label(int32_t rank, int32_t label, int32_t replica);
   // One more instruction in node's group; fails when the group would exceed `cap` (if cap > 0).
@@ -71,7 +73,7 @@ class ConnectionGraph {
   const RuntimeProfile& target_;
   std::vector<Node> nodes_;
   std::vector<NodeInfo> info_;
-  std::vector<bool> exclusive_;
+  std::vector<int32_t> owner_;
   std::unordered_map<uint64_t, int32_t> index_;  // lookups only, never iterated
   std::vector<int16_t> peers_;                   // connections per (rank, channel, direction)
   std::vector<int32_t> rankConnections_;         // connections per (rank, direction)

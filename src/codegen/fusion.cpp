@@ -87,14 +87,79 @@ void fuseCopies(Lowered& lowered, FusionStats& stats) {
   redirectEdges(dag, into);
 }
 
+// The peers (receive, send) an instruction of a chain has on its rank; -1: none.
+struct Ends {
+  int32_t recv = -1;
+  int32_t send = -1;
+};
+
+// Two instructions of one chain on one rank share a thread block when they share a peer; they
+// cannot when the other peer then differs (a thread block has one send and one receive peer).
+bool clash(Ends a, Ends b) {
+  const bool sameSend = a.send >= 0 && a.send == b.send;
+  const bool sameRecv = a.recv >= 0 && a.recv == b.recv;
+  return (sameSend && a.recv >= 0 && b.recv >= 0 && a.recv != b.recv) ||
+         (sameRecv && a.send >= 0 && b.send >= 0 && a.send != b.send);
+}
+
+// A chain of fused transfers runs on one channel, one thread block per rank it passes, so a chain
+// that comes back to a rank with one peer the same and the other different can be placed on no
+// channel (hierarchical rings: rank 0 forwards from its node ring to the cross-node ring, and later
+// from the cross-node ring to the same peer). Walks every chain the candidate fusions would make and
+// drops the fusion where such a clash starts: the receive ends one chain, the send starts the next.
+// A chain without a clash, the only kind that could be placed before, is kept whole.
+void dropClashingFusions(const InstructionDag& dag, std::vector<int32_t>& fusedSend) {
+  std::vector<int8_t> isFusedSend(dag.instrs.size(), 0);
+  for (int32_t sid : fusedSend)
+    if (sid >= 0) isFusedSend[static_cast<size_t>(sid)] = 1;
+  std::vector<std::vector<Ends>> seen(static_cast<size_t>(dag.ranks));  // this chain's instructions per rank
+  std::vector<int32_t> touched;
+  auto restart = [&] {
+    for (int32_t rank : touched) seen[static_cast<size_t>(rank)].clear();
+    touched.clear();
+  };
+  auto visit = [&](int32_t rank, Ends e) {
+    std::vector<Ends>& here = seen[static_cast<size_t>(rank)];
+    if (std::any_of(here.begin(), here.end(), [&](Ends o) { return clash(o, e); })) return false;
+    if (here.empty()) touched.push_back(rank);
+    here.push_back(e);
+    return true;
+  };
+  for (size_t i = 0; i < dag.instrs.size(); ++i) {
+    const Instr& start = dag.instrs[i];
+    if (start.removed || start.type != ir::OpType::Send || isFusedSend[i]) continue;
+    restart();
+    visit(start.rank, Ends{-1, start.sendPeer});
+    for (int32_t rid = start.sendTo; rid >= 0;) {
+      const Instr& r = dag.instrs[static_cast<size_t>(rid)];
+      int32_t& sid = fusedSend[static_cast<size_t>(rid)];
+      if (sid < 0) break;
+      const Instr& s = dag.instrs[static_cast<size_t>(sid)];
+      if (!visit(r.rank, Ends{r.recvPeer, s.sendPeer})) {
+        sid = -1;
+        restart();
+        visit(s.rank, Ends{-1, s.sendPeer});
+      }
+      rid = s.sendTo;
+    }
+  }
+  restart();
+}
+
 void fuseSends(Lowered& lowered, FusionStats& stats) {
   InstructionDag& dag = lowered.dag;
+  std::vector<int32_t> fusedSend(dag.instrs.size(), -1);  // receive -> the send it absorbs
+  for (size_t i = 0; i < dag.instrs.size(); ++i) {
+    const Instr& r = dag.instrs[i];
+    if (!r.removed && (r.type == ir::OpType::Recv || r.type == ir::OpType::RecvReduceCopy))
+      fusedSend[i] = fusableSend(dag, static_cast<int32_t>(i));
+  }
+  dropClashingFusions(dag, fusedSend);
   std::vector<int32_t> into(dag.instrs.size(), -1);  // fused send -> the receive that absorbed it
   for (size_t i = 0; i < dag.instrs.size(); ++i) {
     const auto rid = static_cast<int32_t>(i);
     Instr& r = dag.instrs[i];
-    if (r.removed || (r.type != ir::OpType::Recv && r.type != ir::OpType::RecvReduceCopy)) continue;
-    const int32_t sid = fusableSend(dag, rid);
+    const int32_t sid = fusedSend[i];
     if (sid < 0) continue;
     Instr& s = dag.instrs[static_cast<size_t>(sid)];
     if (r.type == ir::OpType::Recv) {

@@ -77,6 +77,30 @@ TEST_CASE("a receive and a send on different channels are not fused") {
   CHECK(countType(codegen::compile(q).algorithm, OpType::RecvCopySend) == 3);
 }
 
+TEST_CASE("a chain that comes back to a rank with the same send peer and another receive peer is cut there") {
+  // Rank 1's chunk goes 1 -> 0 -> 2 -> 3 and on into scratch 3 -> 0 -> 2. One chain of forwards runs
+  // in one thread block per rank, so rank 0 would forward from 1 to 2 and from 3 to 2 in one thread
+  // block with two receive peers, on every channel (this did not compile). The second forward on
+  // rank 0 stays a receive and a send; the three forwards before it are fused.
+  dsl::Program p("back", {.type = CollectiveType::AllGather, .ranks = 4, .chunkFactor = 1, .form = CallForm::InPlace});
+  p.chunk(1, Buffer::Input, 0)
+      .copy(0, Buffer::Output, 1)
+      .copy(2, Buffer::Output, 1)
+      .copy(3, Buffer::Output, 1)
+      .copy(0, Buffer::Scratch, 0)
+      .copy(2, Buffer::Scratch, 0);
+  for (int32_t r : {0, 2, 3})
+    for (int32_t d = 0; d < 4; ++d)
+      if (d != r) p.chunk(r, Buffer::Input, 0).copy(d, Buffer::Output, r);
+  const codegen::Compiled c = codegen::compile(p);
+  CHECK(countType(c.algorithm, OpType::RecvCopySend) == 3);
+  int32_t scratchSends = 0;
+  for (const ir::ThreadBlock& tb : c.algorithm.gpus[0].threadBlocks)
+    for (const ir::Step& s : tb.steps) scratchSends += s.type == OpType::Send && s.srcbuf == Buffer::Scratch;
+  CHECK(scratchSends == 1);
+  CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
+}
+
 TEST_CASE("a chunk received once and sent to two ranks fuses with one of the sends") {
   // Binomial broadcast on 4 ranks from 0: 0->2, then 0->1 and 2->3. Rank 2 receives and forwards.
   const codegen::Compiled c = testing::compileVerified("binomial-broadcast", {"ranks=4"});

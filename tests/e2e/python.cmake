@@ -12,9 +12,27 @@ function(python_cli_test name code)
 endfunction()
 
 python_cli_test("ring allreduce compiles and verifies (script arguments passed through)" 0
-  --has "ccforge compile: .*ring_allreduce.py 4 1 --protocol LL: 4 ranks, .* thread blocks, .* steps .*verified for msccl-legacy"
+  --has "ccforge compile: .*ring_allreduce.py 4 1 --protocol LL: 4 ranks, .* thread blocks, .* steps .*verified for msccl-executor"
   --has "<algo name=\"test_ring_allreduce\" proto=\"LL\"" --has "coll=\"allreduce\""
   -- compile ${PY}/ring_allreduce.py 4 1 --protocol LL)
+# A script's output is for the executor, as the library's is: its parser refuses a header
+# without minBytes and maxBytes (msccl-tools' header); --profile msccl-legacy writes that one.
+python_cli_test("a script's output gets the executor header by default" 0
+  --has "outofplace=\"0\" minBytes=\"0\" maxBytes=\"0\">"
+  -- compile ${PY}/ring_allreduce.py 4 1)
+python_cli_test("a script's output gets the legacy header with --profile msccl-legacy" 0
+  --has "coll=\"allreduce\" inplace=\"1\">" --lacks "minBytes"
+  -- compile ${PY}/ring_allreduce.py 4 1 --profile msccl-legacy)
+# Chains of forwarded transfers that come back to a rank with one peer the same and the other
+# different cannot be one thread block: fusion stops before the clash. With 4 x 8 and 8 x 8 the
+# chains kept apart from the others need more channels than there are, so chains over the same
+# links share them (msccl-tools' flows).
+python_cli_test("a two-level allreduce whose forwarding chains come back to a rank compiles and verifies" 0
+  --has "two_level_rings.py 2 3 2 --protocol LL: 6 ranks, .*verified for msccl-executor"
+  -- compile ${PY}/two_level_rings.py 2 3 2 --protocol LL -o ${PY_OUT}/two_level_2x3.xml)
+python_cli_test("a two-level allreduce of 8 nodes compiles and verifies when isolated chains share channels" 0
+  --has "two_level_rings.py 4 8 1: 32 ranks, .*verified for msccl-executor"
+  -- compile ${PY}/two_level_rings.py 4 8 1 -o ${PY_OUT}/two_level_4x8.xml)
 python_cli_test("ring allreduce with -o and two instances writes the file" 0
   --has "ring_allreduce.py 3 2: 3 ranks" --lacks "<algo"
   -- compile ${PY}/ring_allreduce.py 3 2 -o ${PY_OUT}/ring.xml)
@@ -76,7 +94,7 @@ python_cli_test("a script with two programs writes two files" 0
   --has "two_programs.py \\(program 2 of 2\\): 3 ranks.*written to .*two.2.xml"
   -- compile ${PY}/two_programs.py -o ${PY_OUT}/two.xml)
 python_cli_test("SCCL JSON: a synthesized-form ring allgather is lowered and verifies" 0
-  --has "ring_allgather_sccl.json: 4 ranks, .* thread blocks, .* steps .*verified for msccl-legacy"
+  --has "ring_allgather_sccl.json: 4 ranks, .* thread blocks, .* steps .*verified for msccl-executor"
   --has "<algo name=\"ring-allgather-sccl-form\"" --has "coll=\"allgather\""
   -- compile ${FIXTURES}/python/ring_allgather_sccl.json)
 python_cli_test("SCCL JSON: an algorithm missing its last step fails its postcondition" 10

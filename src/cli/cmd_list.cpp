@@ -1,7 +1,9 @@
-// `ccforge list`: the algorithm library, with each algorithm's collective, parameters and defaults.
+// `ccforge list`: every name `ccforge compile` takes: the algorithm library, with each algorithm's
+// collective, parameters and defaults, and the fused operators.
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "fused_library.hpp"
 #include "library.hpp"
 #include "ir/names.hpp"
 
@@ -21,7 +23,17 @@ void listAlgorithms(std::ostream& out) {
       out << "    " << setting << "  " << p.help << "\n";
     }
   }
-  out << "\nccforge compile NAME [key=value ...] writes one as MSCCL-IR; ccforge dot NAME [key=value ...] draws it.\n";
+  // Fused operators are written as IR directly (no DSL program), for ccforge's runtime only.
+  for (const algorithms::FusedEntry& e : algorithms::fusedLibrary()) {
+    std::string keys = "ranks chunks order bulk computetbs group lanes";
+    for (const std::string& k : e.shapeKeys) keys += " " + k;
+    out << e.name << "  (fused computation + collective, ccforge-fused; docs/fused.md)\n";
+    out << "    " << e.summary << "\n";
+    out << "    parameters: " << keys << "\n";
+  }
+  out << "\nccforge compile NAME [key=value ...] writes one as MSCCL-IR; ccforge dot NAME [key=value ...] draws a "
+         "library "
+         "algorithm (a fused operator: compile it to a file, then ccforge dot FILE).\n";
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ struct VerifyArguments {
   std::optional<int32_t> slots;
   std::optional<std::string> collective;
   std::string format = "text";
+  bool quiet = false;
   std::string output;
   uint64_t maxInputBytes = kDefaultMaxInputBytes;
   std::string engine = "sim";
@@ -133,6 +134,7 @@ int runVerify(const VerifyArguments& args) {
   std::string profile = options.profileFromHeader ? verify::commonProfile(reports) : options.profile.name;
   if (profile.empty()) profile = "none";  // no file could be read
   verify::RunInfo run{profile, exitCodeOf(verify::combinedVerdict(reports))};
+  run.quiet = args.quiet;
 
   std::ostringstream text;
   std::ostream& out = args.output.empty() ? std::cout : text;
@@ -185,6 +187,9 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", args->output, "write the report to this file instead of standard output");
+  cmd->add_flag("-q,--quiet", args->quiet,
+                "text report: only the findings, and the verdict of each file that is not verified (nothing for a "
+                "verified file)");
   cmd->add_option("--max-input-size", args->maxInputBytes, "largest input accepted, after gzip inflation (e.g. 2GB)")
       ->transform(byteSize())
       ->capture_default_str();

@@ -24,5 +24,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context);
 void registerSynthCommand(CLI::App& app, CommandContext& context);
 void registerPlanCommand(CLI::App& app, CommandContext& context);
 void registerTuneCommand(CLI::App& app, CommandContext& context);
+// Last: it lists every command registered before it.
+void registerCompletionCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace ccforge::cli

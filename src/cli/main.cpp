@@ -1,6 +1,7 @@
 // `ccforge`: verify, compile, synthesize, visualise and run MSCCL-IR collective algorithms.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerSynthCommand(app, context);
   ccforge::cli::registerPlanCommand(app, context);
   ccforge::cli::registerTuneCommand(app, context);
+  ccforge::cli::registerCompletionCommand(app, context);
   ccforge::cli::refuseEmptyAndNegativeValues(app);
   // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
   std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);
@@ -54,9 +56,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    for (const std::string& hint : ccforge::cli::didYouMean(app, {args.begin() + 1, args.end()}))
-      std::cerr << "ccforge: " << hint << "\n";
+    const std::vector<std::string> hints = ccforge::cli::didYouMean(app, {args.begin() + 1, args.end()});
+    // A first word that names no command: CLI11 would only say that a subcommand is required.
+    const auto subcommands = app.get_subcommands([](const CLI::App*) { return true; });
+    const bool unknownCommand = args.size() > 1 && !args[1].starts_with("-") &&
+                                std::none_of(subcommands.begin(), subcommands.end(),
+                                             [&](const CLI::App* c) { return c->get_name() == args[1]; });
+    if (!unknownCommand || hints.empty()) app.exit(e);
+    for (const std::string& hint : hints) std::cerr << "ccforge: " << hint << "\n";
+    if (unknownCommand && !hints.empty()) std::cerr << "Run with --help for more information.\n";
     return ccforge::kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "ccforge: internal error: " << e.what() << "\n";

@@ -1,5 +1,10 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "ir/diagnostic.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/selection.hpp"
@@ -97,6 +102,53 @@ void writeSmt(std::ostream& out, const SmtSummary& smt) {
   }
 }
 
+// The findings, each rule's past kFindingsShownPerRule counted in a note at the first of them.
+void writeViolations(std::ostream& out, const FileReport& r) {
+  std::vector<std::pair<std::string, size_t>> seen;  // rule -> findings, in order of first appearance
+  std::vector<const Violation*> firstHidden;
+  for (const Violation& v : r.violations) {
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == v.rule; });
+    if (it == seen.end()) it = seen.insert(seen.end(), {v.rule, 0});
+    if (++it->second <= kFindingsShownPerRule)
+      writeViolation(out, v);
+    else if (it->second == kFindingsShownPerRule + 1)
+      firstHidden.push_back(&v);
+  }
+  for (const Violation* v : firstHidden) {
+    const size_t all =
+        std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == v->rule; })->second;
+    out << formatDiagnostic(v->file, v->where, DiagnosticLevel::Note,
+                            fmt::format("{} more findings of this rule, the first here (of {} in all; --format json "
+                                        "or sarif lists every one)",
+                                        all - kFindingsShownPerRule, all),
+                            v->rule)
+        << "\n";
+  }
+}
+
+std::string verdictLine(const FileReport& r) {
+  const size_t errors = r.errorCount(), warnings = r.warningCount();
+  const std::string verdict = r.verdict == Verdict::Verified        ? "VERIFIED"
+                              : r.verdict == Verdict::Violation     ? "VIOLATION"
+                              : r.verdict == Verdict::Inconclusive  ? "INCONCLUSIVE"
+                              : r.verdict == Verdict::InternalError ? "INTERNAL ERROR"
+                                                                    : "ERROR";
+  return fmt::format("verdict: {} ({} error{}, {} warning{})", verdict, errors, errors == 1 ? "" : "s", warnings,
+                     warnings == 1 ? "" : "s");
+}
+
+// --quiet: what a CI log needs, nothing for a verified file without warnings.
+void writeFileQuietly(std::ostream& out, const FileReport& r) {
+  if (!r.error.empty() && !r.program) {
+    out << r.error << "\n"
+        << r.file << ": verdict: " << (r.verdict == Verdict::Malformed ? "UNREADABLE" : "INTERNAL ERROR") << "\n";
+    return;
+  }
+  writeViolations(out, r);
+  if (!r.error.empty()) out << r.error << "\n";
+  if (r.verdict != Verdict::Verified) out << r.file << ": " << verdictLine(r) << "\n";
+}
+
 void writeFile(std::ostream& out, const FileReport& r) {
   out << "== " << r.file << "\n";
   if (!r.error.empty() && !r.program) {
@@ -131,23 +183,16 @@ void writeFile(std::ostream& out, const FileReport& r) {
     out << fmt::format("  selection {} ({}): ", u.selector, u.order)
         << (accepts == selected ? "accepts and runs " + accepts : "accepts " + accepts + "; runs " + selected) << "\n";
   }
-  for (const Violation& v : r.violations) writeViolation(out, v);
+  writeViolations(out, r);
   for (const std::string& n : r.notes) out << formatDiagnostic(r.file, {}, DiagnosticLevel::Note, n) << "\n";
   if (!r.error.empty()) out << r.error << "\n";
-  size_t errors = r.errorCount(), warnings = r.warningCount();
-  std::string verdict = r.verdict == Verdict::Verified        ? "VERIFIED"
-                        : r.verdict == Verdict::Violation     ? "VIOLATION"
-                        : r.verdict == Verdict::Inconclusive  ? "INCONCLUSIVE"
-                        : r.verdict == Verdict::InternalError ? "INTERNAL ERROR"
-                                                              : "ERROR";
-  out << fmt::format("verdict: {} ({} error{}, {} warning{})\n\n", verdict, errors, errors == 1 ? "" : "s", warnings,
-                     warnings == 1 ? "" : "s");
+  out << verdictLine(r) << "\n\n";
 }
 
 }  // namespace
 
 void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run) {
-  for (const FileReport& r : reports) writeFile(out, r);
+  for (const FileReport& r : reports) run.quiet ? writeFileQuietly(out, r) : writeFile(out, r);
   if (reports.size() > 1) {
     size_t verified = 0;
     for (const FileReport& r : reports) verified += r.verdict == Verdict::Verified;

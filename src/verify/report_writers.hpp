@@ -24,8 +24,13 @@ struct RunInfo {
   int exitCode = 0;
   // SARIF: the directory artifact URIs are relative to (%SRCROOT%); empty: the current directory.
   std::string sourceRoot;
+  // Text: only the findings and the verdicts of files that are not verified (`verify --quiet`).
+  bool quiet = false;
 };
 
+// Text: a rule's findings past the first kFindingsShownPerRule of a file are counted in one note
+// (the JSON and SARIF reports keep every one).
+constexpr size_t kFindingsShownPerRule = 5;
 void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
 void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);
 void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run);

@@ -20,6 +20,8 @@ ccforge_cli_test("list: every library algorithm with its parameters" 0
   --has "^allpairs-alltoall " --has "^two-step-alltoall " --has "^three-step-alltoall "
   --has "^alltonext  \\(custom 'alltonext'|^alltonext  \\(alltonext" --has "^binomial-broadcast  \\(broadcast\\(root 0\\)"
   --has "^binomial-reduce " --has "nodes=2 +number of nodes"
+  --has "^gemv-allreduce  \\(fused" --has "^embedding-alltoall  \\(fused" --has "^gemm-alltoall  \\(fused"
+  --has "parameters: ranks chunks order bulk computetbs group lanes tokens hidden ffn"
   -- list)
 dsl_shell_test("compile: writes a file that ccforge verify accepts" 0
   --has "two-step-alltoall nodes=2 gpus=4: 8 ranks, .* verified for msccl-executor" --has "verdict: VERIFIED"

@@ -220,10 +220,15 @@ add_test(NAME "cli: synth -o of a new directory killed during the search leaves 
 
 # A mistyped command or option is named, with the nearest known name (issue 26, item 6).
 ccforge_cli_test("a mistyped command gets the nearest command" 1
-  --has "'verfy' is not a ccforge command. did you mean 'verify'" -- verfy x.xml)
+  --has "'verfy' is not a ccforge command. did you mean 'verify'" --lacks "A subcommand is required" -- verfy x.xml)
 ccforge_cli_test("a word that is no command says so" 1
-  --has "'bogus' is not a ccforge command. .ccforge --help. lists them" --lacks "did you mean" -- bogus)
+  --has "'bogus' is not a ccforge command. .ccforge --help. lists them" --lacks "did you mean"
+  --lacks "A subcommand is required" -- bogus)
 ccforge_cli_test("a mistyped option gets the nearest option of its command" 1
   --has "'--slot' is not an option of 'verify'. did you mean '--slots'" -- verify --slot 3 x.xml)
 ccforge_cli_test("an option far from every name gets no guess" 1
   --has "not expected: --zzzzzz" --lacks "did you mean" -- verify --zzzzzz x.xml)
+
+# Shell completion generated from the command line (issue 26, item 6).
+add_test(NAME "cli: completion: the bash and zsh scripts complete commands, nested commands and options"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/completion.sh $<TARGET_FILE:ccforge>)

@@ -102,3 +102,21 @@ ccforge_cli_test("verify: SCCL ncclize's allgather and alltoall files are verifi
   --has "4 of 4 files verified"
   -- verify ${FIXTURES}/sccl-ncclize/allgather_c2_s2_r3.xml ${FIXTURES}/sccl-ncclize/allgather_c6_s3_r7.xml
      ${FIXTURES}/sccl-ncclize/alltoall_c1_s2_r3.xml ${FIXTURES}/sccl-ncclize/alltoall_c3_s2_r8.xml)
+
+# Report noise (issue 26, item 6): a rule's findings past the first 5 of a file are one note with
+# the count in text (JSON keeps every one); --quiet prints only findings and failing verdicts.
+ccforge_cli_test("verify: a rule's findings past the first five are counted in one note" 10
+  --has "nchannels_int32_min.xml:23:5: note: 2 more findings of this rule, the first here \\(of 7 in all.*\\[limits.channels\\]"
+  --has "gpu 1 tb 0: chan=0 is outside" --lacks "gpu 1 tb 1: chan=0" --lacks "gpu 1 tb 2: chan=0"
+  -- verify ${VF}/limits/nchannels_int32_min.xml)
+ccforge_cli_test("verify: the JSON report keeps every finding the text report counts" 10
+  --has "gpu 1 tb 2: chan=0 is outside" --lacks "more findings of this rule"
+  -- verify --format json ${VF}/limits/nchannels_int32_min.xml)
+ccforge_cli_test("verify --quiet: findings and the failing verdict, located, nothing else" 10
+  --has "nchannels_int32_min.xml:7:1: error: nchannels=-2147483648 is outside"
+  --has "nchannels_int32_min.xml: verdict: VIOLATION \\(7 errors, 0 warnings\\)"
+  --lacks "== " --lacks "postcondition +passed" --lacks "profile msccl-executor from the header"
+  -- verify --quiet ${VF}/limits/nchannels_int32_min.xml)
+ccforge_cli_test("verify -q: a verified file prints nothing but the summary of several" 0
+  --has "^2 of 2 files verified" --lacks "verdict" --lacks "== "
+  -- verify -q ${VF}/good/allgather_pairs_n2.xml ${VF}/good/allreduce_pairs_n2.xml)

@@ -232,3 +232,9 @@ ccforge_cli_test("an option far from every name gets no guess" 1
 # Shell completion generated from the command line (issue 26, item 6).
 add_test(NAME "cli: completion: the bash and zsh scripts complete commands, nested commands and options"
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/completion.sh $<TARGET_FILE:ccforge>)
+
+# The GitHub Actions workflow in .github parses, its problem matcher reads ccforge's findings and
+# its ccforge steps run as written (issue 26, item 6).
+add_test(NAME "cli: the GitHub Actions workflow parses, its matcher reads findings, its ccforge steps gate and write SARIF"
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/github_workflow.py ${PROJECT_SOURCE_DIR}
+          $<TARGET_FILE:ccforge> ${CMAKE_CURRENT_BINARY_DIR}/github-workflow)

@@ -149,7 +149,11 @@ void writeFileQuietly(std::ostream& out, const FileReport& r) {
   if (r.verdict != Verdict::Verified) out << r.file << ": " << verdictLine(r) << "\n";
 }
 
-void writeFile(std::ostream& out, const FileReport& r) {
+// A note every file of a run has (the profile each header selects) is printed for the first file
+// only; `repeated` counts the files after it.
+using RepeatedNotes = std::vector<std::pair<std::string, size_t>>;
+
+void writeFile(std::ostream& out, const FileReport& r, RepeatedNotes& repeated) {
   out << "== " << r.file << "\n";
   if (!r.error.empty() && !r.program) {
     out << r.error << "\n";
@@ -184,7 +188,15 @@ void writeFile(std::ostream& out, const FileReport& r) {
         << (accepts == selected ? "accepts and runs " + accepts : "accepts " + accepts + "; runs " + selected) << "\n";
   }
   writeViolations(out, r);
-  for (const std::string& n : r.notes) out << formatDiagnostic(r.file, {}, DiagnosticLevel::Note, n) << "\n";
+  for (const std::string& n : r.notes) {
+    auto it = std::find_if(repeated.begin(), repeated.end(), [&](const auto& seen) { return seen.first == n; });
+    if (it != repeated.end()) {
+      ++it->second;
+      continue;
+    }
+    repeated.emplace_back(n, 0);
+    out << formatDiagnostic(r.file, {}, DiagnosticLevel::Note, n) << "\n";
+  }
   if (!r.error.empty()) out << r.error << "\n";
   out << verdictLine(r) << "\n\n";
 }
@@ -192,7 +204,10 @@ void writeFile(std::ostream& out, const FileReport& r) {
 }  // namespace
 
 void writeText(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run) {
-  for (const FileReport& r : reports) run.quiet ? writeFileQuietly(out, r) : writeFile(out, r);
+  RepeatedNotes repeated;
+  for (const FileReport& r : reports) run.quiet ? writeFileQuietly(out, r) : writeFile(out, r, repeated);
+  for (const auto& [note, more] : repeated)
+    if (more > 0) out << fmt::format("the note \"{}\" holds for {} more file{}\n", note, more, more == 1 ? "" : "s");
   if (reports.size() > 1) {
     size_t verified = 0;
     for (const FileReport& r : reports) verified += r.verdict == Verdict::Verified;

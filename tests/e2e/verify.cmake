@@ -120,3 +120,8 @@ ccforge_cli_test("verify --quiet: findings and the failing verdict, located, not
 ccforge_cli_test("verify -q: a verified file prints nothing but the summary of several" 0
   --has "^2 of 2 files verified" --lacks "verdict" --lacks "== "
   -- verify -q ${VF}/good/allgather_pairs_n2.xml ${VF}/good/allreduce_pairs_n2.xml)
+ccforge_cli_test("verify: a note every file has is printed once, with the count of the others" 0
+  --has "allgather_pairs_n2.xml:1:1: note: profile msccl-executor from the header"
+  --lacks "allreduce_pairs_n2.xml:1:1: note: profile"
+  --has "the note \"profile msccl-executor from the header .*\" holds for 1 more file$"
+  -- verify ${VF}/good/allgather_pairs_n2.xml ${VF}/good/allreduce_pairs_n2.xml)

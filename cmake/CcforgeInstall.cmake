@@ -84,18 +84,24 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/ccforgeConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/ccforgeConfig.cmake ${PROJECT_BINARY_DIR}/ccforgeConfigVersion.cmake
         DESTINATION ${CCFORGE_CMAKE_DIR})
 
-# pkg-config: every library (static, dependents first) and the libraries they need.
+# pkg-config: ccforge.pc, every library but the interpreter (static, dependents first) and the
+# libraries they need; ccforge-runtime.pc adds the interpreter, and in a CUDA build the CUDA runtime
+# and NCCL, so that a consumer that verifies, compiles or simulates never links them. No library
+# but the command itself uses the interpreter.
 set(CCFORGE_PC_LIBS "-lccforge_algorithms -lccforge_synth -lccforge_viz -lccforge_driver -lccforge_codegen -lccforge_dsl")
-string(APPEND CCFORGE_PC_LIBS " -lccforge_verify -lccforge_sim -lccforge_topology -lccforge_runtime -lccforge_smt")
+string(APPEND CCFORGE_PC_LIBS " -lccforge_verify -lccforge_sim -lccforge_topology -lccforge_smt")
 string(APPEND CCFORGE_PC_LIBS " -lccforge_semantics -lccforge_ir -lccforge_base")
 set(CCFORGE_PC_REQUIRES "fmt expat zlib z3 nlohmann_json")  # Debian ships their .pc files
 set(CCFORGE_PC_DEPS "${CVC5_LIBRARY} -pthread")  # cvc5 has none
+set(CCFORGE_RUNTIME_PC_DEPS "-pthread")
 if(CCFORGE_RUNTIME_CUDA)
-  string(APPEND CCFORGE_PC_DEPS " ${NCCL_LIBRARY} -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+  string(APPEND CCFORGE_RUNTIME_PC_DEPS " ${NCCL_LIBRARY} -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
 # The prefix is found from the file's own place (pkg-config's ${pcfiledir}), so that the file
 # stays right under `cmake --install --prefix P` and when the tree is moved.
 file(RELATIVE_PATH CCFORGE_PC_PREFIX_FROM_PCFILEDIR "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 string(REGEX REPLACE "/$" "" CCFORGE_PC_PREFIX_FROM_PCFILEDIR "${CCFORGE_PC_PREFIX_FROM_PCFILEDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/ccforge.pc.in ${PROJECT_BINARY_DIR}/ccforge.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/ccforge.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/ccforge-runtime.pc.in ${PROJECT_BINARY_DIR}/ccforge-runtime.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ccforge.pc ${PROJECT_BINARY_DIR}/ccforge-runtime.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

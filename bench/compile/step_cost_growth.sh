@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # Whether the compiler's cost per emitted step grows less than 2x from 128 to 1,024 ranks (issue
-# 31; exit 1 when it does not). Not in CTest yet: it measured 1.83x on the 2-core machine, too near
-# the limit for a gate that runs beside other tests. It times `ccforge compile ring-allreduce`
-# with the channels its step limit needs, verification included: CPU time (user + system) per
-# <step> element. The 128-rank run is repeated and its best kept, so that a busy machine does not
-# make the small case look cheap. Skipped under sanitizers (CCFORGE_SANITIZE set).
+# 31; exit 1 when it does not); run by CTest alone (RUN_SERIAL, tests/e2e/dsl.cmake). It times
+# `ccforge compile ring-allreduce` with the channels its step limit needs, verification included:
+# CPU time (user + system) per <step> element. The 128-rank run is repeated and its best kept, so
+# that a busy machine does not make the small case look cheap.
 # usage: bench/compile/step_cost_growth.sh CCFORGE
 set -euo pipefail
 ccforge=$1
-if [ -n "${CCFORGE_SANITIZE:-}" ]; then echo "skipped under sanitizers"; exit 0; fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cpu() {  # RANKS CHANNELS -> CPU seconds; leaves the file in $out/x.xml

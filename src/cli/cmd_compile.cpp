@@ -44,6 +44,21 @@ struct CompileJob {
   std::string output;       // "" for standard output
 };
 
+// Standard output for "", else the file; false (reported) when the file cannot be written.
+bool writeProgram(const ir::Algorithm& algo, const std::string& output) {
+  if (output.empty()) {
+    ir::writeAlgorithm(std::cout, algo);
+    return true;
+  }
+  try {
+    writeOutputFile(output, [&](const TextSink& sink) { ir::writeXml(algo, sink); });
+    return true;
+  } catch (const OutputError& e) {
+    std::cerr << "ccforge compile: " << e.what() << "\n";
+    return false;
+  }
+}
+
 // Fused operators (docs/fused.md) are generated as IR directly and verified for ccforge-fused.
 int runFused(const CompileArguments& args) {
   ir::Algorithm algo;
@@ -71,17 +86,7 @@ int runFused(const CompileArguments& args) {
     }
     verdict = "verified for " + options.profile.name;
   }
-  const std::string xml = ir::toXml(algo);
-  if (args.output.empty()) {
-    std::cout << xml;
-  } else {
-    try {
-      writeOutputFile(args.output, xml);
-    } catch (const OutputError& e) {
-      std::cerr << "ccforge compile: " << e.what() << "\n";
-      return kExitUsage;
-    }
-  }
+  if (!writeProgram(algo, args.output)) return kExitUsage;
   std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} steps; {}\n", algo.name, algo.ngpus, algo.stepCount(),
                            verdict);
   return kExitVerified;
@@ -164,17 +169,7 @@ int runCompile(const CompileArguments& args) {
   progress::done();
   const std::string verdict = args.noVerify ? "not verified (--no-verify)" : "verified for " + profile;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    const std::string xml = ir::toXml(compiled[i].algorithm);
-    if (jobs[i].output.empty()) {
-      std::cout << xml;
-    } else {
-      try {
-        writeOutputFile(jobs[i].output, xml);
-      } catch (const OutputError& e) {
-        std::cerr << "ccforge compile: " << e.what() << "\n";
-        return kExitUsage;
-      }
-    }
+    if (!writeProgram(compiled[i].algorithm, jobs[i].output)) return kExitUsage;
     const codegen::CompileStats& st = compiled[i].stats;
     std::cerr << fmt::format("ccforge compile: {}: {} ranks, {} channels, {} thread blocks, {} steps ({} nops); {}{}\n",
                              jobs[i].title, compiled[i].algorithm.ngpus, st.channels, st.threadBlocks, st.steps,

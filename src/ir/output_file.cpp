@@ -53,21 +53,32 @@ void checkOutputPath(const std::filesystem::path& path) {
 }
 
 void writeOutputFile(const std::filesystem::path& path, std::string_view text) {
-  if (isSpecialFile(path)) {  // /dev/stdout, /dev/full, a FIFO: in place
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  writeOutputFile(path, [text](const TextSink& sink) { sink(text); });
+}
+
+void writeOutputFile(const std::filesystem::path& path, const std::function<void(const TextSink&)>& produce) {
+  // Writes every piece to the open file, then closes it; the first failure is reported.
+  auto writeTo = [&](const std::filesystem::path& target, int flags) {
+    const int fd = ::open(target.c_str(), flags, 0666);
     if (fd < 0) throw OutputError("cannot write " + path.string() + ": " + reason(errno));
-    int error = writeAll(fd, text);
+    int error = 0;
+    try {
+      produce([&](std::string_view piece) {
+        if (error == 0) error = writeAll(fd, piece);
+      });
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
     if (::close(fd) != 0 && error == 0) error = errno;
     if (error != 0) throw OutputError("cannot write " + path.string() + ": " + reason(error));
+  };
+  if (isSpecialFile(path)) {  // /dev/stdout, /dev/full, a FIFO: in place
+    writeTo(path, O_WRONLY | O_CLOEXEC);
     return;
   }
-  replaceOutputFile(path, [&](const std::filesystem::path& tmp) {
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw OutputError("cannot write " + path.string() + ": " + reason(errno));
-    int error = writeAll(fd, text);
-    if (::close(fd) != 0 && error == 0) error = errno;
-    if (error != 0) throw OutputError("cannot write " + path.string() + ": " + reason(error));
-  });
+  replaceOutputFile(path,
+                    [&](const std::filesystem::path& tmp) { writeTo(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC); });
 }
 
 void replaceOutputFile(const std::filesystem::path& path,

@@ -21,6 +21,11 @@ class OutputError : public std::runtime_error {
 // Writes `text` to `path` (temporary file, then rename). Throws OutputError.
 void writeOutputFile(const std::filesystem::path& path, std::string_view text);
 
+// The same for a text produced piece by piece, so that a file of hundreds of MB (a 1,024-rank
+// program) is never held in memory whole: `produce` hands each piece to the sink in order.
+using TextSink = std::function<void(std::string_view)>;
+void writeOutputFile(const std::filesystem::path& path, const std::function<void(const TextSink&)>& produce);
+
 // Lets `produce` write the complete file at the temporary path it is given, then renames it
 // to `path`; a throw from `produce` removes the temporary file and propagates. Throws
 // OutputError when the directory cannot take the file or the rename fails.

@@ -26,12 +26,13 @@ void appendAlgo(std::string& out, const Algorithm& algo) {
 
 }  // namespace
 
-std::string toXml(const Algorithm& algo) {
+void writeXml(const Algorithm& algo, const std::function<void(std::string_view)>& sink) {
   std::string out;
-  out.reserve(128 + algo.stepCount() * 128);
   appendAlgo(out, algo);
+  sink(out);
   auto it = std::back_inserter(out);
   for (const Gpu& gpu : algo.gpus) {
+    out.clear();
     fmt::format_to(it, "  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"{}\" s_chunks=\"{}\">\n", gpu.id, gpu.inputChunks,
                    gpu.outputChunks, gpu.scratchChunks);
     for (const Operand& o : gpu.operands)
@@ -58,11 +59,20 @@ std::string toXml(const Algorithm& algo) {
       out += "    </tb>\n";
     }
     out += "  </gpu>\n";
+    sink(out);
   }
-  out += "</algo>\n";
+  sink("</algo>\n");
+}
+
+std::string toXml(const Algorithm& algo) {
+  std::string out;
+  out.reserve(128 + algo.stepCount() * 128);
+  writeXml(algo, [&](std::string_view piece) { out += piece; });
   return out;
 }
 
-void writeAlgorithm(std::ostream& out, const Algorithm& algo) { out << toXml(algo); }
+void writeAlgorithm(std::ostream& out, const Algorithm& algo) {
+  writeXml(algo, [&](std::string_view piece) { out << piece; });
+}
 
 }  // namespace ccforge::ir

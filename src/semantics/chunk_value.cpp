@@ -20,24 +20,52 @@ std::string describeAtom(Atom a) {
   return "in(" + std::to_string(a.rank) + "," + std::to_string(a.index) + ")";
 }
 
-ChunkValues::ChunkValues() { intern(Node{hashAtom(Atom{}), 1, kNoChild, kNoChild, Atom{}}, Runs{{{-1, -1, -1}}, 1}); }
+ChunkValues::ChunkValues() : slots_(64) {
+  intern(Node{hashAtom(Atom{}), 1, kNoChild, kNoChild, Atom{}}, Runs{{{-1, -1, -1}}, 1});
+}
 
 ChunkValues::Hash128 ChunkValues::hashAtom(Atom a) {
   uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(a.rank)) << 32) | static_cast<uint32_t>(a.index);
   return {splitmix64(key), splitmix64(key ^ 0x5851f42d4c957f2dull)};
 }
 
-ChunkValues::Id ChunkValues::intern(const Node& node, const Runs& runs) {
-  auto [it, inserted] = byHash_.try_emplace(node.hash, static_cast<Id>(nodes_.size()));
-  if (inserted) {
-    nodes_.push_back(node);
-    if (runs.count > 0) {
-      nodes_.back().runsBegin = static_cast<uint32_t>(runs_.size());
-      nodes_.back().runCount = runs.count;
-      runs_.insert(runs_.end(), runs.run, runs.run + runs.count);
-    }
+ChunkValues::Id ChunkValues::lookup(const Hash128& hash) const {
+  const size_t mask = slots_.size() - 1;
+  const auto tag = static_cast<uint32_t>(hash.hi);
+  for (size_t i = hash.lo & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.value == kNoValue) return kNoValue;
+    if (slot.tag == tag && nodes_[slot.value].hash == hash) return slot.value;
   }
-  return it->second;
+}
+
+void ChunkValues::index(Id v) {
+  if (2 * nodes_.size() > slots_.size()) {
+    slots_.assign(2 * slots_.size(), Slot{});
+    for (Id w = 0; w < v; ++w) place(w);
+  }
+  place(v);
+}
+
+void ChunkValues::place(Id v) {
+  const Hash128& hash = nodes_[v].hash;
+  const size_t mask = slots_.size() - 1;
+  size_t i = hash.lo & mask;
+  while (slots_[i].value != kNoValue) i = (i + 1) & mask;
+  slots_[i] = Slot{v, static_cast<uint32_t>(hash.hi)};
+}
+
+ChunkValues::Id ChunkValues::intern(const Node& node, const Runs& runs) {
+  if (const Id known = lookup(node.hash); known != kNoValue) return known;
+  const auto id = static_cast<Id>(nodes_.size());
+  nodes_.push_back(node);
+  if (runs.count > 0) {
+    nodes_.back().runsBegin = static_cast<uint32_t>(runs_.size());
+    nodes_.back().runCount = runs.count;
+    runs_.insert(runs_.end(), runs.run, runs.run + runs.count);
+  }
+  index(id);
+  return id;
 }
 
 ChunkValues::Id ChunkValues::input(int32_t rank, int32_t index) {
@@ -53,7 +81,7 @@ ChunkValues::Id ChunkValues::reduce(Id a, Id b) {
   sum.atoms = x.atoms + y.atoms;
   sum.left = a;
   sum.right = b;
-  if (const auto known = byHash_.find(sum.hash); known != byHash_.end()) return known->second;
+  if (const Id known = lookup(sum.hash); known != kNoValue) return known;
   return intern(sum, unionRuns(x, y));
 }
 
@@ -109,6 +137,17 @@ std::optional<Atom> ChunkValues::sharedAtom(Id a, Id b) const {
 ChunkValues::Id ChunkValues::sumOfInputs(int32_t ranks, int32_t index) {
   const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(ranks)) << 32) | static_cast<uint32_t>(index);
   if (const auto it = sumsOfInputs_.find(key); it != sumsOfInputs_.end()) return it->second;
+  // A correct program has built this sum already, in its own order: find it by its hash, and
+  // build the chain of `ranks` reductions only when no value equals it (a wrong program).
+  Hash128 sum;
+  for (int32_t q = 0; q < ranks; ++q) {
+    const Hash128 h = hashAtom(Atom{q, index});
+    sum = {sum.lo + h.lo, sum.hi + h.hi};
+  }
+  if (const Id known = lookup(sum); known != kNoValue) {
+    sumsOfInputs_.emplace(key, known);
+    return known;
+  }
   Id v = input(0, index);
   for (int32_t q = 1; q < ranks; ++q) v = reduce(v, input(q, index));
   sumsOfInputs_.emplace(key, v);

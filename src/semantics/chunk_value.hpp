@@ -59,9 +59,6 @@ class ChunkValues {
     uint64_t lo = 0, hi = 0;
     bool operator==(const Hash128&) const = default;
   };
-  struct HashOf {
-    size_t operator()(const Hash128& h) const { return static_cast<size_t>(h.lo ^ (h.hi * 0x9e3779b97f4a7c15ull)); }
-  };
   // Ranks lo..hi of one input index: a value that is a set (no atom twice) is kept as its sorted
   // runs while it has at most kMaxRuns of them, so that two values' overlap is a merge of runs.
   struct Run {
@@ -81,13 +78,25 @@ class ChunkValues {
     uint32_t count = 0;  // 0: not kept
   };
   static Hash128 hashAtom(Atom a);
+  // The value with this hash, kNoValue if none: an open-addressing table of ids (linear probing,
+  // each slot tagged with 32 more bits of the hash so that a probe rarely reads a node). Large
+  // programs intern millions of values; a node-based map spent most of compile time allocating
+  // and chasing its nodes, and Debian 12's Boost (1.74) has no open-addressing map.
+  static constexpr Id kNoValue = UINT32_MAX;
+  Id lookup(const Hash128& hash) const;
+  void index(Id v);  // grows the table first when it would be more than half full
+  void place(Id v);
   Id intern(const Node& node, const Runs& runs);
   // The runs of a + b; none when a or b has none kept, they overlap, or there are too many.
   Runs unionRuns(const Node& a, const Node& b) const;
 
   std::vector<Node> nodes_;
   std::vector<Run> runs_;
-  std::unordered_map<Hash128, Id, HashOf> byHash_;
+  struct Slot {
+    Id value = kNoValue;
+    uint32_t tag = 0;
+  };
+  std::vector<Slot> slots_;  // a power of two, at most half full
   std::unordered_map<uint64_t, Id> sumsOfInputs_;
 };
 

@@ -141,3 +141,14 @@ add_test(NAME "cli: hierarchical-allreduce at its defaults reaches 0.9x msccl-to
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/library_defaults.sh $<TARGET_FILE:ccforge> ${FIXTURES}/library-defaults)
 set_tests_properties("cli: hierarchical-allreduce at its defaults reaches 0.9x msccl-tools' hierarchical_allreduce.py in simulation"
   PROPERTIES TIMEOUT 300)
+
+# Issue 31: the compiler's cost per emitted step (compile and verify of the ring allreduce) grows
+# less than 2x from 128 to 1,024 ranks. A ratio of CPU times, measured alone (RUN_SERIAL) so that
+# a neighbour's load does not skew one side; 1,024 ranks needs about 1 GB and 10 s. Not under the
+# sanitizers, whose cost per step is another machine's.
+if(NOT CCFORGE_SANITIZE)
+  add_test(NAME "cli: compile cost per emitted step grows less than 2x from 128 to 1,024 ranks"
+    COMMAND ${PROJECT_SOURCE_DIR}/bench/compile/step_cost_growth.sh $<TARGET_FILE:ccforge>)
+  set_tests_properties("cli: compile cost per emitted step grows less than 2x from 128 to 1,024 ranks"
+    PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE LABELS e2e)
+endif()

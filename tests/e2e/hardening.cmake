@@ -94,6 +94,8 @@ ccforge_cli_test("verify of a file claiming 2^31 - 1 GPUs answers at once" 10
 # --- (c) exit codes and output ----------------------------------------------------------------
 ccforge_cli_test("verify -o /dev/full exits 1 with the reason" 1
   --has "cannot write /dev/full: No space left on device" -- verify -o /dev/full ${HARDEN_GOOD})
+ccforge_cli_test("compile -o /dev/full exits 1 with the reason" 1
+  --has "cannot write /dev/full: No space left on device" -- compile ring-allreduce ranks=4 -o /dev/full)
 ccforge_cli_test("verify -o into a missing directory is refused before verifying" 1
   --has "cannot write /nonexistent/dir/report.txt: no directory /nonexistent/dir" -- verify -o /nonexistent/dir/report.txt ${HARDEN_GOOD})
 ccforge_cli_test("verify --smt-timeout nan is a usage error" 1

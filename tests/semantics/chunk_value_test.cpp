@@ -82,3 +82,33 @@ TEST_CASE("sharedAtom finds the smallest atom two values share, with runs and wi
   CHECK_FALSE(v.sharedAtom(twice, v.input(2, 0)));
   CHECK(v.sumOfInputs(8, 2) == range(0, 7, 2));
 }
+
+TEST_CASE("values stay interned while the table grows, and a sum of inputs is found in any order") {
+  ChunkValues v;
+  // A ring's order: in(5)+in(6)+...+in(299)+in(0)+...+in(4), past many growths of the table.
+  constexpr int32_t kRanks = 300;
+  std::vector<ChunkValues::Id> ringPrefixes;
+  auto ring = v.input(5, 0);
+  for (int32_t k = 1; k < kRanks; ++k) {
+    ring = v.reduce(ring, v.input((5 + k) % kRanks, 0));
+    ringPrefixes.push_back(ring);
+  }
+  const size_t before = v.size();
+  // The postcondition's sum is the ring's value, and asking for it interns nothing new.
+  CHECK(v.sumOfInputs(kRanks, 0) == ring);
+  CHECK(v.size() == before);
+  // Rebuilt in another order after the growths, every prefix is found again.
+  auto again = v.input(5, 0);
+  for (int32_t k = 1; k < kRanks; ++k) {
+    again = v.reduce(v.input((5 + k) % kRanks, 0), again);
+    CHECK(again == ringPrefixes[static_cast<size_t>(k - 1)]);
+  }
+  CHECK(v.size() == before);
+  // A sum no program built (index 1) is built then, and describes itself.
+  const auto built = v.sumOfInputs(kRanks, 1);
+  CHECK(v.size() > before);
+  CHECK(v.atomCount(built) == kRanks);
+  CHECK(v.atoms(built).front() == Atom{0, 1});
+  CHECK(v.atoms(built).back() == Atom{kRanks - 1, 1});
+  CHECK(v.sumOfInputs(kRanks, 1) == built);
+}

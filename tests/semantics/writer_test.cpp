@@ -1,8 +1,15 @@
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <sstream>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include "ir/output_file.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "semantics/collective_spec.hpp"
@@ -24,6 +31,35 @@ TEST_CASE("read -> write -> read is the identity on every sample, and writing is
     ++files;
   }
   CHECK(files == 8);
+}
+
+TEST_CASE("a file written piece by piece is the whole text, and a failing producer leaves nothing") {
+  Algorithm a = readAlgorithmFile(fs::path(CCFORGE_FIXTURES) / "msccl-tools" / "valid" /
+                                  "allreduce_ring_a100_n4_ch1_i1_LL128.xml")
+                    .algorithm;
+  REQUIRE(a.gpus.size() > 1);
+  std::vector<std::string> pieces;
+  writeXml(a, [&](std::string_view piece) { pieces.emplace_back(piece); });
+  CHECK(pieces.size() == a.gpus.size() + 2);  // the header, one per gpu, the closing tag
+  const fs::path dir = fs::temp_directory_path() / ("ccforge_writer_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "out.xml";
+  ccforge::writeOutputFile(file, [&](const ccforge::TextSink& sink) { writeXml(a, sink); });
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream written;
+  written << in.rdbuf();
+  CHECK(written.str() == toXml(a));
+  const fs::path failed = dir / "failed.xml";
+  CHECK_THROWS_WITH(ccforge::writeOutputFile(failed,
+                                             [](const ccforge::TextSink& sink) {
+                                               sink("<algo");
+                                               throw std::runtime_error("stopped half way");
+                                             }),
+                    "stopped half way");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 1);  // out.xml only
+  CHECK_THROWS_AS(ccforge::writeOutputFile("/dev/full", [&](const ccforge::TextSink& sink) { writeXml(a, sink); }),
+                  ccforge::OutputError);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("the writer emits what the runtime's hand-written parser needs") {

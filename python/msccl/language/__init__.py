@@ -16,6 +16,12 @@ _PROTOCOLS = ('Simple', 'LL', 'LL128')
 _STANDARD_LETTERS = {Buffer.input: 'i', Buffer.output: 'o'}
 
 
+def _text(what):
+    """What a call does, for its error messages: a string, or a function that formats it (every
+    call names itself, and formatting the name costs more than most calls)."""
+    return what() if callable(what) else what
+
+
 def _curr():
     if _current_program is None:
         raise ProgramError('no MSCCLProgram in context: use `with MSCCLProgram(...):`')
@@ -186,22 +192,22 @@ class MSCCLProgram:
     def _runs(self, rank, buffer, index, size, write, what, where):
         """[(offset in the reference, buffer letter, index there, length)] for `size` chunks."""
         if not isinstance(rank, int) or rank < 0 or rank >= self.num_ranks:
-            raise ProgramError(f'{what}: rank {rank} is out of range (the program has {self.num_ranks} ranks)', where)
+            raise ProgramError(f'{_text(what)}: rank {rank} is out of range (the program has {self.num_ranks} ranks)', where)
         if not isinstance(index, int) or not isinstance(size, int):
-            raise ProgramError(f'{what}: index and size must be integers, got {index!r} and {size!r}', where)
+            raise ProgramError(f'{_text(what)}: index and size must be integers, got {index!r} and {size!r}', where)
         letter = _STANDARD_LETTERS.get(buffer)
         if letter is not None:
             return [(0, letter, index, size)]
         name = _scratch_name(buffer)
         slots = self._scratch.setdefault((rank, name), {})
         if index < 0:
-            raise ProgramError(f'{what}: index {index} of buffer {name!r} is negative', where)
+            raise ProgramError(f'{_text(what)}: index {index} of buffer {name!r} is negative', where)
         runs = []
         for k in range(size):
             g = slots.get(index + k)
             if g is None:
                 if not write:
-                    raise ProgramError(f'{what}: reads an uninitialised chunk: rank {rank} buffer {name!r}[{index + k}] '
+                    raise ProgramError(f'{_text(what)}: reads an uninitialised chunk: rank {rank} buffer {name!r}[{index + k}] '
                                        f'holds no data yet', where)
                 g = slots[index + k] = self._scratch_used[rank]
                 self._scratch_used[rank] += 1
@@ -297,6 +303,8 @@ def _sub(cref, start, length, where):
 
 def _segments(a, b):
     """Overlaps of two run lists [(offset, ..., length)]: (offset, length, run of a, run of b)."""
+    if len(a) == 1 and len(b) == 1:  # the common case: each list is one run over the whole reference
+        return [(0, min(a[0][-1], b[0][-1]), a[0], b[0])]
     out = []
     i = j = 0
     while i < len(a) and j < len(b):
@@ -336,7 +344,7 @@ class Ref:
 
     def _require_link(self, src, dst, what, where):
         if src != dst and not self.prog.topo.link(src, dst):
-            raise ProgramError(f'{what}: the topology {self.prog.topo.name} has no link from rank {src} to rank {dst}',
+            raise ProgramError(f'{_text(what)}: the topology {self.prog.topo.name} has no link from rank {src} to rank {dst}',
                                where)
 
     def copy(self, dst, buffer=None, index=-1, sendtb=-1, recvtb=-1, ch=-1):
@@ -351,7 +359,7 @@ class Ref:
         # As in msccl-tools, an in-place collective's aliasing is applied with the *sending* rank
         # (an in-place allgather's input index i names output[i + sender * chunk_factor] on dst).
         buffer, index = prog.collective.get_buffer_index(self.rank, buffer, index)
-        what = f'copy(rank {self.rank} {self.buffer}[{self.index}] -> rank {dst} {buffer}[{index}])'
+        what = lambda: f'copy(rank {self.rank} {self.buffer}[{self.index}] -> rank {dst} {buffer}[{index}])'
         self._require_link(self.rank, dst, what, where)
         if dst == self.rank and self._same_memory(buffer, index):
             return self  # msccl-tools skips a copy onto itself (in-place aliasing)
@@ -375,11 +383,11 @@ class Ref:
     def reduce(self, other_chunkref, sendtb=-1, recvtb=-1, ch=-1):
         where = caller()
         other = other_chunkref
-        what = f'reduce(rank {self.rank} {self.buffer}[{self.index}] += rank {other.rank} {other.buffer}[{other.index}])'
+        what = lambda: f'reduce(rank {self.rank} {self.buffer}[{self.index}] += rank {other.rank} {other.buffer}[{other.index}])'
         if not isinstance(other, Ref):
             raise ProgramError(f'reduce: the argument is {other!r}, not a chunk reference', where)
         if other.size != self.size:
-            raise ProgramError(f'{what}: count mismatch: reduces {other.size} chunks into {self.size}', where)
+            raise ProgramError(f'{what()}: count mismatch: reduces {other.size} chunks into {self.size}', where)
         self._require_link(other.rank, self.rank, what, where)
         sendtb, recvtb = self._tbs(sendtb, recvtb)
         pieces = []
@@ -453,7 +461,7 @@ def _make_ref(prog, rank, buffer, index, size, where, what):
 def chunk(rank, buffer, index, size=1):
     where = caller()
     prog = _curr()
-    what = f'chunk({rank}, {buffer}, {index}, {size})'
+    what = lambda b=buffer, i=index: f'chunk({rank}, {b}, {i}, {size})'
     buffer, index = prog.collective.get_buffer_index(rank, buffer, index)
     return _make_ref(prog, rank, buffer, index, size, where, what)
 

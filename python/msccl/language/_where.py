@@ -21,16 +21,24 @@ def _column(frame):
     return 1
 
 
+_PREFIX = _PACKAGE_DIR + os.sep
+_places = {}  # (code, instruction offset) -> (file, line, column): a script calls from few places
+
+
 def caller():
     """(file, line, column) of the innermost frame outside this package: the user's call."""
     if fixed is not None:
         return fixed
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR + os.sep):
+    while frame is not None and frame.f_code.co_filename.startswith(_PREFIX):
         frame = frame.f_back
     if frame is None:
         return ('<unknown>', 0, 1)
-    return (frame.f_code.co_filename, frame.f_lineno, _column(frame))
+    key = (frame.f_code, frame.f_lasti)
+    place = _places.get(key)
+    if place is None:
+        place = _places[key] = (frame.f_code.co_filename, frame.f_lineno, _column(frame))
+    return place
 
 
 class LocatedError(Exception):

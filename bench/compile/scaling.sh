@@ -37,16 +37,20 @@ for n in 16 32 64; do
 done
 if [ -n "$tools" ]; then
   examples=$(cd "$tools" && pwd)/examples/mscclang
-  for r in 128 256 512; do
+  for r in 128 256 512 1024; do
     measure "msccl-tools' allreduce_a100_ring.py through ccforge (channels $((r / 32)))" $r "$examples" \
       "$ccforge" compile allreduce_a100_ring.py $r $((r / 32)) 1 -o "$out/x.xml"
   done
-  for n in 16 64 128; do
+  for n in 16 32 64 128; do
     measure "msccl-tools' hierarchical_allreduce.py through ccforge (8 x $n)" $((n * 8)) "$examples" \
       "$ccforge" compile hierarchical_allreduce.py 8 $n 1 -o "$out/x.xml"
   done
   for r in 64 128; do
     measure "msccl-tools itself: allreduce_a100_ring.py (channels $((r / 32)))" $r "$examples" \
       env PYTHONPATH="$(cd "$tools" && pwd)" /usr/bin/python3 allreduce_a100_ring.py $r $((r / 32)) 1
+  done
+  for n in 8 16; do
+    measure "msccl-tools itself: hierarchical_allreduce.py (8 x $n)" $((n * 8)) "$examples" \
+      env PYTHONPATH="$(cd "$tools" && pwd)" /usr/bin/python3 hierarchical_allreduce.py 8 $n 1
   done
 fi

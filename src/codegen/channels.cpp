@@ -13,12 +13,13 @@ namespace {
 class ChannelAssigner {
  public:
   ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target, int32_t cap,
-                  const std::vector<bool>& isolated, Isolation isolation)
+                  const std::vector<bool>& isolated, Isolation isolation, ChainOrder order)
       : dag_(dag),
         program_(program),
         target_(target),
         cap_(cap),
         owners_(ownersOf(isolated, isolation)),
+        order_(order),
         result_{ConnectionGraph(dag.ranks, target), std::vector<int32_t>(dag.instrs.size(), -1),
                 std::vector<int32_t>(dag.instrs.size(), -1), 1} {}
 
@@ -28,6 +29,14 @@ class ChannelAssigner {
     for (size_t i = 0; i < dag_.instrs.size(); ++i) {
       const Instr& in = dag_.instrs[i];
       if (!in.removed && in.sendTo >= 0 && in.recvFrom < 0) starts.push_back(static_cast<int32_t>(i));
+    }
+    if (order_ == ChainOrder::LongestFirst) {
+      std::vector<int32_t> length(dag_.instrs.size(), 0);
+      for (int32_t s : starts)
+        for (int32_t v = s; v >= 0; v = instr(v).sendTo) ++length[static_cast<size_t>(s)];
+      std::stable_sort(starts.begin(), starts.end(), [&](int32_t a, int32_t b) {
+        return length[static_cast<size_t>(a)] > length[static_cast<size_t>(b)];
+      });
     }
     int32_t used = 0;  // channels replica 0 uses
     for (bool pinned : {true, false})
@@ -139,6 +148,7 @@ class ChannelAssigner {
   const RuntimeProfile& target_;
   int32_t cap_;
   std::vector<int32_t> owners_;
+  ChainOrder order_;
   ChannelAssignment result_;
   int32_t failedOp_ = 0;
 };
@@ -156,8 +166,9 @@ int32_t chainDirective(const InstructionDag& dag, int32_t start) {
 }
 
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
-                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation) {
-  return ChannelAssigner(dag, program, target, cap, isolated, isolation).run();
+                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation,
+                                 ChainOrder order) {
+  return ChannelAssigner(dag, program, target, cap, isolated, isolation, order).run();
 }
 
 }  // namespace ccforge::codegen

@@ -34,10 +34,15 @@ int32_t chainDirective(const InstructionDag& dag, int32_t start);
 // chunks over one path), which needs fewer channels.
 enum class Isolation : uint8_t { PerChain, PerFlow };
 
+// The order chains take channels in: the program's (the first instruction of each chain), or the
+// longest chains first (first-fit decreasing), which packs chains that cross several levels of
+// a hierarchy before the short ones fill the connections they need.
+enum class ChainOrder : uint8_t { Program, LongestFirst };
+
 // `isolated`: first instructions of automatic chains that must keep their connections from the
 // other transfers (the scheduler found them overfilling a shared connection).
 // Throws CompileError when a directive cannot be honoured or no channel is left.
 ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
-                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation);
+                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation, ChainOrder order);
 
 }  // namespace ccforge::codegen

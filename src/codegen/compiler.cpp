@@ -78,13 +78,14 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
   Isolation isolation = Isolation::PerChain;
   std::vector<bool> lastPlaced;  // the isolated chains of the last assignment that found channels
   Isolation lastIsolation = isolation;
+  ChainOrder order = ChainOrder::Program;
   bool isolating = true;
   for (;;) {
     ++attempts;
     for (Instr& in : dag.instrs) in.channel = -1;
     std::optional<ChannelAssignment> assigned;
     try {
-      assigned.emplace(assignChannels(dag, program, target, cap, isolated, isolation));
+      assigned.emplace(assignChannels(dag, program, target, cap, isolated, isolation, order));
     } catch (const CompileError&) {
       // Isolating every chain alone used up the channels: let chains over the same links share.
       const bool anyIsolated = std::find(isolated.begin(), isolated.end(), true) != isolated.end();
@@ -94,7 +95,17 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
       }
       // That too: keep the last assignment that found channels and let the connections its chains
       // share fill up (the note says so; verify decides on deadlock).
-      if (lastPlaced.empty() || (isolated == lastPlaced && isolation == lastIsolation)) throw;
+      if (lastPlaced.empty() || (isolated == lastPlaced && isolation == lastIsolation)) {
+        // In the program's order the short chains took every channel a long one needs: start
+        // over with the longest chains placed first.
+        if (order == ChainOrder::LongestFirst) throw;
+        order = ChainOrder::LongestFirst;
+        std::fill(isolated.begin(), isolated.end(), false);
+        isolation = Isolation::PerChain;
+        lastPlaced.clear();
+        isolating = true;
+        continue;
+      }
       isolated = lastPlaced;
       isolation = lastIsolation;
       isolating = false;

@@ -79,10 +79,37 @@ int64_t ringChunksPerChannel(const Arguments& a) {
 }
 int64_t ringAllReduceSteps(const Arguments& a) { return 2 * ringChunksPerChannel(a) - (a.at("channels") == 1 ? 1 : 0); }
 int64_t ringOnePassSteps(const Arguments& a) { return ringChunksPerChannel(a); }
+// All-pairs: every other rank, per instance. Two-step alltoall: the node's other GPUs, and the
+// GPU with the same local index on every other node.
+int64_t allPairsSendPeers(const Arguments& a) { return (a.at("ranks") - 1) * a.at("instances"); }
+int64_t twoStepSendPeers(const Arguments& a) { return (a.at("gpus") - 1) + (a.at("nodes") - 1); }
+
+std::string describeSettings(const LibraryEntry& entry, const Arguments& arguments) {
+  std::string settings = entry.name;
+  for (const auto& [key, value] : arguments) settings += " " + key + "=" + std::to_string(value);
+  return settings;
+}
+
+void requireResidentThreadBlocks(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile) {
+  if (!entry.sendPeersPerRank) return;
+  const int64_t peers = entry.sendPeersPerRank(arguments);
+  const int32_t limit = residentThreadBlocksPerRank(profile);
+  if (peers <= limit) return;
+  const int32_t legacy = residentThreadBlocksPerRank(legacyProfile());
+  const std::string fix = peers <= legacy && profile.name != legacyProfile().name
+                              ? "--profile " + legacyProfile().name + " (" + std::to_string(legacy) +
+                                    " thread blocks per rank) or fewer ranks"
+                              : "fewer ranks";
+  throw LimitExceeded(describeSettings(entry, arguments) + ": every rank would send to " + std::to_string(peers) +
+                      " peers (replicas counted), one thread block each; " + profile.name + " allows " +
+                      std::to_string(limit) +
+                      " thread blocks per rank (all of a rank's thread blocks must be resident at once). Use " + fix);
+}
 
 }  // namespace
 
 void requireFits(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile) {
+  requireResidentThreadBlocks(entry, arguments, profile);
   if (!entry.busiestThreadBlockSteps) return;
   const int64_t steps = entry.busiestThreadBlockSteps(arguments);
   const int32_t limit = profile.maxStepsPerThreadBlock;
@@ -99,10 +126,8 @@ void requireFits(const LibraryEntry& entry, const Arguments& arguments, const Ru
     fix = "--profile " + legacyProfile().name + " (" + std::to_string(legacyProfile().maxStepsPerThreadBlock) +
           " steps per thread block)";
   if (fix.empty()) fix = "fewer ranks";
-  std::string settings;
-  for (const auto& [key, value] : arguments) settings += " " + key + "=" + std::to_string(value);
-  throw LimitExceeded(entry.name + settings + ": its busiest thread block would need " + std::to_string(steps) +
-                      " steps; " + profile.name + " allows " + std::to_string(limit) +
+  throw LimitExceeded(describeSettings(entry, arguments) + ": its busiest thread block would need " +
+                      std::to_string(steps) + " steps; " + profile.name + " allows " + std::to_string(limit) +
                       " per thread block (MSCCL_MAX_NUM_STEPS). Use " + fix);
 }
 
@@ -130,7 +155,10 @@ const std::vector<LibraryEntry>& library() {
        {ranks(), instances(), inplace()},
        Protocol::LL,
        "msccl-executor",
-       allPairsAllReduce},
+       allPairsAllReduce,
+       nullptr,
+       nullptr,
+       allPairsSendPeers},
       {"recursive-halving-doubling-allreduce",
        "reduce-scatter by vector halving/distance doubling, allgather by vector doubling/distance halving",
        {ranks(), instances()},
@@ -149,7 +177,10 @@ const std::vector<LibraryEntry>& library() {
        {ranks(), instances(), inplace()},
        Protocol::LL128,
        "msccl-executor",
-       allPairsAllGather},
+       allPairsAllGather,
+       nullptr,
+       nullptr,
+       allPairsSendPeers},
       {"recursive-doubling-allgather",
        "ranks exchange doubling blocks with the rank 1, 2, 4, ... away",
        {ranks(), instances(), inplace()},
@@ -168,14 +199,20 @@ const std::vector<LibraryEntry>& library() {
        {ranks(), instances()},
        Protocol::Simple,
        "msccl-executor",
-       allPairsAllToAll},
+       allPairsAllToAll,
+       nullptr,
+       nullptr,
+       allPairsSendPeers},
       {"two-step-alltoall",
        "gather the chunks for a remote node on the GPU with the destination's local index, then one aggregated "
        "transfer per GPU pair across nodes (MSCCLang paper §7.3)",
        {nodes(), gpus()},
        Protocol::Simple,
        "msccl-executor",
-       twoStepAllToAll},
+       twoStepAllToAll,
+       nullptr,
+       nullptr,
+       twoStepSendPeers},
       {"three-step-alltoall",
        "gather the chunks for a remote node on one GPU, one aggregated transfer per node pair, scatter on the "
        "remote node (MSCCLang paper §7.3)",

@@ -42,6 +42,10 @@ struct LibraryEntry {
   // Replaces the 0 of every `chosen` parameter with its value for the other arguments (empty:
   // the entry has no chosen parameter). resolveArguments applies it.
   std::function<void(Arguments&)> chooseDefaults = nullptr;
+  // The peers every rank sends to, times the replicas (empty: no prediction). Each send peer
+  // needs a thread block of its own per replica, and all of a rank's must be resident: more than
+  // the runtime allows is refused up front (requireFits).
+  std::function<int64_t(const Arguments&)> sendPeersPerRank = nullptr;
 };
 
 const std::vector<LibraryEntry>& library();
@@ -51,7 +55,8 @@ const LibraryEntry* findAlgorithm(std::string_view name);
 Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::string>& settings);
 
 // Throws LimitExceeded (an std::invalid_argument: exit 1) when the entry's predicted steps per
-// thread block exceed `profile`'s, naming the limit and the settings that would fit.
+// thread block or thread blocks per rank exceed `profile`'s, naming the limit and the settings
+// that would fit.
 void requireFits(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile);
 
 struct Instance {

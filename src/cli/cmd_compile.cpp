@@ -120,9 +120,9 @@ int runCompile(const CompileArguments& args) {
   } else {
     try {
       if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
-        const std::string profileName = profile.empty() ? entry->defaultTarget : profile;
-        algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings),
-                                *profileByName(profileName));
+        RuntimeProfile fits = *profileByName(profile.empty() ? entry->defaultTarget : profile);
+        if (args.maxTbs) fits.maxCoResidentThreadBlocks = *args.maxTbs;
+        algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), fits);
       }
       instance.emplace(algorithms::instantiate(args.algorithm, args.settings, protocol));
     } catch (const std::invalid_argument& e) {

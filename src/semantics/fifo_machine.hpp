@@ -12,6 +12,7 @@
 // visible downstream) and finish (the incoming unit is consumed, freeing its slot).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -87,7 +88,7 @@ class FifoMachine {
 
   // Every move thread block `tb` can make now, atomically (the untimed drivers' fast path; the
   // same moves as repeated next() and take()): passes waits, completes local steps, moves units.
-  // Calls observer.unitMoved(recvConnection, sendConnection) after each unit (-1 for a side the
+  // Calls observer.unitMoved(recvConnection, sendConnection) after each run of units (-1 for a side the
   // step lacks) and observer.published(tb) after each flag. Returns what stops it.
   template <class Observer>
   Requirement runUntilBlocked(int32_t tb, Observer& observer) {
@@ -106,10 +107,15 @@ class FifoMachine {
         const int32_t out = st.sends ? p_.sendConnection(tb) : -1;
         while (c.unit < units) {
           if (Requirement r = unitBlocker(tb, st); r.need != Need::Nothing) return r;
-          if (out >= 0) ++produced_[out];
-          if (in >= 0) ++consumed_[in];
-          ++c.unit;
-          ++moved_;
+          // Every unit the connections let through now moves at once: moving them one by one,
+          // each would find its data and its slot as the previous one left them.
+          uint64_t n = static_cast<uint64_t>(units - c.unit);
+          if (in >= 0) n = std::min(n, produced_[in] - consumed_[in]);
+          if (out >= 0) n = std::min(n, static_cast<uint64_t>(c_.unitsInFlight) - (produced_[out] - consumed_[out]));
+          if (out >= 0) produced_[out] += n;
+          if (in >= 0) consumed_[in] += n;
+          c.unit += static_cast<int32_t>(n);
+          moved_ += n;
           observer.unitMoved(in, out);
         }
       }

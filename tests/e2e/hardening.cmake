@@ -27,16 +27,30 @@ ccforge_cli_test("limits: compile ring-allgather ranks=65 is refused, suggesting
 ccforge_cli_test("limits: the legacy profile's 256 steps are suggested when channels cannot help" 1
   --has "ring-reducescatter boxes=1 channels=32 .* would need 65 steps" --has "Use --profile msccl-legacy \\(256 steps per thread block\\)"
   -- compile ring-reducescatter ranks=2049 channels=32)
-ccforge_cli_test("limits: compile allpairs-allreduce ranks=3000 is over the buffer-chunk limit" 1
+ccforge_cli_test("limits: compile three-step-alltoall nodes=375 gpus=8 is over the buffer-chunk limit" 1
   --has "a program of 3000 ranks with 3000 chunks per rank buffer is over ccforge's limit of 4194304 buffer chunks"
-  -- compile allpairs-allreduce ranks=3000)
+  -- compile three-step-alltoall nodes=375 gpus=8)
+# One thread block per send peer, all resident: the executor holds 108 per rank, the legacy runtime 216.
+ccforge_cli_test("limits: compile allpairs-allreduce ranks=1024 is refused up front (1023 send peers)" 1
+  --has "allpairs-allreduce inplace=1 instances=1 ranks=1024: every rank would send to 1023 peers .* msccl-executor allows 108 thread blocks per rank"
+  --has "Use fewer ranks" -- compile allpairs-allreduce ranks=1024)
+ccforge_cli_test("limits: compile allpairs-allgather ranks=55 instances=2 counts the replicas (108 fits)" 0
+  --has "55 ranks" -- compile allpairs-allgather ranks=55 instances=2 -o ${HARDEN_OUT}/allpairs55.xml)
+ccforge_cli_test("limits: compile allpairs-allgather ranks=56 instances=2 needs 110 thread blocks" 1
+  --has "every rank would send to 110 peers" -- compile allpairs-allgather ranks=56 instances=2)
+ccforge_cli_test("limits: compile allpairs-allgather ranks=56 instances=2 --max-tbs 110 fits the larger GPU" 0
+  --has "56 ranks" -- compile allpairs-allgather ranks=56 instances=2 --max-tbs 110 -o ${HARDEN_OUT}/allpairs56.xml)
+ccforge_cli_test("limits: compile two-step-alltoall nodes=128 gpus=8 suggests the legacy runtime" 1
+  --has "every rank would send to 134 peers" --has "Use --profile msccl-legacy \\(216 thread blocks per rank\\) or fewer ranks"
+  -- compile two-step-alltoall nodes=128 gpus=8)
 ccforge_cli_test("limits: compile hierarchical-allreduce nodes=1000 gpus=1000 is over the rank limit" 1
   --has "a program of 1000000 ranks is over ccforge's limit of 4096 ranks"
   -- compile hierarchical-allreduce nodes=1000 gpus=1000)
-# About 2 x 1400 x 1399 transfers: refused once the 2^22-th is recorded (a few seconds of building).
-ccforge_cli_test("limits: compile allpairs-allreduce ranks=1400 is over the transfer limit" 1
+# About 2 x 1400 x 1399 transfers and copies to scratch: refused once the 2^22-th is recorded (a
+# few seconds of building). `dot`, since `compile` refuses the 1399 send peers before building.
+ccforge_cli_test("limits: dot allpairs-allreduce ranks=1400 is over the transfer limit" 1
   --has "the program records more than 4194304 copy and reduce operations, ccforge's limit"
-  -- compile allpairs-allreduce ranks=1400 --profile msccl-legacy)
+  -- dot allpairs-allreduce ranks=1400)
 ccforge_cli_test("limits: dot of a program over the limits is refused too" 1
   --has "1000000 ranks is over ccforge's limit" -- dot hierarchical-allreduce nodes=1000 gpus=1000)
 ccforge_cli_test("limits: bounds of a 4096-GPU ring is over the work limit" 1

@@ -13,7 +13,16 @@ from msccl.language._where import caller, ProgramError, UnsupportedError, unsupp
 _current_program = None
 
 _PROTOCOLS = ('Simple', 'LL', 'LL128')
-_STANDARD_LETTERS = {Buffer.input: 'i', Buffer.output: 'o'}
+
+
+def _standard_letter(buffer):
+    """'i' or 'o' for Buffer.input and Buffer.output, else None (a scratch buffer). Compared by
+    identity: hashing an Enum member runs Python code, and every call asks this."""
+    if buffer is Buffer.input:
+        return 'i'
+    if buffer is Buffer.output:
+        return 'o'
+    return None
 
 
 def _text(what):
@@ -195,7 +204,7 @@ class MSCCLProgram:
             raise ProgramError(f'{_text(what)}: rank {rank} is out of range (the program has {self.num_ranks} ranks)', where)
         if not isinstance(index, int) or not isinstance(size, int):
             raise ProgramError(f'{_text(what)}: index and size must be integers, got {index!r} and {size!r}', where)
-        letter = _STANDARD_LETTERS.get(buffer)
+        letter = _standard_letter(buffer)
         if letter is not None:
             return [(0, letter, index, size)]
         name = _scratch_name(buffer)
@@ -221,7 +230,7 @@ class MSCCLProgram:
 
     def _value(self, rank, buffer, index):
         """The Chunk / ReduceChunk a location holds, as msccl-tools' scripts see it (None: no data)."""
-        letter = _STANDARD_LETTERS.get(buffer)
+        letter = _standard_letter(buffer)
         if letter is None:
             g = self._scratch.get((rank, _scratch_name(buffer)), {}).get(index)
             if g is None:
@@ -373,7 +382,7 @@ class Ref:
 
     def _same_memory(self, buffer, index):
         if buffer in (Buffer.input, Buffer.output) and self.buffer in (Buffer.input, Buffer.output):
-            a, b = _STANDARD_LETTERS[self.buffer], _STANDARD_LETTERS[buffer]
+            a, b = _standard_letter(self.buffer), _standard_letter(buffer)
             return all(self.prog._prog.shares_memory(self.rank, a, self.index + k, b, index + k, 1)
                        for k in range(self.size))
         if buffer in (Buffer.input, Buffer.output) or self.buffer in (Buffer.input, Buffer.output):

@@ -204,20 +204,9 @@ std::vector<std::string> notesOf(const dsl::Program& program, const InstructionD
   return notes;
 }
 
-}  // namespace
-
-Compiled compile(const dsl::Program& program, const CompileOptions& options) {
-  const RuntimeProfile& target = options.target;
-  if (target.requiresExecutorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
-    throw CompileError("program '" + program.name() + "' implements a custom collective (" +
-                       program.binding().collective().describe() + "), which " + target.name +
-                       " cannot run (coll=\"custom\"); compile it for msccl-legacy");
-  if (program.binding().product && !target.runsFusedPrograms)
-    throw CompileError("program '" + program.name() + "' is a fused program (it computes), which " + target.name +
-                       " cannot run; compile it for ccforge-fused");
-  requirePostcondition(program);
+Compiled compileFused(const dsl::Program& program, const RuntimeProfile& target, Pairing pairing) {
   Lowered lowered = lower(program, target);
-  const FusionStats fusion = fuse(lowered);
+  const FusionStats fusion = fuse(lowered, pairing);
   InstructionDag& dag = lowered.dag;
   requireConstInput(program, dag);
   computeDepths(dag);
@@ -244,6 +233,31 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
   }
   st.channels = out.algorithm.nchannels;
   return out;
+}
+
+}  // namespace
+
+Compiled compile(const dsl::Program& program, const CompileOptions& options) {
+  const RuntimeProfile& target = options.target;
+  if (target.requiresExecutorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
+    throw CompileError("program '" + program.name() + "' implements a custom collective (" +
+                       program.binding().collective().describe() + "), which " + target.name +
+                       " cannot run (coll=\"custom\"); compile it for msccl-legacy");
+  if (program.binding().product && !target.runsFusedPrograms)
+    throw CompileError("program '" + program.name() + "' is a fused program (it computes), which " + target.name +
+                       " cannot run; compile it for ccforge-fused");
+  requirePostcondition(program);
+  // Every forward fused first; when no schedule fits that, once more with one pairing of
+  // receive and send peers per connection (fusion.hpp). A failure reports the first attempt's.
+  std::optional<CompileError> first;
+  for (Pairing pairing : {Pairing::Any, Pairing::OnePerConnection}) {
+    try {
+      return compileFused(program, target, pairing);
+    } catch (const CompileError& e) {
+      if (!first) first = e;
+    }
+  }
+  throw *first;
 }
 
 }  // namespace ccforge::codegen

@@ -1,6 +1,8 @@
 #include "codegen/fusion.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace ccforge::codegen {
 namespace {
@@ -146,7 +148,41 @@ void dropClashingFusions(const InstructionDag& dag, std::vector<int32_t>& fusedS
   restart();
 }
 
-void fuseSends(Lowered& lowered, FusionStats& stats) {
+// The peer most of a connection's forwarded transfers pair with (the lowest on a tie).
+int32_t mostCommon(const std::map<int32_t, int64_t>& counts) {
+  int32_t best = -1;
+  int64_t most = 0;
+  for (const auto& [peer, n] : counts)
+    if (n > most) {
+      best = peer;
+      most = n;
+    }
+  return best;
+}
+
+// Keeps a fusion only when its receive peer is the one most fusions sending over the same
+// connection receive from, and its send peer the one most fusions receiving over the same
+// connection send to: afterwards every connection of a rank has one pairing.
+void keepOnePairingPerConnection(const InstructionDag& dag, std::vector<int32_t>& fusedSend) {
+  std::map<std::pair<int32_t, int32_t>, std::map<int32_t, int64_t>> recvPeersBySend, sendPeersByRecv;
+  for (size_t i = 0; i < dag.instrs.size(); ++i) {
+    if (fusedSend[i] < 0) continue;
+    const Instr& r = dag.instrs[i];
+    const Instr& s = dag.instrs[static_cast<size_t>(fusedSend[i])];
+    ++recvPeersBySend[{r.rank, s.sendPeer}][r.recvPeer];
+    ++sendPeersByRecv[{r.rank, r.recvPeer}][s.sendPeer];
+  }
+  for (size_t i = 0; i < dag.instrs.size(); ++i) {
+    if (fusedSend[i] < 0) continue;
+    const Instr& r = dag.instrs[i];
+    const Instr& s = dag.instrs[static_cast<size_t>(fusedSend[i])];
+    if (mostCommon(recvPeersBySend[{r.rank, s.sendPeer}]) != r.recvPeer ||
+        mostCommon(sendPeersByRecv[{r.rank, r.recvPeer}]) != s.sendPeer)
+      fusedSend[i] = -1;
+  }
+}
+
+void fuseSends(Lowered& lowered, Pairing pairing, FusionStats& stats) {
   InstructionDag& dag = lowered.dag;
   std::vector<int32_t> fusedSend(dag.instrs.size(), -1);  // receive -> the send it absorbs
   for (size_t i = 0; i < dag.instrs.size(); ++i) {
@@ -155,6 +191,7 @@ void fuseSends(Lowered& lowered, FusionStats& stats) {
       fusedSend[i] = fusableSend(dag, static_cast<int32_t>(i));
   }
   dropClashingFusions(dag, fusedSend);
+  if (pairing == Pairing::OnePerConnection) keepOnePairingPerConnection(dag, fusedSend);
   std::vector<int32_t> into(dag.instrs.size(), -1);  // fused send -> the receive that absorbed it
   for (size_t i = 0; i < dag.instrs.size(); ++i) {
     const auto rid = static_cast<int32_t>(i);
@@ -185,11 +222,11 @@ void fuseSends(Lowered& lowered, FusionStats& stats) {
 
 }  // namespace
 
-FusionStats fuse(Lowered& lowered) {
+FusionStats fuse(Lowered& lowered, Pairing pairing) {
   lowered.dag.buildAdjacency();
   FusionStats stats;
   fuseCopies(lowered, stats);
-  fuseSends(lowered, stats);
+  fuseSends(lowered, pairing, stats);
   return stats;
 }
 

@@ -23,8 +23,16 @@ struct FusionStats {
   int64_t copies = 0;  // local copies absorbed into an rrc
 };
 
+// Which receive-send pairs fuse: every one that passes the checks above, or only those whose
+// pairing is the one most forwarded transfers over each connection use. A thread block pairs one
+// receive peer with one send peer on a channel, so chains that forward over one connection from
+// different peers (a node ring's transfers and those turning from it into the cross-node ring)
+// compete for its pairing on every channel; with one pairing per connection, the others stay a
+// receive and a send, each of which fits any thread block of its connection.
+enum class Pairing : uint8_t { Any, OnePerConnection };
+
 // Rewrites the DAG in place: fused sends are marked removed, their edges move to the receive.
 // Rebuilds the adjacency.
-FusionStats fuse(Lowered& lowered);
+FusionStats fuse(Lowered& lowered, Pairing pairing = Pairing::Any);
 
 }  // namespace ccforge::codegen

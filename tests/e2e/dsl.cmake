@@ -43,8 +43,8 @@ ccforge_cli_test("compile: alltonext defaults to the legacy runtime" 0
 ccforge_cli_test("compile: a custom collective for the executor is refused" 10
   --has "implements a custom collective .* compile it for msccl-legacy"
   -- compile alltonext --profile msccl-executor)
-ccforge_cli_test("compile: more thread blocks than can be resident exits 10" 10
-  --has "rank 0 already has 108 thread blocks that send, one per peer and channel. msccl-executor allows 108 per rank" --lacks "<algo"
+ccforge_cli_test("compile: more send peers than resident thread blocks is refused up front" 1
+  --has "allpairs-alltoall instances=1 ranks=128: every rank would send to 127 peers .* msccl-executor allows 108 thread blocks per rank" --lacks "<algo"
   -- compile allpairs-alltoall ranks=128)
 ccforge_cli_test("compile: --max-tbs raises the co-residency bound as for verify" 0
   --has "verified for msccl-executor"

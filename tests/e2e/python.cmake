@@ -36,6 +36,9 @@ python_cli_test("a two-level allreduce of 8 nodes compiles and verifies when iso
 python_cli_test("a two-level allreduce of 32 nodes of 8 compiles and verifies with the longest chains placed first" 0
   --has "two_level_rings.py 8 32 1: 256 ranks, 32 channels, .*verified for msccl-executor"
   -- compile ${PY}/two_level_rings.py 8 32 1 -o ${PY_OUT}/two_level_8x32.xml)
+python_cli_test("a two-level allreduce of 64 nodes of 8 compiles and verifies with one pairing per connection" 0
+  --has "two_level_rings.py 8 64 1: 512 ranks, .*verified for msccl-executor"
+  -- compile ${PY}/two_level_rings.py 8 64 1 -o ${PY_OUT}/two_level_8x64.xml)
 python_cli_test("ring allreduce with -o and two instances writes the file" 0
   --has "ring_allreduce.py 3 2: 3 ranks" --lacks "<algo"
   -- compile ${PY}/ring_allreduce.py 3 2 -o ${PY_OUT}/ring.xml)

@@ -25,10 +25,6 @@ int main(int argc, char** argv) {
   // memory in the heap for the next phase instead.
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  // Large programs build vectors of hundreds of MB that grow and are freed phase after phase.
-  // glibc would map each large block afresh and unmap it when freed; every page of it then
-  // faults in again (over a third of a 1,024-rank compile's time on a virtual machine). Keep
-  // freed memory in the heap for the next phase instead.
   CLI::App app{"ccforge: build, verify and run GPU collective-communication algorithms (MSCCL-IR)"};
   app.set_version_flag("--version", "ccforge " + std::string(ccforge::verify::toolVersion()));
   app.require_subcommand(1);

@@ -92,11 +92,11 @@ class ChannelAssigner {
     if (pinned >= 0) {
       const int32_t c = stride < 0 ? pinned : (pinned + k * stride) % limit;
       if (!tryChannel(start, c, 0))
-        throw CompileError(describeTraceOp(program_, failedOp_) + ": channel " + std::to_string(c) +
-                           (c != pinned
-                                ? " (channel " + std::to_string(pinned) + " of replica " + std::to_string(k) + ")"
-                                : std::string()) +
-                           " cannot carry this transfer: " + result_.graph.failure());
+        throw NoChannelError(describeTraceOp(program_, failedOp_) + ": channel " + std::to_string(c) +
+                             (c != pinned
+                                  ? " (channel " + std::to_string(pinned) + " of replica " + std::to_string(k) + ")"
+                                  : std::string()) +
+                             " cannot carry this transfer: " + result_.graph.failure());
       return c;
     }
     int32_t first = 0;
@@ -109,8 +109,8 @@ class ChannelAssigner {
       const int32_t c = (first + i) % limit;
       if (tryChannel(start, c, cap_, owners_[static_cast<size_t>(start)])) return c;
     }
-    throw CompileError(describeTraceOp(program_, failedOp_) + ": no channel can carry this transfer from rank " +
-                       std::to_string(instr(start).rank) + ": on every channel, " + result_.graph.failure());
+    throw NoChannelError(describeTraceOp(program_, failedOp_) + ": no channel can carry this transfer from rank " +
+                         std::to_string(instr(start).rank) + ": on every channel, " + result_.graph.failure());
   }
 
   bool tryChannel(int32_t start, int32_t c, int32_t cap, int32_t owner = ConnectionGraph::kOpen) {

@@ -13,4 +13,11 @@ class CompileError : public std::runtime_error {
   explicit CompileError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// Channel assignment found no channel whose connections can take a chain of transfers: the one
+// failure that fusing with another pairing of peers can cure (compile() in compiler.cpp).
+class NoChannelError : public CompileError {
+ public:
+  using CompileError::CompileError;
+};
+
 }  // namespace ccforge::codegen

@@ -247,17 +247,18 @@ Compiled compile(const dsl::Program& program, const CompileOptions& options) {
     throw CompileError("program '" + program.name() + "' is a fused program (it computes), which " + target.name +
                        " cannot run; compile it for ccforge-fused");
   requirePostcondition(program);
-  // Every forward fused first; when no schedule fits that, once more with one pairing of
-  // receive and send peers per connection (fusion.hpp). A failure reports the first attempt's.
-  std::optional<CompileError> first;
-  for (Pairing pairing : {Pairing::Any, Pairing::OnePerConnection}) {
+  // Every forward fused first; when channel assignment finds no channel for a chain, once more
+  // with one pairing of receive and send peers per connection (fusion.hpp). A failure of both
+  // reports the first attempt's error; any other error is final at once.
+  try {
+    return compileFused(program, target, Pairing::Any);
+  } catch (const NoChannelError& first) {
     try {
-      return compileFused(program, target, pairing);
-    } catch (const CompileError& e) {
-      if (!first) first = e;
+      return compileFused(program, target, Pairing::OnePerConnection);
+    } catch (const CompileError&) {
+      throw first;
     }
   }
-  throw *first;
 }
 
 }  // namespace ccforge::codegen

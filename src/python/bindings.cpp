@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "dsl/dsl_error.hpp"
 #include "dsl/program.hpp"
@@ -29,8 +30,18 @@ ir::Buffer bufferOf(const std::string& name) {
 
 const char* bufferLetter(ir::Buffer b) { return b == ir::Buffer::Input ? "i" : b == ir::Buffer::Output ? "o" : "s"; }
 
-dsl::SourcePos at(const std::string& file, uint32_t line, uint32_t column) {
-  return dsl::SourcePos(Session::intern(file), line, column);
+// A position in the user's script: the Python layer's (file, line, column) tuple. The layer keeps
+// one tuple per place (msccl.language._where.caller), so the position is read once per tuple; the
+// session holds a reference to each tuple it read, so that no other tuple takes its address.
+dsl::SourcePos at(const py::tuple& where) {
+  std::unordered_map<const void*, dsl::SourcePos>& places = Session::current().places();
+  if (const auto it = places.find(where.ptr()); it != places.end()) return it->second;
+  if (where.size() != 3) throw std::invalid_argument("a position is (file, line, column)");
+  const dsl::SourcePos pos(Session::intern(where[0].cast<std::string>()), where[1].cast<uint32_t>(),
+                           where[2].cast<uint32_t>());
+  where.inc_ref();
+  places.emplace(where.ptr(), pos);
+  return pos;
 }
 
 std::vector<ChunkMapEntry> entriesOf(
@@ -115,37 +126,30 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
     }
   });
 
+  // A ChunkRef points into its Program. No keep_alive ties the two: every ChunkRef the package
+  // holds sits in a msccl.language.Ref, which holds the MSCCLProgram that owns the Program (and a
+  // keep_alive on copy would keep every reference of a chain alive until the script ends).
   py::class_<dsl::ChunkRef>(m, "ChunkRef")
       .def_property_readonly("rank", &dsl::ChunkRef::rank)
       .def_property_readonly("buffer",
                              [](const dsl::ChunkRef& r) { return std::string(python::bufferLetter(r.buffer())); })
       .def_property_readonly("index", &dsl::ChunkRef::index)
       .def_property_readonly("count", &dsl::ChunkRef::count)
-      .def(
-          "copy",
-          [](const dsl::ChunkRef& self, int32_t rank, const std::string& buffer, int32_t index, int32_t ch,
-             int32_t sendtb, int32_t recvtb, const std::string& file, uint32_t line, uint32_t col) {
-            return self.copy(rank, bufferOf(buffer), index, python::directives(ch, sendtb, recvtb),
-                             at(file, line, col));
-          },
-          py::keep_alive<0, 1>())
-      .def(
-          "reduce",
-          [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, int32_t ch, int32_t sendtb, int32_t recvtb,
-             const std::string& file, uint32_t line,
-             uint32_t col) { return self.reduce(other, python::directives(ch, sendtb, recvtb), at(file, line, col)); },
-          py::keep_alive<0, 1>())
+      .def("copy",
+           [](const dsl::ChunkRef& self, int32_t rank, const std::string& buffer, int32_t index, int32_t ch,
+              int32_t sendtb, int32_t recvtb, const py::tuple& where) {
+             return self.copy(rank, bufferOf(buffer), index, python::directives(ch, sendtb, recvtb), at(where));
+           })
+      .def("reduce",
+           [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, int32_t ch, int32_t sendtb, int32_t recvtb,
+              const py::tuple& where) { return self.reduce(other, python::directives(ch, sendtb, recvtb), at(where)); })
       .def(
           "split",
-          [](const dsl::ChunkRef& self, int32_t parts, const std::string& file, uint32_t line, uint32_t col) {
-            return self.split(parts, at(file, line, col));
-          },
-          "the parts, in order (a list: the Python objects keep the program alive through MSCCLProgram)")
-      .def(
-          "group",
-          [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, const std::string& file, uint32_t line,
-             uint32_t col) { return self.group(other, at(file, line, col)); },
-          py::keep_alive<0, 1>());
+          [](const dsl::ChunkRef& self, int32_t parts, const py::tuple& where) { return self.split(parts, at(where)); },
+          "the parts, in order")
+      .def("group", [](const dsl::ChunkRef& self, const dsl::ChunkRef& other, const py::tuple& where) {
+        return self.group(other, at(where));
+      });
 
   py::class_<dsl::Program, std::shared_ptr<dsl::Program>>(m, "Program")
       .def(py::init(&python::makeProgram), py::arg("name"), py::arg("collective"), py::arg("ranks"),
@@ -154,19 +158,13 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
       .def_property_readonly("name", &dsl::Program::name)
       .def_property_readonly("ranks", &dsl::Program::ranks)
       .def_property_readonly("trace_length", [](const dsl::Program& p) { return p.trace().size(); })
-      .def(
-          "chunk",
-          [](dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index, int32_t count,
-             const std::string& file, uint32_t line,
-             uint32_t col) { return self.chunk(rank, bufferOf(buffer), index, count, at(file, line, col)); },
-          py::keep_alive<0, 1>())
-      .def(
-          "compute",
-          [](dsl::Program& self, int32_t rank, int32_t index, int32_t count, int32_t ch, int32_t sendtb,
-             const std::string& file, uint32_t line, uint32_t col) {
-            return self.compute(rank, index, count, python::directives(ch, sendtb, -1), at(file, line, col));
-          },
-          py::keep_alive<0, 1>())
+      .def("chunk", [](dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index, int32_t count,
+                       const py::tuple& where) { return self.chunk(rank, bufferOf(buffer), index, count, at(where)); })
+      .def("compute",
+           [](dsl::Program& self, int32_t rank, int32_t index, int32_t count, int32_t ch, int32_t sendtb,
+              const py::tuple& where) {
+             return self.compute(rank, index, count, python::directives(ch, sendtb, -1), at(where));
+           })
       .def(
           "value",
           [](const dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index) -> py::object {
@@ -195,8 +193,8 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
            })
       .def(
           "emit",
-          [](const std::shared_ptr<dsl::Program>& self, const std::string& file, uint32_t line, uint32_t col) {
-            python::Session::current().programEmitted(self, at(file, line, col));
+          [](const std::shared_ptr<dsl::Program>& self, const py::tuple& where) {
+            python::Session::current().programEmitted(self, at(where));
           },
           "XML(): hands the program to the ccforge command that runs the script");
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "dsl/program.hpp"
@@ -28,14 +29,18 @@ class Session {
   }
   const std::vector<EmittedProgram>& emitted() const { return emitted_; }
   const std::shared_ptr<dsl::Program>& lastCreated() const { return lastCreated_; }
+  // The positions read from the Python layer's position tuples, by tuple (bindings.cpp).
+  std::unordered_map<const void*, dsl::SourcePos>& places() { return places_; }
   void clear() {
     emitted_.clear();
     lastCreated_.reset();
+    places_.clear();
   }
 
  private:
   std::vector<EmittedProgram> emitted_;
   std::shared_ptr<dsl::Program> lastCreated_;
+  std::unordered_map<const void*, dsl::SourcePos> places_;
 };
 
 }  // namespace ccforge::python

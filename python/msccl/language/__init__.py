@@ -303,17 +303,15 @@ def _sub(cref, start, length, where):
     """The part [start, start+length) of a _ccforge.ChunkRef."""
     if start == 0 and length == cref.count:
         return cref
-    parts = cref.split(cref.count, *where)
+    parts = cref.split(cref.count, where)
     out = parts[start]
     for k in range(1, length):
-        out = out.group(parts[start + k], *where)
+        out = out.group(parts[start + k], where)
     return out
 
 
 def _segments(a, b):
     """Overlaps of two run lists [(offset, ..., length)]: (offset, length, run of a, run of b)."""
-    if len(a) == 1 and len(b) == 1:  # the common case: each list is one run over the whole reference
-        return [(0, min(a[0][-1], b[0][-1]), a[0], b[0])]
     out = []
     i = j = 0
     while i < len(a) and j < len(b):
@@ -331,6 +329,8 @@ def _segments(a, b):
 
 class Ref:
     """A reference to `size` chunks of one buffer of one rank (msccl-tools' Ref)."""
+
+    __slots__ = ('prog', 'rank', 'buffer', 'index', 'size', '_pieces')
 
     def __init__(self, prog, rank, buffer, index, size, pieces):
         self.prog = prog
@@ -374,10 +374,14 @@ class Ref:
             return self  # msccl-tools skips a copy onto itself (in-place aliasing)
         sendtb, recvtb = self._tbs(sendtb, recvtb)
         runs = prog._runs(dst, buffer, index, self.size, True, what, where)
+        if len(runs) == 1 and len(self._pieces) == 1:  # one run each, over the whole reference
+            _, letter, d_index, _ = runs[0]
+            ref = self._pieces[0][1].copy(dst, letter, d_index, ch, sendtb, recvtb, where)
+            return Ref(prog, dst, buffer, index, self.size, [(0, ref, self.size)])
         pieces = []
         for off, length, (s_off, s_ref, _), (d_off, letter, d_index, _) in _segments(self._pieces, runs):
             src = _sub(s_ref, off - s_off, length, where)
-            pieces.append((off, src.copy(dst, letter, d_index + off - d_off, ch, sendtb, recvtb, *where), length))
+            pieces.append((off, src.copy(dst, letter, d_index + off - d_off, ch, sendtb, recvtb, where), length))
         return Ref(prog, dst, buffer, index, self.size, pieces)
 
     def _same_memory(self, buffer, index):
@@ -399,11 +403,14 @@ class Ref:
             raise ProgramError(f'{what()}: count mismatch: reduces {other.size} chunks into {self.size}', where)
         self._require_link(other.rank, self.rank, what, where)
         sendtb, recvtb = self._tbs(sendtb, recvtb)
+        if len(self._pieces) == 1 and len(other._pieces) == 1:  # one run each, over the whole reference
+            self._pieces = [(0, self._pieces[0][1].reduce(other._pieces[0][1], ch, sendtb, recvtb, where), self.size)]
+            return self
         pieces = []
         for off, length, (d_off, d_ref, _), (s_off, s_ref, _) in _segments(self._pieces, other._pieces):
             d = _sub(d_ref, off - d_off, length, where)
             s = _sub(s_ref, off - s_off, length, where)
-            pieces.append((off, d.reduce(s, ch, sendtb, recvtb, *where), length))
+            pieces.append((off, d.reduce(s, ch, sendtb, recvtb, where), length))
         # msccl-tools returns this reference, which stays usable: it now names the sum.
         self._pieces = pieces
         return self
@@ -414,7 +421,7 @@ class Ref:
             raise ProgramError(f'split: cannot split {self.size} chunks into {num} equal parts', where)
         each = self.size // num
         if len(self._pieces) == 1:
-            parts = self._pieces[0][1].split(num, *where)
+            parts = self._pieces[0][1].split(num, where)
             return [Ref(self.prog, self.rank, self.buffer, self.index + k * each, each, [(0, parts[k], each)])
                     for k in range(num)]
         return [self.prog_chunk(self.index + k * each, each, where) for k in range(num)]
@@ -430,7 +437,7 @@ class Ref:
         first, second = (self, other) if self.index < other.index else (other, self)
         end = max(first._end(), second._end())
         if first._end() == second.index and len(first._pieces) == 1 and len(second._pieces) == 1:
-            ref = first._pieces[0][1].group(second._pieces[0][1], *where)
+            ref = first._pieces[0][1].group(second._pieces[0][1], where)
             return Ref(self.prog, self.rank, self.buffer, first.index, end - first.index,
                        [(0, ref, end - first.index)])
         return _make_ref(self.prog, self.rank, self.buffer, first.index, end - first.index, where, 'group')
@@ -463,7 +470,10 @@ class Ref:
 
 def _make_ref(prog, rank, buffer, index, size, where, what):
     runs = prog._runs(rank, buffer, index, size, False, what, where)
-    pieces = [(off, prog._prog.chunk(rank, letter, i, n, *where), n) for off, letter, i, n in runs]
+    if len(runs) == 1:
+        _, letter, i, n = runs[0]
+        return Ref(prog, rank, buffer, index, size, [(0, prog._prog.chunk(rank, letter, i, n, where), n)])
+    pieces = [(off, prog._prog.chunk(rank, letter, i, n, where), n) for off, letter, i, n in runs]
     return Ref(prog, rank, buffer, index, size, pieces)
 
 
@@ -481,7 +491,7 @@ def compute(rank, index, size=1, sendtb=-1, ch=-1):
     where = caller()
     prog = _curr()
     sendtb = sendtb if prog.threadblock_policy == ThreadblockPolicy.manual else -1
-    return Ref(prog, rank, Buffer.input, index, size, [(0, prog._prog.compute(rank, index, size, ch, sendtb, *where), size)])
+    return Ref(prog, rank, Buffer.input, index, size, [(0, prog._prog.compute(rank, index, size, ch, sendtb, where), size)])
 
 
 def XML():
@@ -490,7 +500,7 @@ def XML():
     prog = _curr()
     if prog._custom:
         prog._prog.set_postcondition(prog._postcondition_from_check(where))
-    prog._prog.emit(*where)
+    prog._prog.emit(where)
 
 
 def Check():

@@ -22,6 +22,7 @@ def _column(frame):
 
 
 _PREFIX = _PACKAGE_DIR + os.sep
+_UNKNOWN = ('<unknown>', 0, 1)
 _places = {}  # (code, instruction offset) -> (file, line, column): a script calls from few places
 
 
@@ -30,10 +31,17 @@ def caller():
     if fixed is not None:
         return fixed
     frame = sys._getframe(1)
+    # The usual caller is an entry point of the package called from the script. Only frames of
+    # the user's code are keys of _places: a hit is the user's call.
+    user = frame.f_back
+    if user is not None:
+        place = _places.get((user.f_code, user.f_lasti))
+        if place is not None:
+            return place
     while frame is not None and frame.f_code.co_filename.startswith(_PREFIX):
         frame = frame.f_back
     if frame is None:
-        return ('<unknown>', 0, 1)
+        return _UNKNOWN
     key = (frame.f_code, frame.f_lasti)
     place = _places.get(key)
     if place is None:

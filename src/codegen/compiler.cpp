@@ -114,7 +114,7 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
     lastPlaced = isolated;
     lastIsolation = isolation;
     ChannelAssignment& channels = *assigned;
-    Schedule schedule = assignThreadBlocks(dag, channels, program, cap, slots);
+    Schedule schedule = assignThreadBlocks(dag, channels, program, cap, slots, Injection::Free);
     bool retry = false;
     for (int32_t start : schedule.overfull)
       if (isolating && !isolated[static_cast<size_t>(start)] && chainDirective(dag, start) < 0 &&
@@ -123,6 +123,11 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
         retry = true;
       }
     if (retry) continue;
+    if (!schedule.overfull.empty()) {
+      // Isolation is over and chains still overfill: hold back the sends that start chains.
+      Schedule held = assignThreadBlocks(dag, channels, program, cap, slots, Injection::LeaveSlotForForwards);
+      if (held.overfull.size() < schedule.overfull.size()) schedule = std::move(held);
+    }
     insertDependencies(schedule, dag);
     const ScheduledTb* worst = longest(schedule);
     const auto steps = worst ? static_cast<int32_t>(worst->steps.size()) : 0;

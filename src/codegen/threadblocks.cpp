@@ -28,8 +28,8 @@ void pairLoneConnections(ConnectionGraph& g, int32_t cap) {
 class Scheduler {
  public:
   Scheduler(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program, int32_t cap,
-            int32_t slots)
-      : dag_(dag), ch_(channels), program_(program), cap_(cap), slots_(slots) {
+            int32_t slots, Injection injection)
+      : dag_(dag), ch_(channels), program_(program), cap_(cap), slots_(slots), injection_(injection) {
     const size_t n = dag.instrs.size();
     const size_t conns = ch_.graph.size();
     s_.tbOf.assign(n, -1);
@@ -42,6 +42,7 @@ class Scheduler {
     tail_.assign(conns, -1);
     inFlight_.assign(conns, 0);
     parkedOnConn_.resize(conns);
+    parkedStartsOnConn_.resize(conns);
     parkedOnInstr_.resize(n);
     parked_.assign(n, false);
   }
@@ -88,11 +89,17 @@ class Scheduler {
     return v;
   }
 
+  // The slot a send must leave free on its connection: one for forwarded transfers when a send
+  // that starts a chain is held back (Injection::LeaveSlotForForwards).
+  int32_t reserveFor(int32_t v) const {
+    return injection_ == Injection::LeaveSlotForForwards && instr(v).recvFrom < 0 && slots_ > 1 ? 1 : 0;
+  }
+
   // Takes v if no connection overfills; otherwise parks it on what it waits for.
   void tryTake(int32_t v) {
     if (instr(v).sendTo < 0) return take(v);
     const int32_t q = outConn(v);
-    if (inFlight_[static_cast<size_t>(q)] + instr(v).cnt <= slots_) return take(v);
+    if (inFlight_[static_cast<size_t>(q)] + instr(v).cnt + reserveFor(v) <= slots_) return take(v);
     if (inFlight_[static_cast<size_t>(q)] > 0) return parkOnConn(v, q);
     // Larger than the slots on an idle connection: the receivers must follow as a pipeline.
     int32_t end = instr(v).sendTo;
@@ -115,7 +122,7 @@ class Scheduler {
   // the first of them when nothing else is left (entries of woken instructions are skipped).
   void parkOnConn(int32_t v, int32_t q) {
     parked_[static_cast<size_t>(v)] = true;
-    auto& heap = parkedOnConn_[static_cast<size_t>(q)];
+    auto& heap = (reserveFor(v) ? parkedStartsOnConn_ : parkedOnConn_)[static_cast<size_t>(q)];
     heap.push_back(key(v));
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
     waiting_.push(key(v));
@@ -130,10 +137,17 @@ class Scheduler {
     parked_[static_cast<size_t>(v)] = false;
     push(v);
   }
-  // Wakes, in order, the sends that now fit on q (the first one also when q is idle).
+  // Wakes, in order, the sends that now fit on q (the first one also when q is idle): forwards
+  // first, then the held-back chain starts with the slot they leave.
   void wakeConn(int32_t q) {
-    auto& heap = parkedOnConn_[static_cast<size_t>(q)];
     int32_t room = slots_ - inFlight_[static_cast<size_t>(q)];
+    wakeFitting(parkedOnConn_[static_cast<size_t>(q)], q, room);
+    if (injection_ == Injection::LeaveSlotForForwards && room > 1) {
+      room -= 1;
+      wakeFitting(parkedStartsOnConn_[static_cast<size_t>(q)], q, room);
+    }
+  }
+  void wakeFitting(std::vector<Key>& heap, int32_t q, int32_t& room) {
     while (!heap.empty()) {
       const int32_t v = std::get<2>(heap.front());
       if (parked_[static_cast<size_t>(v)]) {
@@ -253,13 +267,15 @@ class Scheduler {
   const dsl::Program& program_;
   int32_t cap_;
   int32_t slots_;
+  Injection injection_;
   Schedule s_;
   int32_t taken_ = 0;
   std::vector<int32_t> tbOfGroup_;
   std::vector<int32_t> remaining_;
-  std::vector<int32_t> nextInQueue_, head_, tail_;  // per connection: receives in send order
-  std::vector<int32_t> inFlight_;                   // per connection: transfers sent, not yet received
-  std::vector<std::vector<Key>> parkedOnConn_;      // min-heaps
+  std::vector<int32_t> nextInQueue_, head_, tail_;    // per connection: receives in send order
+  std::vector<int32_t> inFlight_;                     // per connection: transfers sent, not yet received
+  std::vector<std::vector<Key>> parkedOnConn_;        // min-heaps
+  std::vector<std::vector<Key>> parkedStartsOnConn_;  // min-heaps of held-back chain starts
   std::vector<std::vector<int32_t>> parkedOnInstr_;
   std::vector<bool> parked_;
   std::priority_queue<Key, std::vector<Key>, std::greater<>> waiting_;
@@ -269,9 +285,9 @@ class Scheduler {
 }  // namespace
 
 Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
-                            int32_t cap, int32_t slots) {
+                            int32_t cap, int32_t slots, Injection injection) {
   pairLoneConnections(channels.graph, cap);
-  return Scheduler(dag, channels, program, cap, slots).run();
+  return Scheduler(dag, channels, program, cap, slots, injection).run();
 }
 
 }  // namespace ccforge::codegen

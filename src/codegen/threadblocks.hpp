@@ -50,8 +50,15 @@ struct Schedule {
   std::vector<int32_t> overfull;  // first instruction of every chain that had to overfill a connection
 };
 
+// When every rank of a ring starts chains on the same connection, sends that start chains can
+// fill its slots before any forwarded transfer gets one, and the ring stops (msccl-tools'
+// hierarchical_allreduce.py 8 128 1: 128 chains start at each rank of every node ring, on 32
+// channels). LeaveSlotForForwards lets a send that starts a chain take a slot only while one
+// stays free, or on an idle connection: a forward can always move on.
+enum class Injection : uint8_t { Free, LeaveSlotForForwards };
+
 // Throws CompileError when no order can keep the connections' FIFO order.
 Schedule assignThreadBlocks(const InstructionDag& dag, ChannelAssignment& channels, const dsl::Program& program,
-                            int32_t cap, int32_t slots);
+                            int32_t cap, int32_t slots, Injection injection);
 
 }  // namespace ccforge::codegen

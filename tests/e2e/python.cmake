@@ -39,6 +39,12 @@ python_cli_test("a two-level allreduce of 32 nodes of 8 compiles and verifies wi
 python_cli_test("a two-level allreduce of 64 nodes of 8 compiles and verifies with one pairing per connection" 0
   --has "two_level_rings.py 8 64 1: 512 ranks, .*verified for msccl-executor"
   -- compile ${PY}/two_level_rings.py 8 64 1 -o ${PY_OUT}/two_level_8x64.xml)
+# Every rank starts three chains on the one channel the script pins: the schedule must hold back
+# the sends that start chains so that forwards keep a slot (threadblocks.hpp, Injection); without
+# that the file deadlocks with Simple's two slots and verify refuses it (exit 10).
+python_cli_test("a ring whose ranks each start three chains on one pinned channel compiles and verifies" 0
+  --has "ring_many_starts.py 4 3: 4 ranks, 1 channels, .*verified for msccl-executor"
+  -- compile ${PY}/ring_many_starts.py 4 3 -o ${PY_OUT}/ring_many_starts.xml)
 python_cli_test("ring allreduce with -o and two instances writes the file" 0
   --has "ring_allreduce.py 3 2: 3 ranks" --lacks "<algo"
   -- compile ${PY}/ring_allreduce.py 3 2 -o ${PY_OUT}/ring.xml)

@@ -5,6 +5,10 @@
 #include <filesystem>
 #include <sstream>
 #include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
@@ -14,8 +18,10 @@
 #include "ir/input_error.hpp"
 #include "ir/limits.hpp"
 #include "ir/output_file.hpp"
+#include "verify/baseline.hpp"
 #include "verify/collective_resolution.hpp"
 #include "verify/report_writers.hpp"
+#include "verify/rule_config.hpp"
 #include "verify/verifier.hpp"
 
 namespace ccforge::cli {
@@ -38,7 +44,58 @@ struct VerifyArguments {
   std::string dumpSmt;
   std::string witnessDir;
   std::vector<std::string> disable, warn, error;  // rule ids or groups
+  std::string config;                             // empty: found from the paths upward
+  bool noConfig = false;
+  std::string baseline;
+  std::string writeBaseline;
 };
+
+// The configuration file of the run: --config, or the one found from the paths upward, which
+// must be the same for every path (verify paths under different ones separately).
+std::optional<std::filesystem::path> configOf(const VerifyArguments& args) {
+  if (!args.config.empty()) return args.config;
+  if (args.noConfig) return std::nullopt;
+  std::optional<std::filesystem::path> found;
+  for (const std::string& p : args.paths) {
+    const std::optional<std::filesystem::path> here = verify::findRuleConfig(p);
+    if (p != args.paths.front() && here != found)
+      throw std::invalid_argument("the paths fall under different configuration files (" +
+                                  (found ? found->string() : "none") + ", " + (here ? here->string() : "none") +
+                                  "); verify them separately, or name one with --config");
+    found = here;
+  }
+  return found;
+}
+
+// Rule control from the configuration file, the command line and the baseline; false (with a
+// message) when one of them is wrong, `exitCode` saying how.
+bool applyRuleControl(const VerifyArguments& args, verify::Options& options, int& exitCode) {
+  verify::RuleOverrides commandLine;
+  std::optional<std::filesystem::path> baseline;
+  if (!args.baseline.empty()) baseline = args.baseline;
+  try {
+    for (const auto& [patterns, action] :
+         {std::pair{&args.disable, verify::RuleAction::Disable}, std::pair{&args.warn, verify::RuleAction::Warn},
+          std::pair{&args.error, verify::RuleAction::Error}})
+      for (const std::string& pattern : *patterns) commandLine.set(pattern, action);
+    if (const std::optional<std::filesystem::path> config = configOf(args)) {
+      verify::RuleConfig rules = verify::readRuleConfig(*config);
+      options.ruleOverrides = std::move(rules.overrides);
+      if (!baseline) baseline = rules.baseline;
+    }
+    options.ruleOverrides.overrideWith(commandLine);
+    if (baseline) options.baseline = std::make_shared<const verify::Baseline>(verify::Baseline::read(*baseline));
+  } catch (const InputError& e) {
+    std::cerr << e.diagnostic() << "\n";
+    exitCode = kExitMalformedInput;
+    return false;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ccforge verify: " << e.what() << "\n";
+    exitCode = kExitUsage;
+    return false;
+  }
+  return true;
+}
 
 // One JSON file per SMT witness: DIR/<file with / as _>.witness<N>.json.
 bool writeWitnesses(const std::string& dir, const std::vector<verify::FileReport>& reports) {
@@ -79,9 +136,10 @@ int runVerify(const VerifyArguments& args) {
               << " bytes (1 TiB; docs/limits.md)\n";
     return kExitUsage;
   }
-  if (!args.output.empty()) {
+  for (const std::string& output : {args.output, args.writeBaseline}) {
+    if (output.empty()) continue;
     try {
-      checkOutputPath(args.output);
+      checkOutputPath(output);
     } catch (const OutputError& e) {
       std::cerr << "ccforge verify: " << e.what() << "\n";
       return kExitUsage;
@@ -99,15 +157,9 @@ int runVerify(const VerifyArguments& args) {
     }
   }
   verify::Options options;
-  try {
-    for (const auto& [patterns, action] :
-         {std::pair{&args.disable, verify::RuleAction::Disable}, std::pair{&args.warn, verify::RuleAction::Warn},
-          std::pair{&args.error, verify::RuleAction::Error}})
-      for (const std::string& pattern : *patterns) options.ruleOverrides.set(pattern, action);
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "ccforge verify: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  if (int exitCode = 0; !applyRuleControl(args, options, exitCode)) return exitCode;
+  // A baseline lists every finding, not only the ones a report shows per rule.
+  if (!args.writeBaseline.empty()) options.maxReportedPerRule = std::numeric_limits<size_t>::max();
   options.profileFromHeader = args.profile.empty();
   if (!options.profileFromHeader) options.profile = *profileByName(args.profile);
   options.maxCoResidentThreadBlocks = args.maxTbs;
@@ -157,6 +209,14 @@ int runVerify(const VerifyArguments& args) {
     }
   }
   if (!args.witnessDir.empty() && !writeWitnesses(args.witnessDir, reports)) return kExitUsage;
+  if (!args.writeBaseline.empty()) {
+    try {
+      verify::writeBaseline(args.writeBaseline, reports);
+    } catch (const OutputError& e) {
+      std::cerr << "ccforge verify: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   return run.exitCode;
 }
 
@@ -216,6 +276,13 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--warn", args->warn,
                   "report this rule's findings (id or group) as warnings, which do not fail the verdict; repeatable");
   cmd->add_option("--error", args->error, "report this rule's findings (id or group) as errors; repeatable");
+  cmd->add_option("--config", args->config,
+                  "read rule control from this file instead of the .ccforge.json found from the paths upward");
+  cmd->add_flag("--no-config", args->noConfig, "ignore .ccforge.json files")->excludes("--config");
+  cmd->add_option("--baseline", args->baseline,
+                  "report the findings this baseline lists as suppressed (instead of the configuration file's)");
+  cmd->add_option("--write-baseline", args->writeBaseline,
+                  "write every finding of this run, except those suppressed in their file, as a baseline");
   cmd->add_option("--witness-dir", args->witnessDir,
                   "write every SMT witness schedule as a JSON file into this directory");
   cmd->callback([args, &context] { context.exitCode = runVerify(*args); });

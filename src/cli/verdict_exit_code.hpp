@@ -8,7 +8,8 @@ namespace ccforge::cli {
 
 inline int exitCodeOf(verify::Verdict v) {
   switch (v) {
-    case verify::Verdict::Verified: return kExitVerified;
+    case verify::Verdict::Verified:
+    case verify::Verdict::Accepted: return kExitVerified;
     case verify::Verdict::Violation: return kExitViolation;
     case verify::Verdict::Inconclusive: return kExitInconclusive;
     case verify::Verdict::Malformed: return kExitMalformedInput;

@@ -1,6 +1,9 @@
 #include "ir/json_locations.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "ir/input_error.hpp"
 
 namespace ccforge::ir {
 
@@ -111,6 +114,30 @@ size_t JsonLocations::value(size_t pos, const std::string& pointer, int depth) {
   // A duplicate key takes the last location, like the value the JSON parser keeps.
   spans_.insert_or_assign(pointer, Span{begin, pos});
   return pos;
+}
+
+LocatedJson parseLocatedJson(std::string_view text, const std::string& source) {
+  LocatedJson out;
+  try {
+    out.root = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    const size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw InputError(source, LineIndex(text).at(std::min(offset, text.size())), "malformed JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number beyond double's range (1e400)
+    std::string what = e.what();
+    if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    throw InputError(source, {}, "malformed JSON: " + what);
+  }
+  try {
+    out.locations = std::make_unique<JsonLocations>(text);
+  } catch (const std::length_error& e) {
+    throw InputError(source, {}, e.what());
+  }
+  if (const auto& key = out.locations->duplicateKey())
+    throw InputError(source, out.locations->at(*key), *key + ": duplicate key");
+  return out;
 }
 
 }  // namespace ccforge::ir

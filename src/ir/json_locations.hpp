@@ -3,7 +3,10 @@
 // parsers silently collapse.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,5 +47,14 @@ class JsonLocations {
   std::map<std::string, Span, std::less<>> spans_;
   std::optional<std::string> duplicate_;
 };
+
+// A JSON document read with the place of every value. Malformed JSON, nesting deeper than
+// JsonLocations::kMaxDepth and duplicate keys throw InputError located in `source`; `text` must
+// outlive the result.
+struct LocatedJson {
+  nlohmann::json root;
+  std::unique_ptr<JsonLocations> locations;
+};
+LocatedJson parseLocatedJson(std::string_view text, const std::string& source);
 
 }  // namespace ccforge::ir

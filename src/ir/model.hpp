@@ -93,6 +93,15 @@ enum class HeaderStyle : uint8_t {
   Executor,  // msccl-executor: inplace, outofplace, minBytes, maxBytes
 };
 
+// A `<!-- ccforge-disable RULE: REASON -->` comment anywhere in a file: verify reports the
+// findings of RULE (a rule id or a group) in this file as suppressed, with REASON as the
+// justification (docs/verify.md, "Rule control"). The runtimes skip comments.
+struct RuleSuppression {
+  std::string rule;
+  std::string reason;
+  TextLocation where;
+};
+
 struct Algorithm {
   std::string name;
   Protocol proto = Protocol::Simple;
@@ -113,6 +122,7 @@ struct Algorithm {
   // comments (msccl_parser.cc:117-119, microsoft/msccl src/graph/xml.cc:121), and verify takes
   // the postcondition from it when the file's coll is "custom".
   std::optional<std::string> collectiveSpec;
+  std::vector<RuleSuppression> suppressions;
   std::vector<Gpu> gpus;
   TextLocation where;
 

@@ -182,7 +182,30 @@ class Reader {
       const std::string prefix = " " + std::string(kCollectiveSpecComment) + " ";
       if (r.depth_ == 1 && text.starts_with(prefix) && text.ends_with(" "))
         r.result_.algorithm.collectiveSpec = std::string(text.substr(prefix.size(), text.size() - prefix.size() - 1));
+      r.suppression(text);
     });
+  }
+
+  // `<!-- ccforge-disable RULE: REASON -->`: the rule is checked against the catalogue by verify.
+  void suppression(std::string_view text) {
+    const auto trimmed = [](std::string_view t) {
+      const size_t b = t.find_first_not_of(" \t\r\n");
+      if (b == std::string_view::npos) return std::string_view();
+      return t.substr(b, t.find_last_not_of(" \t\r\n") - b + 1);
+    };
+    text = trimmed(text);
+    constexpr std::string_view kPrefix = "ccforge-disable";
+    if (!text.starts_with(kPrefix)) return;
+    const size_t colon = text.find(':');
+    const std::string_view rule =
+        trimmed(text.substr(kPrefix.size(), colon == std::string_view::npos ? text.npos : colon - kPrefix.size()));
+    const std::string_view reason =
+        colon == std::string_view::npos ? std::string_view() : trimmed(text.substr(colon + 1));
+    if (text.size() > kPrefix.size() && text[kPrefix.size()] != ' ' && text[kPrefix.size()] != '\t')
+      stop(location(), "a suppression comment reads <!-- ccforge-disable RULE: REASON -->");
+    if (rule.empty() || rule.find_first_of(" \t") != std::string_view::npos || reason.empty())
+      stop(location(), "a suppression comment names one rule and why: <!-- ccforge-disable RULE: REASON -->");
+    result_.algorithm.suppressions.push_back(RuleSuppression{std::string(rule), std::string(reason), location()});
   }
   static void onDeclaration(void* user, const XML_Char*, const XML_Char*, int) {
     guarded(user, [](Reader& r) { r.lexicalScan_.declaration(r.location()); });

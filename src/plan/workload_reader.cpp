@@ -23,25 +23,9 @@ class WorkloadJsonReader {
   WorkloadJsonReader(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
 
   Workload read() {
-    json root;
-    try {
-      root = json::parse(text_.begin(), text_.end());
-    } catch (const json::parse_error& e) {
-      size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-      std::string what = e.what();
-      if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-      throw InputError(source_, ir::LineIndex(text_).at(std::min(offset, text_.size())), "malformed JSON: " + what);
-    } catch (const json::exception& e) {  // e.g. a number out of double's range
-      std::string what = e.what();
-      if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
-      throw InputError(source_, {}, "malformed JSON: " + what);
-    }
-    try {
-      locations_ = std::make_unique<ir::JsonLocations>(text_);
-    } catch (const std::length_error& e) {
-      throw InputError(source_, {}, e.what());
-    }
-    if (locations_->duplicateKey()) fail(*locations_->duplicateKey(), "duplicate key");
+    ir::LocatedJson parsed = ir::parseLocatedJson(text_, source_);
+    json root = std::move(parsed.root);
+    locations_ = std::move(parsed.locations);
     if (!root.is_object()) fail("", "a workload is a JSON object");
     allowKeys(root, "", {"format", "name", "description", "units", "ops", "tensors"});
     Workload w;

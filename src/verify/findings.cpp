@@ -1,6 +1,22 @@
 #include "verify/findings.hpp"
 
+#include "verify/rules.hpp"
+
 namespace ccforge::verify {
+
+std::optional<Suppression> Findings::suppressionFor(const Violation& v) {
+  if (suppressions_)
+    for (const ir::RuleSuppression& s : *suppressions_)
+      if (patternCovers(s.rule, v.rule)) return Suppression{SuppressionKind::InSource, s.reason};
+  if (baseline_) {
+    size_t& used = baselineUsed_[{v.file, v.rule, v.message}];
+    if (used < baseline_->accepted(v.file, v.rule, v.message)) {
+      ++used;
+      return Suppression{SuppressionKind::External, "accepted in the baseline " + baseline_->source()};
+    }
+  }
+  return std::nullopt;
+}
 
 void Findings::add(Violation v) {
   if (v.file.empty()) v.file = file_;
@@ -11,18 +27,19 @@ void Findings::add(Violation v) {
     }
     v.severity = *action == RuleAction::Warn ? Severity::Warning : Severity::Error;
   }
-  if (v.severity == Severity::Error) ++errorsByCheck_[v.check];
+  v.suppression = suppressionFor(v);
+  if (v.severity == Severity::Error && !v.suppression) ++errorsByCheck_[v.check];
   if (++countByRule_[v.rule] <= maxPerRule_) listed_.push_back(std::move(v));
 }
 
 void Findings::error(Check check, std::string rule, ir::TextLocation where, std::string message,
                      std::vector<StepRef> steps, std::vector<std::string> evidence) {
   add(Violation{check, Severity::Error, std::move(rule), std::move(message), file_, where, std::move(steps),
-                std::move(evidence)});
+                std::move(evidence), std::nullopt});
 }
 
 void Findings::warning(Check check, std::string rule, ir::TextLocation where, std::string message) {
-  add(Violation{check, Severity::Warning, std::move(rule), std::move(message), file_, where, {}, {}});
+  add(Violation{check, Severity::Warning, std::move(rule), std::move(message), file_, where, {}, {}, std::nullopt});
 }
 
 bool Findings::hasErrors(Check check) const {
@@ -45,7 +62,7 @@ void Findings::moveInto(FileReport& report) {
                              std::to_string(n) + " in all)");
   for (const auto& [rule, n] : disabledByRule_)
     report.notes.push_back(std::to_string(n) + (n == 1 ? " finding" : " findings") + " of rule " + rule +
-                           " not reported (--disable)");
+                           " not reported (disabled by --disable or the configuration file)");
 }
 
 }  // namespace ccforge::verify

@@ -1,18 +1,32 @@
 // Collects violations for one file, listing at most a fixed number per rule (a broken generator
-// repeats one mistake thousands of times) and counting the rest.
+// repeats one mistake thousands of times) and counting the rest. The user's rule control applies
+// here (docs/verify.md, "Rule control"): --disable/--warn/--error and the configuration file
+// first, then the file's suppression comments, then the baseline; a suppressed finding is listed
+// with its suppression and counts as neither error nor warning.
 #pragma once
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "ir/model.hpp"
+#include "verify/options.hpp"
 #include "verify/report.hpp"
-#include "verify/rule_overrides.hpp"
 
 namespace ccforge::verify {
 
 class Findings {
  public:
+  // The rule control of `options`; `suppressions`: the file's suppression comments (nullptr for
+  // none). Both must outlive this.
+  Findings(std::string file, const Options& options, const std::vector<ir::RuleSuppression>* suppressions = nullptr)
+      : file_(std::move(file)),
+        maxPerRule_(options.maxReportedPerRule),
+        overrides_(&options.ruleOverrides),
+        baseline_(options.baseline.get()),
+        suppressions_(suppressions) {}
+  // Without rule control (scratch findings, tests).
   Findings(std::string file, size_t maxPerRule, const RuleOverrides* overrides = nullptr)
       : file_(std::move(file)), maxPerRule_(maxPerRule), overrides_(overrides) {}
 
@@ -28,9 +42,14 @@ class Findings {
   void moveInto(FileReport& report);
 
  private:
+  std::optional<Suppression> suppressionFor(const Violation& v);
+
   std::string file_;
   size_t maxPerRule_;
   const RuleOverrides* overrides_;
+  const Baseline* baseline_ = nullptr;
+  const std::vector<ir::RuleSuppression>* suppressions_ = nullptr;
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> baselineUsed_;
   std::map<std::string, size_t> disabledByRule_;
   std::vector<Violation> listed_;
   std::map<std::string, size_t> countByRule_;

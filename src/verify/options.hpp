@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/load_file.hpp"
+#include "verify/baseline.hpp"
 #include "verify/rule_overrides.hpp"
 #include "semantics/collective.hpp"
 #include "semantics/runtime_profile.hpp"
@@ -58,8 +59,9 @@ struct Options {
   // entries for a rank of T. Past this (T = 4096; no runtime loads more than 1024 per rank) the
   // race check is inconclusive rather than taking gigabytes.
   uint64_t maxRaceClockEntries = uint64_t{1} << 24;
-  RuleOverrides ruleOverrides;     // --disable/--warn/--error
-  size_t maxReportedPerRule = 20;  // further findings of one rule are counted, not listed
+  RuleOverrides ruleOverrides;               // --disable/--warn/--error and the configuration file
+  std::shared_ptr<const Baseline> baseline;  // --baseline or the configuration file's
+  size_t maxReportedPerRule = 20;            // further findings of one rule are counted, not listed
   Engine engine = Engine::Sim;
   SmtOptions smt;
   // Called as each file's check (and each directory's selection check) begins, with a phrase

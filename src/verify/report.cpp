@@ -33,6 +33,7 @@ std::string_view checkStatusName(CheckStatus s) {
 std::string_view verdictName(Verdict v) {
   switch (v) {
     case Verdict::Verified: return "verified";
+    case Verdict::Accepted: return "accepted";
     case Verdict::Violation: return "violation";
     case Verdict::Inconclusive: return "inconclusive";
     case Verdict::Malformed: return "malformed";
@@ -41,12 +42,23 @@ std::string_view verdictName(Verdict v) {
   return "?";
 }
 
-size_t FileReport::errorCount() const {
-  return static_cast<size_t>(std::count_if(violations.begin(), violations.end(),
-                                           [](const Violation& v) { return v.severity == Severity::Error; }));
+std::string_view suppressionKindName(SuppressionKind k) {
+  return k == SuppressionKind::InSource ? "inSource" : "external";
 }
 
-size_t FileReport::warningCount() const { return violations.size() - errorCount(); }
+namespace {
+
+size_t countOf(const std::vector<Violation>& violations, bool suppressed, Severity severity) {
+  return static_cast<size_t>(std::count_if(violations.begin(), violations.end(), [&](const Violation& v) {
+    return v.suppression.has_value() == suppressed && (suppressed || v.severity == severity);
+  }));
+}
+
+}  // namespace
+
+size_t FileReport::errorCount() const { return countOf(violations, false, Severity::Error); }
+size_t FileReport::warningCount() const { return countOf(violations, false, Severity::Warning); }
+size_t FileReport::suppressedCount() const { return countOf(violations, true, Severity::Error); }
 
 void setError(FileReport& r, const std::string& file, ir::TextLocation where, std::string message) {
   r.error = formatDiagnostic(file, where, DiagnosticLevel::Error, message,
@@ -59,13 +71,14 @@ void setError(FileReport& r, const std::string& file, ir::TextLocation where, st
 Verdict combinedVerdict(const std::vector<FileReport>& reports) {
   auto rank = [](Verdict v) {
     switch (v) {
-      case Verdict::InternalError: return 4;
-      case Verdict::Malformed: return 3;
-      case Verdict::Violation: return 2;
-      case Verdict::Inconclusive: return 1;
+      case Verdict::InternalError: return 5;
+      case Verdict::Malformed: return 4;
+      case Verdict::Violation: return 3;
+      case Verdict::Inconclusive: return 2;
+      case Verdict::Accepted: return 1;
       case Verdict::Verified: return 0;
     }
-    return 4;
+    return 5;
   };
   Verdict worst = Verdict::Verified;
   for (const FileReport& r : reports)

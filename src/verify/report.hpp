@@ -27,6 +27,15 @@ struct StepRef {
   std::string role;
 };
 
+// Why a finding does not count (docs/verify.md, "Rule control"): a comment in the file, or the
+// baseline of findings a gate accepted. SARIF's suppression kinds.
+enum class SuppressionKind : uint8_t { InSource, External };
+struct Suppression {
+  SuppressionKind kind = SuppressionKind::InSource;
+  std::string justification;
+};
+std::string_view suppressionKindName(SuppressionKind k);  // "inSource", "external"
+
 struct Violation {
   Check check = Check::Format;
   Severity severity = Severity::Error;
@@ -36,6 +45,7 @@ struct Violation {
   ir::TextLocation where;
   std::vector<StepRef> steps;  // race pair, deadlock cycle, chain that produced a wrong chunk
   std::vector<std::string> evidence;
+  std::optional<Suppression> suppression;  // set: reported, but neither an error nor a warning
 };
 
 enum class CheckStatus : uint8_t { Passed, Failed, Skipped, Inconclusive };
@@ -47,7 +57,9 @@ struct CheckOutcome {
   std::string note;  // why skipped/inconclusive, or what was covered
 };
 
-enum class Verdict : uint8_t { Verified, Violation, Inconclusive, Malformed, InternalError };
+// Accepted: no error remains, but some findings are suppressed (a comment in the file, the
+// baseline): the gate passes (exit 0); the file is not verified.
+enum class Verdict : uint8_t { Verified, Accepted, Violation, Inconclusive, Malformed, InternalError };
 std::string_view verdictName(Verdict v);
 
 struct ProgramSummary {
@@ -164,8 +176,9 @@ struct FileReport {
   std::vector<SelectorUse> selection;  // files of a directory: one entry per selector of the profile
   std::vector<std::string> notes;
 
-  size_t errorCount() const;
+  size_t errorCount() const;  // neither counts suppressed findings
   size_t warningCount() const;
+  size_t suppressedCount() const;
 };
 
 // Records why `r` could not be checked (its verdict, Malformed or InternalError, already set):

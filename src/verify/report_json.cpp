@@ -44,6 +44,9 @@ ordered_json violationJson(const Violation& v) {
   j["steps"] = ordered_json::array();
   for (const StepRef& s : v.steps) j["steps"].push_back(stepJson(s));
   j["evidence"] = v.evidence;
+  if (v.suppression)
+    j["suppression"] = {{"kind", suppressionKindName(v.suppression->kind)},
+                        {"justification", v.suppression->justification}};
   return j;
 }
 

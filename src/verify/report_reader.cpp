@@ -50,6 +50,9 @@ Violation violationOf(const json& j) {
   v.where = locationOf(j);
   for (const json& s : j.at("steps")) v.steps.push_back(stepOf(s));
   v.evidence = j.at("evidence").get<std::vector<std::string>>();
+  if (const auto it = j.find("suppression"); it != j.end())
+    v.suppression = Suppression{byName(it->at("kind"), SuppressionKind::External, suppressionKindName),
+                                it->at("justification").get<std::string>()};
   return v;
 }
 

@@ -117,6 +117,10 @@ void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const
       ordered_json res =
           result(v.rule, v.severity == Severity::Error ? "error" : "warning", text, at.physical(v.file, v.where, true));
       if (!v.steps.empty()) res["codeFlows"] = codeFlows(v, at);
+      if (v.suppression)
+        res["suppressions"] = ordered_json::array({{{"kind", suppressionKindName(v.suppression->kind)},
+                                                    {"status", "accepted"},
+                                                    {"justification", v.suppression->justification}}});
       results.push_back(std::move(res));
     }
   }

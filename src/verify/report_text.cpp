@@ -107,6 +107,7 @@ void writeViolations(std::ostream& out, const FileReport& r) {
   std::vector<std::pair<std::string, size_t>> seen;  // rule -> findings, in order of first appearance
   std::vector<const Violation*> firstHidden;
   for (const Violation& v : r.violations) {
+    if (v.suppression) continue;  // counted in the verdict line; --format json or sarif lists them
     auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == v.rule; });
     if (it == seen.end()) it = seen.insert(seen.end(), {v.rule, 0});
     if (++it->second <= kFindingsShownPerRule)
@@ -129,12 +130,14 @@ void writeViolations(std::ostream& out, const FileReport& r) {
 std::string verdictLine(const FileReport& r) {
   const size_t errors = r.errorCount(), warnings = r.warningCount();
   const std::string verdict = r.verdict == Verdict::Verified        ? "VERIFIED"
+                              : r.verdict == Verdict::Accepted      ? "ACCEPTED"
                               : r.verdict == Verdict::Violation     ? "VIOLATION"
                               : r.verdict == Verdict::Inconclusive  ? "INCONCLUSIVE"
                               : r.verdict == Verdict::InternalError ? "INTERNAL ERROR"
                                                                     : "ERROR";
-  return fmt::format("verdict: {} ({} error{}, {} warning{})", verdict, errors, errors == 1 ? "" : "s", warnings,
-                     warnings == 1 ? "" : "s");
+  const size_t suppressed = r.suppressedCount();
+  return fmt::format("verdict: {} ({} error{}, {} warning{}{})", verdict, errors, errors == 1 ? "" : "s", warnings,
+                     warnings == 1 ? "" : "s", suppressed ? fmt::format(", {} suppressed", suppressed) : "");
 }
 
 // --quiet: what a CI log needs, nothing for a verified file without warnings.
@@ -209,9 +212,13 @@ void writeText(std::ostream& out, const std::vector<FileReport>& reports, const 
   for (const auto& [note, more] : repeated)
     if (more > 0) out << fmt::format("the note \"{}\" holds for {} more file{}\n", note, more, more == 1 ? "" : "s");
   if (reports.size() > 1) {
-    size_t verified = 0;
-    for (const FileReport& r : reports) verified += r.verdict == Verdict::Verified;
-    out << fmt::format("{} of {} files verified ({} profile); exit code {}\n", verified, reports.size(), run.profile,
+    size_t verified = 0, accepted = 0;
+    for (const FileReport& r : reports) {
+      verified += r.verdict == Verdict::Verified;
+      accepted += r.verdict == Verdict::Accepted;
+    }
+    out << fmt::format("{} of {} files verified{} ({} profile); exit code {}\n", verified, reports.size(),
+                       accepted ? fmt::format(", {} accepted with suppressed findings", accepted) : "", run.profile,
                        run.exitCode);
   }
 }

@@ -5,15 +5,6 @@
 #include "verify/rules.hpp"
 
 namespace ccforge::verify {
-namespace {
-
-bool namesAGroup(std::string_view pattern) {
-  for (const RuleInfo& r : ruleCatalogue())
-    if (r.id.size() > pattern.size() && r.id.starts_with(pattern) && r.id[pattern.size()] == '.') return true;
-  return false;
-}
-
-}  // namespace
 
 std::string_view ruleActionName(RuleAction action) {
   switch (action) {
@@ -25,13 +16,17 @@ std::string_view ruleActionName(RuleAction action) {
 }
 
 void RuleOverrides::set(const std::string& pattern, RuleAction action) {
-  if (!findRule(pattern) && !namesAGroup(pattern))
+  if (!namesRuleOrGroup(pattern))
     throw std::invalid_argument(std::string(ruleActionName(action)) + " " + pattern +
                                 ": no rule or group of rules has this name (docs/verify.md, \"Rule reference\")");
   const auto [it, inserted] = byPattern_.emplace(pattern, action);
   if (!inserted && it->second != action)
     throw std::invalid_argument(pattern + " is given both " + std::string(ruleActionName(it->second)) + " and " +
                                 std::string(ruleActionName(action)));
+}
+
+void RuleOverrides::overrideWith(const RuleOverrides& other) {
+  for (const auto& [pattern, action] : other.byPattern_) byPattern_[pattern] = action;
 }
 
 std::optional<RuleAction> RuleOverrides::actionFor(std::string_view rule) const {

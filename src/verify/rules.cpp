@@ -22,6 +22,8 @@ const std::vector<RuleInfo>& ruleCatalogue() {
       {"format.name-length", Check::Format, "The algorithm name is longer than the runtime keeps."},
       {"format.children", Check::Format,
        "An element has more children than the runtime's parser stores (MAX_SUBS); it overruns its array."},
+      {"format.suppression", Check::Format,
+       "A ccforge-disable comment names no rule or group of this catalogue; it suppresses nothing."},
       {"limits.channels", Check::Limits, "nchannels or a thread block's chan is outside the runtime's channels."},
       {"limits.nchunksperloop", Check::Limits, "nchunksperloop is not positive."},
       {"limits.ngpus", Check::Limits, "ngpus is not positive or differs from the number of <gpu> elements."},
@@ -117,6 +119,17 @@ const RuleInfo* findRule(std::string_view id) {
   const auto& rules = ruleCatalogue();
   auto it = std::find_if(rules.begin(), rules.end(), [&](const RuleInfo& r) { return r.id == id; });
   return it == rules.end() ? nullptr : &*it;
+}
+
+bool namesRuleOrGroup(std::string_view pattern) {
+  if (findRule(pattern)) return true;
+  for (const RuleInfo& r : ruleCatalogue())
+    if (patternCovers(pattern, r.id)) return true;
+  return false;
+}
+
+bool patternCovers(std::string_view pattern, std::string_view rule) {
+  return rule == pattern || (rule.size() > pattern.size() && rule.starts_with(pattern) && rule[pattern.size()] == '.');
 }
 
 std::string_view toolVersion() { return CCFORGE_VERSION; }

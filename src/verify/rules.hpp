@@ -20,6 +20,10 @@ struct RuleInfo {
 const std::vector<RuleInfo>& ruleCatalogue();
 // nullptr for an id not in the catalogue.
 const RuleInfo* findRule(std::string_view id);
+// A rule id of the catalogue, or a group: the part before the dot of some ids ("selection").
+bool namesRuleOrGroup(std::string_view pattern);
+// `pattern` (a rule id or a group) names `rule`.
+bool patternCovers(std::string_view pattern, std::string_view rule);
 // Where docs/verify.md explains the rule (relative to the repository root).
 std::string ruleHelpPath(std::string_view id);
 // The same section on the project's site: projectUrl() + "/blob/main/" + ruleHelpPath(id).

@@ -237,7 +237,7 @@ class DirectoryCheck {
  public:
   DirectoryCheck(const std::vector<LoadedAlgorithm>& files, const Options& options) : files_(files), options_(options) {
     for (const LoadedAlgorithm& f : files)
-      findings_.emplace_back(f.report->file, options.maxReportedPerRule, &options.ruleOverrides);
+      findings_.emplace_back(f.report->file, options, f.algorithm ? &f.algorithm->suppressions : nullptr);
   }
 
   void run() {
@@ -256,8 +256,10 @@ class DirectoryCheck {
       findings_[f].moveInto(report);
       report.checks.push_back({Check::Selection, failed ? CheckStatus::Failed : CheckStatus::Passed,
                                fmt::format("checked against the directory's {} algorithm files", files_.size())});
-      if (failed && (report.verdict == Verdict::Verified || report.verdict == Verdict::Inconclusive))
+      if (failed && (report.verdict == Verdict::Verified || report.verdict == Verdict::Accepted ||
+                     report.verdict == Verdict::Inconclusive))
         report.verdict = Verdict::Violation;
+      if (report.verdict == Verdict::Verified && report.suppressedCount() > 0) report.verdict = Verdict::Accepted;
     }
   }
 
@@ -462,7 +464,7 @@ FileReport strayFileReport(const std::string& path, const std::string& why, size
   r.file = path;
   const bool executor = std::find(options.profile.selectors.begin(), options.profile.selectors.end(),
                                   Selector::Legacy) == options.profile.selectors.end();
-  Findings findings(path, options.maxReportedPerRule, &options.ruleOverrides);
+  Findings findings(path, options);
   if (executor) {
     findings.error(Check::Selection, "selection.stray-file", {},
                    fmt::format("not an algorithm file: {}. The executor reads every regular file and symbolic link of "

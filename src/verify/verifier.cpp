@@ -19,6 +19,7 @@
 #include "semantics/loaded_program.hpp"
 #include "verify/step_ref.hpp"
 #include "verify/races.hpp"
+#include "verify/rules.hpp"
 #include "verify/selection.hpp"
 #include "verify/send_buffer.hpp"
 #include "verify/smt/engine.hpp"
@@ -46,7 +47,7 @@ ProgramSummary summarize(const ir::Algorithm& algo, const std::string& collectiv
 class FileVerification {
  public:
   FileVerification(const ir::Algorithm& algo, const std::string& source, const Options& options)
-      : algo_(algo), options_(options), findings_(source, options.maxReportedPerRule, &options.ruleOverrides) {
+      : algo_(algo), options_(options), findings_(source, options, &algo.suppressions) {
     report_.file = source;
     report_.profile = options.profile.name;
   }
@@ -55,6 +56,11 @@ class FileVerification {
     ResolvedCollective resolved = resolveCollective(algo_, options_.collective, options_.customCollective, findings_);
     report_.program = summarize(algo_, resolved.description);
     for (std::string& note : resolved.notes) report_.notes.push_back(std::move(note));
+    for (const ir::RuleSuppression& s : algo_.suppressions)
+      if (!namesRuleOrGroup(s.rule))
+        findings_.error(Check::Format, "format.suppression", s.where,
+                        "the suppression comment names no rule or group: '" + s.rule +
+                            "' (docs/verify.md, \"Rule reference\"); it suppresses nothing");
     const LoadResult load = loadProgram(algo_);
     LintResult lint = verify::lint(load, algo_, parserIssues, resolved.collective, options_, findings_);
     outcome(Check::Format, findings_.hasErrors(Check::Format) ? CheckStatus::Failed : CheckStatus::Passed);
@@ -74,10 +80,11 @@ class FileVerification {
     });
     bool disagreement = std::any_of(report_.violations.begin(), report_.violations.end(),
                                     [](const Violation& v) { return v.rule == smt::kDisagreementRule; });
-    report_.verdict = disagreement               ? Verdict::InternalError
-                      : report_.errorCount() > 0 ? Verdict::Violation
-                      : inconclusive             ? Verdict::Inconclusive
-                                                 : Verdict::Verified;
+    report_.verdict = disagreement                    ? Verdict::InternalError
+                      : report_.errorCount() > 0      ? Verdict::Violation
+                      : inconclusive                  ? Verdict::Inconclusive
+                      : report_.suppressedCount() > 0 ? Verdict::Accepted
+                                                      : Verdict::Verified;
     if (disagreement)
       setError(
           report_, report_.file, algo_.where,

@@ -48,7 +48,8 @@ root=$(cd "$root" && pwd) || exit 2
 # that name (same command line); my_alltonext.py is a custom collective of tests/fixtures/python,
 # gemv_fused.py a fused program of the same folder; ar.log and ag.log are public nccl-tests logs of
 # one H100 box (tests/fixtures/nccl-tests-logs/README.md); ndv5 and ncv4 are msccl-scheduler's shipped
-# directories (tests/fixtures/msccl-scheduler/README.md), select_sweep the test directory of `select`.
+# directories (tests/fixtures/msccl-scheduler/README.md), select_sweep the test directory of `select`;
+# every_finding_suppressed.xml and ccforge-rules.json are the rule-control examples of docs/verify.md.
 INPUTS="
 system.xml                              tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
 nodeA.xml                               tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml
@@ -62,6 +63,8 @@ ar.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-
 ag.log                                  tests/fixtures/nccl-tests-logs/h100-1x8-allgather-nccl2.29.txt
 ndv5                                    tests/fixtures/msccl-scheduler/ndv5
 ncv4                                    tests/fixtures/msccl-scheduler/ncv4
+every_finding_suppressed.xml            tests/fixtures/verify/suppressions/every_finding_suppressed.xml
+ccforge-rules.json                      tests/fixtures/verify-config/ccforge-rules.json
 select_sweep                            tests/fixtures/verify-dirs/select_sweep
 "
 

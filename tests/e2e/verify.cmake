@@ -125,3 +125,25 @@ ccforge_cli_test("verify: a note every file has is printed once, with the count 
   --lacks "allreduce_pairs_n2.xml:1:1: note: profile"
   --has "the note \"profile msccl-executor from the header .*\" holds for 1 more file$"
   -- verify ${VF}/good/allgather_pairs_n2.xml ${VF}/good/allreduce_pairs_n2.xml)
+
+# Rule control beyond --disable/--warn/--error (docs/verify.md, "Rule control"): a baseline
+# written by one run, a configuration file found upward, suppressions in SARIF.
+set(RULE_CONTROL ${CMAKE_CURRENT_BINARY_DIR}/rule-control)
+add_test(NAME "cli: verify: a baseline written by one run accepts the same findings in the next"
+  COMMAND ${CCFORGE_EXPECT} 0 --has "verdict: ACCEPTED \\(0 errors, 0 warnings, 3 suppressed\\)"
+  -- sh -c "rm -rf ${RULE_CONTROL}/baseline && mkdir -p ${RULE_CONTROL}/baseline && cd ${RULE_CONTROL}/baseline && cp ${VF}/deadlock/dependency_cycle.xml d.xml && { $<TARGET_FILE:ccforge> verify d.xml --write-baseline base.json > /dev/null; test $? -eq 10; } && grep -q '\"rule\": \"deadlock.cycle\"' base.json && $<TARGET_FILE:ccforge> verify d.xml --baseline base.json")
+add_test(NAME "cli: verify: a finding the baseline does not list still fails the gate"
+  COMMAND ${CCFORGE_EXPECT} 10 --has "verdict: VIOLATION \\(1 error, 0 warnings, 1 suppressed\\)"
+  -- sh -c "rm -rf ${RULE_CONTROL}/partial && mkdir -p ${RULE_CONTROL}/partial && cd ${RULE_CONTROL}/partial && cp ${VF}/deadlock/dependency_cycle.xml d.xml && printf '{\"format\": \"ccforge-baseline/1\", \"findings\": [{\"file\": \"d.xml\", \"rule\": \"postcondition.wrong-chunk\", \"message\": \"out-of-place: rank 0 output chunk 0 holds uninitialised, but allreduce requires in(0,0)\"}]}' > base.json && $<TARGET_FILE:ccforge> verify d.xml --baseline base.json --disable deadlock")
+add_test(NAME "cli: verify: the configuration file above the verified path disables rules, and --no-config ignores it"
+  COMMAND ${CCFORGE_EXPECT} 10 --has "^ok: accepted by the configuration$" --has "deadlock.cycle\\]$"
+  -- sh -c "rm -rf ${RULE_CONTROL}/config && mkdir -p ${RULE_CONTROL}/config/algos/a100 && cd ${RULE_CONTROL}/config && cp ${VF}/deadlock/dependency_cycle.xml algos/a100/d.xml && printf '{\"verify\": {\"disable\": [\"deadlock\", \"postcondition\"]}}' > .ccforge.json && $<TARGET_FILE:ccforge> verify algos/a100/d.xml > /dev/null && echo 'ok: accepted by the configuration' && $<TARGET_FILE:ccforge> verify --no-config algos/a100/d.xml")
+add_test(NAME "cli: verify: a configuration file naming no rule is a located error (exit 2)"
+  COMMAND ${CCFORGE_EXPECT} 2 --has "/.ccforge.json:1:25: error: --disable deadlok: no rule or group of rules has this name"
+  -- sh -c "rm -rf ${RULE_CONTROL}/bad && mkdir -p ${RULE_CONTROL}/bad && cd ${RULE_CONTROL}/bad && cp ${VF}/good/allreduce_pairs_n2.xml g.xml && printf '{\"verify\": {\"disable\": [\"deadlok\"]}}' > .ccforge.json && $<TARGET_FILE:ccforge> verify g.xml")
+ccforge_cli_test("verify: SARIF marks findings suppressed in the file as SARIF suppressions" 0
+  --has "\"kind\": \"inSource\"" --has "\"justification\": \"a fixture of the suppression comments\""
+  -- verify --format sarif ${VF}/suppressions/every_finding_suppressed.xml)
+ccforge_cli_test("verify: --config and --no-config exclude each other" 1
+  --has "excludes"
+  -- verify --config x.json --no-config ${VF}/good/allreduce_pairs_n2.xml)

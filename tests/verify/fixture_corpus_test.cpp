@@ -86,6 +86,7 @@ TEST_CASE("race fixtures") { checkFixturesIn({"races"}); }
 TEST_CASE("postcondition fixtures") { checkFixturesIn({"postcondition"}); }
 TEST_CASE("deadlock fixtures") { checkFixturesIn({"deadlock"}); }
 TEST_CASE("custom collective fixtures") { checkFixturesIn({"custom"}); }
+TEST_CASE("suppression comments: accepted, still failing, or naming no rule") { checkFixturesIn({"suppressions"}); }
 TEST_CASE("correct twins of every error class verify clean") { checkFixturesIn({"good"}); }
 // Programs on which engines disagreed (found by tests/property): each now gets one verdict everywhere.
 TEST_CASE("fixtures from engine disagreements") { checkFixturesIn({"differential"}); }

@@ -47,7 +47,8 @@ TEST_CASE("rule overrides: findings are dropped, downgraded and upgraded") {
   CHECK(report.violations[0].severity == Severity::Warning);
   CHECK(report.violations[1].severity == Severity::Error);
   REQUIRE(report.notes.size() == 1);
-  CHECK(report.notes[0] == "1 finding of rule race.write-read not reported (--disable)");
+  CHECK(report.notes[0] ==
+        "1 finding of rule race.write-read not reported (disabled by --disable or the configuration file)");
 }
 
 TEST_CASE("rule overrides: without overrides a finding keeps its severity") {

@@ -28,7 +28,7 @@ void Findings::add(Violation v) {
     v.severity = *action == RuleAction::Warn ? Severity::Warning : Severity::Error;
   }
   v.suppression = suppressionFor(v);
-  if (v.severity == Severity::Error && !v.suppression) ++errorsByCheck_[v.check];
+  if (v.severity == Severity::Error) ++errorsByCheck_[v.check];
   if (++countByRule_[v.rule] <= maxPerRule_) listed_.push_back(std::move(v));
 }
 

@@ -2,7 +2,7 @@
 // repeats one mistake thousands of times) and counting the rest. The user's rule control applies
 // here (docs/verify.md, "Rule control"): --disable/--warn/--error and the configuration file
 // first, then the file's suppression comments, then the baseline; a suppressed finding is listed
-// with its suppression and counts as neither error nor warning.
+// with its suppression, fails its check, and counts in the verdict as neither error nor warning.
 #pragma once
 
 #include <map>
@@ -35,6 +35,8 @@ class Findings {
              std::vector<StepRef> steps = {}, std::vector<std::string> evidence = {});
   void warning(Check check, std::string rule, ir::TextLocation where, std::string message);
 
+  // Errors found, suppressed ones included: the check failed (the report's verdict leaves the
+  // suppressed ones out).
   bool hasErrors(Check check) const;
   bool hasErrors() const;
   const std::string& file() const { return file_; }

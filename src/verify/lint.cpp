@@ -192,6 +192,14 @@ class Linter {
         if (readsLocalSource(st.type)) boundsRule(rank, where, loaded, st.srcbuf, st.srcoff, "srcoff", "reads");
         if (writesLocalDestination(st.type)) boundsRule(rank, where, loaded, st.dstbuf, st.dstoff, "dstoff", "writes");
       }
+      // The parser checks the offsets of every step but rrc against the <gpu>'s own chunk counts
+      // (msccl_parser.cc:610-611, mscclCheckBufferBounds at 270-287; microsoft/msccl topo.cc:1099-1100
+      // and 725-741): only the offset, -1 included, and only where the step reads or writes locally.
+      if (!isNop && st.type != OpType::RecvReduceCopy) {
+        const ir::Gpu& g = program.gpu(rank);
+        if (readsLocalSource(st.type)) parserBoundsRule(g, rank, where, loaded, st.srcbuf, st.srcoff, "srcoff");
+        if (writesLocalDestination(st.type)) parserBoundsRule(g, rank, where, loaded, st.dstbuf, st.dstoff, "dstoff");
+      }
       if (st.depid >= 0) dependencyRules(program, rank, where, st);
       // nop rules (msccl-ir.md §1): nops carry dependencies for the next real step.
       if (isNop && st.depid < 0)
@@ -256,6 +264,27 @@ class Linter {
              fmt::format("{}: '{}' {} {}[{}..{}) ({}={} cnt={}), but the {} buffer has {} chunks", where,
                          ir::opTypeName(st.type), verb, ir::bufferLetter(buf), off, static_cast<int64_t>(off) + st.cnt,
                          attr, off, st.cnt, ir::bufferName(buf), len));
+  }
+
+  // Reported where limits.bounds is not (an offset inside the collective's buffer, outside the
+  // count the <gpu> declares) and where the offset is stored unchanged (else limits.narrowing).
+  void parserBoundsRule(const ir::Gpu& g, int32_t rank, const std::string& where, const LoadedStep& st, Buffer buf,
+                        int32_t off, const char* attr) {
+    const int32_t declared = buf == Buffer::Input    ? g.inputChunks
+                             : buf == Buffer::Output ? g.outputChunks
+                                                     : g.scratchChunks;
+    if (off >= -1 && off < declared) return;
+    const int32_t len = r_.bufferLengths[rank][static_cast<size_t>(buf)];
+    const bool boundsReported = off < 0 || static_cast<int64_t>(off) + st.cnt > len;
+    if (boundsReported || off > p_.maxStoredOffset) return;
+    f_.error(Check::Limits, "limits.parser-bounds", st.where,
+             fmt::format("{}: {}={} is outside the {} buffer's -1..{} by the gpu's own {}={}, which {}'s parser "
+                         "checks: the file does not load",
+                         where, attr, off, ir::bufferName(buf), declared - 1,
+                         buf == Buffer::Input    ? "i_chunks"
+                         : buf == Buffer::Output ? "o_chunks"
+                                                 : "s_chunks",
+                         declared, p_.name));
   }
 
   void dependencyRules(const LoadedProgram& program, int32_t rank, const std::string& where, const ir::Step& st) {

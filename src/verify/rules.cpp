@@ -58,6 +58,9 @@ const std::vector<RuleInfo>& ruleCatalogue() {
       {"limits.tbs-per-channel", Check::Limits,
        "More thread blocks send (or receive) on one channel than the runtime allows."},
       {"limits.bounds", Check::Limits, "A step reads or writes chunks outside its buffer."},
+      {"limits.parser-bounds", Check::Limits,
+       "A step's offset is outside the chunk count its <gpu> declares (i_chunks, o_chunks, s_chunks), which the "
+       "runtime's parser checks before it loads the file."},
       {"limits.fused-reduce", Check::Limits,
        "A chain of re steps the parser fuses into one reduction computes something else than its steps say."},
       {"limits.size-window", Check::Limits, "minBytes/maxBytes select no size."},

@@ -182,6 +182,7 @@ TEST_CASE("SMT agrees with the simulation: correct programs") { checkDirectory("
 TEST_CASE("SMT agrees with the simulation: limits fixtures") { checkDirectory("limits"); }
 TEST_CASE("SMT agrees with the simulation: postcondition fixtures") { checkDirectory("postcondition"); }
 TEST_CASE("SMT agrees with the simulation: race fixtures") { checkDirectory("races"); }
+TEST_CASE("SMT agrees with the simulation: suppression fixtures") { checkDirectory("suppressions"); }
 TEST_CASE("SMT agrees with the simulation: fixtures from engine disagreements") { checkDirectory("differential"); }
 TEST_CASE("SMT agrees with the simulation: msccl-tools samples") {
   checkDirectory("valid");
@@ -214,7 +215,7 @@ TEST_CASE("the corpus is all covered") {
   size_t covered = 0;
   for (const fs::path& p : test::corpus())
     for (const char* dir : {"buffers", "connections", "custom", "deadlock", "differential", "format", "fused", "good",
-                            "limits", "postcondition", "races", "valid", "invalid"})
+                            "limits", "postcondition", "races", "suppressions", "valid", "invalid"})
       covered += p.parent_path().filename() == dir;
   CHECK(covered == test::corpus().size());
 }

@@ -33,7 +33,21 @@ void pairing(const LoadedProgram& index, const LoadedConnection& c, Findings& fi
   if (c.sendTb < 0 || c.recvTb < 0) {
     bool sends = c.sendTb >= 0;
     const auto& steps = sends ? c.sendSteps : c.recvSteps;
-    if (steps.empty()) return;  // a declared but unused peer moves no data
+    if (steps.empty()) {
+      // The runtime connects every declared peer, steps or none (msccl_parser.cc:674-681 counts the
+      // block's peers on its channel; msccl_setup.cc:103-112 connects them all), and NCCL's setup
+      // pairs each rank's send connections with the peer's receive connections.
+      const int32_t tb = sends ? c.sendTb : c.recvTb;
+      findings.error(
+          Check::Connections, "connections.unmatched", index.threadBlock(tb).where,
+          fmt::format("{} declares {} peer {} on channel {} but has no step that uses it, and no thread "
+                      "block of rank {} declares the matching {} peer {} there: the runtime connects every "
+                      "declared peer when it loads the file, and the two ranks' connection setup no longer "
+                      "pairs",
+                      tbName(index, tb), sends ? "send" : "receive", sends ? c.receiver : c.sender, c.channel,
+                      sends ? c.receiver : c.sender, sends ? "receive" : "send", sends ? c.sender : c.receiver));
+      return;
+    }
     uint32_t first = steps.front();
     findings.error(
         Check::Connections, "connections.unmatched", index.step(first).where,

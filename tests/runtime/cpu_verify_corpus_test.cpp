@@ -79,6 +79,7 @@ const std::map<std::string, Outcome> kExpected = {
     {"limits/chunk_counts_legacy.xml", Outcome::Matches},
     {"limits/cnt_72.xml", Outcome::Matches},
     {"limits/offset_beyond_declared_chunks.xml", Outcome::Matches},
+    {"connections/declared_peer_without_partner.xml", Outcome::Matches},
     {"limits/co_residency.xml", Outcome::Matches},
     {"limits/dependency_out_of_range.xml", Outcome::Rejected},
     {"limits/fused_reduce_cnt_mismatch.xml", Outcome::Matches},  // the mis-fused chain only touches scratch

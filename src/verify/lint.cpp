@@ -131,7 +131,7 @@ class Linter {
       f_.error(
           Check::Limits, "limits.tbs-per-rank", g.where,
           fmt::format("gpu {} has {} thread blocks; {} allows {}", rank, ntbs, p_.name, p_.maxThreadBlocksPerRank));
-    else if (ntbs > coResident)
+    else if (ntbs > coResident && anyBlockWaits(program, rank))
       f_.error(Check::Limits, "limits.co-residency", g.where,
                fmt::format("gpu {} has {} thread blocks, but only {} can be resident at once (--max-tbs); its blocks "
                            "wait on each other, so the kernel would hang",
@@ -169,6 +169,16 @@ class Linter {
     };
     perChannel(sendersPerChannel, "send");
     perChannel(receiversPerChannel, "receive");
+  }
+
+  // Whether a block of the rank can wait: on a peer (a receive waits for data, a send for a free
+  // slot) or on a flag. Blocks that never wait finish whatever runs when, so more of them than
+  // can be resident only run in turns.
+  static bool anyBlockWaits(const LoadedProgram& program, int32_t rank) {
+    for (int32_t t = program.firstTbOfRank(rank); t < program.firstTbOfRank(rank + 1); ++t)
+      for (const ir::Step& st : program.threadBlock(t).steps)
+        if (communicates(st.type) || st.depid >= 0) return true;
+    return false;
   }
 
   void stepRules(const LoadedProgram& program, int32_t rank, int32_t t) {

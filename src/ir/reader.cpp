@@ -298,30 +298,87 @@ class Reader {
     return values;
   }
 
-  // Canonical decimal only: the runtime reads numbers with strtol(..., 0), so "010" would be
-  // octal and "abc" zero; we refuse both rather than guess.
-  void requireCanonical(std::string_view v, std::string_view attribute) {
-    std::string_view digits = v.substr(!v.empty() && v[0] == '-' ? 1 : 0);
-    bool canonical = !digits.empty() && (digits.size() == 1 || digits[0] != '0') &&
-                     digits.find_first_not_of("0123456789") == std::string_view::npos;
-    if (!canonical) {
-      std::string why =
-          digits.size() > 1 && digits[0] == '0' ? " (leading zero: the runtime would read it as octal or hex)" : "";
-      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) +
-                                             "' must be a decimal integer, got \"" + std::string(v) + "\"" + why);
+  // Numbers as the runtimes read them: strtol(str, NULL, 0) (strtoll for minBytes/maxBytes;
+  // msccl-executor-nccl c6f6b36 src/include/msccl/msccl_parser.h:75-87, microsoft/msccl's
+  // xmlGetAttrInt). Canonical decimal is read as written. Another spelling strtol consumes whole
+  // (a sign, 0x and hex digits, 0 and octal digits: "+1", "0x2", "010") is read as the runtime
+  // reads it, with a format.runtime-parser warning naming the value ("010" is 8). Anything else
+  // ("abc", "5k", "", " 1") the runtime reads a prefix of, or zero: a read error.
+  struct Spelled {
+    bool negative = false;
+    uint64_t magnitude = 0;
+    bool overflow = false;  // beyond 2^64 - 1
+    bool canonical = false;
+    int base = 10;
+  };
+  static std::optional<Spelled> spelled(std::string_view v) {
+    Spelled out;
+    size_t i = 0;
+    if (i < v.size() && (v[i] == '-' || v[i] == '+')) out.negative = v[i++] == '-';
+    std::string_view digits = v.substr(i);
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+      out.base = 16;
+      digits.remove_prefix(2);
+    } else if (digits.size() > 1 && digits[0] == '0') {
+      out.base = 8;
     }
+    if (digits.empty()) return std::nullopt;
+    for (char c : digits) {
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : 99;
+      if (d >= out.base) return std::nullopt;
+      if (out.magnitude >
+          (std::numeric_limits<uint64_t>::max() - static_cast<uint64_t>(d)) / static_cast<uint64_t>(out.base))
+        out.overflow = true;
+      out.magnitude = out.magnitude * static_cast<uint64_t>(out.base) + static_cast<uint64_t>(d);
+    }
+    out.canonical = out.base == 10 && v[0] != '+';
+    return out;
+  }
+  // The spelling's value, warned about unless canonical; a read error for what strtol would not
+  // consume whole.
+  Spelled readSpelled(std::string_view v, std::string_view attribute, bool saturating, int64_t lo, int64_t hi) {
+    const std::optional<Spelled> n = spelled(v);
+    if (!n)
+      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be an integer, got \"" +
+                                             std::string(v) +
+                                             "\" (the runtime's strtol would read a prefix of it, or 0)");
+    const bool inRange = !n->overflow && n->magnitude <= largestMagnitude(n->negative, lo, hi);
+    if (!inRange && !saturating)
+      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' = " + std::string(v) +
+                                             " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                             "]");
+    return *n;
+  }
+  static uint64_t largestMagnitude(bool negative, int64_t lo, int64_t hi) {
+    return negative ? static_cast<uint64_t>(-(lo + 1)) + 1 : static_cast<uint64_t>(hi);
+  }
+  static int64_t valueOf(const Spelled& n, int64_t lo, int64_t hi) {
+    if (n.overflow || n.magnitude > largestMagnitude(n.negative, lo, hi))
+      return n.negative ? lo : hi;  // strtoll saturates
+    if (!n.negative) return static_cast<int64_t>(n.magnitude);
+    return n.magnitude == 0 ? 0 : -static_cast<int64_t>(n.magnitude - 1) - 1;
+  }
+  void warnSpelling(std::string_view v, std::string_view attribute, const Spelled& n, int64_t value) {
+    if (n.canonical) return;
+    lexicalScan_.numberSpelling(attributeLocation(attribute),
+                                "attribute '" + std::string(attribute) + "' = \"" + std::string(v) +
+                                    "\": the runtime's strtol(..., 0) reads it as " + std::to_string(value) +
+                                    (n.base == 8    ? " (octal)"
+                                     : n.base == 16 ? " (hexadecimal)"
+                                                    : "") +
+                                    "; write " + std::to_string(value));
   }
   template <typename T>
   T number(const char* value, std::string_view attribute) {
-    std::string_view v = value;
-    requireCanonical(v, attribute);
-    T out{};
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (ec != std::errc{} || end != v.data() + v.size())
-      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' = " + std::string(v) +
-                                             " is out of range [" + std::to_string(std::numeric_limits<T>::min()) +
-                                             ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
-    return out;
+    constexpr int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    const std::string_view v = value;
+    const Spelled n = readSpelled(v, attribute, false, lo, hi);
+    const int64_t out = valueOf(n, lo, hi);
+    warnSpelling(v, attribute, n, out);
+    return static_cast<T>(out);
   }
   int32_t int32(const char* value, std::string_view attribute) { return number<int32_t>(value, attribute); }
 
@@ -330,11 +387,11 @@ class Reader {
   // 2^63 - 1, such as 2^64 - 1, is the window bound 2^63 - 1 to the runtime, and one below -2^63 is
   // -2^63 (which verify refuses as limits.size-window, like every negative bound).
   int64_t byteBound(const char* value, std::string_view attribute) {
-    std::string_view v = value;
-    requireCanonical(v, attribute);
-    int64_t out = 0;  // canonical digits: from_chars reads them all, or they are out of range
-    if (std::from_chars(v.data(), v.data() + v.size(), out).ec == std::errc::result_out_of_range)
-      return v[0] == '-' ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+    constexpr int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+    const std::string_view v = value;
+    const Spelled n = readSpelled(v, attribute, true, lo, hi);
+    const int64_t out = valueOf(n, lo, hi);
+    warnSpelling(v, attribute, n, out);
     return out;
   }
 

@@ -29,6 +29,10 @@ void RuntimeLexicalScan::report(TextLocation where, std::string message) {
   if (issues_.size() < kMaxIssues) issues_.push_back({where, std::move(message)});
 }
 
+void RuntimeLexicalScan::numberSpelling(TextLocation where, std::string message) {
+  if (issues_.size() < kMaxIssues) issues_.push_back({where, std::move(message), true});
+}
+
 void RuntimeLexicalScan::documentStart(std::string_view bytes) {
   if (bytes.starts_with("\xEF\xBB\xBF"))
     report({1, 1},

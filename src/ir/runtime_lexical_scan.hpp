@@ -24,6 +24,7 @@ struct RuntimeLexicalLimits {
 struct RuntimeParserIssue {
   TextLocation where;
   std::string message;
+  bool warning = false;  // the runtime reads it as meant, in a way worth knowing (a number's spelling)
 };
 
 class RuntimeLexicalScan {
@@ -40,6 +41,9 @@ class RuntimeLexicalScan {
   void textBetweenTags(std::string_view raw, TextLocation where);
   // `data` is the comment's text between "<!--" and "-->".
   void comment(std::string_view data, TextLocation where);
+
+  // A number the runtime's strtol reads whole but that is not canonical decimal (reader.cpp).
+  void numberSpelling(TextLocation where, std::string message);
 
   std::vector<RuntimeParserIssue> take() { return std::move(issues_); }
 

@@ -29,7 +29,9 @@ class Linter {
       : a_(algo), collective_(collective), o_(options), p_(options.profile), f_(findings) {}
 
   LintResult run(const LoadResult& load, const std::vector<ir::RuntimeParserIssue>& parserIssues) {
-    for (const auto& issue : parserIssues) f_.error(Check::Format, "format.runtime-parser", issue.where, issue.message);
+    for (const auto& issue : parserIssues)
+      issue.warning ? f_.warning(Check::Format, "format.runtime-parser", issue.where, issue.message)
+                    : f_.error(Check::Format, "format.runtime-parser", issue.where, issue.message);
     headerRules();
     checkParserStorage(a_, p_, f_);
     checkTileIterations(a_, p_, f_);

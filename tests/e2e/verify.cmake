@@ -147,3 +147,6 @@ ccforge_cli_test("verify: SARIF marks findings suppressed in the file as SARIF s
 ccforge_cli_test("verify: --config and --no-config exclude each other" 1
   --has "excludes"
   -- verify --config x.json --no-config ${VF}/good/allreduce_pairs_n2.xml)
+ccforge_cli_test("verify: a number the runtime's strtol reads only in part is a located read error (exit 2)" 2
+  --has "number_read_in_part.xml:6:72: error: attribute 'cnt' must be an integer, got \"1k\""
+  -- verify ${FIXTURES}/malformed/number_read_in_part.xml)

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "ir/input_error.hpp"
 #include "ir/reader.hpp"
@@ -74,20 +75,34 @@ TEST_CASE("errors carry file:line:column and say what is wrong") {
   CHECK_THAT(errorOf(program(missing)), Catch::Contains("missing required attribute 'hasdep' on <step>"));
 }
 
-TEST_CASE("numbers must be canonical decimal integers in range") {
-  auto with = [](const std::string& cnt) {
+TEST_CASE("numbers: what the runtime's strtol reads whole is read as it reads it, the rest is refused") {
+  auto program_with = [](const std::string& cnt) {
     std::string s = kGoodStep;
     s.replace(s.find("cnt=\"1\""), 7, "cnt=\"" + cnt + "\"");
-    return errorOf(program(s));
+    return program(s);
   };
-  CHECK_THAT(with("abc"), Catch::Contains("must be a decimal integer, got \"abc\""));
-  CHECK_THAT(with("010"), Catch::Contains("leading zero"));
-  CHECK_THAT(with("0x10"), Catch::Contains("leading zero"));
+  auto with = [&](const std::string& cnt) { return errorOf(program_with(cnt)); };
+  CHECK_THAT(with("abc"), Catch::Contains("must be an integer, got \"abc\""));
+  CHECK_THAT(with("08"), Catch::Contains("must be an integer"));  // strtol stops at the 8
+  CHECK_THAT(with("5k"), Catch::Contains("must be an integer"));
   CHECK_THAT(with("99999999999"), Catch::Contains("out of range"));
   CHECK_THAT(with("-99999999999"), Catch::Contains("out of range"));
-  CHECK_THAT(with(""), Catch::Contains("decimal integer"));
-  CHECK_THAT(with(" 1"), Catch::Contains("decimal integer"));
+  CHECK_THAT(with("0x80000000"), Catch::Contains("out of range"));
+  CHECK_THAT(with(""), Catch::Contains("must be an integer"));
+  CHECK_THAT(with(" 1"), Catch::Contains("must be an integer"));
   CHECK(with("-1").empty());
+  // Spellings strtol(..., 0) consumes whole: the runtime's value, and a warning that says it.
+  for (const auto& [text, value, why] :
+       {std::tuple{"010", 8, "reads it as 8 (octal)"}, std::tuple{"0x10", 16, "reads it as 16 (hexadecimal)"},
+        std::tuple{"+1", 1, "reads it as 1; write 1"}}) {
+    INFO(text);
+    const ReadResult r = readAlgorithm(program_with(text), "t.xml");
+    CHECK(r.algorithm.gpus[0].threadBlocks[0].steps[0].cnt == value);
+    REQUIRE(r.runtimeParserIssues.size() == 1);
+    CHECK(r.runtimeParserIssues[0].warning);
+    CHECK_THAT(r.runtimeParserIssues[0].message, Catch::Contains(why));
+  }
+  CHECK(readAlgorithm(program_with("1"), "t.xml").runtimeParserIssues.empty());
 }
 
 TEST_CASE("minBytes and maxBytes past 2^63 - 1 read as the runtimes' strtoll reads them") {
@@ -109,14 +124,14 @@ TEST_CASE("minBytes and maxBytes past 2^63 - 1 read as the runtimes' strtoll rea
   CHECK(window("0", "99999999999999999999999999").maxBytes == 9223372036854775807);
   CHECK(window("-99999999999999999999999999", "0").minBytes == INT64_MIN);
   CHECK(window("-1", "0").minBytes == -1);
-  // Still canonical decimal only: strtoll(..., 0) would read these as octal or hex.
-  std::string hex = program(kGoodStep);
-  hex.replace(hex.find("inplace=\"1\""), 11, R"(inplace="1" outofplace="0" minBytes="0" maxBytes="0x10")");
-  CHECK_THAT(errorOf(hex), Catch::Contains("maxBytes") && Catch::Contains("leading zero"));
+  // Other spellings as strtoll(..., 0) reads them: hex, octal (saturating too), and no 8 in octal.
+  CHECK(window("0", "0x10").maxBytes == 16);
+  CHECK(window("0", "0xffffffffffffffffff").maxBytes == 9223372036854775807);
+  CHECK(window("0", "0777").maxBytes == 511);
   std::string octal = program(kGoodStep);
   octal.replace(octal.find("inplace=\"1\""), 11,
                 R"(inplace="1" outofplace="0" minBytes="018446744073709551615" maxBytes="0")");
-  CHECK_THAT(errorOf(octal), Catch::Contains("minBytes") && Catch::Contains("leading zero"));
+  CHECK_THAT(errorOf(octal), Catch::Contains("minBytes") && Catch::Contains("must be an integer"));
 }
 
 TEST_CASE("unknown elements, text and stray content are rejected") {

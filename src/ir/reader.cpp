@@ -337,48 +337,41 @@ class Reader {
     out.canonical = out.base == 10 && v[0] != '+';
     return out;
   }
-  // The spelling's value, warned about unless canonical; a read error for what strtol would not
-  // consume whole.
-  Spelled readSpelled(std::string_view v, std::string_view attribute, bool saturating, int64_t lo, int64_t hi) {
+  // The value the runtime reads, warned about unless canonical; a read error for what strtol
+  // would not consume whole, and for a value outside lo..hi unless `saturating` (strtoll).
+  int64_t readNumber(std::string_view v, std::string_view attribute, int64_t lo, int64_t hi, bool saturating) {
     const std::optional<Spelled> n = spelled(v);
     if (!n)
       stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' must be an integer, got \"" +
                                              std::string(v) +
                                              "\" (the runtime's strtol would read a prefix of it, or 0)");
-    const bool inRange = !n->overflow && n->magnitude <= largestMagnitude(n->negative, lo, hi);
-    if (!inRange && !saturating)
-      stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' = " + std::string(v) +
-                                             " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                             "]");
-    return *n;
-  }
-  static uint64_t largestMagnitude(bool negative, int64_t lo, int64_t hi) {
-    return negative ? static_cast<uint64_t>(-(lo + 1)) + 1 : static_cast<uint64_t>(hi);
-  }
-  static int64_t valueOf(const Spelled& n, int64_t lo, int64_t hi) {
-    if (n.overflow || n.magnitude > largestMagnitude(n.negative, lo, hi))
-      return n.negative ? lo : hi;  // strtoll saturates
-    if (!n.negative) return static_cast<int64_t>(n.magnitude);
-    return n.magnitude == 0 ? 0 : -static_cast<int64_t>(n.magnitude - 1) - 1;
-  }
-  void warnSpelling(std::string_view v, std::string_view attribute, const Spelled& n, int64_t value) {
-    if (n.canonical) return;
-    lexicalScan_.numberSpelling(attributeLocation(attribute),
-                                "attribute '" + std::string(attribute) + "' = \"" + std::string(v) +
-                                    "\": the runtime's strtol(..., 0) reads it as " + std::to_string(value) +
-                                    (n.base == 8    ? " (octal)"
-                                     : n.base == 16 ? " (hexadecimal)"
-                                                    : "") +
-                                    "; write " + std::to_string(value));
+    const uint64_t largest = n->negative ? static_cast<uint64_t>(-(lo + 1)) + 1 : static_cast<uint64_t>(hi);
+    int64_t out = 0;
+    if (n->overflow || n->magnitude > largest) {
+      if (!saturating)
+        stop(attributeLocation(attribute), "attribute '" + std::string(attribute) + "' = " + std::string(v) +
+                                               " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                               "]");
+      out = n->negative ? lo : hi;
+    } else {
+      out = !n->negative        ? static_cast<int64_t>(n->magnitude)
+            : n->magnitude == 0 ? 0
+                                : -static_cast<int64_t>(n->magnitude - 1) - 1;
+    }
+    if (!n->canonical)
+      lexicalScan_.numberSpelling(attributeLocation(attribute),
+                                  "attribute '" + std::string(attribute) + "' = \"" + std::string(v) +
+                                      "\": the runtime's strtol(..., 0) reads it as " + std::to_string(out) +
+                                      (n->base == 8    ? " (octal)"
+                                       : n->base == 16 ? " (hexadecimal)"
+                                                       : "") +
+                                      "; write " + std::to_string(out));
+    return out;
   }
   template <typename T>
   T number(const char* value, std::string_view attribute) {
-    constexpr int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-    const std::string_view v = value;
-    const Spelled n = readSpelled(v, attribute, false, lo, hi);
-    const int64_t out = valueOf(n, lo, hi);
-    warnSpelling(v, attribute, n, out);
-    return static_cast<T>(out);
+    return static_cast<T>(
+        readNumber(value, attribute, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), false));
   }
   int32_t int32(const char* value, std::string_view attribute) { return number<int32_t>(value, attribute); }
 
@@ -387,12 +380,7 @@ class Reader {
   // 2^63 - 1, such as 2^64 - 1, is the window bound 2^63 - 1 to the runtime, and one below -2^63 is
   // -2^63 (which verify refuses as limits.size-window, like every negative bound).
   int64_t byteBound(const char* value, std::string_view attribute) {
-    constexpr int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
-    const std::string_view v = value;
-    const Spelled n = readSpelled(v, attribute, true, lo, hi);
-    const int64_t out = valueOf(n, lo, hi);
-    warnSpelling(v, attribute, n, out);
-    return out;
+    return readNumber(value, attribute, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), true);
   }
 
   bool flag(const char* value, std::string_view attribute) {

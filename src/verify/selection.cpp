@@ -256,11 +256,9 @@ class DirectoryCheck {
       findings_[f].moveInto(report);
       report.checks.push_back({Check::Selection, failed ? CheckStatus::Failed : CheckStatus::Passed,
                                fmt::format("checked against the directory's {} algorithm files", files_.size())});
-      const bool unsuppressed = std::any_of(report.violations.begin(), report.violations.end(), [](const Violation& v) {
-        return v.check == Check::Selection && v.severity == Severity::Error && !v.suppression;
-      });
-      if (unsuppressed && (report.verdict == Verdict::Verified || report.verdict == Verdict::Accepted ||
-                           report.verdict == Verdict::Inconclusive))
+      // Only a file without errors before this check can be verified, accepted or inconclusive.
+      if (report.errorCount() > 0 && (report.verdict == Verdict::Verified || report.verdict == Verdict::Accepted ||
+                                      report.verdict == Verdict::Inconclusive))
         report.verdict = Verdict::Violation;
       if (report.verdict == Verdict::Verified && report.suppressedCount() > 0) report.verdict = Verdict::Accepted;
     }

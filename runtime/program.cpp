@@ -105,10 +105,10 @@ class ProgramCompiler {
       const int32_t index = program.indexInTb(s);
       if (st.chainFirst != index) {  // a later member of a fused reduction
         ExecStep& fused = p_.steps_.back();
-        if (fused.reduceSourceCount == kMaxReduceFusion)
+        if (fused.reduceSourceCount == fusedReduceSourceCapacity(program.algorithm().proto))
           reject(st.where, where(program, t) + " step " + std::to_string(index) +
-                               ": the runtime's parser fuses more than " + std::to_string(kMaxReduceFusion) +
-                               " 're' steps into one reduction");
+                               ": the runtime's parser fuses more 're' steps into one reduction than the kernel's " +
+                               std::to_string(fusedReduceSourceCapacity(program.algorithm().proto)) + " sources");
         ++fused.reduceSourceCount;
         p_.reduceSourceOffsets_.push_back(st.srcoff);
         fused.publishes = st.publishes ? 1 : 0;

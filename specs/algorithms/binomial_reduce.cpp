@@ -1,6 +1,7 @@
 // Binomial-tree reduce: in round d = 1, 2, 4, ... rank v (counted from the root, v a multiple of
 // 2d) receives and reduces the partial sum of rank v+d. Out of place, a rank that receives first
-// copies its input to its output and reduces there, so no input buffer is written.
+// copies its input to where it accumulates, so no input buffer is written: the root to its output,
+// the others to scratch (their output buffer may be NULL).
 #include "algorithms.hpp"
 #include "support.hpp"
 
@@ -13,15 +14,15 @@ dsl::Program binomialReduce(const Arguments& a, ir::Protocol protocol) {
   require(root < n, "root " + std::to_string(root) + " is not a rank of " + std::to_string(n));
   const CallForm form = callForm(a);
   auto real = [&](int32_t v) { return (v + root) % n; };
-  // Where rank v accumulates: its output if it receives anything (v even) and the call is out of place.
+  // Whether rank v accumulates outside its input: it receives anything (v even) and the call is out of place.
   auto accumulates = [&](int32_t v) { return form == CallForm::OutOfPlace && v % 2 == 0 && v + 1 < n; };
-  auto buffer = [&](int32_t v) { return accumulates(v) ? Buffer::Output : Buffer::Input; };
+  auto buffer = [&](int32_t v) { return !accumulates(v) ? Buffer::Input : v == 0 ? Buffer::Output : Buffer::Scratch; };
   dsl::Program p("reduce_binomial",
                  {.type = CollectiveType::Reduce, .ranks = n, .chunkFactor = chunks, .form = form, .root = root},
                  {.protocol = protocol});
   for (int32_t i = 0; i < chunks; ++i) {
     for (int32_t v = 0; v < n; ++v)
-      if (accumulates(v)) p.chunk(real(v), Buffer::Input, i).copy(real(v), Buffer::Output, i);
+      if (accumulates(v)) p.chunk(real(v), Buffer::Input, i).copy(real(v), buffer(v), i);
     for (int32_t d = 1; d < n; d *= 2)
       for (int32_t v = 0; v + d < n; v += 2 * d)
         p.chunk(real(v), buffer(v), i).reduce(p.chunk(real(v + d), buffer(v + d), i));

@@ -263,7 +263,7 @@ class ProgramLoader {
           issue("limits.peer", st.where, "{}: '{}' receives, but the thread block has recv=-1", at,
                 ir::opTypeName(st.type));
         const LoadedStep* head = chainOpen ? &p_.steps_[chainHead] : nullptr;
-        const bool continues = head && st.type == ir::OpType::Reduce && st.depid < 0 && head->srcbuf == st.srcbuf &&
+        const bool continues = head && st.type == ir::OpType::Reduce && st.depid == -1 && head->srcbuf == st.srcbuf &&
                                head->dstbuf == st.dstbuf && head->dstoff == st.dstoff;
         if (continues) {
           l.chainFirst = head->chainFirst;
@@ -329,12 +329,14 @@ class ProgramLoader {
 
   // Whether the step carries a usable dependency; reports the ones that name nothing.
   bool dependency(int32_t rank, const LoadedStepName& at, const ir::Step& st) {
-    if ((st.depid < 0) != (st.deps < 0) || st.depid < -1 || st.deps < -1) {
-      issue("limits.dependency", st.where, "{}: depid={} deps={}: both must be -1 (no dependency) or both set", at,
-            st.depid, st.deps);
+    // The parsers record a dependency only for depid >= 0 and then ignore deps (msccl_parser.cc:545-549,
+    // microsoft/msccl topo.cc:1032-1036).
+    if (st.depid < 0) return false;
+    if (st.deps < 0) {
+      issue("limits.dependency", st.where,
+            "{}: depid={} deps={}: a dependency on a thread block needs a step (deps >= 0)", at, st.depid, st.deps);
       return false;
     }
-    if (st.depid < 0) return false;
     if (st.depid >= p_.threadBlocksOfRank(rank)) {
       issue("limits.dependency", st.where, "{}: depid={} names no thread block of gpu {}", at, st.depid, rank);
       return false;

@@ -22,6 +22,11 @@ inline constexpr int32_t kMaxStepCount = kMscclMaxCount - 1;  // largest cnt, an
 inline constexpr int32_t kMaxReduceFusion = 16;               // MSCCL_MAX_REDUCE_FUSION
 inline constexpr int32_t kMaxChannels = 32;                   // MAXCHANNELS
 inline constexpr int32_t kMaxPeersPerChannel = 32;            // MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL
+// Sources one fused reduction can take: the kernel's array srcs[MSCCL_MAX_REDUCE_FUSION + 1]
+// (msccl_kernel.cu:289), in which Simple puts the destination too and LL and LL128 only sources.
+CCF_HD constexpr int32_t fusedReduceSourceCapacity(ir::Protocol p, int32_t maxReduceFusion = kMaxReduceFusion) {
+  return maxReduceFusion + (p == ir::Protocol::Simple ? 0 : 1);
+}
 // Flags are COMPUTE_FLAG(workIndex, iteration, step) = (workIndex * MSCCL_MAX_ITER + iteration) *
 // MSCCL_MAX_NUM_STEPS + step: iteration MSCCL_MAX_ITER spills into the work index, and every
 // waiter on such a flag spins forever.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ir/names.hpp"
+#include "semantics/protocol.hpp"
 #include "semantics/step_kinds.hpp"
 #include "verify/parser_limits.hpp"
 #include "verify/rules.hpp"
@@ -213,6 +214,14 @@ class Linter {
         if (writesLocalDestination(st.type)) parserBoundsRule(g, rank, where, loaded, st.dstbuf, st.dstoff, "dstoff");
       }
       if (st.depid >= 0) dependencyRules(program, rank, where, st);
+      if (st.depid < 0 && (st.depid != -1 || st.deps != -1))
+        f_.warning(Check::Format, "format.runtime-parser", st.where,
+                   fmt::format("{}: depid={} deps={} is read by the runtime's parser as no dependency (it records one "
+                               "only for depid >= 0){}",
+                               where, st.depid, st.deps,
+                               st.type == OpType::Reduce && st.depid != -1
+                                   ? ", and a 're' continues a fused chain only with depid=-1"
+                                   : ""));
       // nop rules (msccl-ir.md §1): nops carry dependencies for the next real step.
       if (isNop && st.depid < 0)
         f_.error(Check::Limits, "limits.nop", st.where,
@@ -253,14 +262,15 @@ class Linter {
                              "the kernel reads every source while it writes the destination (result depends on timing)",
                              stepName(rank, tb.id, i), ir::bufferLetter(st.srcbuf), st.srcoff, srcEnd, first));
     }
-    const int32_t n = head.chainLength;
-    if (n > p_.maxFusedReduceSources)
+    const bool simple = a_.proto == ir::Protocol::Simple;
+    const int32_t n = head.chainLength, sourceSlots = fusedReduceSourceCapacity(a_.proto, p_.maxFusedReduceSources);
+    if (n > sourceSlots)
       f_.error(Check::Limits, "limits.fused-reduce", head.where,
                fmt::format("{}: the runtime's parser fuses {} 're' steps into one reduction (it ends a chain only at "
                            "hasdep=1, a dependency, a change of buffer or offset, and its {}th 're' of the block); the "
-                           "kernel holds {} sources, so the extra ones overrun its array",
-                           where, n, p_.maxFusedReduceSources, p_.maxFusedReduceSources));
-    else if (n == p_.maxFusedReduceSources && a_.proto == ir::Protocol::Simple)
+                           "kernel's source array holds {} sources with {}, so the extra ones overrun it",
+                           where, n, p_.maxFusedReduceSources, sourceSlots, ir::protocolName(a_.proto)));
+    else if (simple && n == p_.maxFusedReduceSources)
       f_.error(Check::Limits, "limits.fused-reduce", head.where,
                fmt::format("{}: the runtime fuses {} 're' steps into one Simple reduction; with the destination it "
                            "has {} operands, but the Simple primitive reduces at most {}, so the destination's own "

@@ -65,6 +65,7 @@ class RaceChecker {
       for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w)
         if (auto it = snapshots_.find(index_.publisherOf(*w)); it != snapshots_.end())
           for (int32_t u = 0; u < nTbs; ++u) clock[u] = std::max(clock[u], it->second[u]);
+      if (st.chainLength < 2) overlapWithinStep(rank, s, st);
       for (const Access& a : accessesOf(st)) {
         const BufferView& view = layouts_[rank].view(a.buffer);
         // Only the chunks inside the view (outside: a lint error, not a race), in 64 bits: a
@@ -78,6 +79,29 @@ class RaceChecker {
       clock[t] = index_.indexInTb(s);
       if (st.publishes) snapshots_[s].assign(clock, clock + nTbs);
     }
+  }
+
+  // A step whose source and destination share memory, shifted: the kernel's threads copy (and
+  // reduce) their elements in no order, so some read a chunk another has already written
+  // (msccl_kernel.cu: localCopy, reduce and the recv-reduce primitives split the elements among
+  // warps). Identical ranges are fine: each element is read and written by one thread. Fused
+  // chains are limits.fused-reduce's.
+  void overlapWithinStep(int32_t rank, uint32_t s, const LoadedStep& st) {
+    if (!readsLocalSource(st.type) || !writesLocalDestination(st.type)) return;
+    const BufferView &src = layouts_[rank].view(st.srcbuf), &dst = layouts_[rank].view(st.dstbuf);
+    const int64_t from = int64_t{src.base} + st.srcoff, to = int64_t{dst.base} + st.dstoff;
+    if (src.region != dst.region || from == to || from + st.cnt <= to || to + st.cnt <= from) return;
+    ++result_.races;
+    const StepRef at = stepRef(index_, s, "reads and writes the same memory shifted");
+    findings_.error(
+        Check::Races, "race.within-step", st.where,
+        fmt::format("{}: rank {} tb {} step {}: '{}' reads {}[{}..{}) and writes {}[{}..{}), the same "
+                    "memory shifted by {} chunks; the kernel's threads move the elements in no order, "
+                    "so some read a chunk another has already overwritten",
+                    callFormName(form_), rank, at.tb, at.step, ir::opTypeName(st.type), ir::bufferLetter(st.srcbuf),
+                    st.srcoff, int64_t{st.srcoff} + st.cnt, ir::bufferLetter(st.dstbuf), st.dstoff,
+                    int64_t{st.dstoff} + st.cnt, to > from ? to - from : from - to),
+        {at});
   }
 
   void visit(LocationHistory& h, uint32_t s, const Access& a, int32_t j, const int32_t* clock, int32_t firstTb) {

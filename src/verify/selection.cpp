@@ -307,13 +307,41 @@ class DirectoryCheck {
     }
   }
 
+  // The internal scheduler reads the headers in path order and returns at the first one its reader
+  // refuses (msccl_lifecycle.cc:163-164, NCCLCHECK): the files after it never load. The plugin
+  // reads on (msccl-scheduler scheduler.cc:143-155), and NCCL ignores both errors (connect.cc:486).
+  // The index of that file, or the number of files.
+  size_t internalStop() const {
+    for (size_t f = 0; f < files_.size(); ++f)
+      if (files_[f].algorithm && !loads(Selector::Internal, *files_[f].algorithm)) return f;
+    return files_.size();
+  }
+
+  void stopsLoadingFinding(size_t stop) {
+    const size_t later = files_.size() - stop - 1;
+    if (later == 0) return;
+    const ir::Algorithm& a = *files_[stop].algorithm;
+    findings_[stop].error(Check::Selection, "selection.stops-loading", a.where,
+                          fmt::format("{}: the internal scheduler stops reading the directory at this file ({}), so "
+                                      "the {} algorithm file{} after it in path order never load{}",
+                                      subject(a), notLoadedReason(Selector::Internal, a), later, later == 1 ? "" : "s",
+                                      later == 1 ? "s" : ""));
+  }
+
   void analyseSelector(Selector s) {
     std::map<std::pair<ir::CollectiveKind, int32_t>, std::vector<size_t>> groups;
+    const size_t stop = s == Selector::Internal ? internalStop() : files_.size();
+    if (stop < files_.size()) stopsLoadingFinding(stop);
     for (size_t f = 0; f < files_.size(); ++f) {
       const ir::Algorithm* a = files_[f].algorithm;
       if (!a) continue;
       if (s == Selector::Legacy && std::find(ignored_.begin(), ignored_.end(), f) != ignored_.end()) {
         files_[f].report->selection.push_back({std::string(selectorName(s)), "not loaded (too many files)", {}, {}});
+        continue;
+      }
+      if (f > stop) {
+        files_[f].report->selection.push_back(
+            {std::string(selectorName(s)), "not loaded (the scheduler stopped at an earlier file)", {}, {}});
         continue;
       }
       groups[{a->coll, a->ngpus}].push_back(f);

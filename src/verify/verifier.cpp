@@ -21,7 +21,7 @@
 #include "verify/races.hpp"
 #include "verify/rules.hpp"
 #include "verify/selection.hpp"
-#include "verify/send_buffer.hpp"
+#include "verify/caller_buffers.hpp"
 #include "verify/smt/engine.hpp"
 #include "verify/step_graph.hpp"
 
@@ -69,7 +69,7 @@ class FileVerification {
       skip({Check::Buffers, Check::Connections, Check::Races, Check::Postcondition, Check::Deadlock},
            "the program's structure is broken (see the limits errors), so it has no defined execution");
     } else {
-      checkSendBuffer(*load.program, findings_);
+      checkCallerBuffers(*load.program, resolved.collective, findings_);
       outcome(Check::Buffers, statusOf(Check::Buffers));
       semanticChecks(*load.program, lint, resolved);
     }

@@ -24,10 +24,15 @@ ccforge_cli_test("synth trees a100-2 reducescatter json" 0
   --has "\"best\": \"hierarchical\""
   -- synth a100-2 reducescatter --method trees -o ${CCFORGE_TREES_OUT} --format json)
 # Allreduce as reducescatter + allgather: half of 346.67 (hierarchical: half of 342.86). The
-# packing's allreduce has more steps per thread block than the runtime allows (stderr).
+# packing's allreduce has more steps per thread block than the runtime allows (stderr). Both
+# compositions run in place (their header says inplace="1"), and the report says so.
 ccforge_cli_test("synth trees a100-2 allreduce" 0
   --has "bound 173.33 GB/s, trees 171.43 GB/s" --has "\\((9[5-9]|100)\\.[0-9]% of the bound\\)"
+  --has "hierarchical composition \\(in place\\), 16 GPUs"
   -- synth a100-2 allreduce --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees a100-2 allreduce json: the call form of the in-place file" 0
+  --has "\"call_form\": \"in-place\"" --lacks "\"call_form\": \"out-of-place\""
+  -- synth a100-2 allreduce --method trees --format json)
 # Against NCCL's predicted choice on one A100 box the packing clears the bar (x1.5 from 1 MiB)
 # only at 2-8 MiB, where NCCL's ring still runs LL128.
 ccforge_cli_test("synth trees on one box packs only" 0

@@ -121,6 +121,29 @@ void checkRace(const StepLookup& steps, const Collective& collective, const veri
   if (!someWrite) problems.push_back("neither step writes the chunk");
 }
 
+// One step whose source and destination share memory, shifted: recomputed from the step itself.
+void checkRaceWithinStep(const StepLookup& steps, const Collective& collective, const verify::Violation& v,
+                         std::vector<std::string>& problems) {
+  static const std::regex kMessage(R"(^(in-place|out-of-place): rank (\d+) tb (\d+) step (\d+): ')");
+  std::smatch m;
+  if (!std::regex_search(v.message, m, kMessage) || v.steps.size() != 1) {
+    problems.push_back("the message does not name the one step");
+    return;
+  }
+  const verify::StepRef& r = v.steps.front();
+  const LoadedStep* s = steps.find(r);
+  if (!s || r.rank != std::stoi(m[2]) || r.tb != std::stoi(m[3]) || r.step != std::stoi(m[4])) {
+    problems.push_back("names " + refName(r) + ", which is not the step of the message");
+    return;
+  }
+  const RankLayout layout = collective.layout(r.rank, formNamed(m[1]), 0);
+  const BufferView &src = layout.view(s->srcbuf), &dst = layout.view(s->dstbuf);
+  const int64_t from = int64_t{src.base} + s->srcoff, to = int64_t{dst.base} + s->dstoff;
+  const bool shiftedOverlap = src.region == dst.region && from != to && from < to + s->cnt && to < from + s->cnt;
+  if (!readsLocalSource(s->type) || !writesLocalDestination(s->type) || !shiftedOverlap)
+    problems.push_back(refName(r) + " does not read and write the same memory shifted");
+}
+
 void checkDeadlock(const StepLookup& steps, const verify::Violation& v, std::vector<std::string>& problems) {
   if (!deadlockConfigurationOf(v)) problems.push_back("the message does not name the configuration that deadlocks");
   if (v.steps.empty()) problems.push_back("names no waiting thread block");
@@ -151,6 +174,8 @@ std::vector<std::string> evidenceProblems(const ir::Algorithm& algorithm, const 
   const StepLookup steps(algorithm);
   if (v.rule == "postcondition.wrong-chunk")
     checkPostcondition(steps, collective, v, problems);
+  else if (v.rule == "race.within-step")
+    checkRaceWithinStep(steps, collective, v, problems);
   else if (v.rule.starts_with("race."))
     checkRace(steps, collective, v, problems);
   else if (v.rule.starts_with("deadlock."))

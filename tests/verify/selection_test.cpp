@@ -15,6 +15,8 @@
 //   shadowed/              two identical headers: only the plugin can pick b (the internal scheduler
 //                          gives all its calls to a): shadowed, and ambiguous only under readdir order.
 //   stray_file/            README.md next to an algorithm: a stray file (the executor reads it as one).
+//   fused_first/           a fused program (coll="fused-allreduce") before an allreduce: the internal
+//                          scheduler stops at it and never loads b_pairs; the plugin reads on.
 //   overlapping_windows/   0..2 MiB and 1 MiB..unbounded: ambiguous for 1..2 MiB.
 //   disjoint_windows/      0..1 MiB and 1 MiB+1..unbounded: verified.
 #include <catch2/catch.hpp>
@@ -191,6 +193,32 @@ TEST_CASE("a file that is not an algorithm is a stray file the executor still re
   REQUIRE(l.size() == 2);
   REQUIRE(find(l[0], "selection.stray-file"));
   CHECK(find(l[0], "selection.stray-file")->severity == verify::Severity::Warning);
+}
+
+TEST_CASE("a file the executor's header reader refuses stops the internal scheduler's loading") {
+  const std::string dir = test::fixture(std::string("verify-dirs/") + "fused_first").string();
+  auto r = verify::verifyPaths({dir}, {});
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].verdict == Verdict::Violation);
+  const verify::Violation* stops = find(r[0], "selection.stops-loading");
+  REQUIRE(stops);
+  CHECK(stops->severity == verify::Severity::Error);
+  CHECK(contains(stops->message, "coll=\"fused-allreduce\""));
+  CHECK(contains(stops->message, "the 1 algorithm file after it in path order never loads"));
+  REQUIRE(find(r[0], "selection.dead"));  // neither selector ever selects it
+  CHECK(r[1].verdict == Verdict::Verified);
+  CHECK(use(r[1], "internal").order == "not loaded (the scheduler stopped at an earlier file)");
+  CHECK_FALSE(use(r[1], "external").accepts.empty());
+
+  // Last in path order it stops nothing.
+  test::TempDir d("selection");
+  fs::copy_file(dir + "/b_pairs.xml", d.path / "a_pairs.xml");
+  fs::copy_file(dir + "/a_fused.xml", d.path / "z_fused.xml");
+  auto last = verify::verifyPaths({d.path.string()}, {});
+  REQUIRE(last.size() == 2);
+  CHECK_FALSE(find(last[1], "selection.stops-loading"));
+  CHECK(last[0].verdict == Verdict::Verified);
+  CHECK_FALSE(use(last[0], "internal").accepts.empty());
 }
 
 TEST_CASE("stray entries: empty, gzip, dangling and directory links (sub-directories are skipped)") {

@@ -60,7 +60,6 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     std::optional<TreeOutcome> inPlace;
     if (o.synthesis.inPlace) {
       inPlace = o;
-      inPlace->form = CallForm::InPlace;
       inPlace->synthesis.compiled = std::move(*o.synthesis.inPlace);
       inPlace->synthesis.inPlace.reset();
       o.synthesis.inPlace.reset();
@@ -68,6 +67,8 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     for (TreeOutcome* each : {&o, inPlace ? &*inPlace : nullptr}) {
       if (!each) continue;
       const ir::Algorithm& algorithm = each->synthesis.compiled.algorithm;
+      // Read from the file's header: the allreduce compositions run in place as their only form.
+      each->form = algorithm.servesOutOfPlace() ? CallForm::OutOfPlace : CallForm::InPlace;
       const std::string fileName = algorithm.name + ".xml";
       const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
       if (options.progress) options.progress("verifying and simulating " + fileName);

@@ -255,7 +255,15 @@ class ProgramLoader {
       if (a_.fused) fusedStep(rank, at, st);
       if (dependency(rank, at, st)) pending.push_back({p_.rankFirstTb_[rank] + st.depid, st.deps});
       if (st.type != ir::OpType::Nop) {
-        if (st.cnt < 1) issue("limits.cnt", st.where, "{}: cnt={} must be at least 1", at, st.cnt);
+        if (st.cnt < 0)
+          issue("limits.cnt", st.where, "{}: cnt={} is negative; the runtime's parser refuses it", at, st.cnt);
+        // The parser takes 0 (msccl_parser.cc:577) and the kernel's copy loop then never runs, so
+        // such a step moves nothing and uses no FIFO slot; ccforge's analyses pair transfers by step.
+        if (st.cnt == 0)
+          issue("limits.cnt", st.where,
+                "{}: cnt=0 moves nothing: the runtime accepts it and only waits and publishes for it, but ccforge "
+                "does not analyse such steps (remove it, or make it a nop with the dependency)",
+                at);
         if (sends(st.type) && tb.send < 0)
           issue("limits.peer", st.where, "{}: '{}' sends, but the thread block has send=-1", at,
                 ir::opTypeName(st.type));

@@ -31,10 +31,6 @@ struct SelectArguments {
 
 int runSelect(const SelectArguments& args) {
   try {
-    if (args.scheduler == "rccl") {
-      std::cerr << "ccforge select: --scheduler rccl: RCCL's selector is not modelled yet\n";
-      return kExitUsage;
-    }
     verify::SelectRequest request;
     const std::optional<ir::CollectiveKind> coll = ir::parseCollectiveKind(args.collective);
     if (!coll)
@@ -49,8 +45,9 @@ int runSelect(const SelectArguments& args) {
     request.root = args.root;
     request.ranks = args.ranks;
     std::vector<Selector> selectors;
-    if (args.scheduler != "plugin") selectors.push_back(Selector::Internal);
-    if (args.scheduler != "executor") selectors.push_back(Selector::External);
+    if (args.scheduler == "rccl") selectors.push_back(Selector::Rccl);
+    if (args.scheduler == "both" || args.scheduler == "executor") selectors.push_back(Selector::Internal);
+    if (args.scheduler == "both" || args.scheduler == "plugin") selectors.push_back(Selector::External);
     const std::vector<verify::SelectorAnswer> answers = verify::selectCall(args.directory, request, selectors);
     verify::writeSelectAnswers(std::cout, request, answers);
     return verify::allDetermined(answers) ? kExitVerified : kExitViolation;
@@ -88,7 +85,8 @@ void registerSelectCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--outofplace", args->outofplace, "an out-of-place call (every rank)");
   cmd->add_option("--root", args->root, "the root of a broadcast or reduce (neither selector compares it)");
   cmd->add_option("--ranks", args->ranks, "the communicator's rank count (default: each of the directory's files')");
-  cmd->add_option("--scheduler", args->scheduler, "executor, plugin or both (default); rccl is not modelled yet")
+  cmd->add_option("--scheduler", args->scheduler,
+                  "executor, plugin, both (default: the executor's two) or rccl (RCCL's internal scheduler)")
       ->check(CLI::IsMember({"executor", "plugin", "both", "rccl"}));
   cmd->callback([args, &context] { context.exitCode = runSelect(*args); });
 }

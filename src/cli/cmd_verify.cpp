@@ -231,8 +231,8 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("paths", args->paths, "MSCCL-IR files (.xml, .xml.gz) or algorithm directories")->required();
   cmd->add_option("--profile", args->profile,
                   "runtime whose limits apply (default: the one each file's header is written for: msccl-executor "
-                  "for an executor header, msccl-legacy for a legacy one)")
-      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "ccforge-fused"}));
+                  "for an executor header, msccl-legacy for a legacy one; rccl: ROCm/rccl's MSCCL executor)")
+      ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "rccl", "ccforge-fused"}));
   cmd->add_option("--max-tbs", args->maxTbs,
                   fmt::format("thread blocks per rank that can be resident at once (default: {} {}, {} {})",
                               executorProfile().maxCoResidentThreadBlocks, executorProfile().name,

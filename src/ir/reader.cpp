@@ -27,7 +27,9 @@ struct AttributeSpec {
 template <size_t N>
 using Schema = std::array<AttributeSpec, N>;
 
-constexpr Schema<10> kAlgoSchema{{{"name", false},
+// maxcount and nthreadblocks: informational, written by msccl-tools' older ncclize (RCCL's
+// unit-test algorithms carry them); both parsers ignore them, and so does ccforge.
+constexpr Schema<12> kAlgoSchema{{{"name", false},
                                   {"proto", true},
                                   {"nchannels", true},
                                   {"nchunksperloop", true},
@@ -36,7 +38,9 @@ constexpr Schema<10> kAlgoSchema{{{"name", false},
                                   {"inplace", false},
                                   {"outofplace", false},
                                   {"minBytes", false},
-                                  {"maxBytes", false}}};
+                                  {"maxBytes", false},
+                                  {"maxcount", false},
+                                  {"nthreadblocks", false}}};
 constexpr Schema<4> kGpuSchema{{{"id", true}, {"i_chunks", true}, {"o_chunks", true}, {"s_chunks", true}}};
 constexpr Schema<4> kTbSchema{{{"id", true}, {"send", true}, {"recv", true}, {"chan", true}}};
 constexpr Schema<6> kOperandSchema{

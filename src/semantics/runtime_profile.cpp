@@ -13,6 +13,8 @@ namespace {
 // name with the character that ends it must fit in 254: at most 253 bytes.
 constexpr ir::RuntimeLexicalLimits kLexicalLimits{.maxAttributeSlots = 16, .maxValueBytes = 255, .maxTokenBytes = 253};
 constexpr int64_t kA100MemoryBytes = int64_t{80} << 30;
+constexpr std::array<int64_t, 3> kExecutorTileBytes{tileBytes(ir::Protocol::Simple), tileBytes(ir::Protocol::LL),
+                                                    tileBytes(ir::Protocol::LL128)};
 
 }  // namespace
 
@@ -30,6 +32,7 @@ const RuntimeProfile& executorProfile() {
                                 .maxAlgorithmFiles = 1024,
                                 .maxNameLength = 0,
                                 .maxTileIterations = kMaxTileIterations,
+                                .tileBytes = kExecutorTileBytes,
                                 .maxChildrenPerElement = 1024,
                                 .maxNodesPerLoad = 4095,
                                 .lexical = kLexicalLimits,
@@ -39,6 +42,8 @@ const RuntimeProfile& executorProfile() {
                                 .checksChunkCounts = false,
                                 .acceptsLegacyCollNames = false,
                                 .runsFusedPrograms = false,
+                                .runsRecvCombinedOps = true,
+                                .fusedReduceSourceArray = true,
                                 .selectors = {Selector::Internal, Selector::External}};
   return p;
 }
@@ -71,6 +76,7 @@ const RuntimeProfile& legacyProfile() {
                                 .maxAlgorithmFiles = 4,
                                 .maxNameLength = 63,
                                 .maxTileIterations = kMaxTileIterations,
+                                .tileBytes = kExecutorTileBytes,
                                 .maxChildrenPerElement = 1024,
                                 .maxNodesPerLoad = 4095,
                                 .lexical = kLexicalLimits,
@@ -80,7 +86,42 @@ const RuntimeProfile& legacyProfile() {
                                 .checksChunkCounts = true,
                                 .acceptsLegacyCollNames = true,
                                 .runsFusedPrograms = false,
+                                .runsRecvCombinedOps = true,
+                                .fusedReduceSourceArray = true,
                                 .selectors = {Selector::Legacy}};
+  return p;
+}
+
+// ROCm/rccl's own MSCCL executor (src/misc/msccl, commit 0cbce2a7): the executor's parser and
+// header, 64 thread blocks per rank, MAXCHANNELS 128, 256-thread blocks (smaller LL and LL128
+// tiles), kernels without rcs/rrs/rrc/rrcs, an MI300X (304 CUs, 192 GB) as the GPU, and its
+// internal scheduler reading the directory in readdir order (docs/design/rccl-profile.md).
+const RuntimeProfile& rcclProfile() {
+  static const RuntimeProfile p{.name = "rccl",
+                                .maxStepsPerThreadBlock = 64,
+                                .maxThreadBlocksPerRank = 64,
+                                .maxPeersPerChannel = kMaxPeersPerChannel,
+                                .maxChannels = 128,
+                                .maxCount = kMaxStepCount,
+                                .maxFusedReduceSources = kMaxReduceFusion,
+                                .maxDepId = 127,
+                                .maxStoredOffset = 32767,
+                                .maxAlgorithmFiles = 1024,
+                                .maxNameLength = 0,
+                                .maxTileIterations = kMaxTileIterations,
+                                .tileBytes = {int64_t{2} << 20, int64_t{16} << 10, 50176},
+                                .maxChildrenPerElement = 1024,
+                                .maxNodesPerLoad = 4095,
+                                .lexical = kLexicalLimits,
+                                .maxCoResidentThreadBlocks = 304,
+                                .deviceMemoryBytes = int64_t{192} * 1000 * 1000 * 1000,
+                                .requiresExecutorHeader = true,
+                                .checksChunkCounts = false,
+                                .acceptsLegacyCollNames = false,
+                                .runsFusedPrograms = false,
+                                .runsRecvCombinedOps = false,
+                                .fusedReduceSourceArray = false,
+                                .selectors = {Selector::Rccl}};
   return p;
 }
 
@@ -92,7 +133,7 @@ SizeWindow sizeWindowOf(const ir::Algorithm& a) {
 }
 
 std::optional<int64_t> largestFlagSafeBytes(ir::Protocol proto, int32_t nchunksperloop, const RuntimeProfile& profile) {
-  const int64_t chunk = profile.maxTileIterations * tileBytes(proto);
+  const int64_t chunk = profile.maxTileIterations * profileTileBytes(profile, proto);
   if (nchunksperloop < 1 || nchunksperloop > (std::numeric_limits<int64_t>::max() - nchunksperloop) / chunk)
     return std::nullopt;
   return nchunksperloop * chunk;
@@ -102,6 +143,7 @@ std::optional<RuntimeProfile> profileByName(std::string_view name) {
   if (name == executorProfile().name) return executorProfile();
   if (name == legacyProfile().name) return legacyProfile();
   if (name == fusedProfile().name) return fusedProfile();
+  if (name == rcclProfile().name) return rcclProfile();
   return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 // loader and the simulator. Every number cites its source in docs/msccl-ir.md, "Limits".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,9 @@ struct RuntimeProfile {
   // Tile iterations one call may run: the flag of iteration MSCCL_MAX_ITER spills into the work
   // index, and every wait on it spins forever (msccl_kernel.cu COMPUTE_FLAG).
   int64_t maxTileIterations;
+  // Bytes of every chunk one tile iteration moves, by protocol (Simple, LL, LL128): the
+  // executor's chunkEffectiveSize at its thread counts (semantics/protocol.hpp tileBytes).
+  std::array<int64_t, 3> tileBytes;
   // The hand-written XML parser (msccl_parser.h / xml.h).
   int32_t maxChildrenPerElement;     // MAX_SUBS (not checked: more overflow the node)
   int32_t maxNodesPerLoad;           // MAX_NODES - 1: checked before every node read, so the MAX_NODES-th fails
@@ -63,10 +67,20 @@ struct RuntimeProfile {
   // The stock parsers refuse the coll name (msccl-executor-nccl src/misc/msccl/msccl_parser.cc,
   // mscclGetAlgoFromXmlFile: "MSCCL: unsupported collective: %s", return ncclInvalidUsage).
   bool runsFusedPrograms;
+  // Runs the receive-and-reduce/copy instructions (rcs, rrs, rrc, rrcs); RCCL builds its MSCCL
+  // kernels without them and refuses such a program when it launches.
+  bool runsRecvCombinedOps;
+  // Gathers a fused reduction's sources in srcs[MSCCL_MAX_REDUCE_FUSION + 1] (the executor's and
+  // microsoft/msccl's kernels); RCCL's kernel loops over them instead.
+  bool fusedReduceSourceArray;
   // Who picks a file of an algorithm directory for a call: the executor with its internal
   // scheduler or with the msccl-scheduler plugin; the legacy runtime from MSCCL_XML_FILES.
   std::vector<Selector> selectors;
 };
+
+inline int64_t profileTileBytes(const RuntimeProfile& p, ir::Protocol proto) {
+  return p.tileBytes[static_cast<size_t>(proto)];
+}
 
 // The thread blocks one rank may have: the runtime's count, and no more than can be resident at once.
 inline int32_t residentThreadBlocksPerRank(const RuntimeProfile& p) {
@@ -81,10 +95,11 @@ std::optional<int64_t> largestFlagSafeBytes(ir::Protocol proto, int32_t nchunksp
 
 const RuntimeProfile& executorProfile();
 const RuntimeProfile& legacyProfile();
+const RuntimeProfile& rcclProfile();
 // ccforge's runtime running fused computation + collective programs (docs/fused.md): the
 // executor's limits, plus compute steps and operands.
 const RuntimeProfile& fusedProfile();
-// "msccl-executor", "msccl-legacy" or "ccforge-fused".
+// "msccl-executor", "msccl-legacy", "rccl" or "ccforge-fused".
 std::optional<RuntimeProfile> profileByName(std::string_view name);
 // The runtime a file's header is written for; `verify` and `run` check against it when no
 // --profile is given. An executor header (outofplace, minBytes or maxBytes present: a file that

@@ -72,7 +72,8 @@ bool legacyRoutes(CollectiveKind c) {  // tuning.cc ncclTopoGetMSCCLAlgo, all_to
 bool seesInPlace(Selector s, CollectiveKind c) {
   switch (s) {
     case Selector::Internal:
-    case Selector::External: return c != CollectiveKind::Send && c != CollectiveKind::Recv;
+    case Selector::External:
+    case Selector::Rccl: return c != CollectiveKind::Send && c != CollectiveKind::Recv;
     case Selector::Legacy: return c != CollectiveKind::AllToAll;
   }
   return false;
@@ -106,21 +107,13 @@ bool legacyDivides(const ir::Algorithm& a, const SelectionCall& call) {
   return int64_t{wrapped} % n == 0;
 }
 
-bool divides(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
-  if (s == Selector::Legacy) return legacyDivides(a, call);
-  if (a.nchunksperloop == 0) return false;  // the runtime divides by zero
-  // size_t arithmetic: a negative nchunksperloop becomes huge and divides nothing.
-  const uint64_t n = static_cast<uint64_t>(static_cast<int64_t>(a.nchunksperloop));
-  const uint64_t tested = s == Selector::Internal ? call.count * sizeMultiplier(call.coll, call.ranks) : call.count;
-  return tested % n == 0;
-}
-
 // What the selector multiplies the count by before it tests divisibility by nchunksperloop
 // (see divides and legacyDivides).
 uint64_t divisibilityFactor(Selector s, const SelectionCall& call) {
   const uint64_t ranks = static_cast<uint64_t>(call.ranks);
   switch (s) {
-    case Selector::Internal: return sizeMultiplier(call.coll, call.ranks);
+    case Selector::Internal:
+    case Selector::Rccl: return sizeMultiplier(call.coll, call.ranks);
     case Selector::External: return 1;
     case Selector::Legacy:
       switch (call.coll) {
@@ -132,6 +125,14 @@ uint64_t divisibilityFactor(Selector s, const SelectionCall& call) {
       }
   }
   return 1;
+}
+
+bool divides(Selector s, const ir::Algorithm& a, const SelectionCall& call) {
+  if (s == Selector::Legacy) return legacyDivides(a, call);
+  if (a.nchunksperloop == 0) return false;  // the runtime divides by zero
+  // size_t arithmetic: a negative nchunksperloop becomes huge and divides nothing.
+  const uint64_t n = static_cast<uint64_t>(static_cast<int64_t>(a.nchunksperloop));
+  return call.count * divisibilityFactor(s, call) % n == 0;
 }
 
 // The window as a closed interval of the selector's (unsigned) byte count; nullopt when empty.
@@ -165,11 +166,22 @@ std::string_view selectorName(Selector s) {
     case Selector::Internal: return "internal";
     case Selector::External: return "external";
     case Selector::Legacy: return "legacy";
+    case Selector::Rccl: return "rccl";
   }
   return "?";
 }
 
-bool hasFixedOrder(Selector s) { return s != Selector::External; }
+std::string_view selectorPhrase(Selector s) {
+  switch (s) {
+    case Selector::Internal: return "internal scheduler";
+    case Selector::External: return "msccl-scheduler plugin";
+    case Selector::Legacy: return "legacy runtime";
+    case Selector::Rccl: return "RCCL's internal scheduler";
+  }
+  return "?";
+}
+
+bool hasFixedOrder(Selector s) { return s != Selector::External && s != Selector::Rccl; }
 
 uint64_t sizeMultiplier(CollectiveKind coll, int32_t ranks) {
   return perRankCount(coll) ? static_cast<uint64_t>(ranks) : 1;
@@ -216,7 +228,8 @@ Rejection rejection(Selector s, const ir::Algorithm& a, const SelectionCall& cal
 std::string divisibilityTerm(Selector s, CollectiveKind coll, int32_t ranks) {
   const bool perRank = perRankCount(coll);
   switch (s) {
-    case Selector::Internal: return perRank ? fmt::format("count*{}", ranks) : "count";
+    case Selector::Internal:
+    case Selector::Rccl: return perRank ? fmt::format("count*{}", ranks) : "count";
     case Selector::External: return "count";
     case Selector::Legacy:
       if (coll == CollectiveKind::Broadcast) return "count*typesize";

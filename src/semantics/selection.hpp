@@ -19,8 +19,10 @@ enum class Selector : uint8_t {
   Internal,  // msccl-executor without a scheduler plugin: every file of the directory, by path
   External,  // the Azure/msccl-scheduler plugin: the directory in readdir order (unspecified)
   Legacy,    // microsoft/msccl: the files of MSCCL_XML_FILES, in list order
+  Rccl,      // ROCm/rccl's own internal scheduler: the executor's tests, the directory in readdir order
 };
-std::string_view selectorName(Selector s);  // "internal", "external", "legacy"
+std::string_view selectorName(Selector s);    // "internal", "external", "legacy", "rccl"
+std::string_view selectorPhrase(Selector s);  // "internal scheduler", ... for reports
 // With a fixed order the first accepting file runs; otherwise (readdir) any accepting file may.
 bool hasFixedOrder(Selector s);
 

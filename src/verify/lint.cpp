@@ -198,6 +198,11 @@ class Linter {
                              "wrong step",
                              where, st.s, i));
       const bool isNop = st.type == OpType::Nop;
+      if (!p_.runsRecvCombinedOps && communicates(st.type) && st.type != OpType::Send && st.type != OpType::Recv)
+        f_.error(Check::Limits, "limits.unsupported-op", st.where,
+                 fmt::format("{}: '{}' is not in {}'s kernels (built without rcs, rrs, rrc and rrcs): the file loads, "
+                             "and every call it is selected for fails at launch",
+                             where, ir::opTypeName(st.type), p_.name));
       if (!isNop && st.cnt > p_.maxCount)
         f_.error(Check::Limits, "limits.cnt", st.where,
                  fmt::format("{}: cnt={} exceeds {} (MSCCL_MAX_COUNT-1)", where, st.cnt, p_.maxCount));
@@ -262,6 +267,7 @@ class Linter {
                              "the kernel reads every source while it writes the destination (result depends on timing)",
                              stepName(rank, tb.id, i), ir::bufferLetter(st.srcbuf), st.srcoff, srcEnd, first));
     }
+    if (!p_.fusedReduceSourceArray) return;
     const bool simple = a_.proto == ir::Protocol::Simple;
     const int32_t n = head.chainLength, sourceSlots = fusedReduceSourceCapacity(a_.proto, p_.maxFusedReduceSources);
     if (n > sourceSlots)

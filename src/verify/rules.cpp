@@ -33,7 +33,11 @@ const std::vector<RuleInfo>& ruleCatalogue() {
       {"limits.tb-id", Check::Limits, "Thread block ids of a rank are not dense and unique."},
       {"limits.peer", Check::Limits,
        "A send/recv peer is out of range or the block's own rank, or a step communicates without a peer."},
-      {"limits.cnt", Check::Limits, "A step's cnt is below 1 or above MSCCL_MAX_COUNT - 1."},
+      {"limits.unsupported-op", Check::Limits,
+       "An instruction the profile's kernels are built without (RCCL: rcs, rrs, rrc, rrcs); the call fails at launch."},
+      {"limits.cnt", Check::Limits,
+       "A step's cnt is negative or above MSCCL_MAX_COUNT - 1, or 0, which the runtime accepts and ccforge does not "
+       "analyse."},
       {"limits.dependency", Check::Limits,
        "depid names no thread block, or deps names no step of it (or is negative)."},
       {"limits.depid-int8", Check::Limits,

@@ -122,6 +122,7 @@ std::string_view selectorTitle(Selector s) {
     case Selector::Internal: return "executor (msccl-executor-nccl's internal scheduler, path order)";
     case Selector::External: return "plugin (Azure/msccl-scheduler, readdir order)";
     case Selector::Legacy: return "legacy (microsoft/msccl, MSCCL_XML_FILES order)";
+    case Selector::Rccl: return "rccl (ROCm/rccl's internal scheduler, readdir order)";
   }
   return "?";
 }

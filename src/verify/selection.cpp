@@ -44,18 +44,9 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
   return s;
 }
 
-std::string selectorPhrase(Selector s) {
-  switch (s) {
-    case Selector::Internal: return "internal scheduler";
-    case Selector::External: return "external scheduler (msccl-scheduler plugin)";
-    case Selector::Legacy: return "legacy runtime";
-  }
-  return "?";
-}
-
 std::string selectorsPhrase(const std::vector<Selector>& selectors) {
   std::vector<std::string> names;
-  for (Selector s : selectors) names.push_back(selectorPhrase(s));
+  for (Selector s : selectors) names.emplace_back(selectorPhrase(s));
   return "the " + joined(names, ", the ", " and the ");
 }
 
@@ -226,7 +217,8 @@ bool acceptsMinusOneSize(Selector s, const ir::Algorithm& a) {
 std::string orderText(Selector s, size_t position, size_t total, int32_t ranks) {
   switch (s) {
     case Selector::Internal: return fmt::format("path order, {} of {}", position + 1, total);
-    case Selector::External: return "readdir order, unspecified";
+    case Selector::External:
+    case Selector::Rccl: return "readdir order, unspecified";
     case Selector::Legacy:
       return fmt::format("MSCCL_XML_FILES in path order, {} of {} for {} ranks", position + 1, total, ranks);
   }
@@ -395,7 +387,7 @@ class DirectoryCheck {
     }
     if (dead.empty()) return;
     if (std::any_of(reasons.begin(), reasons.end(), [&](const std::string& r) { return r != reasons.front(); })) {
-      for (size_t k = 0; k < dead.size(); ++k) reasons[k] = selectorPhrase(dead[k]) + ": " + reasons[k];
+      for (size_t k = 0; k < dead.size(); ++k) reasons[k] = std::string(selectorPhrase(dead[k])) + ": " + reasons[k];
     } else {
       reasons.resize(1);
     }

@@ -31,7 +31,7 @@ void checkTileIterations(const ir::Algorithm& algo, const RuntimeProfile& profil
   if (window.maxBytes && *window.maxBytes < window.minBytes) return;  // selects nothing: limits.size-window
   const std::optional<int64_t> safe = largestFlagSafeBytes(algo.proto, algo.nchunksperloop, profile);
   if (!safe) return;  // no call is that large
-  const int64_t tile = tileBytes(algo.proto);
+  const int64_t tile = profileTileBytes(profile, algo.proto);
   const int64_t chunks = algo.nchunksperloop;
   const int64_t firstHanging = *safe + chunks;  // the first chunk one byte over
   const std::string why = fmt::format(

@@ -84,9 +84,14 @@ ccforge_cli_test("select: no file for the collective" 0
 ccforge_cli_test("select: --scheduler executor answers for the executor only" 0
   --has "${EXEC_RUNS}a_ar48_upto_1m.xml$" --lacks "plugin"
   -- select ${SWEEP} --collective allreduce --count 96 --dtype float16 --inplace --scheduler executor)
-ccforge_cli_test("select: rccl is not modelled yet" 1
-  --has "not modelled yet"
+ccforge_cli_test("select: --scheduler rccl applies the executor's tests" 0
+  --has "rccl \\(ROCm/rccl's internal scheduler, readdir order\\): every rank runs [^ ]*a_ar48_upto_1m.xml$"
   -- select ${SWEEP} --collective allreduce --count 96 --dtype float16 --inplace --scheduler rccl)
+# b (0..unbounded) and e (from 1 MiB + 1) both take 1,049,600 bytes out of place: path order gives
+# the call to b, RCCL's unsorted readdir order to either.
+ccforge_cli_test("select: --scheduler rccl reads the directory in readdir order" 10
+  --has "rccl \\(ROCm/rccl's internal scheduler, readdir order\\): not determined"
+  -- select ${SWEEP} --collective allreduce --count 262400 --dtype float32 --outofplace --scheduler rccl)
 ccforge_cli_test("select: bytes that no count of the type makes are a usage error" 1
   --has "--bytes 10 is not a positive multiple of 4"
   -- select ${SWEEP} --collective allreduce --bytes 10 --dtype float32 --inplace)

@@ -93,7 +93,7 @@ TEST_CASE("a file with 48 chunks per loop is not dead: count 48 is a call, which
   CHECK(contains(shadowed->message, "e.g. an in-place call of count 48 with a 4-byte type (192 bytes)"));
   const verify::Violation* ambiguous = find(r[1], "selection.ambiguous");
   REQUIRE(ambiguous);
-  CHECK(contains(ambiguous->message, "under the external scheduler (msccl-scheduler plugin) both accept"));
+  CHECK(contains(ambiguous->message, "under the msccl-scheduler plugin both accept"));
   // b accepts, for each element size, the smallest multiple of 48 (its window is unbounded).
   const verify::SelectorUse& internal = use(r[1], "internal");
   REQUIRE(internal.accepts.size() == 4);
@@ -154,7 +154,7 @@ TEST_CASE("selection.dead is a warning, only for a file no count of any type or 
   const verify::Violation* internalOnly = find(minusOne[0], "selection.dead");
   REQUIRE(internalOnly);
   CHECK(contains(internalOnly->message, "under the internal scheduler:"));
-  CHECK_FALSE(contains(internalOnly->message, "external scheduler"));
+  CHECK_FALSE(contains(internalOnly->message, "msccl-scheduler plugin"));
 }
 
 TEST_CASE("a file only the plugin can pick is shadowed, and ambiguous only under readdir order") {
@@ -167,7 +167,7 @@ TEST_CASE("a file only the plugin can pick is shadowed, and ambiguous only under
   CHECK(contains(shadowed->message, "a_pairs.xml first"));
   const verify::Violation* ambiguous = find(r[1], "selection.ambiguous");
   REQUIRE(ambiguous);
-  CHECK(contains(ambiguous->message, "under the external scheduler (msccl-scheduler plugin) both accept"));
+  CHECK(contains(ambiguous->message, "under the msccl-scheduler plugin both accept"));
   CHECK(contains(ambiguous->message, "readdir order, which is unspecified"));
   CHECK_FALSE(contains(ambiguous->message, "internal"));
   CHECK(use(r[1], "internal").selected.empty());

@@ -19,15 +19,6 @@ namespace {
 // Sizes from here on do not fit the header's int64 fields (and no machine has them).
 constexpr double kUnwritableBytes = 0x1p63;
 
-std::string selectorPhrase(Selector s) {
-  switch (s) {
-    case Selector::Internal: return "the internal scheduler";
-    case Selector::External: return "the msccl-scheduler plugin";
-    case Selector::Legacy: return "the legacy runtime";
-  }
-  return "?";
-}
-
 // The smallest count (of any value) whose divisibility test passes where `like` fails it.
 uint64_t smallestServedCount(Selector s, const ir::Algorithm& header, SelectionCall like) {
   const uint64_t limit = static_cast<uint64_t>(std::max(header.nchunksperloop, 1));
@@ -76,7 +67,7 @@ std::string unpicked(const ir::Algorithm& header, const RuntimeProfile& profile)
     if (!reason) continue;
     auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == *reason; });
     if (same == reasons.end()) same = reasons.insert(reasons.end(), {*reason, {}});
-    same->second.push_back(selectorPhrase(s));
+    same->second.push_back("the " + std::string(selectorPhrase(s)));
   }
   std::string why;
   for (const auto& [reason, selectors] : reasons) {

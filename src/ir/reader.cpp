@@ -160,6 +160,10 @@ class Reader {
   }
   static void onEnd(void* user, const XML_Char*) {
     guarded(user, [](Reader& r) {
+      if (r.skipped_ > 0) {
+        --r.skipped_;
+        return;
+      }
       r.lexicalScan_.endTag(r.rawEvent(), r.location());
       r.inLeaf_ = false;
       --r.depth_;
@@ -168,6 +172,7 @@ class Reader {
   static void onText(void* user, const XML_Char* text, int length) {
     guarded(user, [&](Reader& r) {
       std::string_view t(text, static_cast<size_t>(length));
+      if (r.skipped_ > 0) return;
       if (t.find_first_not_of(" \t\r\n") != std::string_view::npos)
         r.stop(r.location(), std::string("unexpected text in <") + kElements[r.depth_ - 1].data() + ">");
       r.lexicalScan_.textBetweenTags(r.rawEvent(), r.location());
@@ -228,6 +233,10 @@ class Reader {
 
   void start(std::string_view name, const XML_Char** attributes) {
     TextLocation where = location();
+    if (skipped_ > 0) {
+      ++skipped_;
+      return;
+    }
     if (inLeaf_) stop(where, "unexpected content inside <operand>/<product>: they are empty elements");
     if (depth_ == 2 && (name == "operand" || name == "product")) {
       if (!result_.algorithm.fused)
@@ -249,9 +258,17 @@ class Reader {
     if (name != expected) {
       std::string parent = "the document";
       if (depth_ > 0) parent = std::string("<").append(kElements[depth_ - 1]).append(">");
+      // An element inside <step> crashes the runtime's parser (mscclAlgoXmlStep passes one handler
+      // and no array, msccl_parser.cc:211-213); anywhere else below <algo> it skips the element and
+      // everything in it (:203-206), and so does ccforge, with a warning: a misspelt <step> is an
+      // instruction lost, which the semantic checks then judge.
       if (expected.empty()) stop(where, "unexpected content inside <step>: steps are empty elements");
-      stop(where, "unexpected element <" + std::string(name) + "> in " + parent + ", expected <" +
-                      std::string(expected) + "> (the runtime would silently skip it)");
+      if (depth_ == 0) stop(where, "unexpected element <" + std::string(name) + ">, expected <algo>");
+      lexicalScan_.readAsWarning(where, "the runtime skips the unknown element <" + std::string(name) + "> in " +
+                                            parent + " and everything inside it (expected <" + std::string(expected) +
+                                            ">)");
+      skipped_ = 1;
+      return;
     }
     lexicalScan_.startTag(rawEvent(), where);
     Algorithm& a = result_.algorithm;
@@ -363,13 +380,13 @@ class Reader {
                                 : -static_cast<int64_t>(n->magnitude - 1) - 1;
     }
     if (!n->canonical)
-      lexicalScan_.numberSpelling(attributeLocation(attribute),
-                                  "attribute '" + std::string(attribute) + "' = \"" + std::string(v) +
-                                      "\": the runtime's strtol(..., 0) reads it as " + std::to_string(out) +
-                                      (n->base == 8    ? " (octal)"
-                                       : n->base == 16 ? " (hexadecimal)"
-                                                       : "") +
-                                      "; write " + std::to_string(out));
+      lexicalScan_.readAsWarning(attributeLocation(attribute),
+                                 "attribute '" + std::string(attribute) + "' = \"" + std::string(v) +
+                                     "\": the runtime's strtol(..., 0) reads it as " + std::to_string(out) +
+                                     (n->base == 8    ? " (octal)"
+                                      : n->base == 16 ? " (hexadecimal)"
+                                                      : "") +
+                                     "; write " + std::to_string(out));
     return out;
   }
   template <typename T>
@@ -524,6 +541,7 @@ class Reader {
   RuntimeLexicalScan lexicalScan_;
   std::optional<Stop> stop_;
   size_t depth_ = 0;
+  size_t skipped_ = 0;  // depth inside an unknown element the runtime skips
   bool sawAlgo_ = false;
   bool inLeaf_ = false;  // inside <operand> or <product>
   bool fedAny_ = false;

@@ -29,7 +29,7 @@ void RuntimeLexicalScan::report(TextLocation where, std::string message) {
   if (issues_.size() < kMaxIssues) issues_.push_back({where, std::move(message)});
 }
 
-void RuntimeLexicalScan::numberSpelling(TextLocation where, std::string message) {
+void RuntimeLexicalScan::readAsWarning(TextLocation where, std::string message) {
   if (issues_.size() < kMaxIssues) issues_.push_back({where, std::move(message), true});
 }
 

@@ -42,8 +42,9 @@ class RuntimeLexicalScan {
   // `data` is the comment's text between "<!--" and "-->".
   void comment(std::string_view data, TextLocation where);
 
-  // A number the runtime's strtol reads whole but that is not canonical decimal (reader.cpp).
-  void numberSpelling(TextLocation where, std::string message);
+  // Something the runtime reads in a way worth knowing, reported as a warning (reader.cpp): a
+  // number strtol reads whole but that is not canonical decimal, an element it skips.
+  void readAsWarning(TextLocation where, std::string message);
 
   std::vector<RuntimeParserIssue> take() { return std::move(issues_); }
 

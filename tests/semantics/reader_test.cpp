@@ -134,10 +134,20 @@ TEST_CASE("minBytes and maxBytes past 2^63 - 1 read as the runtimes' strtoll rea
   CHECK_THAT(errorOf(octal), Catch::Contains("minBytes") && Catch::Contains("must be an integer"));
 }
 
-TEST_CASE("unknown elements, text and stray content are rejected") {
+TEST_CASE("unknown elements are skipped as the runtime skips them; text and stray content are rejected") {
+  // msccl_parser.cc:203-206: an element no handler names is skipped with everything inside it.
   std::string extra = program(kGoodStep);
-  extra.insert(extra.find("    </tb>"), "      <stpe s=\"1\"/>\n");
-  CHECK_THAT(errorOf(extra), Catch::Contains("t.xml:5:7: unexpected element <stpe>"));
+  extra.insert(extra.find("    </tb>"), "      <stpe s=\"1\"><step s=\"9\"/></stpe>\n");
+  const ReadResult skipped = readAlgorithm(extra, "t.xml");
+  CHECK(skipped.algorithm.gpus[0].threadBlocks[0].steps.size() == 1);
+  REQUIRE(skipped.runtimeParserIssues.size() == 1);
+  CHECK(skipped.runtimeParserIssues[0].warning);
+  CHECK(skipped.runtimeParserIssues[0].where.line == 5);
+  CHECK_THAT(skipped.runtimeParserIssues[0].message,
+             Catch::Contains("the runtime skips the unknown element <stpe> in <tb> and everything inside it"));
+  std::string inStep = program(kGoodStep);
+  inStep.replace(inStep.find("hasdep=\"0\"/>"), 12, "hasdep=\"0\"><x/></step>");
+  CHECK_THAT(errorOf(inStep), Catch::Contains("unexpected content inside <step>"));
   std::string text = program(kGoodStep);
   text.insert(text.find("  <gpu"), "hello\n");
   CHECK_THAT(errorOf(text), Catch::Contains("unexpected text"));
@@ -157,7 +167,7 @@ TEST_CASE("malformed, truncated and binary input give located errors") {
 TEST_CASE("deep nesting is rejected without exhausting the stack") {
   std::string deep;
   for (int i = 0; i < 200000; ++i) deep += "<x>";
-  CHECK_THAT(errorOf(kHeader + deep), Catch::Contains("unexpected element <x> in <algo>"));
+  CHECK_THAT(errorOf(kHeader + deep), Catch::Contains("malformed XML"));  // skipped, then never closed
   std::string closed = kHeader;
   for (int i = 0; i < 200000; ++i) closed += "<gpu>";
   for (int i = 0; i < 200000; ++i) closed += "</gpu>";

@@ -149,7 +149,7 @@ struct CallRange {
 // What one selector does with a file of a directory, over the calls verify considers
 // (docs/verify.md "Directories").
 struct SelectorUse {
-  std::string selector;            // "internal", "external", "legacy"
+  std::string selector;            // "internal", "external", "legacy", "rccl"
   std::string order;               // where the selector looks at the file ("path order, 2 of 5", ...)
   std::vector<CallRange> accepts;  // calls whose tests the file passes
   // Calls the file runs: with a fixed order, those it is the first to accept; in readdir order,

@@ -13,7 +13,8 @@
 
 namespace ccforge::runtime {
 
-inline constexpr int kMaxReduceInputs = kMaxReduceFusion + 1;  // dst + the fused `re` sources
+// dst + the most sources a fused `re` chain takes (LL and LL128: MSCCL_MAX_REDUCE_FUSION + 1).
+inline constexpr int kMaxReduceInputs = 1 + fusedReduceSourceCapacity(ir::Protocol::LL);
 
 struct Operands {
   const unsigned char* in[kMaxReduceInputs];

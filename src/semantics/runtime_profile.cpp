@@ -97,31 +97,19 @@ const RuntimeProfile& legacyProfile() {
 // tiles), kernels without rcs/rrs/rrc/rrcs, an MI300X (304 CUs, 192 GB) as the GPU, and its
 // internal scheduler reading the directory in readdir order (docs/design/rccl-profile.md).
 const RuntimeProfile& rcclProfile() {
-  static const RuntimeProfile p{.name = "rccl",
-                                .maxStepsPerThreadBlock = 64,
-                                .maxThreadBlocksPerRank = 64,
-                                .maxPeersPerChannel = kMaxPeersPerChannel,
-                                .maxChannels = 128,
-                                .maxCount = kMaxStepCount,
-                                .maxFusedReduceSources = kMaxReduceFusion,
-                                .maxDepId = 127,
-                                .maxStoredOffset = 32767,
-                                .maxAlgorithmFiles = 1024,
-                                .maxNameLength = 0,
-                                .maxTileIterations = kMaxTileIterations,
-                                .tileBytes = {int64_t{2} << 20, int64_t{16} << 10, 50176},
-                                .maxChildrenPerElement = 1024,
-                                .maxNodesPerLoad = 4095,
-                                .lexical = kLexicalLimits,
-                                .maxCoResidentThreadBlocks = 304,
-                                .deviceMemoryBytes = int64_t{192} * 1000 * 1000 * 1000,
-                                .requiresExecutorHeader = true,
-                                .checksChunkCounts = false,
-                                .acceptsLegacyCollNames = false,
-                                .runsFusedPrograms = false,
-                                .runsRecvCombinedOps = false,
-                                .fusedReduceSourceArray = false,
-                                .selectors = {Selector::Rccl}};
+  static const RuntimeProfile p = [] {
+    RuntimeProfile r = executorProfile();
+    r.name = "rccl";
+    r.maxThreadBlocksPerRank = 64;
+    r.maxChannels = 128;
+    r.tileBytes = {int64_t{2} << 20, int64_t{16} << 10, 50176};
+    r.maxCoResidentThreadBlocks = 304;
+    r.deviceMemoryBytes = int64_t{192} * 1000 * 1000 * 1000;
+    r.runsRecvCombinedOps = false;
+    r.fusedReduceSourceArray = false;
+    r.selectors = {Selector::Rccl};
+    return r;
+  }();
   return p;
 }
 

@@ -35,6 +35,7 @@
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "program_generator.hpp"
+#include "seed_blocks.hpp"
 #include "runtime/loader.hpp"
 #include "sim/program_run.hpp"
 #include "verify/verifier.hpp"
@@ -44,13 +45,6 @@ using namespace ccforge::property;
 
 namespace {
 
-// Programs per block of seeds; CCFORGE_PROPERTY_PROGRAMS sets it (a longer search, or a shorter
-// one for the sanitizer pass of scripts/test).
-constexpr int kDefaultProgramsPerBlock = 1000;
-int programsPerBlock() {
-  const char* n = std::getenv("CCFORGE_PROPERTY_PROGRAMS");
-  return n ? std::max(1, std::atoi(n)) : kDefaultProgramsPerBlock;
-}
 // Every tenth program is also decided by the SMT engine (--engine both): the engines must agree and
 // each wrong result or deadlock must come with a witness schedule that replays.
 constexpr uint64_t kSmtEvery = 10;
@@ -79,8 +73,6 @@ struct Tally {
     return out.str();
   }
 };
-
-bool isRule(const verify::Violation& v, std::string_view family) { return v.rule.starts_with(family); }
 
 std::string describeReport(const verify::FileReport& r) {
   std::string out = std::string(verify::verdictName(r.verdict)) + (r.error.empty() ? "" : ": " + r.error) + "\n";
@@ -264,11 +256,11 @@ class ProgramCheck {
     std::vector<const verify::Violation*> deadlocks, races, wrong, others;
     for (const verify::Violation& v : report_.violations) {
       if (v.severity != verify::Severity::Error) continue;
-      if (isRule(v, "deadlock."))
+      if (inRuleFamily(v, "deadlock."))
         deadlocks.push_back(&v);
-      else if (isRule(v, "race."))
+      else if (inRuleFamily(v, "race."))
         races.push_back(&v);
-      else if (isRule(v, "postcondition."))
+      else if (inRuleFamily(v, "postcondition."))
         wrong.push_back(&v);
       else
         others.push_back(&v);
@@ -289,7 +281,7 @@ class ProgramCheck {
         load(others.empty() ? "verify reports only races, wrong chunks or deadlocks" : "");
     if (!deadlocks.empty()) {
       const bool diverge = std::any_of(others.begin(), others.end(),
-                                       [](const verify::Violation* v) { return isRule(*v, "connections."); });
+                                       [](const verify::Violation* v) { return inRuleFamily(*v, "connections."); });
       if (p) checkDeadlock(*p, *deadlocks.front(), diverge);
       return;
     }

@@ -6,12 +6,16 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "semantics/collective.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::property {
+
+// Whether a finding's rule is in a family ("deadlock.", "race.", ...).
+inline bool inRuleFamily(const verify::Violation& v, std::string_view family) { return v.rule.starts_with(family); }
 
 // A wrong output chunk as a postcondition finding states it.
 struct WrongChunk {

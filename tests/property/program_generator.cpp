@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ir/names.hpp"
+#include "fused_programs.hpp"
 #include "program_mutator.hpp"
 #include "rng.hpp"
 #include "semantics/step_kinds.hpp"
@@ -59,7 +60,12 @@ struct Shape {
   int32_t channels = 1;
   ir::Protocol protocol = ir::Protocol::Simple;
   std::vector<CallForm> forms;
+  std::optional<CustomCollectiveSpec> custom;  // type Custom: the chunk map
 };
+
+Collective collectiveOf(const Shape& s) {
+  return s.custom ? Collective::custom(*s.custom) : Collective::standard(s.type, s.ranks, s.chunks, s.root);
+}
 
 // A chunk range a step reads or writes, in the memory regions a call form lays the buffers out in.
 struct Access {
@@ -73,10 +79,7 @@ struct Access {
 class Planner {
  public:
   Planner(Rng& rng, const Shape& shape)
-      : rng_(rng),
-        shape_(shape),
-        collective_(Collective::standard(shape.type, shape.ranks, shape.chunks, shape.root)),
-        scratch_(static_cast<size_t>(shape.ranks), 0) {}
+      : rng_(rng), shape_(shape), collective_(collectiveOf(shape)), scratch_(static_cast<size_t>(shape.ranks), 0) {}
 
   // Every action of the collective, in one global order.
   std::vector<Action> plan() {
@@ -163,6 +166,15 @@ class Planner {
             });
         break;
       }
+      case CollectiveType::Custom:
+        for (const ChunkMapEntry& e : shape_.custom->post) {
+          const Loc out{Buffer::Output, e.index};
+          if (e.value.size() == 1)
+            pieces.push_back(multicast(e.value[0].rank, Loc{Buffer::Input, e.value[0].index}, 1, {{e.rank, out}}));
+          else
+            pieces.push_back(reduction(e.rank, e.value[0].index, 1, out, {}));
+        }
+        break;
       default: break;
     }
     std::vector<Action> order;
@@ -500,10 +512,7 @@ class Planner {
 class Assembler {
  public:
   Assembler(Rng& rng, const Shape& shape)
-      : rng_(rng),
-        shape_(shape),
-        collective_(Collective::standard(shape.type, shape.ranks, shape.chunks, shape.root)),
-        ranks_(static_cast<size_t>(shape.ranks)) {}
+      : rng_(rng), shape_(shape), collective_(collectiveOf(shape)), ranks_(static_cast<size_t>(shape.ranks)) {}
 
   // False when the program does not fit 4 thread blocks per rank and 8 steps per block.
   bool place(const std::vector<Action>& order) {
@@ -724,14 +733,57 @@ Shape randomShape(Rng& rng) {
   return s;
 }
 
+// A collective given as data, out of place: each output chunk is unconstrained, a copy of one input
+// chunk of any rank, or the sum of one input index over all ranks.
+Shape randomCustomShape(Rng& rng) {
+  Shape s;
+  s.type = CollectiveType::Custom;
+  s.ranks = rng.between(2, 4);
+  CustomCollectiveSpec spec;
+  spec.name = "property-custom";
+  spec.ranks = s.ranks;
+  spec.inputChunks = rng.between(1, 3);
+  spec.outputChunks = rng.between(1, 3);
+  for (int32_t r = 0; r < s.ranks; ++r)
+    for (int32_t k = 0; k < spec.outputChunks; ++k) {
+      const int32_t kind = rng.below(4);
+      if (kind == 0) continue;
+      ChunkMapEntry e{r, k, {}};
+      const int32_t index = rng.below(static_cast<size_t>(spec.inputChunks));
+      if (kind == 3)
+        for (int32_t q = 0; q < s.ranks; ++q) e.value.push_back(Atom{q, index});
+      else
+        e.value.push_back(Atom{rng.below(static_cast<size_t>(s.ranks)), index});
+      spec.post.push_back(std::move(e));
+    }
+  if (spec.post.empty()) spec.post.push_back(ChunkMapEntry{0, 0, {Atom{s.ranks - 1, 0}}});
+  s.chunks = std::max(spec.inputChunks, spec.outputChunks);
+  s.channels = rng.between(1, 2);
+  s.protocol = rng.chance(50) ? ir::Protocol::Simple : ir::Protocol::LL;
+  s.forms = {CallForm::OutOfPlace};
+  s.custom = std::move(spec);
+  return s;
+}
+
 }  // namespace
 
-GeneratedProgram generateProgram(uint64_t seed) {
+GeneratedProgram generateProgram(uint64_t seed) { return generateProgram(seed, GeneratorOptions{}); }
+
+GeneratedProgram generateProgram(uint64_t seed, const GeneratorOptions& options) {
   Rng rng(seed);
   GeneratedProgram out;
   Shape shape;
   for (int32_t attempt = 0;; ++attempt) {
-    if (attempt % kAttemptsPerShape == 0) shape = randomShape(rng);  // some shapes rarely fit the limits
+    if (attempt % kAttemptsPerShape == 0)  // some shapes rarely fit the limits
+    {
+      shape = options.customCollectives ? randomCustomShape(rng) : randomShape(rng);
+      // Fused programs are out of place, and compute on every rank: not broadcast or scatter, whose
+      // non-root ranks may not touch their input (buffers.root-only).
+      while (options.fusedPrograms &&
+             (shape.type == CollectiveType::Broadcast || shape.type == CollectiveType::Scatter))
+        shape = randomShape(rng);
+      if (options.fusedPrograms) shape.forms = {CallForm::OutOfPlace};
+    }
     Planner planner(rng, shape);
     const std::vector<Action> order = planner.plan();
     Assembler assembler(rng, shape);
@@ -746,6 +798,11 @@ GeneratedProgram generateProgram(uint64_t seed) {
         std::find(shape.forms.begin(), shape.forms.end(), CallForm::OutOfPlace) != shape.forms.end();
     out.algorithm.minBytes = 0;
     out.algorithm.maxBytes = 0;
+    out.custom = shape.custom;
+    if (options.fusedPrograms) {
+      makeFused(out.algorithm);
+      out.mutations.push_back("fused");
+    }
     break;
   }
   if (rng.chance(50)) {

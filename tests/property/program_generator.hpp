@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,20 @@ namespace ccforge::property {
 struct GeneratedProgram {
   ir::Algorithm algorithm;
   CollectiveType collective = CollectiveType::AllReduce;
-  int32_t root = 0;                    // rooted collectives
-  std::vector<std::string> mutations;  // what was changed after the correct construction, in order
+  int32_t root = 0;                            // rooted collectives
+  std::vector<std::string> mutations;          // what was changed after the correct construction, in order
+  std::optional<CustomCollectiveSpec> custom;  // collective Custom: its chunk map
+};
+
+// Programs of other kinds than the eight collectives' plain schedules.
+struct GeneratorOptions {
+  bool customCollectives = false;  // a random chunk map (CustomCollectiveSpec) instead of a collective
+  bool fusedPrograms = false;      // out-of-place programs become fused GEMV + collective programs
 };
 
 // 2 to 5 ranks, at most 4 thread blocks per rank and 8 steps per thread block before mutations
 // (a mutation may add one nop).
 GeneratedProgram generateProgram(uint64_t seed);
+GeneratedProgram generateProgram(uint64_t seed, const GeneratorOptions& options);
 
 }  // namespace ccforge::property

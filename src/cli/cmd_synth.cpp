@@ -2,7 +2,6 @@
 // topologies go to tree packing (cmd_synth_trees.cpp); single boxes to SMT synthesis in SCCL's
 // model, whose every result is lowered through the DSL compiler and verified.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
@@ -13,7 +12,6 @@
 #include <iostream>
 #include <memory>
 
-#include "ir/json_document.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
@@ -21,20 +19,20 @@
 #include "cli/synth_index.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
-#include "ir/limits.hpp"
 #include "ir/names.hpp"
+#include "synth/method.hpp"
+#include "synth/sccl/smt_report.hpp"
+#include "synth/sccl/smt_run.hpp"
 #include "topology/spec_reader.hpp"
-#include "synth/sccl/cost.hpp"
-#include "synth/sccl/frontier_files.hpp"
-#include "synth/sccl/search.hpp"
 #include "verify/report_writers.hpp"
 
 namespace ccforge::cli {
 namespace {
 
-using nlohmann::ordered_json;
+using synth::sccl::FrontierPoint;
+using synth::sccl::instanceName;
 using synth::sccl::InstanceResult;
-using synth::sccl::Verdict;
+using synth::sccl::SmtRun;
 
 struct Request {
   CollectiveType collective = CollectiveType::AllGather;
@@ -60,133 +58,24 @@ Request parseRequest(const std::string& text) {
   return r;
 }
 
-std::string triple(int32_t c, int32_t s, int32_t r) { return fmt::format("({},{},{})", c, s, r); }
-
-using synth::sccl::FrontierPoint;
-
-synth::sccl::SearchResult search(synth::sccl::Synthesizer& synth, const SynthArguments& a) {
+// The search the flags name (docs/synth.md): one mode at most.
+synth::sccl::SearchMode searchMode(const SynthArguments& a) {
   const int modes = (a.steps || a.rounds || a.chunks ? 1 : 0) + a.pareto + a.leastSteps + a.bandwidthOptimal;
   if (modes > 1)
     throw std::invalid_argument("give one of --steps/--rounds/--chunks, --pareto, --least-steps, --bandwidth-optimal");
-  const synth::sccl::SearchLimits limits{a.maxChunks, a.maxSteps};
-  if (a.leastSteps) return leastStepsSearch(synth, limits);
-  if (a.bandwidthOptimal) return bandwidthOptimalSearch(synth, limits);
-  if (!(a.steps || a.rounds || a.chunks)) return paretoSearch(synth, limits);
+  if (a.leastSteps) return synth::sccl::SearchMode::LeastSteps;
+  if (a.bandwidthOptimal) return synth::sccl::SearchMode::BandwidthOptimal;
+  if (!(a.steps || a.rounds || a.chunks)) return synth::sccl::SearchMode::Pareto;
   if (!(a.steps && a.rounds && a.chunks))
     throw std::invalid_argument("a single instance needs all of --chunks, --steps and --rounds");
-  synth::sccl::SearchResult out;
-  InstanceResult r = synth.solve(*a.chunks, *a.steps, *a.rounds);
-  if (r.verdict == Verdict::Sat) out.frontier.push_back(r);
-  if (r.verdict == Verdict::Unknown) {
-    out.complete = false;
-    out.note = r.note;
-  }
-  return out;
+  return synth::sccl::SearchMode::Instance;
 }
 
-std::string bytes(double b) {
-  if (b >= 1 << 20) return fmt::format("{:.1f} MiB", b / (1 << 20));
-  if (b >= 1 << 10) return fmt::format("{:.1f} KiB", b / (1 << 10));
-  return fmt::format("{:.0f} B", b);
-}
-
-std::string windowText(const std::optional<synth::deploy::SizeRange>& w) {
-  if (!w) return "never the cheapest";
-  if (!w->high) return w->low == 0 ? "cheapest at every size" : "cheapest for M >= " + bytes(w->low);
-  if (w->low == 0) return "cheapest for M < " + bytes(*w->high);
-  return "cheapest for " + bytes(w->low) + " <= M < " + bytes(*w->high);
-}
-
-struct Counts {
-  int sat = 0, unsat = 0, unknown = 0, pruned = 0;
-  double seconds = 0;
-};
-Counts count(const std::vector<InstanceResult>& history) {
-  Counts c;
-  for (const auto& r : history) {
-    c.seconds += r.seconds;
-    (r.verdict == Verdict::Sat       ? c.sat
-     : r.verdict == Verdict::Unsat   ? c.unsat
-     : r.verdict == Verdict::Unknown ? c.unknown
-                                     : c.pruned)++;
-  }
-  return c;
-}
-
-std::string text(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
-                 const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points,
-                 const synth::sccl::CostModel& cost) {
-  std::string out = fmt::format("synth {} {}: {} GPUs; bounds: steps >= {}, rounds per chunk >= {}; solver {}\n",
-                                a.topology, a.collective, synth.ranks(), synth.bound().stepsLowerBound,
-                                topo::toString(synth.bound().roundsPerChunkLowerBound), a.solver);
-  out += fmt::format("cost T = S*alpha + (R/C)*m*beta, m = M/{:.0f}, alpha {} us, beta {:.6g} us/byte\n",
-                     cost.bytesPerChunkUnit, cost.alphaUs, cost.betaUsPerByte);
-  if (points.empty()) out += "no schedule found\n";
-  for (const FrontierPoint& p : points) {
-    const std::string substitute =
-        p.instance.substituteFor.empty() ? "" : "  (power-of-two C for " + p.instance.substituteFor + ")";
-    out += fmt::format("(C,S,R) = {}  R/C {}{}  {}  {}: {}\n",
-                       triple(p.instance.chunks, p.instance.steps, p.instance.rounds), topo::toString(p.roundsPerChunk),
-                       substitute, windowText(p.cheapest), callFormName(p.form),
-                       (p.emitted.verified() ? "verified" : "not verified") +
-                           synth::deploy::outcomeText(p.deployment, p.file, !a.outputDir.empty()));
-  }
-  const Counts c = count(synth.history());
-  out += fmt::format("instances: {} (sat {}, unsat {}, unknown {}, pruned {}), solver time {:.2f} s\n",
-                     synth.history().size(), c.sat, c.unsat, c.unknown, c.pruned, c.seconds);
-  if (!result.complete) out += "incomplete: " + result.note + "\n";
-  return out;
-}
-
-std::string json(const SynthArguments& a, const synth::sccl::Synthesizer& synth,
-                 const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points) {
-  ordered_json j;
-  j["topology"] = a.topology;
-  j["collective"] = std::string(collectiveTypeName(synth.collective()));
-  j["method"] = "smt";
-  j["solver"] = a.solver;
-  j["bound"] = {{"steps", synth.bound().stepsLowerBound},
-                {"rounds_per_chunk", topo::toString(synth.bound().roundsPerChunkLowerBound)}};
-  ordered_json frontier = ordered_json::array();
-  for (const FrontierPoint& p : points) {
-    ordered_json e{{"chunks", p.instance.chunks},
-                   {"steps", p.instance.steps},
-                   {"rounds", p.instance.rounds},
-                   {"rounds_per_chunk", topo::toString(p.roundsPerChunk)},
-                   {"form", std::string(callFormName(p.form))}};
-    if (!p.instance.substituteFor.empty()) e["substitute_for"] = p.instance.substituteFor;
-    e["file"] = p.file.empty() ? ordered_json(nullptr) : ordered_json(p.file);
-    e["verified"] = p.emitted.verified();
-    if (p.cheapest) {
-      e["cheapest_from_bytes"] = p.cheapest->low;
-      e["cheapest_below_bytes"] = p.cheapest->high ? ordered_json(*p.cheapest->high) : ordered_json(nullptr);
-    }
-    synth::deploy::addDeploymentFields(e, p.deployment);
-    frontier.push_back(e);
-  }
-  j["frontier"] = frontier;
-  ordered_json instances = ordered_json::array();
-  for (const InstanceResult& r : synth.history()) {
-    ordered_json e{{"chunks", r.chunks},
-                   {"steps", r.steps},
-                   {"rounds", r.rounds},
-                   {"result", std::string(synth::sccl::verdictName(r.verdict))},
-                   {"seconds", r.seconds}};
-    if (!r.note.empty()) e["note"] = r.note;
-    instances.push_back(e);
-  }
-  j["instances"] = instances;
-  j["complete"] = result.complete;
-  if (!result.note.empty()) j["note"] = result.note;
-  return jsonDocument(j);
-}
-
-int exitCode(const synth::sccl::SearchResult& result, const std::vector<FrontierPoint>& points,
-             const synth::sccl::Synthesizer& synth) {
-  for (const FrontierPoint& p : points)
+int exitCode(const SmtRun& run) {
+  for (const FrontierPoint& p : run.points)
     if (!p.emitted.verified()) return kExitInternalError;
-  if (!result.complete) return kExitInconclusive;
-  if (points.empty()) return synth.history().empty() ? kExitInconclusive : kExitViolation;
+  if (!run.result.complete) return kExitInconclusive;
+  if (run.points.empty()) return run.history.empty() ? kExitInconclusive : kExitViolation;
   return kExitVerified;
 }
 
@@ -195,67 +84,64 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   if (!solver) throw std::invalid_argument("unknown solver '" + a.solver + "'");
   auto protocol = ir::parseProtocol(a.protocol);
   if (!protocol) throw std::invalid_argument("unknown protocol '" + a.protocol + "'");
-  synth::sccl::SynthOptions options;
+  synth::sccl::SmtRunOptions options;
   options.solver = *solver;
+  options.mode = searchMode(a);
+  if (options.mode == synth::sccl::SearchMode::Instance)
+    options.chunks = *a.chunks, options.steps = *a.steps, options.rounds = *a.rounds;
+  options.limits = {a.maxChunks, a.maxSteps};
   options.instanceTimeoutSeconds = a.instanceTimeoutSeconds;
   options.totalTimeoutSeconds = a.timeoutSeconds;
-  options.progress = [](const InstanceResult& r) {
-    std::cerr << fmt::format("ccforge synth: {} {} {:.2f} s{}\n", triple(r.chunks, r.steps, r.rounds),
+  options.files = {.protocol = *protocol,
+                   .outputDirectory = a.outputDir,
+                   .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
+                   .filePrefix = synthFilePrefix(a.topology, a.collective),
+                   .ncclMargin = ncclMargin(a)};
+  options.instanceDecided = [](const InstanceResult& r) {
+    std::cerr << fmt::format("ccforge synth: {} {} {:.2f} s{}\n", instanceName(r.chunks, r.steps, r.rounds),
                              synth::sccl::verdictName(r.verdict), r.seconds, r.note.empty() ? "" : " (" + r.note + ")");
   };
   if (progress::enabled())
-    options.starting = [](int32_t c, int32_t s, std::optional<int32_t> r) {
-      progress::phase(fmt::format("solving instance {}", r ? triple(c, s, *r) : fmt::format("({},{},free)", c, s)));
+    options.instanceStarting = [](int32_t c, int32_t s, std::optional<int32_t> r) {
+      progress::phase(
+          fmt::format("solving instance {}", r ? instanceName(c, s, *r) : fmt::format("({},{},free)", c, s)));
     };
-  progress::phase("computing the lower bounds on " + topology.name);
-  synth::sccl::Synthesizer synth(topology, request.collective, request.root, options);
-  synth::sccl::SearchResult result = search(synth, a);
-  if (!(a.chunks && a.steps && a.rounds)) {
-    progress::phase("looking for power-of-two substitutes");
-    synth::sccl::addPowerOfTwoSubstitutes(synth, result, {a.maxChunks, a.maxSteps});
-  }
-  progress::phase(fmt::format("compiling and verifying {} frontier program{}", result.frontier.size(),
-                              result.frontier.size() == 1 ? "" : "s"));
+  options.phase = [](const std::string& p) { progress::phase(p); };
+  const SmtRun run = synth::sccl::runSmtSynthesis(topology, request.collective, request.root, options);
 
-  const synth::sccl::CostModel cost = synth::sccl::costModel(topology, request.collective);
-  const std::vector<FrontierPoint> points =
-      synth::sccl::frontierFiles(synth, result.frontier, cost,
-                                 {.protocol = *protocol,
-                                  .outputDirectory = a.outputDir,
-                                  .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
-                                  .filePrefix = synthFilePrefix(a.topology, a.collective),
-                                  .ncclMargin = ncclMargin(a)});
-  for (const FrontierPoint& p : points) {
+  for (const FrontierPoint& p : run.points) {
     if (p.emitted.verified()) continue;
     const InstanceResult& r = p.instance;
-    std::cerr << "ccforge synth: internal error: " << triple(r.chunks, r.steps, r.rounds) << " does not "
+    std::cerr << "ccforge synth: internal error: " << instanceName(r.chunks, r.steps, r.rounds) << " does not "
               << (p.emitted.error.empty() ? "verify" : "compile: " + p.emitted.error) << "\n";
     if (p.emitted.error.empty()) verify::writeText(std::cerr, {p.emitted.report}, verify::RunInfo{"msccl-executor", 6});
   }
   std::vector<NotWritten> notWritten;
-  for (const FrontierPoint& p : points)
+  for (const FrontierPoint& p : run.points)
     if (p.file.empty())
       notWritten.push_back(
-          {fmt::format("(C,S,R) = {} {}", triple(p.instance.chunks, p.instance.steps, p.instance.rounds),
+          {fmt::format("(C,S,R) = {} {}", instanceName(p.instance.chunks, p.instance.steps, p.instance.rounds),
                        callFormName(p.form)),
            p.deployment.notWritten});
   const auto written = static_cast<size_t>(
-      std::count_if(points.begin(), points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }));
+      std::count_if(run.points.begin(), run.points.end(), [](const FrontierPoint& p) { return !p.file.empty(); }));
   const std::vector<std::string> warnings =
       nothingWrittenWarnings(a.outputDir, written, notWritten,
-                             result.complete ? "no schedule exists within the search's limits"
-                                             : "the search found no schedule: " + result.note);
+                             run.result.complete ? "no schedule exists within the search's limits"
+                                                 : "the search found no schedule: " + run.result.note);
   progress::done();
   printWarnings(std::cerr, warnings);
-  const std::string report = withOutputSummary(json(a, synth, result, points), a.outputDir, written, warnings);
+  const std::string report =
+      withOutputSummary(synth::sccl::smtRunJson(a.topology, a.solver, run), a.outputDir, written, warnings);
   if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
-  std::cout << (a.format == "json" ? report : text(a, synth, result, points, cost)) << std::flush;
-  const auto deployable = std::count_if(points.begin(), points.end(),
+  std::cout << (a.format == "json" ? report : synth::sccl::smtRunText(a.topology, a.solver, run, !a.outputDir.empty()))
+            << std::flush;
+  const auto deployable = std::count_if(run.points.begin(), run.points.end(),
                                         [](const FrontierPoint& p) { return p.deployment.window.has_value(); });
   if (a.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
               << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
-  return exitCode(result, points, synth);
+  return exitCode(run);
 }
 
 // -o DIR is checked before any search: it must be (or become) a writable directory. A missing
@@ -285,27 +171,12 @@ int runSynth(const SynthArguments& a) {
   const Request request = parseRequest(a.collective);
   progress::phase("loading topology " + a.topology);
   topo::Topology topology = topo::loadTopology(a.topology);
-  const bool trees = a.method == "trees" || (a.method == "auto" && topology.boxCount() > 1);
-  const auto gpus = static_cast<int32_t>(topology.gpus().size());
-  const int32_t most = trees ? limits::kMaxTreeSynthGpus : limits::kMaxSmtSynthGpus;
-  if (gpus > most)
-    throw LimitExceeded(
-        fmt::format("topology {} has {} GPUs; the {} method synthesizes for at most {} "
-                    "(ccforge's limit, docs/limits.md)",
-                    topology.name, gpus, trees ? "tree" : "SMT", most));
-  for (const auto& [name, value] : {std::pair{"--chunks", a.chunks}, {"--steps", a.steps}, {"--rounds", a.rounds}})
-    if (value && (*value < 1 || *value > limits::kMaxSmtInstanceSize))
-      throw std::invalid_argument(fmt::format("{} {} is out of range: an instance has 1 to {} (docs/limits.md)", name,
-                                              *value, limits::kMaxSmtInstanceSize));
-  if (!trees && a.chunks && a.steps && a.rounds &&
-      int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus > limits::kMaxSmtInstanceWork)
-    throw LimitExceeded(
-        fmt::format("instance (C,S,R) = ({},{},{}) on {} GPUs: C x R x GPUs = {} is over ccforge's "
-                    "instance limit of {} (docs/limits.md)",
-                    *a.chunks, *a.steps, *a.rounds, gpus, int64_t{*a.chunks} * std::max(*a.rounds, *a.steps) * gpus,
-                    limits::kMaxSmtInstanceWork));
+  const synth::Method method = synth::methodFor(
+      topology, a.method == "auto" ? std::nullopt
+                                   : std::optional(a.method == "trees" ? synth::Method::Trees : synth::Method::Smt));
+  synth::checkRequestSize(topology, method, {a.chunks, a.steps, a.rounds});
   checkOutputDirectory(a.outputDir);
-  if (trees) return runTreeSynthesis(a);
+  if (method == synth::Method::Trees) return runTreeSynthesis(a);
   return runSmtSynthesis(a, topology, request);
 }
 

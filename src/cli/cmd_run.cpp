@@ -25,6 +25,7 @@
 #include "runtime/execution_error.hpp"
 #include "runtime/fused_check.hpp"
 #include "runtime/harness.hpp"
+#include "runtime/host_memory.hpp"
 #include "runtime/launch_plan.hpp"
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
@@ -92,56 +93,6 @@ std::string verificationLine(const std::string& file, const driver::RunVerificat
   if (v.decision == driver::LoadDecision::RunUnproven)
     line += "; it runs anyway, and every output element is checked against the reference";
   return line;
-}
-
-// The host memory a run of `call` by `program` (null: the fallback) takes: every rank's buffers,
-// the inputs kept for the check, the reference's outputs and the program's scratch. Refused up
-// front past limits::kMaxRunBufferBytes or three quarters of the machine's memory, whichever is
-// less (docs/limits.md), so that it never ends in bad_alloc; when the scratch a file declares is
-// what does not fit, at that file's <gpu> (exit 1).
-void checkRunMemory(const CallShape& call, const Program* program) {
-  const long double elem = static_cast<long double>(dataTypeSize(call.dtype));
-  const long double ranks = call.ranks;
-  long double limit = static_cast<long double>(limits::kMaxRunBufferBytes);
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && pageSize > 0) limit = std::min(limit, static_cast<long double>(pages) * pageSize * 3 / 4);
-  auto refuse = [&](const std::string& need) {
-    throw UsageError(
-        fmt::format("--count {}: the call needs {} of host memory, over the limit of {} "
-                    "(the smaller of 16 GiB and 3/4 of this machine's memory; docs/limits.md)",
-                    call.count, need, base::approximateByteSize(static_cast<double>(limit))));
-  };
-  // No buffer holds more than count x ranks elements, and the ranks are capped: past this
-  // bound the sizes could overflow, and the need (at least count x ranks elements) is far over.
-  const long double bound = static_cast<long double>(call.count) * ranks * ranks * 4 * elem;
-  if (bound > static_cast<long double>(int64_t{1} << 62))
-    refuse("far more than " + base::approximateByteSize(static_cast<double>(limit)));
-  long double bytes = 0;
-  try {
-    for (int32_t r = 0; r < call.ranks; ++r) {
-      const BufferSizes b = bufferSizes(call, r);
-      bytes += 2 * elem * (static_cast<long double>(b.inputElems) + std::max(b.outputElems, b.regionElems));
-    }
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  if (bytes > limit) refuse("about " + base::approximateByteSize(static_cast<double>(bytes)));
-  if (!program) return;
-  const std::vector<uint64_t> scratch = scratchBytesOf(*program, call);
-  const auto largest = static_cast<int32_t>(std::max_element(scratch.begin(), scratch.end()) - scratch.begin());
-  long double scratchBytes = 0;
-  for (uint64_t s : scratch) scratchBytes += static_cast<long double>(s);
-  if (bytes + scratchBytes <= limit) return;
-  throw ProgramRejected(
-      program->source(), program->gpuWhere(largest),
-      fmt::format("rank {} declares s_chunks={}: with count {} x {} its scratch takes {}, and the call needs about {} "
-                  "of host memory in all, over the limit of {} (the smaller of 16 GiB and 3/4 of this machine's "
-                  "memory; docs/limits.md)",
-                  largest, program->scratchChunks(largest), call.count, dataTypeName(call.dtype),
-                  base::approximateByteSize(static_cast<double>(scratch[largest])),
-                  base::approximateByteSize(static_cast<double>(bytes + scratchBytes)),
-                  base::approximateByteSize(static_cast<double>(limit))),
-      true);
 }
 
 TargetOptions targetOptions(const RunOptions& o) {
@@ -221,7 +172,7 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
         continue;
       }
       cell.status = driver::PerfCell::Status::Measured;
-      checkRunMemory(call, selection.program);
+      checkHostMemory(call, selection.program);
       pending.push_back({table.rows.size(), form == CallForm::InPlace, call});
     }
     table.rows.push_back(row);
@@ -355,9 +306,9 @@ int execute(const RunOptions& o) {
   if (isRooted(call.collective) && (call.root < 0 || call.root >= call.ranks))
     throw UsageError("--root " + std::to_string(call.root) + " is not a rank (0.." + std::to_string(call.ranks - 1) +
                      ")");
-  checkRunMemory(call, nullptr);  // the buffers first: an absurd count is refused before selection
+  checkHostMemory(call, nullptr);  // the buffers first: an absurd count is refused before selection
   const Selection selection = programs.select(call);
-  checkRunMemory(call, selection.program);
+  checkHostMemory(call, selection.program);
   if (!selection.program && !o.fallback)
     throw UsageError("no program can serve this call (" + describeCall(call) + "):\n" + selection.summary() +
                      "\npass --fallback to run the fallback path instead");

@@ -20,6 +20,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/verdict_exit_code.hpp"
+#include "driver/perf_sweep.hpp"
 #include "driver/perf_table.hpp"
 #include "driver/run_verification.hpp"
 #include "runtime/execution_error.hpp"
@@ -130,53 +131,37 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
   if (o.noVerify) table.preamble.push_back("verification at load: skipped (--no-verify)");
   for (const std::string& v : verified) table.preamble.push_back("verification at load: " + v);
 
-  struct Pending {
-    size_t row;
-    bool inPlace;
-    CallShape call;
-  };
-  std::vector<Pending> pending;
-  for (uint64_t bytes : sizes) {
-    driver::PerfRow row;
-    row.bytes = bytes;
-    row.count = static_cast<int64_t>(bytes / elem);
-    row.type = driver::ncclTestsTypeName(dataTypeName(dtype));
-    row.redop = reduces(first.collective()) ? std::string(reduceOpName(op)) : "none";  // as nccl-tests prints it
-    row.root = isRooted(first.collective()) ? o.root : -1;
+  auto callOf = [&](const driver::SweepCall& c) {
     CallShape call;
     call.collective = first.collective();
     call.root = o.root;
     call.ranks = ranks;
     call.dtype = dtype;
     call.op = op;
-    call.count = static_cast<int64_t>(bytes / elem) / m;
-    for (CallForm form : {CallForm::OutOfPlace, CallForm::InPlace}) {
-      driver::PerfCell& cell = form == CallForm::OutOfPlace ? row.outOfPlace : row.inPlace;
-      call.form = form;
-      bool served = false;
-      for (const Program& p : programs.programs()) served = served || p.serves(form);
-      if (!served) {
-        cell.status = driver::PerfCell::Status::NotApplicable;
-        continue;
-      }
-      if (bytes % (elem * static_cast<uint64_t>(m)) != 0 || call.count == 0) {
-        cell.status = driver::PerfCell::Status::Skipped;
-        cell.reason = std::to_string(bytes) + " B is not a whole number of " + std::to_string(elem) + "-byte elements" +
-                      (m > 1 ? " per rank" : "");
-        continue;
-      }
-      const Selection selection = programs.select(call);
-      if (!selection.program) {
-        cell.status = driver::PerfCell::Status::Skipped;
-        for (const std::string& r : selection.reasons) cell.reason += (cell.reason.empty() ? "" : "; ") + r;
-        continue;
-      }
-      cell.status = driver::PerfCell::Status::Measured;
-      checkHostMemory(call, selection.program);
-      pending.push_back({table.rows.size(), form == CallForm::InPlace, call});
-    }
-    table.rows.push_back(row);
-  }
+    call.form = c.form;
+    call.count = c.count;
+    return call;
+  };
+  const std::vector<driver::SweepCall> measured = driver::addSweepRows(
+      table, sizes,
+      {.elementBytes = elem,
+       .multiplier = static_cast<uint64_t>(m),
+       .type = driver::ncclTestsTypeName(dataTypeName(dtype)),
+       .redop = reduces(first.collective()) ? std::string(reduceOpName(op)) : "none",  // as nccl-tests prints it
+       .root = isRooted(first.collective()) ? o.root : -1},
+      [&](CallForm form) {
+        return std::any_of(programs.programs().begin(), programs.programs().end(),
+                           [&](const Program& p) { return p.serves(form); });
+      },
+      [&](const driver::SweepCall& c) {
+        const CallShape call = callOf(c);
+        const Selection selection = programs.select(call);
+        std::string why;
+        for (const std::string& r : selection.reasons) why += (why.empty() ? "" : "; ") + r;
+        if (!selection.program) return why.empty() ? std::string("no program is selected") : why;
+        checkHostMemory(call, selection.program);
+        return std::string();
+      });
 
   Runtime runtime(std::move(programs), std::move(device));
   table.preamble.push_back("backend: " + runtime.target().describe());
@@ -188,9 +173,9 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
   measureOptions.warmup = o.warmup;
   measureOptions.seed = o.seed;
   bool anyWrong = false;
-  for (const Pending& p : pending) {
-    const Measurement mt = measure(runtime, p.call, measureOptions);
-    driver::PerfCell& cell = p.inPlace ? table.rows[p.row].inPlace : table.rows[p.row].outOfPlace;
+  for (const driver::SweepCall& c : measured) {
+    const Measurement mt = measure(runtime, callOf(c), measureOptions);
+    driver::PerfCell& cell = driver::cellOf(table, c);
     cell.timeUs = mt.secondsPerIteration * 1e6;
     cell.algbwGBps = mt.algorithmBandwidth;
     cell.busbwGBps = mt.busBandwidth;
@@ -202,7 +187,7 @@ int executeSweep(const RunOptions& o, ProgramSet programs, std::unique_ptr<Targe
                           : o.format == "csv" ? driver::perfTableCsv(table)
                                               : driver::perfTableText(table);
   std::cout << out << std::flush;
-  if (pending.empty()) {
+  if (measured.empty()) {
     std::cerr << "ccforge run: no size of the sweep can be served (see the skipped rows)\n";
     return kExitUsage;
   }

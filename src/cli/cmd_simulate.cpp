@@ -12,6 +12,7 @@
 #include "cli/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
+#include "driver/perf_sweep.hpp"
 #include "driver/perf_table.hpp"
 #include "ir/reader.hpp"
 #include "ir/names.hpp"
@@ -143,42 +144,28 @@ int runSweep(const SimulateArguments& args) {
                            std::string(sim::archName(archArgument(args, topology))));
   table.preamble.push_back(
       "simulated times (event-driven alpha-beta model), not measurements; #wrong '-': data is not checked");
+  const std::vector<driver::SweepCall> measured = driver::addSweepRows(
+      table, sizes,
+      {.elementBytes = elem,
+       .multiplier = static_cast<uint64_t>(m),
+       .type = driver::ncclTestsTypeName(args.dtype),
+       .redop = runtime::reduces(program->collective()) ? args.op : "none",  // as nccl-tests prints it
+       .root = isRooted(program->collective()) ? args.root : -1},
+      [&](CallForm form) { return program->serves(form); },
+      [&](const driver::SweepCall& c) {
+        runtime::CallShape call;
+        call.collective = program->collective();
+        call.ranks = program->ranks();
+        call.root = args.root;
+        call.dtype = *dtype;
+        call.op = *op;
+        call.form = c.form;
+        call.count = c.count;
+        return runtime::mismatch(*program, call);
+      });
   std::vector<uint64_t> simulated;
-  for (uint64_t bytes : sizes) {
-    driver::PerfRow row;
-    row.bytes = bytes;
-    row.count = static_cast<int64_t>(bytes / elem);
-    row.type = driver::ncclTestsTypeName(args.dtype);
-    row.redop = runtime::reduces(program->collective()) ? args.op : "none";  // as nccl-tests prints it
-    row.root = isRooted(program->collective()) ? args.root : -1;
-    runtime::CallShape call;
-    call.collective = program->collective();
-    call.ranks = program->ranks();
-    call.root = args.root;
-    call.dtype = *dtype;
-    call.op = *op;
-    call.count = static_cast<int64_t>(bytes / elem) / m;
-    for (auto [form, cell] :
-         {std::pair{CallForm::OutOfPlace, &row.outOfPlace}, std::pair{CallForm::InPlace, &row.inPlace}}) {
-      call.form = form;
-      if (!program->serves(form)) {
-        cell->status = driver::PerfCell::Status::NotApplicable;
-      } else if (bytes % (elem * static_cast<uint64_t>(m)) != 0 || call.count == 0) {
-        cell->status = driver::PerfCell::Status::Skipped;
-        cell->reason = std::to_string(bytes) + " B is not a whole number of " + std::to_string(elem) +
-                       "-byte elements" + (m > 1 ? " per rank" : "");
-      } else if (std::string why = runtime::mismatch(*program, call); !why.empty()) {
-        cell->status = driver::PerfCell::Status::Skipped;
-        cell->reason = why;
-      } else {
-        cell->status = driver::PerfCell::Status::Measured;
-      }
-    }
-    bool any = row.outOfPlace.status == driver::PerfCell::Status::Measured ||
-               row.inPlace.status == driver::PerfCell::Status::Measured;
-    if (any) simulated.push_back(bytes);
-    table.rows.push_back(row);
-  }
+  for (const driver::SweepCall& c : measured)
+    if (simulated.empty() || simulated.back() != c.bytes) simulated.push_back(c.bytes);
   if (!simulated.empty()) {
     sim::SimulationOptions options;
     options.sizes = simulated;
@@ -269,24 +256,24 @@ int runNcclSweep(const SimulateArguments& args) {
   const size_t elem = runtime::dataTypeSize(*dtype);
   const int64_t multiplier = runtime::sizeMultiplier(*collective, ranks);
   std::vector<sim::NcclChoice> choices;
-  for (uint64_t bytes : sizes) {
-    const sim::NcclChoice c =
-        sim::ncclChoice(setup, {.collective = *collective, .bytes = bytes, .gpusPerThread = args.gpusPerThread});
-    choices.push_back(c);
-    driver::PerfRow row;
-    row.bytes = bytes;
-    row.count = static_cast<int64_t>(bytes / elem) / multiplier;
-    row.type = driver::ncclTestsTypeName(args.dtype);
-    row.redop = runtime::reduces(*collective) ? args.op : "none";
-    row.root = isRooted(*collective) ? args.root : -1;
-    for (driver::PerfCell* cell : {&row.outOfPlace, &row.inPlace}) {
-      cell->status = driver::PerfCell::Status::Measured;
-      cell->timeUs = c.timeUs;
-      cell->algbwGBps = static_cast<double>(bytes) / (c.timeUs * 1e3);
-      cell->busbwGBps = cell->algbwGBps * busBandwidthFactor(*collective, ranks);
-      cell->program = fmt::format("nccl {} {} ({} channels)", c.algorithm, ir::protocolName(c.protocol), c.channels);
-    }
-    table.rows.push_back(row);
+  for (uint64_t bytes : sizes)
+    choices.push_back(
+        sim::ncclChoice(setup, {.collective = *collective, .bytes = bytes, .gpusPerThread = args.gpusPerThread}));
+  const std::vector<driver::SweepCall> predicted = driver::addSweepRows(
+      table, sizes,
+      {.elementBytes = elem,
+       .multiplier = static_cast<uint64_t>(multiplier),
+       .type = driver::ncclTestsTypeName(args.dtype),
+       .redop = runtime::reduces(*collective) ? args.op : "none",
+       .root = isRooted(*collective) ? args.root : -1},
+      [](CallForm) { return true; }, [](const driver::SweepCall&) { return std::string(); });
+  for (const driver::SweepCall& call : predicted) {
+    const sim::NcclChoice& c = choices[call.row];
+    driver::PerfCell& cell = driver::cellOf(table, call);
+    cell.timeUs = c.timeUs;
+    cell.algbwGBps = static_cast<double>(call.bytes) / (c.timeUs * 1e3);
+    cell.busbwGBps = cell.algbwGBps * busBandwidthFactor(*collective, ranks);
+    cell.program = fmt::format("nccl {} {} ({} channels)", c.algorithm, ir::protocolName(c.protocol), c.channels);
   }
   if (args.format == "json") return writeOutput("simulate", "", driver::perfTableJson(table));
   if (args.format == "csv") return writeOutput("simulate", "", driver::perfTableCsv(table));

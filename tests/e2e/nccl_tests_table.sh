@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# usage: nccl_tests_table.sh EXIT SIZES SKIPPED NA_COLUMNS -- COMMAND...
+# usage: nccl_tests_table.sh EXIT SIZES SKIPPED NA_COLUMNS RANKS_PER_COUNT -- COMMAND...
 # Runs COMMAND (a `ccforge run|simulate -b/-e/-f` sweep), expects exit code EXIT, and parses its
 # nccl-tests table the way a script reading nccl-tests output would: every data row has size,
 # count, type, redop, root and then either "skipped: reason" or 8 cells (time, algbw, busbw,
 # #wrong for out-of-place, then in-place), numbers or N/A. Checks that the size column is exactly
-# SIZES (comma list), that count = size / 4 (float), that SKIPPED rows are skipped, that the
+# SIZES (comma list), that count = size / 4 / RANKS_PER_COUNT (float; the ranks for collectives whose
+# count is per rank, as nccl-tests prints an allgather's count, else 1), that SKIPPED rows are skipped, that the
 # columns NA_COLUMNS ("none", "in-place" or "out-of-place") are N/A in every measured row, that
 # algbw = size / time, and that "# Avg bus bandwidth" is the mean of the busbw cells.
 set -u
-want=$1 sizes=$2 skipped=$3 na=$4; shift 5
+want=$1 sizes=$2 skipped=$3 na=$4 per=$5; shift 6
 out=$("$@" 2>&1); got=$?
 command="$*"
 fail() { echo "$1"; echo "--- command: $command"; printf '%s\n' "$out" | head -c 20000; exit 1; }
 [ "$got" = "$want" ] || fail "exit code: want $want, got $got"
-printf '%s\n' "$out" | awk -v sizes="$sizes" -v skipped="$skipped" -v na="$na" '
+printf '%s\n' "$out" | awk -v sizes="$sizes" -v skipped="$skipped" -v na="$na" -v per="$per" '
   function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
   /^#/ {
     if ($0 ~ /^# Avg bus bandwidth *: /) { avgline = $NF; sawavg = 1 }
@@ -24,7 +25,7 @@ printf '%s\n' "$out" | awk -v sizes="$sizes" -v skipped="$skipped" -v na="$na" '
   {
     rows++
     got = got (got == "" ? "" : ",") $1
-    if ($2 != int($1 / 4)) { print "row " $1 ": count " $2 " is not size/4"; bad = 1 }
+    if ($2 != int($1 / 4 / per)) { print "row " $1 ": count " $2 " is not size/4/" per; bad = 1 }
     if ($3 != "float" || $5 !~ /^-?[0-9]+$/) { print "row " $1 ": bad type or root"; bad = 1 }
     if ($6 == "skipped:") { nskip++; next }
     if (NF != 13) { print "row " $1 ": " NF " fields, want 13"; bad = 1; next }

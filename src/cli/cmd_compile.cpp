@@ -193,7 +193,9 @@ void registerCompileCommand(CLI::App& app, CommandContext& context) {
       ->required();
   cmd->add_option("settings", args->settings,
                   "parameters as key=value, e.g. nodes=2 gpus=4; for a script, its own arguments");
-  cmd->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
+  // A script takes --protocol itself (msccl-tools' scripts do): only the library's is ours.
+  cmd->add_option_group(kLibraryOnlyOptions)
+      ->add_option("--protocol", args->protocol, "protocol (default: the algorithm's)")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option(
          "--profile", args->profile,

@@ -197,7 +197,8 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--view", args->view, "what to draw of a library algorithm")
       ->check(CLI::IsMember({"chunk-dag", "instruction-dag", "threadblocks"}))
       ->capture_default_str();
-  cmd->add_option("--protocol", args->protocol, "protocol of a library algorithm")
+  cmd->add_option_group(kLibraryOnlyOptions)
+      ->add_option("--protocol", args->protocol, "protocol of a library algorithm")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}));
   cmd->add_option(
          "--profile", args->profile,

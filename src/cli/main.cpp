@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   ccforge::cli::registerCompletionCommand(app, context);
   ccforge::cli::refuseEmptyAndNegativeValues(app);
   // `compile|dot SCRIPT.py ...`: the script's own arguments are kept away from CLI11.
-  std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(argc, argv);
+  std::vector<std::string> args = ccforge::cli::scriptArgumentOrder(app, argc, argv);
   try {
     std::vector<char*> pointers;
     for (std::string& a : args) pointers.push_back(a.data());

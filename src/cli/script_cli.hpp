@@ -1,7 +1,9 @@
 // `ccforge compile|dot SCRIPT.py [ARGS...]`: the command-line side of the Python front end
 // (docs/python.md). Arguments after the script belong to it, except the command's own options
-// (listed below), which may appear anywhere; everything after `--` goes to the script verbatim.
+// (as registered), which may appear anywhere; everything after `--` goes to the script verbatim.
 #pragma once
+
+#include <CLI/CLI.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -25,27 +27,32 @@ namespace ccforge::cli {
 inline bool isSccl(const std::string& input) { return input.ends_with(".json"); }
 inline bool isScript(const std::string& input) { return input.ends_with(".py") || isSccl(input); }
 
+// The option group of `compile` and `dot` whose options belong to library algorithms only: after
+// a script, the script's own (msccl-tools' scripts take --protocol themselves).
+inline constexpr const char* kLibraryOnlyOptions = "Library algorithms only";
+
+// The named options of a registered command that a script's command line may carry anywhere, and
+// whether each takes a value ("-o" true, "--no-verify" false), read from CLI11 so that the list
+// cannot fall behind the command. Not -h/--help (a script's own) nor the library-only group's
+// options (option groups are CLI11 subcommands, not listed among the command's options).
+inline std::map<std::string, bool> namedOptions(const CLI::App& command) {
+  std::map<std::string, bool> out;
+  for (const CLI::Option* o : command.get_options()) {
+    if (!o->nonpositional() || o == command.get_help_ptr()) continue;
+    const bool takesValue = o->get_type_size() != 0;
+    for (const std::string& s : o->get_snames()) out["-" + s] = takesValue;
+    for (const std::string& l : o->get_lnames()) out["--" + l] = takesValue;
+  }
+  return out;
+}
+
 // Rewrites `ccforge CMD SCRIPT.py a --x y -o f` to `ccforge CMD -o f -- SCRIPT.py a --x y`, so that
-// CLI11 hands the script's arguments over untouched. Other command lines are returned as they are.
-inline std::vector<std::string> scriptArgumentOrder(int argc, char** argv) {
+// CLI11 hands the script's arguments over untouched: the command's own options (as `app`
+// registers them) may appear anywhere. Other command lines are returned as they are.
+inline std::vector<std::string> scriptArgumentOrder(const CLI::App& app, int argc, char** argv) {
   std::vector<std::string> in(argv, argv + argc);
   if (in.size() < 3 || (in[1] != "compile" && in[1] != "dot")) return in;
-  // The command's own options and whether they take a value.
-  static const std::map<std::string, std::map<std::string, bool>> own = {
-      {"compile", {{"-o", true}, {"--output", true}, {"--profile", true}, {"--max-tbs", true}, {"--no-verify", false}}},
-      {"dot",
-       {{"-o", true},
-        {"--output", true},
-        {"--view", true},
-        {"--profile", true},
-        {"--rank", true},
-        {"--chunk", true},
-        {"--around", true},
-        {"--radius", true},
-        {"--max-nodes", true},
-        {"--highlight", true},
-        {"--verify", false}}}};
-  const auto& options = own.at(in[1]);
+  const std::map<std::string, bool> options = namedOptions(*app.get_subcommand(in[1]));
   size_t script = 0;
   for (size_t i = 2; i < in.size(); ++i) {
     const std::string& a = in[i];

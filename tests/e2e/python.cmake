@@ -116,6 +116,11 @@ python_cli_test("SCCL JSON: an algorithm missing its last step fails its postcon
 python_cli_test("dot --verify checks a custom collective against its Python postcondition" 0
   --has "ccforge dot: verify: verified \\(0 errors. msccl-legacy profile\\)"
   -- dot ${PY}/alltonext.py 3 1 --verify)
+# The command's own options come from its registration: --all-ranks (missing from the hand-kept
+# list this replaced) is dot's, --protocol after a script the script's (ring_allreduce.py takes it).
+python_cli_test("dot: every registered option of dot may follow a script's arguments" 0
+  --has "^digraph" --lacks "unrecognized arguments"
+  -- dot ${PY}/ring_allreduce.py 4 1 --protocol LL --all-ranks)
 python_cli_test("arguments after -- go to the script verbatim" 0
   --has "ring_allreduce.py 3 1 --protocol LL: 3 ranks" --has "proto=\"LL\""
   -- compile ${PY}/ring_allreduce.py -- 3 1 --protocol LL)

@@ -1,14 +1,9 @@
 // `ccforge simulate FILE.xml TOPOLOGY`: time, algbw and busbw of an MSCCL-IR program on a
 // topology per message size, from an event-driven alpha-beta simulation (docs/simulate.md).
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <iomanip>
 #include <memory>
-#include <sstream>
 
-#include "base/byte_size.hpp"
-#include "ir/json_document.hpp"
 #include "cli/progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
@@ -26,12 +21,11 @@
 #include "topology/spec_reader.hpp"
 #include "sim/nccl_model.hpp"
 #include "sim/simulate.hpp"
+#include "sim/simulation_report.hpp"
 #include "sim/sizes.hpp"
 
 namespace ccforge::cli {
 namespace {
-
-using nlohmann::ordered_json;
 
 struct SimulateArguments {
   std::string file;
@@ -60,51 +54,6 @@ sim::Arch archArgument(const SimulateArguments& args, const topo::Topology& topo
 std::optional<sim::Arch> archArgumentOrNone(const SimulateArguments& args) {
   if (args.arch.empty()) return std::nullopt;
   return sim::parseArch(args.arch);
-}
-
-std::string text(const SimulateArguments& args, const ir::Algorithm& a, const topo::Topology& t,
-                 const sim::SimulationReport& r) {
-  std::ostringstream out;
-  out << "simulate " << args.file << " on " << t.name << ": " << a.collName << ", " << a.gpus.size() << " ranks, "
-      << ir::protocolName(a.proto) << ", " << a.nchannels << (a.nchannels == 1 ? " channel" : " channels") << ", arch "
-      << sim::archName(archArgument(args, t)) << "\n";
-  out << std::setw(12) << "size" << std::setw(14) << "time_us" << std::setw(13) << "algbw_GBps" << std::setw(13)
-      << "busbw_GBps"
-      << "\n";
-  bool outside = false;
-  out << std::fixed << std::setprecision(2);
-  for (const sim::SizeResult& s : r.results) {
-    out << std::setw(12) << base::byteSizeName(s.bytes) << std::setw(14) << s.timeUs << std::setw(13) << s.algbwGBps
-        << std::setw(13) << s.busbwGBps << (s.inSizeWindow ? "" : "  *") << "\n";
-    outside = outside || !s.inSizeWindow;
-  }
-  if (outside) out << "* outside the algorithm's minBytes..maxBytes: the runtime would not select it\n";
-  return out.str();
-}
-
-std::string json(const SimulateArguments& args, const ir::Algorithm& a, const topo::Topology& t,
-                 const sim::SimulationReport& r) {
-  ordered_json j;
-  j["file"] = args.file;
-  j["algorithm"] = a.name;
-  j["collective"] = a.collName;
-  j["ranks"] = a.gpus.size();
-  j["protocol"] = ir::protocolName(a.proto);
-  j["topology"] = t.name;
-  j["arch"] = sim::archName(archArgument(args, t));
-  j["busbw_factor"] = r.busbwFactor;
-  ordered_json results = ordered_json::array();
-  for (const sim::SizeResult& s : r.results)
-    results.push_back({{"size_bytes", s.bytes},
-                       {"time_us", s.timeUs},
-                       {"algbw_GBps", s.algbwGBps},
-                       {"busbw_GBps", s.busbwGBps},
-                       {"in_size_window", s.inSizeWindow},
-                       {"tile_iterations", s.iterations},
-                       {"transfers", s.transfers},
-                       {"rank_skew_us", s.rankSkewUs}});
-  j["results"] = results;
-  return jsonDocument(j);
 }
 
 // One row per swept size: the simulated time in the columns of each call form the file serves
@@ -299,9 +248,10 @@ int runSimulate(const SimulateArguments& args) {
                     (options.sizes.size() == 1 ? " size" : " sizes"));
     sim::SimulationReport report = sim::simulate(algorithm, args.file, topology, options);
     progress::done();
-    return writeOutput(
-        "simulate", "",
-        args.format == "json" ? json(args, algorithm, topology, report) : text(args, algorithm, topology, report));
+    return writeOutput("simulate", "",
+                       args.format == "json"
+                           ? sim::simulationJson(args.file, algorithm, topology, archArgument(args, topology), report)
+                           : sim::simulationText(args.file, algorithm, topology, archArgument(args, topology), report));
   }
 }
 

@@ -11,6 +11,7 @@
 #include "ir/reader.hpp"
 #include "topology/spec_reader.hpp"
 #include "sim/simulate.hpp"
+#include "sim/simulation_report.hpp"
 
 using namespace ccforge;
 using namespace ccforge::sim;
@@ -222,4 +223,26 @@ TEST_CASE("GEMV + AllReduce on 4 and 8 ranks runs on mi250-1's first GCDs, relay
         simulate(gemv, "g.xml", test::mi250WithoutRelay(), o),
         Catch::Contains("connection rank 0 -> rank 2 (gpu0 -> gpu2) has no route in topology mi250-1-no-relay"));
   }
+}
+
+// The report `ccforge simulate --sizes` prints, from the library (sim/simulation_report.hpp).
+TEST_CASE("simulation report: the size table marks sizes outside the file's window; JSON has every size") {
+  ir::Algorithm a;
+  a.name = "ring";
+  a.collName = "allreduce";
+  a.proto = ir::Protocol::LL;
+  a.nchannels = 2;
+  a.gpus.resize(4);
+  sim::SimulationReport r;
+  r.busbwFactor = 1.5;
+  r.results = {{1024, 10, 0.1024, 0.1536, true, 1, 8, 0}, {1 << 20, 100, 10.48576, 15.72864, false, 2, 16, 0.5}};
+  const topo::Topology t = topo::loadTopology("dgx1");
+  const std::string text = sim::simulationText("ring.xml", a, t, sim::Arch::Sm70, r);
+  CHECK(text.starts_with("simulate ring.xml on dgx1: allreduce, 4 ranks, LL, 2 channels, arch sm70\n"));
+  CHECK(text.find("       1 KiB         10.00         0.10         0.15\n") != std::string::npos);
+  CHECK(text.find("       1 MiB        100.00        10.49        15.73  *\n") != std::string::npos);
+  CHECK(text.ends_with("* outside the algorithm's minBytes..maxBytes: the runtime would not select it\n"));
+  const std::string json = sim::simulationJson("ring.xml", a, t, sim::Arch::Sm70, r);
+  CHECK(json.find("\"busbw_factor\": 1.5") != std::string::npos);
+  CHECK(json.find("\"in_size_window\": false") != std::string::npos);
 }

@@ -5,6 +5,9 @@
 
 #include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
+#include "synth/bounds/bounds_report.hpp"
+
+#include <nlohmann/json.hpp>
 
 using namespace ccforge;
 using namespace ccforge::synth;
@@ -66,4 +69,17 @@ TEST_CASE("every bound of every catalog topology up to 32 GPUs takes under 1 s o
     else
       WARN("not an optimised build: " << seconds << " s not checked against the 1 s budget");
   }
+}
+
+// The report `ccforge bounds` prints, from the library (synth/bounds/bounds_report.hpp).
+TEST_CASE("bounds report: the table and the JSON of dgx1 allgather") {
+  const topo::Topology dgx1 = topo::loadTopology("dgx1");
+  const std::vector<CollectiveBound> bounds{collectiveBound(dgx1, CollectiveType::AllGather)};
+  const std::string text = boundsText(dgx1, bounds);
+  CHECK(text.starts_with("bounds for dgx1: 8 GPUs, unit "));
+  CHECK(text.find("\nallgather                  2") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(boundsJson(dgx1, bounds));
+  CHECK(j["gpus"] == 8);
+  CHECK(j["collectives"]["allgather"]["steps_lower_bound"] == 2);
+  CHECK(j["collectives"]["allgather"]["chunk"] == "M/N");
 }

@@ -1,10 +1,6 @@
 // `ccforge topo show|dot|list|import`: inspect topology specs, import a machine (docs/topologies.md).
-#include <nlohmann/json.hpp>
-
 #include <memory>
-#include <sstream>
 
-#include "ir/json_document.hpp"
 #include "cli/commands.hpp"
 #include "cli/picture_output.hpp"
 #include "cli/topology_cli.hpp"
@@ -13,11 +9,11 @@
 #include "viz/topology_dot.hpp"
 #include "topology/spec_reader.hpp"
 #include "topology/summary.hpp"
+#include "topology/summary_report.hpp"
 
 namespace ccforge::cli {
 namespace {
 
-using nlohmann::ordered_json;
 using namespace ccforge::topo;
 
 struct TopoArguments {
@@ -74,91 +70,6 @@ int runImport(const ImportArguments& a) {
   return writeOutput("topo import", a.output, result.specJson);
 }
 
-std::string gbps(const Rational& r) {
-  std::string text = toFixed(r, 2);
-  while (text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
-  return text;
-}
-
-std::string rangeText(const BandwidthRange& r) {
-  return r.min == r.max ? gbps(r.min) + " GB/s on every GPU" : gbps(r.min) + " to " + gbps(r.max) + " GB/s";
-}
-
-std::string groupText(const AutomorphismGroup& g) { return (g.complete ? "" : "at least ") + g.order.str(); }
-
-std::string count(int64_t n, std::string_view singular, std::string_view plural) {
-  std::string text = std::to_string(n);
-  text += ' ';
-  text += n == 1 ? singular : plural;
-  return text;
-}
-
-std::string gpuName(const Topology& t, int32_t rank) {
-  return t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(rank)])].name;
-}
-
-std::string showText(const Topology& t, const TopologySummary& s) {
-  std::ostringstream out;
-  out << "topology " << t.name << " (" << t.sourceFile << ")\n";
-  if (!t.description.empty()) out << "  " << t.description << "\n";
-  out << "vertices: " << count(s.gpus, "GPU", "GPUs") << ", " << count(s.switches, "switch", "switches") << ", "
-      << count(s.nics, "NIC", "NICs") << " in " << count(s.boxes, "box", "boxes") << "\n";
-  out << "links: " << s.links << " directed, bandwidth unit " << gbps(t.unitGBps) << " GB/s\n";
-  out << "GPU egress: " << rangeText(s.gpuEgress) << "\nGPU ingress: " << rangeText(s.gpuIngress) << "\n";
-  if (s.diameter)
-    out << "diameter: " << count(*s.diameter, "step", "steps") << " (GPU-to-GPU transfers; switches"
-        << (t.gpuRelay ? ", NICs and the GPUs the fabric relays through" : " and NICs") << " are not steps)\n";
-  else
-    out << "diameter: none: " << gpuName(t, s.unreachable->first) << " cannot reach "
-        << gpuName(t, s.unreachable->second) << "\n";
-  out << "automorphisms: " << groupText(s.weighted) << " keeping bandwidth, alpha and link class; "
-      << groupText(s.unweighted) << " ignoring them\n";
-  out << "GPU orbits: " << s.gpuOrbits.size() << " (";
-  for (size_t i = 0; i < s.gpuOrbits.size(); ++i) {
-    out << (i ? " | " : "");
-    for (size_t k = 0; k < s.gpuOrbits[i].size(); ++k) out << (k ? " " : "") << s.gpuOrbits[i][k];
-  }
-  out << ")\n";
-  if (!s.weighted.complete || !s.unweighted.complete)
-    out << "note: the automorphism search stopped at its work limit; orders are lower bounds\n";
-  return out.str();
-}
-
-ordered_json groupJson(const AutomorphismGroup& g) {
-  return {{"order", g.order.str()}, {"complete", g.complete}, {"generators", g.generators.size()}};
-}
-
-std::string showJson(const Topology& t, const TopologySummary& s) {
-  ordered_json j;
-  j["name"] = t.name;
-  j["source"] = t.sourceFile;
-  j["description"] = t.description;
-  j["unit_GBps"] = toString(t.unitGBps);
-  j["gpus"] = s.gpus;
-  j["switches"] = s.switches;
-  j["nics"] = s.nics;
-  j["boxes"] = s.boxes;
-  j["links"] = s.links;
-  j["gpu_egress_GBps"] = {{"min", toString(s.gpuEgress.min)}, {"max", toString(s.gpuEgress.max)}};
-  j["gpu_ingress_GBps"] = {{"min", toString(s.gpuIngress.min)}, {"max", toString(s.gpuIngress.max)}};
-  j["diameter_steps"] = s.diameter ? ordered_json(*s.diameter) : ordered_json(nullptr);
-  j["unreachable"] = s.unreachable ? ordered_json{{"from", s.unreachable->first}, {"to", s.unreachable->second}}
-                                   : ordered_json(nullptr);
-  j["automorphisms"] = {{"weighted", groupJson(s.weighted)}, {"unweighted", groupJson(s.unweighted)}};
-  j["gpu_orbits"] = s.gpuOrbits;
-  return jsonDocument(j);
-}
-
-std::string listText() {
-  std::ostringstream out;
-  for (const CatalogEntry& e : catalogEntries()) {
-    Topology t = readTopology(e.spec, std::string(e.name), {});
-    out << e.name << ": " << t.gpus().size() << " GPUs. " << t.description << "\n";
-  }
-  return out.str();
-}
-
 }  // namespace
 
 void registerTopoCommand(CLI::App& app, CommandContext& context) {
@@ -174,7 +85,7 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
     context.exitCode = runGuarded("topo show", [&] {
       Topology t = loadTopology(args->topology);
       TopologySummary s = summarize(t);
-      return writeOutput("topo show", "", args->format == "json" ? showJson(t, s) : showText(t, s));
+      return writeOutput("topo show", "", args->format == "json" ? topo::summaryJson(t, s) : topo::summaryText(t, s));
     });
   });
 
@@ -233,7 +144,7 @@ void registerTopoCommand(CLI::App& app, CommandContext& context) {
 
 CLI::App* list = topo->add_subcommand("list", "The catalog topologies");
 list->callback([&context] {
-  context.exitCode = runGuarded("topo list", [] { return writeOutput("topo list", "", listText()); });
+  context.exitCode = runGuarded("topo list", [] { return writeOutput("topo list", "", topo::catalogText()); });
 });
 }
 

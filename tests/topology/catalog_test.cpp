@@ -6,6 +6,8 @@
 
 #include "topology/catalog.hpp"
 #include "topology/spec_reader.hpp"
+#include "topology/summary.hpp"
+#include "topology/summary_report.hpp"
 
 using namespace ccforge::topo;
 
@@ -125,4 +127,19 @@ TEST_CASE("TE-CCL link models: NDv2 and DGX-2 boxes joined by directed 12.5 GB/s
   CHECK(bandwidth(dgx2, "b1.gpu7", "b0.gpu6") == Rational(25, 2));
   CHECK(bandwidth(dgx2, "b0.gpu6", "b1.gpu7") == 0);
   CHECK(egress(dgx2, *dgx2.findVertex("b0.gpu2")) == 125);
+}
+
+// The reports of `topo show` and `topo list`, from the library (topology/summary_report.hpp).
+TEST_CASE("topology reports: dgx1's summary as text and JSON, and the catalog list") {
+  const topo::Topology dgx1 = topo::loadTopology("dgx1");
+  const topo::TopologySummary s = topo::summarize(dgx1);
+  const std::string text = topo::summaryText(dgx1, s);
+  CHECK(text.find("vertices: 8 GPUs, 0 switches, 0 NICs in 1 box\n") != std::string::npos);
+  CHECK(text.find("GPU egress: 150 GB/s on every GPU\n") != std::string::npos);
+  CHECK(text.find("diameter: 2 steps (GPU-to-GPU transfers; switches and NICs are not steps)\n") != std::string::npos);
+  CHECK(text.find("GPU orbits: 2 (0 2 4 6 | 1 3 5 7)\n") != std::string::npos);
+  const std::string json = topo::summaryJson(dgx1, s);
+  CHECK(json.find("\"diameter_steps\": 2") != std::string::npos);
+  CHECK(json.find("\"links\": 32") != std::string::npos);
+  CHECK(topo::catalogText().find("\na100-2: 16 GPUs. ") != std::string::npos);
 }

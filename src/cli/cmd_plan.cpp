@@ -10,11 +10,9 @@
 #include "ir/output_file.hpp"
 #include "ir/svg_to_png.hpp"
 #include "plan/plan_report.hpp"
+#include "plan/plan_setting.hpp"
 #include "plan/planner.hpp"
-#include "plan/simulated_cost.hpp"
 #include "plan/timeline_svg.hpp"
-#include "plan/workload_reader.hpp"
-#include "topology/spec_reader.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -57,35 +55,16 @@ int writePng(const std::string& path, const std::string& svg) {
 }
 
 int runPlan(const PlanArguments& args) {
-  plan::PlanSetting c{plan::loadWorkload(args.model, args.astraCycleNs), {}, "", "", {}, args.channels};
-  if (!args.topology.empty() || args.simulate || !args.irFiles.empty()) {
-    topo::Topology t;
-    plan::SimulatedCostOptions o;
-    if (!args.topology.empty()) {
-      t = topo::loadTopology(args.topology);
-      c.where = t.name + ", " + std::to_string(t.gpus().size()) + " workers";
-    } else {
-      t = plan::presetTopology(plan::findNetworkPreset(args.network), args.workers);
-      o.arch = sim::Arch::None;
-      c.where = args.network + " (simulated switch), " + std::to_string(args.workers) + " workers";
-    }
-    o.maxBytes = std::max<uint64_t>(o.maxBytes, c.workload.gradientBytes());  // the largest possible bucket
-    o.irFiles = args.irFiles;
-    o.irDir = args.irDir;
-    o.ringOnly = args.ringOnly;
-    c.cost = plan::simulatedCost(t, o, &c.notes);
-    std::vector<uint64_t> sizes = plan::defaultSimulatedSizes(o.maxBytes);
-    c.costName = "ccforge simulate of each algorithm on " + t.name + " (1 KiB.." + std::to_string(sizes.back() >> 20) +
-                 " MiB by factors of 4, interpolated)";
-  } else {
-    const plan::NetworkPreset& p = plan::findNetworkPreset(args.network);
-    c.cost = plan::analyticCost(p, args.workers, args.ringOnly);
-    c.where = args.network + ", " + std::to_string(args.workers) + " workers";
-    c.costName = "alpha-beta preset (" + p.description + ")";
-  }
-  std::string names;
-  for (const plan::AlgorithmCurve& a : c.cost.curves()) names += (names.empty() ? "" : ", ") + a.name;
-  c.costName += "; algorithms: " + names;
+  const plan::PlanSetting c = plan::makePlanSetting({.model = args.model,
+                                                     .astraCycleNs = args.astraCycleNs,
+                                                     .network = args.network,
+                                                     .workers = args.workers,
+                                                     .topology = args.topology,
+                                                     .simulate = args.simulate,
+                                                     .ringOnly = args.ringOnly,
+                                                     .irFiles = args.irFiles,
+                                                     .irDir = args.irDir,
+                                                     .channels = args.channels});
   plan::PlanOptions o;
   o.opFusion = args.opFusion;
   o.channels = args.channels;

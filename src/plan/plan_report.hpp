@@ -3,23 +3,11 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "plan/comm_cost.hpp"
+#include "plan/plan_setting.hpp"
 #include "plan/planner.hpp"
-#include "plan/workload.hpp"
 
 namespace ccforge::plan {
-
-// What the plan was made for: the workload, the bucket costs and how they were obtained.
-struct PlanSetting {
-  Workload workload;
-  CommCost cost;
-  std::string costName;  // "alpha-beta preset (...)" or "ccforge simulate of each algorithm on ..."
-  std::string where;     // "10gbe, 8 workers" or the topology
-  std::vector<std::string> notes;
-  int32_t channels = 1;
-};
 
 std::string planText(const PlanSetting& c, const PlanReport& r);
 std::string planJson(const PlanSetting& c, const PlanReport& r);

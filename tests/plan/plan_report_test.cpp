@@ -7,6 +7,7 @@
 #include "plan/comm_cost.hpp"
 #include "plan/op_fusion.hpp"
 #include "plan/plan_report.hpp"
+#include "plan/plan_setting.hpp"
 #include "plan/planner.hpp"
 #include "plan/workload_reader.hpp"
 
@@ -19,7 +20,7 @@ TEST_CASE("plan report: the text names the setting, every method and every bucke
   const PlanReport r = makePlan(s.workload, s.cost, PlanOptions{}, estimator);
   const std::string text = planText(s, r);
   CHECK(text.starts_with("plan resnet50 (32 images) on 10gbe, 8 workers: 161 gradient tensors, 97.5 MiB\n"));
-  CHECK(text.find("bucket costs: preset\n") != std::string::npos);
+  CHECK(text.find("bucket costs: " + s.costName + "\n") != std::string::npos);
   for (const MethodResult& m : r.methods) CHECK(text.find("  " + m.name) != std::string::npos);
   CHECK(text.find("\nplan: " + std::to_string(r.buckets.buckets.size()) + " buckets, iteration ") != std::string::npos);
   const nlohmann::json j = nlohmann::json::parse(planJson(s, r));

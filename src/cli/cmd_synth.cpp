@@ -134,7 +134,9 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   const std::string report =
       withOutputSummary(synth::sccl::smtRunJson(a.topology, a.solver, run), a.outputDir, written, warnings);
   if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
-  std::cout << (a.format == "json" ? report : synth::sccl::smtRunText(a.topology, a.solver, run, !a.outputDir.empty()))
+  std::cout << (a.format == "json"
+                    ? report
+                    : synth::sccl::smtRunText(a.topology, a.collective, a.solver, run, !a.outputDir.empty()))
             << std::flush;
   const auto deployable = std::count_if(run.points.begin(), run.points.end(),
                                         [](const FrontierPoint& p) { return p.deployment.window.has_value(); });

@@ -36,7 +36,7 @@ TEST_CASE("smt run: one instance on a ring of 4, its text and JSON report") {
     CHECK(p.emitted.verified());
     CHECK(p.file.empty());
   }
-  const std::string text = sccl::smtRunText("ring4", "z3", run, false);
+  const std::string text = sccl::smtRunText("ring4", "allgather", "z3", run, false);
   CHECK(text.starts_with("synth ring4 allgather: 4 GPUs; bounds: steps >= 2, rounds per chunk >= 3/2; solver z3\n"));
   CHECK(text.find("(C,S,R) = (1,2,2)  R/C 2") != std::string::npos);
   CHECK(text.find("instances: 1 (sat 1, unsat 0, unknown 0, pruned 0)") != std::string::npos);

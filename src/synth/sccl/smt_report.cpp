@@ -42,9 +42,10 @@ std::string instanceName(int32_t chunks, int32_t steps, int32_t rounds) {
   return fmt::format("({},{},{})", chunks, steps, rounds);
 }
 
-std::string smtRunText(const std::string& topology, const std::string& solver, const SmtRun& run, bool writing) {
+std::string smtRunText(const std::string& topology, const std::string& collective, const std::string& solver,
+                       const SmtRun& run, bool writing) {
   std::string out = fmt::format("synth {} {}: {} GPUs; bounds: steps >= {}, rounds per chunk >= {}; solver {}\n",
-                                topology, collectiveTypeName(run.collective), run.ranks, run.bound.stepsLowerBound,
+                                topology, collective, run.ranks, run.bound.stepsLowerBound,
                                 topo::toString(run.bound.roundsPerChunkLowerBound), solver);
   out += fmt::format("cost T = S*alpha + (R/C)*m*beta, m = M/{:.0f}, alpha {} us, beta {:.6g} us/byte\n",
                      run.cost.bytesPerChunkUnit, run.cost.alphaUs, run.cost.betaUsPerByte);

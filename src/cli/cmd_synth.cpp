@@ -85,24 +85,24 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   auto protocol = ir::parseProtocol(a.protocol);
   if (!protocol) throw std::invalid_argument("unknown protocol '" + a.protocol + "'");
   synth::sccl::SmtRunOptions options;
-  options.solver = *solver;
+  options.synthesizer.solver = *solver;
   options.mode = searchMode(a);
   if (options.mode == synth::sccl::SearchMode::Instance)
     options.chunks = *a.chunks, options.steps = *a.steps, options.rounds = *a.rounds;
   options.limits = {a.maxChunks, a.maxSteps};
-  options.instanceTimeoutSeconds = a.instanceTimeoutSeconds;
-  options.totalTimeoutSeconds = a.timeoutSeconds;
+  options.synthesizer.instanceTimeoutSeconds = a.instanceTimeoutSeconds;
+  options.synthesizer.totalTimeoutSeconds = a.timeoutSeconds;
   options.files = {.protocol = *protocol,
                    .outputDirectory = a.outputDir,
                    .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
                    .filePrefix = synthFilePrefix(a.topology, a.collective),
                    .ncclMargin = ncclMargin(a)};
-  options.instanceDecided = [](const InstanceResult& r) {
+  options.synthesizer.progress = [](const InstanceResult& r) {
     std::cerr << fmt::format("ccforge synth: {} {} {:.2f} s{}\n", instanceName(r.chunks, r.steps, r.rounds),
                              synth::sccl::verdictName(r.verdict), r.seconds, r.note.empty() ? "" : " (" + r.note + ")");
   };
   if (progress::enabled())
-    options.instanceStarting = [](int32_t c, int32_t s, std::optional<int32_t> r) {
+    options.synthesizer.starting = [](int32_t c, int32_t s, std::optional<int32_t> r) {
       progress::phase(
           fmt::format("solving instance {}", r ? instanceName(c, s, *r) : fmt::format("({},{},free)", c, s)));
     };

@@ -266,19 +266,8 @@ class AgreementCheck {
 
 Tally checkSeeds(uint64_t first, int count) {
   Tally tally;
-  int failures = 0;
-  for (uint64_t seed = first; seed < first + static_cast<uint64_t>(count); ++seed) {
-    std::string details;
-    const std::vector<std::string> problems = AgreementCheck(seed, tally).run(details);
-    if (problems.empty()) continue;
-    if (++failures > 5) continue;
-    std::string all;
-    for (const std::string& p : problems) all += "  - " + p + "\n";
-    FAIL_CHECK("seed " << seed << " (replay: CCFORGE_PROPERTY_SEED=" << seed
-                       << " property_tests \"oracle: replay one seed\"):\n"
-                       << all << details);
-  }
-  CHECK(failures == 0);
+  checkSeedBlock(first, count, "oracle: replay one seed",
+                 [&](uint64_t seed, std::string& details) { return AgreementCheck(seed, tally).run(details); });
   std::cout << "oracle seeds " << first << ".." << first + static_cast<uint64_t>(count) - 1 << ": " << tally.describe()
             << "\n";
   return tally;

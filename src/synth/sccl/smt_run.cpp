@@ -29,14 +29,8 @@ SmtRun runSmtSynthesis(const topo::Topology& topology, CollectiveType collective
   auto phase = [&](const std::string& p) {
     if (options.phase) options.phase(p);
   };
-  SynthOptions synthOptions;
-  synthOptions.solver = options.solver;
-  synthOptions.instanceTimeoutSeconds = options.instanceTimeoutSeconds;
-  synthOptions.totalTimeoutSeconds = options.totalTimeoutSeconds;
-  synthOptions.progress = options.instanceDecided;
-  synthOptions.starting = options.instanceStarting;
   phase("computing the lower bounds on " + topology.name);
-  Synthesizer synth(topology, collective, root, synthOptions);
+  Synthesizer synth(topology, collective, root, options.synthesizer);
   SmtRun run;
   run.result = search(synth, options);
   if (options.mode != SearchMode::Instance) {

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "smt/solver.hpp"
 #include "synth/sccl/cost.hpp"
 #include "synth/sccl/frontier_files.hpp"
 #include "synth/sccl/search.hpp"
@@ -24,17 +23,12 @@ enum class SearchMode : uint8_t {
 };
 
 struct SmtRunOptions {
-  smt::SolverKind solver = smt::SolverKind::Z3;
+  SynthOptions synthesizer;  // solver, time limits, progress on each instance
   SearchMode mode = SearchMode::Pareto;
   int32_t chunks = 0, steps = 0, rounds = 0;  // SearchMode::Instance
   SearchLimits limits;
-  double instanceTimeoutSeconds = 60;  // each solver call
-  double totalTimeoutSeconds = 600;    // the whole search
-  FrontierFilesOptions files;          // the protocol, where and under which names, the NCCL gate
-  // Progress: an instance decided, an instance begun (rounds nullopt: free), a phase begun.
-  std::function<void(const InstanceResult&)> instanceDecided = {};
-  std::function<void(int32_t, int32_t, std::optional<int32_t>)> instanceStarting = {};
-  std::function<void(const std::string&)> phase = {};
+  FrontierFilesOptions files;                          // the protocol, where and under which names, the NCCL gate
+  std::function<void(const std::string&)> phase = {};  // progress: a phase begun
 };
 
 struct SmtRun {

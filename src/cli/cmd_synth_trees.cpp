@@ -71,14 +71,19 @@ int synthesize(const SynthArguments& args) {
                                       .ncclMargin = ncclMargin(args),
                                       .progress = [](const std::string& phase) { progress::phase(phase); }});
   progress::done();
-  // A composition that produced nothing fails the command only when none produced anything.
+  // A composition that produced nothing fails the command only when none produced anything: a
+  // time limit is inconclusive (5); no schedule within the runtime's limits, with the limit named,
+  // is a request the runtime cannot serve (1), not a bug.
   int failed = kExitVerified;
   for (const TreeFailure& f : run.failures) {
     const bool limit = f.kind == TreeFailure::Kind::TimeLimit;
     std::cerr << "ccforge synth: " << synth::trees::compositionName(f.composition) << ": "
               << (limit ? f.message + " (inconclusive)" : "no schedule within the runtime's limits: " + f.message)
               << "\n";
-    failed = moreSevere(failed, limit ? kExitInconclusive : kExitInternalError);
+    if (limit)
+      failed = kExitInconclusive;
+    else if (failed == kExitVerified)
+      failed = kExitUsage;
   }
   std::vector<NotWritten> notWritten;
   for (const synth::trees::TreeOutcome& o : run.outcomes)

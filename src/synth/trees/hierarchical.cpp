@@ -2,13 +2,14 @@
 
 #include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "topology/routes.hpp"
 
 namespace ccforge::synth::trees {
 
-Packing hierarchicalTrees(const topo::Topology& topology) {
+Packing hierarchicalTrees(const topo::Topology& topology, int32_t peersPerChannel) {
   // GPUs by box, in rank order.
   std::map<int32_t, std::vector<int32_t>> boxes;
   const auto ranks = static_cast<int32_t>(topology.gpus().size());
@@ -22,28 +23,48 @@ Packing hierarchicalTrees(const topo::Topology& topology) {
       throw std::invalid_argument("hierarchical composition needs boxes of equally many GPUs");
     box.push_back(members);
   }
-  auto reachable = [&](int32_t a, int32_t b) { return topo::routeBetween(topology, a, b).has_value(); };
+  std::map<std::pair<int32_t, int32_t>, bool> routed;  // every tree uses the same few pairs
+  auto reachable = [&](int32_t a, int32_t b) {
+    const auto [it, inserted] = routed.try_emplace({a, b}, false);
+    if (inserted) it->second = topo::routeBetween(topology, a, b).has_value();
+    return it->second;
+  };
+  const auto boxCount = static_cast<int32_t>(box.size());
+  // The star sends from a root to every rail peer; a GPU then talks to (box size - 1) + (boxes - 1)
+  // peers, which from some size on is more than a channel has thread blocks for.
+  const bool star = static_cast<int32_t>(perBox) - 1 + boxCount - 1 <= peersPerChannel;
+  const int32_t forward = boxCount / 2;  // boxes the chain reaches ahead; the rest behind
   Packing p{.vertices = ranks, .treesPerRoot = 1, .trees = {}, .maxFlows = 0};
-  for (size_t b = 0; b < box.size(); ++b)
+  for (int32_t b = 0; b < boxCount; ++b)
     for (size_t i = 0; i < perBox; ++i) {
-      Arborescence t{.root = box[b][i], .multiplicity = 1, .edges = {}};
-      auto spread = [&](int32_t from, size_t inBox) {
+      Arborescence t{.root = box[static_cast<size_t>(b)][i], .multiplicity = 1, .edges = {}};
+      auto member = [&](int32_t inBox) {
+        return box[static_cast<size_t>((inBox % boxCount + boxCount) % boxCount)][i];
+      };
+      auto spread = [&](int32_t from, int32_t inBox) {
         for (size_t j = 0; j < perBox; ++j) {
           if (j == i) continue;
-          if (!reachable(from, box[inBox][j]))
+          const int32_t to = box[static_cast<size_t>(inBox)][j];
+          if (!reachable(from, to))
             throw std::invalid_argument("hierarchical composition: GPUs of one box cannot reach each other directly");
-          t.edges.emplace_back(from, box[inBox][j]);
+          t.edges.emplace_back(from, to);
         }
       };
-      spread(t.root, b);
-      for (size_t other = 0; other < box.size(); ++other) {
-        if (other == b) continue;
-        if (!reachable(t.root, box[other][i]))
+      auto rail = [&](int32_t from, int32_t to) {
+        if (!reachable(from, to))
           throw std::invalid_argument("hierarchical composition: GPUs of one rail cannot reach each other");
-        t.edges.emplace_back(t.root, box[other][i]);
+        t.edges.emplace_back(from, to);
+      };
+      spread(t.root, b);
+      if (star) {
+        for (int32_t other = 0; other < boxCount; ++other)
+          if (other != b) rail(t.root, member(other));
+      } else {
+        for (int32_t k = 1; k <= forward; ++k) rail(member(b + k - 1), member(b + k));
+        for (int32_t k = 1; k < boxCount - forward; ++k) rail(member(b - k + 1), member(b - k));
       }
-      for (size_t other = 0; other < box.size(); ++other)
-        if (other != b) spread(box[other][i], other);
+      for (int32_t other = 0; other < boxCount; ++other)
+        if (other != b) spread(member(other), other);
       p.trees.push_back(std::move(t));
     }
   return p;

@@ -18,18 +18,23 @@ struct PlacedTree {
   int32_t first = 0;  // piece index within the root's chunk
   int32_t count = 0;
   std::vector<int32_t> depth;  // per edge: depth of its child
+  int32_t group = 0;           // the channel group its transfers run on
 };
 
 int32_t piecesPerRoot(const Packing& a, const Packing& b) {
   return static_cast<int32_t>(std::lcm(a.treesPerRoot, b.treesPerRoot));
 }
 
-std::vector<PlacedTree> place(const Packing& packing, int32_t pieces) {
+std::vector<PlacedTree> place(const Packing& packing, int32_t pieces, int32_t groups) {
   const auto scale = static_cast<int32_t>(pieces / packing.treesPerRoot);
   std::vector<PlacedTree> placed;
   std::map<int32_t, int32_t> next;  // root -> next free piece
   for (const Arborescence& t : packing.trees) {
-    PlacedTree p{.tree = &t, .first = next[t.root], .count = static_cast<int32_t>(t.multiplicity) * scale, .depth = {}};
+    PlacedTree p{.tree = &t,
+                 .first = next[t.root],
+                 .count = static_cast<int32_t>(t.multiplicity) * scale,
+                 .depth = {},
+                 .group = channelGroupOf(t.root, groups, packing.vertices)};
     next[t.root] += p.count;
     std::map<int32_t, int32_t> depthOf{{t.root, 0}};
     for (auto [u, w] : t.edges) p.depth.push_back(depthOf[w] = depthOf[u] + 1);
@@ -52,33 +57,37 @@ struct Connection {
   dsl::Directives directives;
 };
 
-// Spreads the pieces of every transfer evenly over `channels` connections (each transfer
-// carries a multiple of `channels` pieces, so every connection moves the rounds in order and
-// the pipeline holds), and gives every connection a sending and a receiving thread block of
-// its own: a block never both receives and sends, so a slow incoming transfer (a NIC) never
+// Spreads the pieces of every transfer evenly over the `channels` connections of its tree's
+// channel group (each transfer carries a multiple of `channels` pieces, so every connection moves
+// the rounds in order and the pipeline holds), and gives every connection a sending and a
+// receiving thread block of its own: a block never both receives and sends, so a slow incoming transfer (a NIC) never
 // holds up sends (NVSwitch), and forwarding is store-and-forward per piece (no fusion).
 // Local reductions get thread blocks of their own as well (ReductionBlocks).
 class Connections {
  public:
-  Connections(int32_t ranks, int32_t channels) : ranks_(ranks), channels_(channels) {}
-  // `count` is a multiple of the channels: part i goes on channel i.
-  std::vector<Connection> parts(int32_t from, int32_t to, int32_t count) const {
+  Connections(int32_t ranks, int32_t channels, int32_t groups)
+      : ranks_(ranks), channels_(channels), allChannels_(channels * groups) {}
+  // `count` is a multiple of the channels: part i goes on the group's channel i.
+  std::vector<Connection> parts(int32_t from, int32_t to, int32_t count, int32_t group) const {
     const int32_t size = count / channels_;
     std::vector<Connection> out;
-    for (int32_t i = 0; i < channels_; ++i)
-      out.push_back({i * size, size, {.ch = i, .sendtb = label(to, 0, i), .recvtb = label(from, 1, i)}});
+    for (int32_t i = 0; i < channels_; ++i) {
+      const int32_t ch = group * channels_ + i;
+      out.push_back({i * size, size, {.ch = ch, .sendtb = label(to, 0, ch), .recvtb = label(from, 1, ch)}});
+    }
     return out;
   }
   // First thread-block label free for local work.
-  int32_t firstLocalLabel() const { return ranks_ * 2 * channels_; }
+  int32_t firstLocalLabel() const { return ranks_ * 2 * allChannels_; }
 
  private:
   // Thread-block labels of a rank: per peer, direction (0 send, 1 receive) and channel.
   int32_t label(int32_t peer, int32_t direction, int32_t channel) const {
-    return (peer * 2 + direction) * channels_ + channel;
+    return (peer * 2 + direction) * allChannels_ + channel;
   }
   int32_t ranks_;
   int32_t channels_;
+  int32_t allChannels_;
 };
 
 // Where a tree's pieces of one round lie: rounds are laid out one after the other in each
@@ -107,7 +116,7 @@ void broadcast(dsl::Program& p, const std::vector<PlacedTree>& placed, const Lay
           if (t.depth[e] != d) continue;
           auto [u, w] = t.tree->edges[e];
           const int32_t index = layout.index(t, round);
-          for (const Connection& c : connections.parts(u, w, t.count))
+          for (const Connection& c : connections.parts(u, w, t.count, t.group))
             p.chunk(u, buffer, index + c.offset, c.count).copy(w, buffer, index + c.offset, c.directives);
         }
     }
@@ -225,7 +234,7 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
         const PlacedTree& t = placed[tree];
         auto [parent, child] = t.tree->edges[e];
         const int32_t index = layout.index(t, round);
-        for (const Connection& c : connections.parts(child, parent, t.count)) {
+        for (const Connection& c : connections.parts(child, parent, t.count, t.group)) {
           int32_t& free = scratch[parent];
           const auto partial = partialSums.find({tree, child, round, c.offset});
           const dsl::ChunkRef contribution = partial == partialSums.end()
@@ -269,14 +278,18 @@ dsl::CollectiveBinding binding(CollectiveType type, int32_t ranks, int32_t chunk
 
 }  // namespace
 
+int32_t channelGroupOf(int32_t root, int32_t groups, int32_t ranks) {
+  return static_cast<int32_t>(int64_t{root} * groups / ranks);
+}
+
 dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how) {
   const Layout layout{.pieces = piecesPerRoot(trees, trees) * how.channels, .rounds = how.rounds};
   dsl::Program p(name, binding(CollectiveType::AllGather, trees.vertices, layout.perRoot(), CallForm::OutOfPlace),
                  {.protocol = how.protocol, .instances = 1});
   for (int32_t r = 0; r < trees.vertices; ++r)
     p.chunk(r, Buffer::Input, 0, layout.perRoot()).copy(r, Buffer::Output, r * layout.perRoot());
-  Connections connections(trees.vertices, how.channels);
-  broadcast(p, place(trees, layout.pieces), layout, Buffer::Output, connections);
+  Connections connections(trees.vertices, how.channels, how.channelGroups);
+  broadcast(p, place(trees, layout.pieces, how.channelGroups), layout, Buffer::Output, connections);
   return p;
 }
 
@@ -284,8 +297,8 @@ dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTree
   const Layout layout{.pieces = piecesPerRoot(inTrees, inTrees) * how.channels, .rounds = how.rounds};
   dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(), CallForm::OutOfPlace),
                  {.protocol = how.protocol, .instances = 1});
-  Connections connections(inTrees.vertices, how.channels);
-  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps, true);
+  Connections connections(inTrees.vertices, how.channels, how.channelGroups);
+  reduce(p, place(inTrees, layout.pieces, how.channelGroups), layout, connections, how.maxSteps, true);
   return p;
 }
 
@@ -295,9 +308,9 @@ dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, c
   const int32_t n = inTrees.vertices;
   dsl::Program p(name, binding(CollectiveType::AllReduce, n, n * layout.perRoot(), CallForm::InPlace),
                  {.protocol = how.protocol, .instances = 1});
-  Connections connections(n, how.channels);
-  reduce(p, place(inTrees, layout.pieces), layout, connections, how.maxSteps, false);
-  broadcast(p, place(outTrees, layout.pieces), layout, Buffer::Input, connections);
+  Connections connections(n, how.channels, how.channelGroups);
+  reduce(p, place(inTrees, layout.pieces, how.channelGroups), layout, connections, how.maxSteps, false);
+  broadcast(p, place(outTrees, layout.pieces, how.channelGroups), layout, Buffer::Input, connections);
   return p;
 }
 

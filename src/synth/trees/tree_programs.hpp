@@ -21,11 +21,21 @@
 namespace ccforge::synth::trees {
 
 struct Lowering {
-  int32_t channels = 1;   // connections per GPU pair
+  int32_t channels = 1;  // connections per GPU pair and tree
+  // Trees are dealt to this many groups of `channels` channels each (by root, tree_programs.cpp),
+  // so that a thread block carries the transfers of fewer trees: a GPU pair that many trees
+  // cross (a rail link, a box link on many boxes) would otherwise pass the target's steps per
+  // thread block, which more channels per tree do not lower.
+  int32_t channelGroups = 1;
   int32_t rounds = 1;     // pipeline rounds: each tree's pieces are cut this many times more
   int32_t maxSteps = 64;  // steps per thread block the target allows
   ir::Protocol protocol = ir::Protocol::Simple;
 };
+
+// The channel group of a tree rooted at `root`: roots are dealt in blocks of consecutive ranks,
+// so that on boxes of consecutive ranks every group holds the trees of as many boxes and a GPU
+// pair inside a box carries as many trees on each group.
+int32_t channelGroupOf(int32_t root, int32_t groups, int32_t ranks);
 
 dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how);
 // `inTrees` were packed on the reversed links: an edge (parent, child) moves data child -> parent.

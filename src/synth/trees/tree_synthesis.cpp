@@ -1,7 +1,12 @@
 #include "synth/trees/tree_synthesis.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <bit>
+#include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,7 +35,8 @@ struct Phase {
 };
 
 Phase makePhase(const topo::Topology& t, bool reversed, const TreeSynthesisOptions& options, const Deadline& deadline) {
-  if (options.composition == Composition::Hierarchical) return {hierarchicalTrees(t), reversed, 0};
+  if (options.composition == Composition::Hierarchical)
+    return {hierarchicalTrees(t, options.target.maxPeersPerChannel), reversed, 0};
   LogicalGraph logical = removeSwitches(t, reversed, allGatherRate(t, reversed), options.maxTreesPerRoot, deadline);
   Packing packing = packArborescences(logical.graph, logical.treesPerRoot, deadline);
   const int64_t flows = logical.maxFlows + packing.maxFlows;
@@ -43,6 +49,22 @@ double simulatedAlgbw(const ir::Algorithm& algorithm, const topo::Topology& t, u
              {.sizes = {bytes}, .arch = std::nullopt, .eventLimit = sim::kDefaultEventLimit, .specLinkRates = true})
       .results.at(0)
       .algbwGBps;
+}
+
+// The most tree transfers one thread block carries per round: every tree crossing an ordered GPU
+// pair adds one step to that pair's blocks on its channel group (tree_programs.hpp), in every
+// phase (allreduce's two phases share the connections).
+int64_t busiestBlockSteps(const std::vector<Phase>& phases, int32_t groups) {
+  std::unordered_map<int64_t, int64_t> crossing;  // (group, from, to) -> trees
+  int64_t most = 0;
+  for (const Phase& p : phases) {
+    const int64_t n = p.trees.vertices;
+    for (const Arborescence& t : p.trees.trees) {
+      const int64_t group = channelGroupOf(t.root, groups, p.trees.vertices);
+      for (auto [u, w] : t.edges) most = std::max(most, ++crossing[(group * n + u) * n + w]);
+    }
+  }
+  return most;
 }
 
 // Time of M bytes is M/a + M/b for two phases run one after the other.
@@ -192,13 +214,32 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
     }
   };
   // Per pipeline depth, the most channels whose schedule fits the target's limits (the
-  // compiler decides); among those, the one the simulator finds fastest.
+  // compiler decides); among those, the one the simulator finds fastest. A root's share is cut
+  // into trees per root x channels x rounds pieces, and the runtime selects a file only for sizes
+  // its chunk count divides, all powers of two (deploy/deployment.hpp): when the trees per root
+  // are a power of two, only power-of-two channel counts are tried, so that the file deploys.
+  int64_t treesPerRoot = 1;
+  for (const Phase& p : phases) treesPerRoot = std::lcm(treesPerRoot, p.trees.treesPerRoot);
+  const bool deployableCuts = std::has_single_bit(static_cast<uint64_t>(treesPerRoot));
   std::string lastError;
-  for (int32_t rounds : options.rounds) {
+  // Per channel group count, pipeline depth and channels: what fits the target's limits (the
+  // compiler decides). Trees are dealt to more channel groups only when no lowering fits with
+  // fewer, and one round (no pipelining) is tried only when no deeper pipeline fits.
+  auto tryLowering = [&](int32_t groups, int32_t rounds) {
+    const int64_t steps = busiestBlockSteps(phases, groups) * rounds;
+    if (steps > options.target.maxStepsPerThreadBlock) {
+      lastError = fmt::format(
+          "{} trees per channel group cross one GPU pair: {} steps per thread block at {} rounds, {} allowed",
+          steps / rounds, steps, rounds, options.target.maxStepsPerThreadBlock);
+      return false;
+    }
     bool fits = false;
-    for (int32_t channels = options.maxChannels; channels >= 1 && !fits; --channels) {
+    const int32_t most = std::min(options.maxChannels, options.target.maxChannels / groups);
+    for (int32_t channels = most; channels >= 1 && !fits; --channels) {
+      if (deployableCuts && !std::has_single_bit(static_cast<uint32_t>(channels))) continue;
       deadline.check("lowering");
       dsl::Program program = lower({.channels = channels,
+                                    .channelGroups = groups,
                                     .rounds = rounds,
                                     .maxSteps = options.target.maxStepsPerThreadBlock,
                                     .protocol = options.protocol});
@@ -213,14 +254,19 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
       if (simulated > out.simulatedAlgbwGBps) {
         out.simulatedAlgbwGBps = simulated;
         out.compiled = std::move(compiled);
-        out.channels = channels;
+        out.channels = channels * groups;
         out.rounds = rounds;
         out.piecesPerRoot = program.binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
       }
       fits = true;
     }
+    return fits;
+  };
+  for (int32_t groups = 1; groups <= options.target.maxChannels && out.channels == 0; groups *= 2) {
     // More rounds only add steps per thread block: if these did not fit, those will not.
-    if (!fits) break;
+    for (int32_t rounds : options.rounds)
+      if (!tryLowering(groups, rounds)) break;
+    if (out.channels == 0) tryLowering(groups, 1);
   }
   if (out.channels == 0) throw codegen::CompileError(lastError);
   return out;

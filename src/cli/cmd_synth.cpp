@@ -209,8 +209,9 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option(
          "--composition", args->composition,
          "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), rings-split "
-         "(the same on several boxes with second network entries, for large sizes), or auto (packing; "
-         "hierarchical on multi-box machines; both ring compositions for allgather where the boxes have rings)")
+         "(the same on several boxes with second network entries, for large sizes), or auto (packing, on "
+         "multi-box machines up to 32 GPUs; hierarchical on multi-box machines; both ring compositions for "
+         "allgather where the boxes have rings)")
       ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings", "rings-split"}))
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")

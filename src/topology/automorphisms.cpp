@@ -255,6 +255,28 @@ AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting, u
   return group;
 }
 
+bool isAutomorphism(const Topology& topology, const std::vector<int32_t>& image, Weighting weighting) {
+  const auto& vertices = topology.vertices();
+  if (image.size() != vertices.size()) return false;
+  std::vector<bool> hit(vertices.size(), false);
+  for (size_t v = 0; v < image.size(); ++v) {
+    const int32_t w = image[v];
+    if (w < 0 || static_cast<size_t>(w) >= vertices.size() || hit[static_cast<size_t>(w)]) return false;
+    hit[static_cast<size_t>(w)] = true;
+    if (vertices[static_cast<size_t>(w)].kind != vertices[v].kind) return false;
+  }
+  // Links are unique per ordered pair: an injective map of the links onto links is onto.
+  for (const Link& l : topology.links()) {
+    const auto mapped = topology.findLink(image[static_cast<size_t>(l.from)], image[static_cast<size_t>(l.to)]);
+    if (!mapped) return false;
+    const Link& m = topology.links()[static_cast<size_t>(*mapped)];
+    if (weighting == Weighting::Weighted &&
+        (m.bandwidthGBps != l.bandwidthGBps || m.alphaUs != l.alphaUs || m.linkClass != l.linkClass))
+      return false;
+  }
+  return true;
+}
+
 std::vector<int32_t> linkOrbits(const Topology& topology, const AutomorphismGroup& group) {
   const auto& links = topology.links();
   base::UnionFind orbits(links.size());

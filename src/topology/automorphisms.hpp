@@ -34,6 +34,12 @@ inline constexpr uint64_t kDefaultAutomorphismWorkLimit = limits::kAutomorphismW
 AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting,
                                 uint64_t workLimit = kDefaultAutomorphismWorkLimit);
 
+// Is `image` (image[v]: where vertex v goes) an automorphism: a permutation of the vertices that
+// keeps their kinds and maps every link onto a link (weighted: of equal bandwidth, alpha and
+// link class)? Checks a symmetry known from how the topology was built (boxes.hpp boxRotation)
+// where the search above stops at its work limit.
+bool isAutomorphism(const Topology& topology, const std::vector<int32_t>& image, Weighting weighting);
+
 // Per link: the smallest link id of its orbit under the group's generators.
 std::vector<int32_t> linkOrbits(const Topology& topology, const AutomorphismGroup& group);
 

@@ -1,5 +1,8 @@
 #include "topology/boxes.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,6 +106,29 @@ void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec) {
     topology.addLink({leaves[s], spine, uplink, net.spineAlphaUs, net.linkClass, spec.where});
     topology.addLink({spine, leaves[s], uplink, net.spineAlphaUs, net.linkClass, spec.where});
   }
+}
+
+std::optional<std::vector<int32_t>> boxRotation(const Topology& topology) {
+  std::map<std::string_view, std::map<int32_t, int32_t>> copies;  // X -> k -> vertex of "b<k>.X"
+  int32_t boxes = 0;
+  for (size_t v = 0; v < topology.vertices().size(); ++v) {
+    const std::string_view name = topology.vertices()[v].name;
+    const size_t dot = name.find('.');
+    if (name.size() < 3 || name[0] != 'b' || dot == std::string_view::npos || dot < 2) continue;
+    int32_t k = -1;
+    const auto [end, error] = std::from_chars(name.data() + 1, name.data() + dot, k);
+    if (error != std::errc() || end != name.data() + dot || k < 0) continue;
+    copies[name.substr(dot + 1)][k] = static_cast<int32_t>(v);
+    boxes = std::max(boxes, k + 1);
+  }
+  if (boxes < 2) return std::nullopt;
+  std::vector<int32_t> image(topology.vertices().size());
+  for (size_t v = 0; v < image.size(); ++v) image[v] = static_cast<int32_t>(v);
+  for (const auto& [rest, byBox] : copies) {
+    if (static_cast<int32_t>(byBox.size()) != boxes) return std::nullopt;
+    for (const auto& [k, v] : byBox) image[static_cast<size_t>(v)] = byBox.at((k + 1) % boxes);
+  }
+  return image;
 }
 
 }  // namespace ccforge::topo

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "ir/limits.hpp"
 #include "topology/topology.hpp"
@@ -50,5 +51,11 @@ struct BoxesSpec {
 // k * box.boxCount() + (their box index in `box`). NICs are named "b<k>.nic<j>".
 // Throws std::invalid_argument with a user-facing message on nonsensical parameters.
 void addBoxes(Topology& topology, const Topology& box, const BoxesSpec& spec);
+
+// The vertex permutation that moves every copied vertex "b<k>.X" to "b<k+1 mod boxes>.X" (the
+// names addBoxes and `topo import --boxes` give) and fixes the others, the network's switches;
+// nullopt unless the names form whole copies of at least two boxes. A candidate symmetry only:
+// check it with isAutomorphism (automorphisms.hpp) before relying on it.
+std::optional<std::vector<int32_t>> boxRotation(const Topology& topology);
 
 }  // namespace ccforge::topo

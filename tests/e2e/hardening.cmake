@@ -66,7 +66,7 @@ ccforge_cli_test("limits: synth on a 4096-GPU ring is over the SMT method's GPU 
   --has "topology ring4096 has 4096 GPUs. the SMT method synthesizes for at most 16"
   -- synth ${LIMITS_DATA}/limits_ring4096.json allgather --timeout 20)
 ccforge_cli_test("limits: synth on 16 x 16 x 16 boxes is over the tree method's GPU limit" 1
-  --has "topology boxes16 has 4096 GPUs. the tree method synthesizes for at most 256"
+  --has "topology boxes16 has 4096 GPUs. the tree method synthesizes for at most 1024"
   -- synth ${LIMITS_DATA}/limits_boxes16x16x16.json allreduce --timeout 20)
 ccforge_cli_test("limits: topo show of 1024 x 1024 boxes is refused at the GPU limit" 2
   --has "the topology has more than 4096 GPUs" -- topo show ${LIMITS_DATA}/limits_boxes1024x1024.json)

@@ -1,7 +1,7 @@
-// The hierarchical composition on many boxes (src/synth/trees/hierarchical.hpp): past the
-// thread blocks a channel has for a GPU's peers, the rail exchange is a chain forked at the root,
-// so that every GPU talks to its box mates and its two rail neighbours only, while every NIC
-// still carries boxes - 1 pieces per root each way. The trees are checked here; the
+// The hierarchical composition on many boxes (src/synth/trees/hierarchical.hpp): the rail
+// exchange as a chain forked at the root, so that every GPU talks to its box mates and its two
+// rail neighbours only, while every NIC still carries boxes - 1 pieces per root each way; the
+// star only where a GPU's peers fit a channel's thread blocks. The trees are checked here; the
 // synthesis at 256 GPUs is an e2e test (tests/e2e/synth_trees.cmake).
 #include <catch2/catch.hpp>
 
@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "semantics/protocol.hpp"
+#include "synth/bounds/bounds.hpp"
+#include "synth/bounds/cut_bounds.hpp"
 #include "synth/trees/hierarchical.hpp"
 #include "topology/machine_import.hpp"
 #include "topology/spec_reader.hpp"
@@ -55,7 +57,9 @@ TreeShape shapeOf(const Arborescence& t) {
 
 TEST_CASE("hierarchical on 32 boxes: a forked rail chain, every GPU talks to 9 peers, every NIC carries 31 pieces") {
   const topo::Topology t = h100Boxes(32);
-  const Packing p = hierarchicalTrees(t, kMaxPeersPerChannel);
+  // The star would give a GPU 7 + 31 peers, more than a channel's 32 thread blocks.
+  CHECK(railShapes(t, kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Chain});
+  const Packing p = hierarchicalTrees(t, RailShape::Chain);
   REQUIRE(p.trees.size() == 256);
   std::map<int32_t, std::set<int32_t>> sendsTo;
   std::map<std::pair<int32_t, int32_t>, int32_t> railLoad;  // (from, to) across boxes -> trees
@@ -85,9 +89,11 @@ TEST_CASE("hierarchical on 32 boxes: a forked rail chain, every GPU talks to 9 p
   for (const auto& [gpu, trees] : nicSends) CHECK(trees == 31);
 }
 
-TEST_CASE("hierarchical on 4 boxes keeps the star: depth 2, rail peers straight from the root") {
+TEST_CASE("hierarchical on 4 boxes: the star fits as well, depth 2, rail peers straight from the root") {
   const topo::Topology t = topo::loadTopology("a100-4");
-  const Packing p = hierarchicalTrees(t, kMaxPeersPerChannel);
+  CHECK(railShapes(t, kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Star, RailShape::Chain});
+  CHECK(railShapes(topo::loadTopology("a100-2"), kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Star});
+  const Packing p = hierarchicalTrees(t, RailShape::Star);
   REQUIRE(p.trees.size() == 32);
   for (const Arborescence& tree : p.trees) {
     CHECK(shapeOf(tree).depth == 2);
@@ -95,4 +101,15 @@ TEST_CASE("hierarchical on 4 boxes keeps the star: depth 2, rail peers straight 
     for (auto [u, w] : tree.edges) fromRoot += u == tree.root && u / 8 != w / 8 ? 1 : 0;
     CHECK(fromRoot == 3);
   }
+}
+
+TEST_CASE("the allgather bound of 32 H100 boxes on rails: one max-flow per GPU of a box, the NICs' cut") {
+  // The box rotation is a symmetry (topology/boxes.hpp), so the GPUs of box 0 are the sinks.
+  // The cut is a box's 8 NICs of 25 GB/s receiving the 31 other boxes' 8 chunks: 25 x 256 / 31.
+  const topo::Topology t = h100Boxes(32);
+  const std::vector<int32_t> sinks = synth::allGatherSinks(t);
+  REQUIRE(sinks.size() == 8);
+  for (int32_t g : sinks) CHECK(t.vertices()[static_cast<size_t>(g)].name.rfind("b0.", 0) == 0);
+  CHECK(synth::collectiveBound(t, CollectiveType::AllGather).algbwUpperBoundGBps == topo::Rational(25 * 256, 31));
+  CHECK(synth::collectiveBound(t, CollectiveType::ReduceScatter).algbwUpperBoundGBps == topo::Rational(25 * 256, 31));
 }

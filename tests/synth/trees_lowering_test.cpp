@@ -8,7 +8,6 @@
 #include <map>
 #include <vector>
 
-#include "semantics/protocol.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/trees/hierarchical.hpp"
 #include "synth/trees/tree_programs.hpp"
@@ -35,7 +34,7 @@ int64_t localStepsOnConnections(const ir::Algorithm& a) {
 
 // One chunk per root and one round: a contribution's input index is its root.
 dsl::Program oneChunkReduceScatter(const topo::Topology& t) {
-  return reduceScatterProgram("rs", hierarchicalTrees(t, kMaxPeersPerChannel), {.channels = 1, .rounds = 1});
+  return reduceScatterProgram("rs", hierarchicalTrees(t, RailShape::Star), {.channels = 1, .rounds = 1});
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 #include <set>
 
 #include "topology/automorphisms.hpp"
+#include "topology/boxes.hpp"
 #include "topology/families.hpp"
 #include "topology/spec_reader.hpp"
 
@@ -95,4 +98,35 @@ TEST_CASE("the search stops at its limit and reports a lower bound") {
   AutomorphismGroup g = automorphisms(t, Weighting::Weighted, 10);
   CHECK_FALSE(g.complete);
   CHECK(g.order >= 1);
+}
+
+// Box rotation (boxes.hpp): the candidate symmetry of machines built from boxes, checked here
+// as the bounds use it (cut_bounds.hpp allGatherSinks) where the search stops at its work limit.
+TEST_CASE("the box rotation of a100-2 is an automorphism; moved alone, one GPU is not") {
+  const Topology t = loadTopology("a100-2");
+  const std::optional<std::vector<int32_t>> rotation = boxRotation(t);
+  REQUIRE(rotation);
+  CHECK(isAutomorphism(t, *rotation, Weighting::Weighted));
+  const int32_t gpu0 = *t.findVertex("b0.gpu0"), other = *t.findVertex("b1.gpu0");
+  CHECK((*rotation)[static_cast<size_t>(gpu0)] == other);
+  CHECK((*rotation)[static_cast<size_t>(other)] == gpu0);
+  CHECK((*rotation)[static_cast<size_t>(*t.findVertex("ib0"))] == *t.findVertex("ib0"));
+  std::vector<int32_t> swap(t.vertices().size());
+  std::iota(swap.begin(), swap.end(), 0);
+  std::swap(swap[static_cast<size_t>(gpu0)], swap[static_cast<size_t>(other)]);
+  CHECK_FALSE(isAutomorphism(t, swap, Weighting::Weighted));
+}
+
+TEST_CASE("a box rotation that changes a bandwidth is an automorphism only unweighted") {
+  const Topology t = readTopology(R"({"name": "uneven", "unit_GBps": 1,
+    "vertices": [{"name": "b0.g0", "box": 0}, {"name": "b0.g1", "box": 0},
+                 {"name": "b1.g0", "box": 1}, {"name": "b1.g1", "box": 1}],
+    "links": [{"from": "b0.g0", "to": "b0.g1", "bw": 2}, {"from": "b1.g0", "to": "b1.g1", "bw": 3},
+              {"from": "b0.g0", "to": "b1.g0", "bw": 1}, {"from": "b0.g1", "to": "b1.g1", "bw": 1}]})",
+                                  "uneven.json", {});
+  const std::optional<std::vector<int32_t>> rotation = boxRotation(t);
+  REQUIRE(rotation);
+  CHECK_FALSE(isAutomorphism(t, *rotation, Weighting::Weighted));
+  CHECK(isAutomorphism(t, *rotation, Weighting::Unweighted));
+  CHECK_FALSE(boxRotation(loadTopology("dgx1")));  // one box: nothing to rotate
 }

@@ -42,15 +42,20 @@ int32_t stepsNeeded(const Topology& t, CollectiveType c, int32_t root) {
 }
 
 // The exact bounds run a max-flow per GPU (per candidate rate), each over the whole graph:
-// refused up front when GPUs x vertices x links passes limits::kMaxBoundsWork.
-void requireWithinWorkLimit(const Topology& t) {
-  const auto gpus = static_cast<int64_t>(t.gpus().size()), vertices = static_cast<int64_t>(t.vertices().size()),
-             links = static_cast<int64_t>(t.links().size());
-  const long double work = static_cast<long double>(gpus) * vertices * links;
+// refused up front when GPUs x vertices x links passes limits::kMaxBoundsWork. Allgather and
+// reducescatter (allreduce) need one per sink up to symmetry (cut_bounds.hpp allGatherSinks).
+void requireWithinWorkLimit(const Topology& t, CollectiveType c) {
+  const bool symmetric =
+      c == CollectiveType::AllGather || c == CollectiveType::ReduceScatter || c == CollectiveType::AllReduce;
+  const auto flows = static_cast<int64_t>(symmetric ? allGatherSinks(t).size() : t.gpus().size()),
+             vertices = static_cast<int64_t>(t.vertices().size()), links = static_cast<int64_t>(t.links().size());
+  const long double work = static_cast<long double>(flows) * vertices * links;
   if (work <= static_cast<long double>(limits::kMaxBoundsWork)) return;
-  throw LimitExceeded("topology " + t.name + " is too large for the exact bounds: " + std::to_string(gpus) +
-                      " GPUs x " + std::to_string(vertices) + " vertices x " + std::to_string(links) +
-                      " links is over ccforge's work limit of 2^28 (one max-flow per GPU; docs/limits.md)");
+  throw LimitExceeded(
+      "topology " + t.name + " is too large for the exact bounds: " + std::to_string(flows) +
+      (symmetric && flows < static_cast<int64_t>(t.gpus().size()) ? " GPUs up to symmetry x " : " GPUs x ") +
+      std::to_string(vertices) + " vertices x " + std::to_string(links) +
+      " links is over ccforge's work limit of 2^28 (one max-flow per GPU; docs/limits.md)");
 }
 
 CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root);
@@ -95,7 +100,7 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
 
   // The alltoall LP has its own limit (kMaxAllToAllRows, inconclusive past it); every other
   // bound runs max-flows per GPU.
-  if (c != CollectiveType::AllToAll) requireWithinWorkLimit(t);
+  if (c != CollectiveType::AllToAll) requireWithinWorkLimit(t, c);
   if (c == CollectiveType::AllReduce) {
     // As reducescatter then allgather (synth --method trees composes it so): steps, rounds per
     // chunk and time add up; algbw = 1 / (1/RS + 1/AG). A bound on those algorithms only.

@@ -1,8 +1,12 @@
 #include "synth/bounds/cut_bounds.hpp"
 
+#include <optional>
 #include <stdexcept>
 
+#include "base/union_find.hpp"
 #include "synth/bounds/integer_network.hpp"
+#include "topology/automorphisms.hpp"
+#include "topology/boxes.hpp"
 #include "synth/flow/max_flow.hpp"
 
 namespace ccforge::synth {
@@ -48,9 +52,21 @@ int32_t gpuCount(const topo::Topology& t) { return static_cast<int32_t>(t.gpus()
 
 }  // namespace
 
+std::vector<int32_t> allGatherSinks(const topo::Topology& t) {
+  const std::optional<std::vector<int32_t>> rotation = topo::boxRotation(t);
+  if (!rotation || !topo::isAutomorphism(t, *rotation, topo::Weighting::Weighted)) return t.gpus();
+  base::UnionFind orbits(rotation->size());
+  for (size_t v = 0; v < rotation->size(); ++v) orbits.unite(static_cast<int32_t>(v), (*rotation)[v]);
+  std::vector<int32_t> sinks;
+  for (int32_t g : t.gpus())
+    if (orbits.find(g) == g) sinks.push_back(g);
+  return sinks;
+}
+
 Rational allGatherRate(const topo::Topology& t, bool reversed) {
   const int32_t n = gpuCount(t);
   const auto vertices = static_cast<int32_t>(t.vertices().size());
+  const std::vector<int32_t> sinks = allGatherSinks(t);
   Rational rate = -1;
   for (int32_t g : t.gpus()) {
     Rational r = capacityInto(t, g, reversed) / (n - 1);
@@ -62,7 +78,7 @@ Rational allGatherRate(const topo::Topology& t, bool reversed) {
     IntegerLinks caps = integerLinks(t, q);
     const int64_t supply = checkedCapacity(p * caps.scale / q, t.links().size());
     Rational best = rate;
-    for (int32_t sink : t.gpus()) {
+    for (int32_t sink : sinks) {
       FlowNetwork network(vertices + 1);
       addLinks(network, t, caps, reversed);
       const int32_t source = vertices;

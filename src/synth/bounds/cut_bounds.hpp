@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "topology/topology.hpp"
 
@@ -15,6 +16,11 @@ using topo::Rational;
 // the rate (per chunk of M/N) at which allgather can move data; reducescatter on the
 // reversed links. Found by parametric (Dinkelbach) search over max-flow tests.
 Rational allGatherRate(const topo::Topology& topology, bool reversed);
+
+// The GPUs (vertex ids) allGatherRate tests as sinks, one max-flow each: a test is the same up to
+// symmetry for GPUs that an automorphism maps onto each other, so on a machine of identical boxes
+// whose box rotation (boxes.hpp) is an automorphism only one box's GPUs; else every GPU.
+std::vector<int32_t> allGatherSinks(const topo::Topology& topology);
 
 // min over S holding `rootRank` and missing a GPU of  cap(links leaving S) / |GPUs not in S|:
 // the rate per chunk of scatter from the root; gather on the reversed links.

@@ -9,8 +9,10 @@
 
 namespace ccforge::synth::trees {
 
-Packing hierarchicalTrees(const topo::Topology& topology, int32_t peersPerChannel) {
-  // GPUs by box, in rank order.
+namespace {
+
+// GPUs by box, in rank order.
+std::vector<std::vector<int32_t>> gpusByBox(const topo::Topology& topology) {
   std::map<int32_t, std::vector<int32_t>> boxes;
   const auto ranks = static_cast<int32_t>(topology.gpus().size());
   for (int32_t r = 0; r < ranks; ++r)
@@ -23,6 +25,25 @@ Packing hierarchicalTrees(const topo::Topology& topology, int32_t peersPerChanne
       throw std::invalid_argument("hierarchical composition needs boxes of equally many GPUs");
     box.push_back(members);
   }
+  return box;
+}
+
+}  // namespace
+
+std::vector<RailShape> railShapes(const topo::Topology& topology, int32_t peersPerChannel) {
+  const std::vector<std::vector<int32_t>> box = gpusByBox(topology);
+  const auto boxCount = static_cast<int32_t>(box.size());
+  if (boxCount == 2) return {RailShape::Star};
+  std::vector<RailShape> shapes;
+  if (static_cast<int32_t>(box.front().size()) - 1 + boxCount - 1 <= peersPerChannel) shapes.push_back(RailShape::Star);
+  shapes.push_back(RailShape::Chain);
+  return shapes;
+}
+
+Packing hierarchicalTrees(const topo::Topology& topology, RailShape shape) {
+  const std::vector<std::vector<int32_t>> box = gpusByBox(topology);
+  const auto ranks = static_cast<int32_t>(topology.gpus().size());
+  const size_t perBox = box.front().size();
   std::map<std::pair<int32_t, int32_t>, bool> routed;  // every tree uses the same few pairs
   auto reachable = [&](int32_t a, int32_t b) {
     const auto [it, inserted] = routed.try_emplace({a, b}, false);
@@ -30,9 +51,6 @@ Packing hierarchicalTrees(const topo::Topology& topology, int32_t peersPerChanne
     return it->second;
   };
   const auto boxCount = static_cast<int32_t>(box.size());
-  // The star sends from a root to every rail peer; a GPU then talks to (box size - 1) + (boxes - 1)
-  // peers, which from some size on is more than a channel has thread blocks for.
-  const bool star = static_cast<int32_t>(perBox) - 1 + boxCount - 1 <= peersPerChannel;
   const int32_t forward = boxCount / 2;  // boxes the chain reaches ahead; the rest behind
   Packing p{.vertices = ranks, .treesPerRoot = 1, .trees = {}, .maxFlows = 0};
   for (int32_t b = 0; b < boxCount; ++b)
@@ -56,7 +74,7 @@ Packing hierarchicalTrees(const topo::Topology& topology, int32_t peersPerChanne
         t.edges.emplace_back(from, to);
       };
       spread(t.root, b);
-      if (star) {
+      if (shape == RailShape::Star) {
         for (int32_t other = 0; other < boxCount; ++other)
           if (other != b) rail(t.root, member(other));
       } else {

@@ -15,7 +15,11 @@ namespace ccforge::synth::trees {
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
                                         CollectiveType collective) {
   if (options.composition) return {*options.composition};
-  std::vector<Composition> out{Composition::Packing};
+  // The packing's switch removal grows quickly with the GPUs (a100-8, 64 GPUs: 100 s for 46% of
+  // the bound, against 3 s and 93% hierarchical; docs/benchmarks.md): chosen by default only on
+  // machines of few GPUs or a single box.
+  std::vector<Composition> out;
+  if (topology.boxCount() <= 1 || topology.gpus().size() <= kMaxAutoPackingGpus) out.push_back(Composition::Packing);
   if (topology.boxCount() > 1) out.push_back(Composition::Hierarchical);
   if (collective == CollectiveType::AllGather && findBoxRings(topology, Deadline(options.timeoutSeconds))) {
     out.push_back(Composition::Rings);

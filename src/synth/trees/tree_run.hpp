@@ -5,6 +5,7 @@
 // can select, each with the window of sizes where the simulator makes it the fastest of those (deploy/deployment.hpp).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,7 +21,8 @@
 namespace ccforge::synth::trees {
 
 struct TreeRunOptions {
-  // nullopt: tree packing, on machines of several boxes hierarchical composition as well, and
+  // nullopt: tree packing (on machines of several boxes: of at most kMaxAutoPackingGpus GPUs),
+  // on machines of several boxes hierarchical composition as well, and
   // for allgather on boxes with rings (box_rings.hpp) the ring composition (several boxes: also
   // with second entries).
   std::optional<Composition> composition = std::nullopt;
@@ -33,6 +35,9 @@ struct TreeRunOptions {
   // Called as each phase begins ("synthesizing the hierarchical composition", ...): CLI progress.
   std::function<void(const std::string&)> progress = {};
 };
+
+// GPUs of a multi-box machine up to which a run without --composition tries the tree packing.
+inline constexpr size_t kMaxAutoPackingGpus = 32;
 
 // The compositions a run tries.
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,

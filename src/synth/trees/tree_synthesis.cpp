@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/compile_error.hpp"
+#include "ir/limits.hpp"
 #include "semantics/protocol.hpp"
 #include "sim/simulate.hpp"
 #include "synth/bounds/bounds.hpp"
@@ -256,19 +257,17 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
       default: return allReduceProgram(name, phases[0].trees, phases[1].trees, how);
     }
   };
-  // Per pipeline depth, the most channels whose schedule fits the target's limits (the
-  // compiler decides); among those, the one the simulator finds fastest. A root's share is cut
-  // into trees per root x channels x rounds pieces, and the runtime selects a file only for sizes
+  // A root's share is cut into trees per root x channels x rounds pieces, and the runtime selects a file only for sizes
   // its chunk count divides, all powers of two (deploy/deployment.hpp): when the trees per root
   // are a power of two, only power-of-two channel counts are tried, so that the file deploys.
   int64_t treesPerRoot = 1;
   for (const Phase& p : phases) treesPerRoot = std::lcm(treesPerRoot, p.trees.treesPerRoot);
   const bool deployableCuts = std::has_single_bit(static_cast<uint64_t>(treesPerRoot));
   std::string lastError;
-  // Per channel group count, pipeline depth and channels: what fits the target's limits (the
-  // compiler decides). Trees are dealt to more channel groups only when no lowering fits with
-  // fewer, and one round (no pipelining) is tried only when no deeper pipeline fits. (Trying
-  // every group count with pipelining first was slower on 64 H100 boxes: 88.9% of the bound with
+  // Per channel group count and pipeline depth, the most channels whose schedule fits the
+  // target's limits (the compiler decides); among those, the one the simulator finds fastest. Trees are dealt to more
+  // channel groups only when no lowering fits with fewer, and one round (no pipelining) is tried only when no deeper
+  // pipeline fits. (Trying every group count with pipelining first was slower on 64 H100 boxes: 88.9% of the bound with
   // 2 groups x 2 rounds against 91.1% with one group and one round.)
   auto tryLowering = [&](int32_t groups, int32_t rounds) {
     const int64_t steps = busiestBlockSteps(phases, groups) * rounds;
@@ -283,14 +282,19 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
     for (int32_t channels = most; channels >= 1 && !fits; --channels) {
       if (deployableCuts && !std::has_single_bit(static_cast<uint32_t>(channels))) continue;
       deadline.check("lowering");
-      dsl::Program program = lower({.channels = channels,
-                                    .channelGroups = groups,
-                                    .rounds = rounds,
-                                    .maxSteps = options.target.maxStepsPerThreadBlock,
-                                    .protocol = options.protocol});
+      std::optional<dsl::Program> program;
       codegen::Compiled compiled;
       try {
-        compiled = codegen::compile(program, {.target = options.target});
+        // A lowering cut into more chunks than ccforge's program limit is one that does not fit.
+        program.emplace(lower({.channels = channels,
+                               .channelGroups = groups,
+                               .rounds = rounds,
+                               .maxSteps = options.target.maxStepsPerThreadBlock,
+                               .protocol = options.protocol}));
+        compiled = codegen::compile(*program, {.target = options.target});
+      } catch (const LimitExceeded& e) {
+        lastError = e.what();
+        continue;
       } catch (const codegen::CompileError& e) {
         lastError = e.what();
         continue;
@@ -301,7 +305,7 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
         out.compiled = std::move(compiled);
         out.channels = channels * groups;
         out.rounds = rounds;
-        out.piecesPerRoot = program.binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
+        out.piecesPerRoot = program->binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
       }
       fits = true;
     }

@@ -60,8 +60,9 @@ struct Connection {
 // Spreads the pieces of every transfer evenly over the `channels` connections of its tree's
 // channel group (each transfer carries a multiple of `channels` pieces, so every connection moves
 // the rounds in order and the pipeline holds), and gives every connection a sending and a
-// receiving thread block of its own: a block never both receives and sends, so a slow incoming transfer (a NIC) never
-// holds up sends (NVSwitch), and forwarding is store-and-forward per piece (no fusion).
+// receiving thread block of its own: a block never both receives and sends, so a slow incoming
+// transfer (a NIC) never holds up sends (NVSwitch), and forwarding is store-and-forward per
+// piece (no fusion).
 // Local reductions get thread blocks of their own as well (ReductionBlocks).
 class Connections {
  public:

@@ -57,6 +57,9 @@ inline constexpr int64_t kMaxBoundsWork = int64_t{1} << 28;
 // `synth`: GPUs per method, and the largest (C,S,R) one SMT instance may ask for.
 inline constexpr int32_t kMaxSmtSynthGpus = 16;  // a 32-GPU switch overruns --timeout 10 by 13 s in one Z3 assertion
 inline constexpr int32_t kMaxTreeSynthGpus = 1024;
+// The tree packing's switch removal and packing grow quickly with the GPUs (a100-8, 64 GPUs:
+// 100 s); past this the tree method offers the compositions of identical boxes only.
+inline constexpr int32_t kMaxTreePackingGpus = 256;
 inline constexpr int32_t kMaxSmtInstanceSize = 4096;  // --chunks, --steps, --rounds
 // One SMT instance: C x R x GPUs (R: rounds, or steps when free). Its encoding is built before
 // the solver's time limit applies: at 2048 on the DGX-1 about 6 s; at 8192 (C=2, R=512) 100 s

@@ -185,6 +185,14 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
       collective != CollectiveType::AllReduce)
     throw std::invalid_argument("tree packing synthesizes allgather, reducescatter and allreduce, not " +
                                 std::string(collectiveTypeName(collective)));
+  if (options.composition == Composition::Packing &&
+      topology.gpus().size() > static_cast<size_t>(limits::kMaxTreePackingGpus))
+    throw LimitExceeded("topology " + topology.name + " has " + std::to_string(topology.gpus().size()) +
+                        " GPUs; the tree packing synthesizes for at most " +
+                        std::to_string(limits::kMaxTreePackingGpus) +
+                        " (ccforge's limit, docs/limits.md); --composition hierarchical serves machines of "
+                        "identical boxes up to " +
+                        std::to_string(limits::kMaxTreeSynthGpus));
   const Deadline deadline(options.timeoutSeconds);
   const Rational agBound = collectiveBound(topology, CollectiveType::AllGather).algbwUpperBoundGBps;
   const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;

@@ -5,7 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
 #include "cli/progress.hpp"
-#include "topology/spec_reader.hpp"
+#include "cli/process_group_cli.hpp"
 #include "synth/bounds/bounds.hpp"
 #include "synth/bounds/bounds_report.hpp"
 
@@ -17,6 +17,7 @@ struct BoundsArguments {
   std::string collective;
   int32_t root = 0;
   std::string format = "text";
+  ProcessGroupArguments group;
 };
 
 std::vector<CollectiveType> requested(const std::string& name) {
@@ -40,12 +41,13 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
       "allgather, reducescatter, allreduce (as reducescatter + allgather), alltoall, broadcast, reduce, scatter or "
       "gather (default: all)");
   cmd->add_option("--root", args->root, "root rank of broadcast, reduce, scatter and gather")->capture_default_str();
+  addProcessGroupOptions(cmd, args->group);
   addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] {
     context.exitCode = runGuarded("bounds", [&] {
       std::vector<CollectiveType> which = requested(args->collective);
       progress::start("bounds");
-      topo::Topology t = topo::loadTopology(args->topology);
+      topo::Topology t = loadGroupTopology(args->topology, processGroupRanks(args->group));
       std::vector<synth::CollectiveBound> bounds;
       try {
         for (CollectiveType c : which) {

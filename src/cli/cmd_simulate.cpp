@@ -6,6 +6,7 @@
 
 #include "cli/progress.hpp"
 #include "cli/commands.hpp"
+#include "cli/process_group_cli.hpp"
 #include "cli/topology_cli.hpp"
 #include "driver/perf_sweep.hpp"
 #include "driver/perf_table.hpp"
@@ -18,7 +19,6 @@
 #include "runtime/program.hpp"
 #include "runtime/program_set.hpp"
 #include "semantics/collective.hpp"
-#include "topology/spec_reader.hpp"
 #include "sim/nccl_model.hpp"
 #include "sim/simulate.hpp"
 #include "sim/simulation_report.hpp"
@@ -45,6 +45,7 @@ struct SimulateArguments {
   bool nccl = false;
   int32_t gpusPerThread = 1;
   std::vector<std::string> environment;
+  ProcessGroupArguments group;  // the program's ranks are these machine ranks
 };
 
 sim::Arch archArgument(const SimulateArguments& args, const topo::Topology& topology) {
@@ -71,7 +72,7 @@ int runSweep(const SimulateArguments& args) {
     throw std::invalid_argument("unsupported --op '" + args.op + "' (supported: " + runtime::reduceOpList() + ")");
 
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
-  topo::Topology topology = topo::loadTopology(args.topology);
+  topo::Topology topology = loadGroupTopology(args.topology, processGroupRanks(args.group));
   // The runtime's own selection decides which sizes and forms the file would be chosen for.
   std::optional<runtime::Program> program;
   std::string unloadable;
@@ -182,7 +183,7 @@ int runNcclSweep(const SimulateArguments& args) {
     throw std::invalid_argument("unsupported --dtype '" + args.dtype + "' (supported: " + runtime::dataTypeList() +
                                 ")");
   const sim::NcclEnvironment environment = sim::parseNcclEnvironment(args.environment);
-  const topo::Topology topology = topo::loadTopology(args.topology);
+  const topo::Topology topology = loadGroupTopology(args.topology, processGroupRanks(args.group));
   const auto ranks = static_cast<int32_t>(topology.gpus().size());
   if (isRooted(*collective) && (args.root < 0 || args.root >= ranks))
     throw std::invalid_argument("--root " + std::to_string(args.root) + " is not a rank of " + topology.name);
@@ -241,7 +242,7 @@ int runSimulate(const SimulateArguments& args) {
   options.eventLimit = args.eventLimit;
   progress::start("simulate");
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
-  topo::Topology topology = topo::loadTopology(args.topology);
+  topo::Topology topology = loadGroupTopology(args.topology, processGroupRanks(args.group));
   options.arch = archArgument(args, topology);
   {
     progress::phase("simulating " + args.file + " on " + topology.name + " at " + std::to_string(options.sizes.size()) +
@@ -305,6 +306,7 @@ void registerSimulateCommand(CLI::App& app, CommandContext& context) {
       "--env", args->environment,
       "--nccl: NAME=VALUE of NCCL_ALGO, NCCL_PROTO, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_NVLS_ENABLE, "
       "NCCL_LAUNCH_MODE (repeatable)");
+  addProcessGroupOptions(cmd, args->group);
   cmd->add_option("--format", args->format, "text or json (and csv for -b/-e/-f sweeps)")
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();

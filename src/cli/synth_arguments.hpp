@@ -6,7 +6,9 @@
 #include <optional>
 #include <string>
 
+#include "cli/process_group_cli.hpp"
 #include "sim/model_parameters.hpp"
+#include "topology/topology.hpp"
 
 namespace ccforge::cli {
 
@@ -33,6 +35,17 @@ struct SynthArguments {
   double instanceTimeoutSeconds = 60;  // each solver call
   int maxChunks = 0;                   // SMT searches: largest C tried (0: from the bandwidth bound)
   int maxSteps = 0;                    // SMT searches: largest S tried (0: steps bound + GPUs)
+  ProcessGroupArguments group;         // --ranks, --group-size/-stride/-start
+};
+
+// What a run synthesizes for: the machine, or the topology a process group's communicator sees
+// on it, with what the reports say of the group.
+struct SynthTarget {
+  topo::Topology topology;
+  std::vector<int32_t> group;  // machine ranks; empty: the whole machine
+  int32_t machineGpus = 0;
+  // The stem of the files a run writes: <topology stem>[-<group tag>]-<collective>.
+  std::string filePrefix;
 };
 
 // The margin synth -o weighs its files against NCCL with; nullopt under --all-windows.
@@ -41,6 +54,6 @@ inline std::optional<double> ncclMargin(const SynthArguments& a) {
 }
 
 // The tree-packing path; returns the process exit code (docs/exit-codes.md).
-int runTreeSynthesis(const SynthArguments& args);
+int runTreeSynthesis(const SynthArguments& args, const SynthTarget& target);
 
 }  // namespace ccforge::cli

@@ -1,5 +1,5 @@
 // The index `synth -o DIR` writes beside its programs (docs/synth.md, "Output directories"):
-// DIR/report/<topology>-<collective>.json, the run's JSON report without its timings and with
+// DIR/report/<topology>[-<group>]-<collective>.json, the run's JSON report without its timings and with
 // each file named relative to DIR, so that a repeated run writes the same bytes. The executor loads every regular file
 // at DIR's top level and skips sub-directories, so the index lives in report/.
 #pragma once
@@ -16,12 +16,14 @@
 
 namespace ccforge::cli {
 
-// <topology stem>-<collective>, a root spelled -ROOT: the stem of every file a run writes.
-inline std::string synthFilePrefix(const std::string& topology, const std::string& collective) {
+// <topology stem>[-<process group tag>]-<collective>, a root spelled -ROOT: the stem of every file
+// a run writes.
+inline std::string synthFilePrefix(const std::string& topology, const std::string& collective,
+                                   const std::string& groupTag = "") {
   std::string coll = collective;
   for (char& ch : coll)
     if (ch == ':') ch = '-';
-  return std::filesystem::path(topology).stem().string() + "-" + coll;
+  return std::filesystem::path(topology).stem().string() + (groupTag.empty() ? "" : "-" + groupTag) + "-" + coll;
 }
 
 inline void makeIndex(nlohmann::ordered_json& j) {
@@ -75,15 +77,15 @@ inline std::string withOutputSummary(const std::string& reportJson, const std::s
 }
 
 // Writes the index for a run whose JSON report is `reportJson`; returns its path.
-inline std::string writeSynthIndex(const std::string& directory, const std::string& topology,
-                                   const std::string& collective, const std::string& reportJson) {
+inline std::string writeSynthIndex(const std::string& directory, const std::string& filePrefix,
+                                   const std::string& reportJson) {
   nlohmann::ordered_json index = nlohmann::ordered_json::parse(reportJson);
   makeIndex(index);
   const std::filesystem::path report = std::filesystem::path(directory) / "report";
   std::error_code ec;
   std::filesystem::create_directories(report, ec);
   if (ec) throw OutputError(report.string() + ": cannot create the directory: " + ec.message());
-  const std::filesystem::path path = report / (synthFilePrefix(topology, collective) + ".json");
+  const std::filesystem::path path = report / (filePrefix + ".json");
   writeOutputFile(path, jsonDocument(index));
   return path.string();
 }

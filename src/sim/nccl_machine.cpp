@@ -246,10 +246,12 @@ NcclMachine ncclMachineOf(const topo::Topology& t, Arch arch) {
     // Each channel takes s on one NIC, and on the box's own links of every GPU but the one it
     // enters (or leaves) the box at: (ppn - 1) / ppn of the channels per GPU and direction.
     const auto nics = static_cast<int32_t>(boxNics.size());
-    const double intraShare = m.ppn > 1 ? (m.ppn - 1) / m.ppn : 1;
-    ring = searchGraph(nccl::interSpeeds(m.arch), nicRaw, totalBw / intraShare, [&](double s) {
+    // A GPU alone in its box (a data-parallel process group) crosses no link of its box: its NICs
+    // alone bound the channels.
+    const double boxBw = m.ppn > 1 ? totalBw * m.ppn / (m.ppn - 1) : nicRaw * nics;
+    ring = searchGraph(nccl::interSpeeds(m.arch), nicRaw, boxBw, [&](double s) {
       return std::min(nics * static_cast<int32_t>(std::floor(nicRaw / s + 1e-9)),
-                      static_cast<int32_t>(std::floor(totalBw / (s * intraShare) + 1e-9)));
+                      static_cast<int32_t>(std::floor(boxBw / s + 1e-9)));
     });
   } else {
     // Boxes joined by GPU-to-GPU network links (the synthesizers' paper models): a box's network

@@ -79,7 +79,8 @@ int exitCode(const SmtRun& run) {
   return kExitVerified;
 }
 
-int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, const Request& request) {
+int runSmtSynthesis(const SynthArguments& a, const SynthTarget& target, const Request& request) {
+  const topo::Topology& topology = target.topology;
   auto solver = smt::parseSolverKind(a.solver);
   if (!solver) throw std::invalid_argument("unknown solver '" + a.solver + "'");
   auto protocol = ir::parseProtocol(a.protocol);
@@ -95,7 +96,7 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
   options.files = {.protocol = *protocol,
                    .outputDirectory = a.outputDir,
                    .programPrefix = fmt::format("sccl-{}-{}", a.collective, topology.name),
-                   .filePrefix = synthFilePrefix(a.topology, a.collective),
+                   .filePrefix = target.filePrefix,
                    .ncclMargin = ncclMargin(a)};
   options.synthesizer.progress = [](const InstanceResult& r) {
     std::cerr << fmt::format("ccforge synth: {} {} {:.2f} s{}\n", instanceName(r.chunks, r.steps, r.rounds),
@@ -131,12 +132,14 @@ int runSmtSynthesis(const SynthArguments& a, const topo::Topology& topology, con
                                                  : "the search found no schedule: " + run.result.note);
   progress::done();
   printWarnings(std::cerr, warnings);
-  const std::string report =
-      withOutputSummary(synth::sccl::smtRunJson(a.topology, a.solver, run), a.outputDir, written, warnings);
-  if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, a.topology, a.collective, report);
+  const std::string report = withOutputSummary(withProcessGroup(synth::sccl::smtRunJson(a.topology, a.solver, run),
+                                                                a.topology, topology, target.group, target.machineGpus),
+                                               a.outputDir, written, warnings);
+  if (!a.outputDir.empty()) writeSynthIndex(a.outputDir, target.filePrefix, report);
   std::cout << (a.format == "json"
                     ? report
-                    : synth::sccl::smtRunText(a.topology, a.collective, a.solver, run, !a.outputDir.empty()))
+                    : processGroupLine(a.topology, target.group, target.machineGpus, topology) +
+                          synth::sccl::smtRunText(a.topology, a.collective, a.solver, run, !a.outputDir.empty()))
             << std::flush;
   const auto deployable = std::count_if(run.points.begin(), run.points.end(),
                                         [](const FrontierPoint& p) { return p.deployment.window.has_value(); });
@@ -172,14 +175,21 @@ int runSynth(const SynthArguments& a) {
   progress::start("synth");
   const Request request = parseRequest(a.collective);
   progress::phase("loading topology " + a.topology);
-  topo::Topology topology = topo::loadTopology(a.topology);
+  SynthTarget target;
+  target.topology = topo::loadTopology(a.topology);
+  target.group = processGroupRanks(a.group);
+  target.machineGpus = static_cast<int32_t>(target.topology.gpus().size());
+  if (!target.group.empty()) target.topology = topo::processGroupTopology(target.topology, target.group);
+  target.filePrefix =
+      synthFilePrefix(a.topology, a.collective, target.group.empty() ? "" : topo::processGroupTag(target.group));
   const synth::Method method = synth::methodFor(
-      topology, a.method == "auto" ? std::nullopt
-                                   : std::optional(a.method == "trees" ? synth::Method::Trees : synth::Method::Smt));
-  synth::checkRequestSize(topology, method, {a.chunks, a.steps, a.rounds});
+      target.topology, a.method == "auto"
+                           ? std::nullopt
+                           : std::optional(a.method == "trees" ? synth::Method::Trees : synth::Method::Smt));
+  synth::checkRequestSize(target.topology, method, {a.chunks, a.steps, a.rounds});
   checkOutputDirectory(a.outputDir);
-  if (method == synth::Method::Trees) return runTreeSynthesis(a);
-  return runSmtSynthesis(a, topology, request);
+  if (method == synth::Method::Trees) return runTreeSynthesis(a, target);
+  return runSmtSynthesis(a, target, request);
 }
 
 }  // namespace
@@ -209,10 +219,10 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option(
          "--composition", args->composition,
          "tree method: trees (packing), hierarchical, rings (allgather on boxes without a switch), rings-split "
-         "(the same on several boxes with second network entries, for large sizes), or auto (packing, on "
-         "multi-box machines up to 32 GPUs; hierarchical on multi-box machines; both ring compositions for "
-         "allgather where the boxes have rings)")
-      ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings", "rings-split"}))
+         "(the same on several boxes with second network entries, for large sizes), two-step (alltoall on boxes "
+         "joined by rails), or auto (packing, on multi-box machines up to 32 GPUs; hierarchical on multi-box "
+         "machines; both ring compositions for allgather where the boxes have rings; two-step for alltoall)")
+      ->check(CLI::IsMember({"auto", "trees", "hierarchical", "rings", "rings-split", "two-step"}))
       ->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "protocol of the emitted IR")
       ->check(CLI::IsMember({"Simple", "LL", "LL128"}))
@@ -226,6 +236,7 @@ void registerSynthCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag(
       "--all-windows", args->allWindows,
       "-o: windows from comparing the programs among themselves only, not against NCCL (for study, not to deploy)");
+  addProcessGroupOptions(cmd, args->group);
   addTextOrJsonFormat(cmd, args->format);
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds for the whole search")
       ->check(finiteRange(0.001, 1e6))

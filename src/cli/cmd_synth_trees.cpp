@@ -18,7 +18,6 @@
 #include "synth/bounds/bounds.hpp"
 #include "synth/trees/tree_report.hpp"
 #include "synth/trees/tree_run.hpp"
-#include "topology/spec_reader.hpp"
 
 namespace ccforge::cli {
 namespace {
@@ -37,8 +36,10 @@ std::optional<Composition> requestedComposition(const std::string& name) {
   if (name == "hierarchical") return Composition::Hierarchical;
   if (name == "rings") return Composition::Rings;
   if (name == "rings-split") return Composition::RingsSplit;
+  if (name == "two-step") return Composition::TwoStep;
   if (name == "auto") return std::nullopt;
-  throw std::invalid_argument("unknown composition '" + name + "' (auto, trees, hierarchical, rings, rings-split)");
+  throw std::invalid_argument("unknown composition '" + name +
+                              "' (auto, trees, hierarchical, rings, rings-split, two-step)");
 }
 
 // Exit codes by severity: 6, then 2, then 10, then 5, then 0 (docs/exit-codes.md).
@@ -55,13 +56,13 @@ int moreSevere(int a, int b) {
   return rank(a) >= rank(b) ? a : b;
 }
 
-int synthesize(const SynthArguments& args) {
+int synthesize(const SynthArguments& args, const SynthTarget& target) {
   const CollectiveType collective = requestedCollective(args.collective);
   const std::optional<ir::Protocol> protocol = ir::parseProtocol(args.protocol);
   if (!protocol) throw std::invalid_argument("unknown protocol '" + args.protocol + "' (Simple, LL, LL128)");
   if (args.format != "text" && args.format != "json")
     throw std::invalid_argument("unknown format '" + args.format + "'");
-  const topo::Topology topology = topo::loadTopology(args.topology);
+  const topo::Topology& topology = target.topology;
   const synth::trees::TreeRun run =
       synth::trees::runTreeSynthesis(topology, collective,
                                      {.composition = requestedComposition(args.composition),
@@ -108,22 +109,25 @@ int synthesize(const SynthArguments& args) {
   if (args.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
               << " deployable program" << (deployable == 1 ? "" : "s") << "\n";
-  const std::string report = withOutputSummary(synth::trees::treeRunJson(args.topology, args.collective, run.outcomes),
-                                               args.outputDir, written, warnings);
-  if (!args.outputDir.empty()) writeSynthIndex(args.outputDir, args.topology, args.collective, report);
-  std::cout << (args.format == "json"
-                    ? report
-                    : synth::trees::treeRunText(args.topology, args.collective, run.outcomes, !args.outputDir.empty()))
+  const std::string report =
+      withOutputSummary(withProcessGroup(synth::trees::treeRunJson(args.topology, args.collective, run.outcomes),
+                                         args.topology, topology, target.group, target.machineGpus),
+                        args.outputDir, written, warnings);
+  if (!args.outputDir.empty()) writeSynthIndex(args.outputDir, target.filePrefix, report);
+  std::cout << (args.format == "json" ? report
+                                      : processGroupLine(args.topology, target.group, target.machineGpus, topology) +
+                                            synth::trees::treeRunText(args.topology, args.collective, run.outcomes,
+                                                                      !args.outputDir.empty()))
             << std::flush;
   return code;
 }
 
 }  // namespace
 
-int runTreeSynthesis(const SynthArguments& args) {
+int runTreeSynthesis(const SynthArguments& args, const SynthTarget& target) {
   return runGuarded("synth", [&] {
     try {
-      return synthesize(args);
+      return synthesize(args, target);
     } catch (const synth::BoundsLimit& e) {
       std::cerr << "ccforge synth: " << e.what() << " (inconclusive)\n";
       return static_cast<int>(kExitInconclusive);

@@ -45,9 +45,25 @@ ccforge_cli_test("synth trees -o that writes no file says why for each compositi
   --has "^ccforge synth: warning: no file written to [^ ]*/nothing: the program found cannot be deployed there$"
   --has "^ccforge synth: warning: trees composition: not written: nchunksperloop=3328 divides count\\*16 for no power-of-two count"
   -- synth a100-2 allgather --method trees --composition trees -o ${CCFORGE_TREES_OUT}/nothing)
-ccforge_cli_test("synth trees refuses alltoall" 1
-  --has "tree packing synthesizes allgather, reducescatter and allreduce, not alltoall"
-  -- synth a100-2 alltoall --method trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees: alltoall goes only to the two-step composition" 1
+  --has "the tree method synthesizes alltoall with the two-step composition only"
+  -- synth a100-2 alltoall --method trees --composition trees -o ${CCFORGE_TREES_OUT})
+ccforge_cli_test("synth trees: the two-step composition synthesizes alltoall only" 1
+  --has "the two-step composition synthesizes alltoall, not allgather"
+  -- synth a100-2 allgather --method trees --composition two-step)
+ccforge_cli_test("synth trees: the two-step alltoall needs several boxes" 1
+  --has "the hierarchical and two-step compositions need at least two boxes"
+  -- synth h100-1 alltoall --method trees)
+# Alltoall on 8 A100 boxes on rails (docs/synth-trees.md, "Alltoall on rails"): each box sends
+# 8 x 56 chunks of M/64 through its 8 NICs of 25 GB/s, so algbw <= 200/7 = 28.57 GB/s (the exact
+# LP of `bounds`); the two-step program keeps every NIC busy: within 1% of it in the simulator.
+add_test(NAME "cli: synth trees: two-step alltoall on a100-8 at 99% of the LP bound, verified, written"
+  COMMAND ${CCFORGE_EXPECT} 0
+  --has "two-step alltoall on rails, 64 GPUs" --has "8 chunks per rail pair each way, 2 steps"
+  --has "bound 28.57 GB/s, simulated at 1 GiB 28\\.[3-5][0-9] GB/s \\(99\\.[0-9]% of the bound\\)"
+  --has "verified, written to [^ ]*two-step-alltoall-a100-8.xml for " --has "verdict: VERIFIED"
+  -- sh -c "rm -rf '${CCFORGE_TREES_OUT}/a2a' && '$<TARGET_FILE:ccforge>' synth a100-8 alltoall -o '${CCFORGE_TREES_OUT}/a2a' && '$<TARGET_FILE:ccforge>' verify '${CCFORGE_TREES_OUT}/a2a'")
+set_tests_properties("cli: synth trees: two-step alltoall on a100-8 at 99% of the LP bound, verified, written" PROPERTIES TIMEOUT 300)
 ccforge_cli_test("synth trees refuses an unknown collective" 1
   --has "unknown collective 'allgathr'"
   -- synth a100-2 allgathr --method trees -o ${CCFORGE_TREES_OUT})
@@ -109,5 +125,14 @@ if(NOT CCFORGE_SANITIZE)
     --lacks "no schedule"
     -- sh -c "mkdir -p '${CCFORGE_TREES_OUT}' && '$<TARGET_FILE:ccforge>' topo import '${CMAKE_SOURCE_DIR}/tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml' --boxes 32 --fabric rail -o '${CCFORGE_TREES_OUT}/h100x32.json' 2>/dev/null && '$<TARGET_FILE:ccforge>' synth '${CCFORGE_TREES_OUT}/h100x32.json' allgather --composition hierarchical")
   set_tests_properties("cli: synth trees 256 H100 GPUs on rails: hierarchical allgather fits the runtime, deployable, 95% of the bound"
+    PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
+  # Alltoall on the same 256 GPUs: 32 boxes, a thread block for each direction of each of a GPU's
+  # 31 rail pairs and 7 box mates (77 of 108); the cut bound 25 x 256 / 248 = 800/31 GB/s.
+  add_test(NAME "cli: synth trees 256 H100 GPUs on rails: two-step alltoall at 99% of the cut bound"
+    COMMAND ${CCFORGE_EXPECT} 0
+    --has "two-step alltoall on rails, 256 GPUs" --has "bound 25.81 GB/s, simulated at 1 GiB [0-9.]+ GB/s \\(99\\.[0-9]% of the bound\\)"
+    --has "verified"
+    -- sh -c "mkdir -p '${CCFORGE_TREES_OUT}' && '$<TARGET_FILE:ccforge>' topo import '${CMAKE_SOURCE_DIR}/tests/fixtures/topology-dumps/h100-ibm-cloud-gx3d.xml' --boxes 32 --fabric rail -o '${CCFORGE_TREES_OUT}/h100x32-a2a.json' 2>/dev/null && '$<TARGET_FILE:ccforge>' synth '${CCFORGE_TREES_OUT}/h100x32-a2a.json' alltoall")
+  set_tests_properties("cli: synth trees 256 H100 GPUs on rails: two-step alltoall at 99% of the cut bound"
     PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE)
 endif()

@@ -5,6 +5,7 @@
 #include "topology/families.hpp"
 #include "topology/spec_reader.hpp"
 #include "synth/bounds/bounds.hpp"
+#include "synth/bounds/cut_bounds.hpp"
 
 using namespace ccforge;
 using namespace ccforge::synth;
@@ -73,7 +74,7 @@ TEST_CASE("a disconnected topology has no bound: an input error naming the pair"
   CHECK_THROWS_AS(collectiveBound(t, CollectiveType::Broadcast, 2), InputError);
 }
 
-TEST_CASE("an alltoall LP beyond the row limit is inconclusive, not a long wait") {
+TEST_CASE("an alltoall LP beyond the row limit gives way to the cut bound, not a long wait") {
   // A line of 1000 GPUs whose links all differ: no symmetry, so 1000 source rows and 1998
   // link rows.
   topo::Topology t;
@@ -86,9 +87,23 @@ TEST_CASE("an alltoall LP beyond the row limit is inconclusive, not a long wait"
     t.addLink({i, i + 1, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
     t.addLink({i + 1, i, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
   }
-  CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllToAll),
-                    Catch::Contains("the alltoall LP has 2998 rows after symmetry reduction, more than 2000"));
-  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), BoundsLimit);
+  const CollectiveBound b = collectiveBound(t, CollectiveType::AllToAll);
+  CHECK_THAT(b.method, Catch::Contains("cut bound, as the exact LP is past its size (the alltoall LP has 2998 rows "
+                                       "after symmetry reduction, more than 2000)"));
+  // By hand: GPU 0 sends a chunk to each of 999 GPUs over its one link of 1 unit; no other GPU
+  // or box cut is tighter (the one box holds every GPU).
+  CHECK(b.algbwUpperBoundGBps == Rational(1000, 999));
+}
+
+TEST_CASE("the alltoall cut bound equals the exact LP on rail-optimized boxes") {
+  // 8 A100 boxes: each box sends 8 x 56 chunks through its 8 NICs of 25 GB/s: 200/7 GB/s.
+  const topo::Topology a100 = topo::loadTopology("a100-8");
+  const CollectiveBound lp = collectiveBound(a100, CollectiveType::AllToAll);
+  CHECK_THAT(lp.method, Catch::Contains("exact LP"));
+  CHECK(lp.algbwUpperBoundGBps == Rational(200, 7));
+  CHECK(allToAllCutRate(a100) * Rational(64) == Rational(200, 7));
+  // On a switch of 4 GPUs (one unit each way) the single-GPU cut gives 1 / 3 per chunk.
+  CHECK(allToAllCutRate(topo::familyTopology(topo::Family::Switch, {4})) == Rational(1, 3));
 }
 
 // By hand: a line of 4 GPUs, links of one unit. The allgather cut {gpu0, gpu1, gpu2} has one link

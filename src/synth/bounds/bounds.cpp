@@ -144,7 +144,10 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
       try {
         flow = allToAllRate(t);
       } catch (const std::length_error& e) {
-        throw BoundsLimit("alltoall bound on " + t.name + ": " + e.what());
+        rate = allToAllCutRate(t);
+        bound.method = std::string("cut bound, as the exact LP is past its size (") + e.what() +
+                       "): min over each GPU and each box S of cap(leaving S) / (|GPUs in S| x |GPUs outside S|)";
+        break;
       }
       rate = flow.rate;
       bound.method = "maximum concurrent multi-commodity flow (exact LP, dual-certified: rows " +

@@ -139,4 +139,41 @@ Rational broadcastRate(const topo::Topology& t, int32_t rootRank, bool reversed)
   return best;
 }
 
+Rational allToAllCutRate(const topo::Topology& t) {
+  const auto gpus = static_cast<int64_t>(t.gpus().size());
+  const size_t vertices = t.vertices().size();
+  std::optional<Rational> best;
+  auto consider = [&](const std::vector<bool>& inside) {
+    int64_t in = 0;
+    for (int32_t g : t.gpus()) in += inside[static_cast<size_t>(g)] ? 1 : 0;
+    if (in == 0 || in == gpus) return;
+    const Rational rate = capacityLeaving(t, inside, false) / Rational(in * (gpus - in));
+    if (!best || rate < *best) best = rate;
+  };
+  for (int32_t g : t.gpus()) {
+    std::vector<bool> inside(vertices, false);
+    inside[static_cast<size_t>(g)] = true;
+    consider(inside);
+  }
+  for (int32_t box = 0; box < t.boxCount(); ++box) {
+    std::vector<bool> inside(vertices, false);
+    for (int32_t g : t.gpus()) inside[static_cast<size_t>(g)] = t.vertices()[static_cast<size_t>(g)].box == box;
+    // Switches every link of which joins them to the box's GPUs (its NVSwitch).
+    for (size_t v = 0; v < vertices; ++v) {
+      if (t.vertices()[v].kind != topo::VertexKind::Switch) continue;
+      bool own = !t.outLinks(static_cast<int32_t>(v)).empty();
+      for (int32_t id : t.outLinks(static_cast<int32_t>(v)))
+        own = own && t.isCompute(t.links()[static_cast<size_t>(id)].to) &&
+              inside[static_cast<size_t>(t.links()[static_cast<size_t>(id)].to)];
+      inside[v] = inside[v] || own;
+    }
+    consider(inside);
+    for (size_t v = 0; v < vertices; ++v)
+      if (t.vertices()[v].kind == topo::VertexKind::Nic && t.vertices()[v].box == box) inside[v] = true;
+    consider(inside);
+  }
+  if (!best) throw std::invalid_argument("alltoall needs two GPUs");
+  return *best;
+}
+
 }  // namespace ccforge::synth

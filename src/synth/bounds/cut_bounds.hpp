@@ -26,6 +26,13 @@ std::vector<int32_t> allGatherSinks(const topo::Topology& topology);
 // the rate per chunk of scatter from the root; gather on the reversed links.
 Rational scatterRate(const topo::Topology& topology, int32_t rootRank, bool reversed);
 
+// An alltoall bound from cuts alone, for machines whose exact LP (concurrent_flow.hpp) is past its
+// size: min over S of cap(links leaving S) / (|GPUs in S| x |GPUs outside S|), S each GPU and each
+// box (its GPUs and the switches only they reach, with and without the box's NICs). Every pair
+// of GPUs exchanges one chunk, so this is a valid bound, at least the LP's; on rail-optimized
+// machines whose NICs are the bottleneck the box cut is the LP's optimum.
+Rational allToAllCutRate(const topo::Topology& topology);
+
 // min over GPUs v != root of maxflow(root, v): the broadcast rate; reduce on the reversed links.
 Rational broadcastRate(const topo::Topology& topology, int32_t rootRank, bool reversed);
 

@@ -9,26 +9,22 @@
 
 namespace ccforge::synth::trees {
 
-namespace {
-
-// GPUs by box, in rank order.
 std::vector<std::vector<int32_t>> gpusByBox(const topo::Topology& topology) {
   std::map<int32_t, std::vector<int32_t>> boxes;
   const auto ranks = static_cast<int32_t>(topology.gpus().size());
   for (int32_t r = 0; r < ranks; ++r)
     boxes[topology.vertices()[static_cast<size_t>(topology.gpus()[static_cast<size_t>(r)])].box].push_back(r);
-  if (boxes.size() < 2) throw std::invalid_argument("hierarchical composition needs at least two boxes");
+  if (boxes.size() < 2)
+    throw std::invalid_argument("the hierarchical and two-step compositions need at least two boxes");
   const size_t perBox = boxes.begin()->second.size();
   std::vector<std::vector<int32_t>> box;
   for (auto& [id, members] : boxes) {
     if (members.size() != perBox)
-      throw std::invalid_argument("hierarchical composition needs boxes of equally many GPUs");
+      throw std::invalid_argument("the hierarchical and two-step compositions need boxes of equally many GPUs");
     box.push_back(members);
   }
   return box;
 }
-
-}  // namespace
 
 std::vector<RailShape> railShapes(const topo::Topology& topology, int32_t peersPerChannel) {
   const std::vector<std::vector<int32_t>> box = gpusByBox(topology);

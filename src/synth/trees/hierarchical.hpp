@@ -24,6 +24,10 @@ namespace ccforge::synth::trees {
 
 enum class RailShape : uint8_t { Star, Chain };
 
+// Ranks by box, each box's in rank order (entry i: local index i). Throws std::invalid_argument
+// unless there are two boxes or more, of equally many GPUs.
+std::vector<std::vector<int32_t>> gpusByBox(const topo::Topology& topology);
+
 // The shapes worth lowering: the chain, and the star where a GPU's peers fit `peersPerChannel`
 // (on two boxes the two are the same trees: the star only).
 std::vector<RailShape> railShapes(const topo::Topology& topology, int32_t peersPerChannel);

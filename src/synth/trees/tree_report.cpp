@@ -25,7 +25,9 @@ ordered_json point(const TreeOutcome& o) {
   p["simulated_bytes"] = o.evaluation.bytes;
   p["simulated_algbw_GBps"] = o.evaluation.simulatedAlgbwGBps;
   p["bound_algbw_GBps"] = topo::toDouble(s.boundAlgbwGBps);
-  p["trees_algbw_GBps_exact"] = topo::toString(s.packedAlgbwGBps);
+  // The two-step alltoall is no tree packing: no exact rate of trees to give.
+  p["trees_algbw_GBps_exact"] =
+      o.composition == Composition::TwoStep ? ordered_json(nullptr) : ordered_json(topo::toString(s.packedAlgbwGBps));
   p["fraction_of_bound"] = o.fractionOfBound();
   p["pipeline_rounds"] = s.rounds;
   p["distinct_trees"] = s.distinctTrees;
@@ -42,6 +44,7 @@ std::string_view compositionTitle(Composition c) {
     case Composition::Hierarchical: return "hierarchical composition";
     case Composition::Rings: return "ring composition";
     case Composition::RingsSplit: return "ring composition with second entries";
+    case Composition::TwoStep: return "two-step alltoall on rails";
   }
   return "tree packing";
 }
@@ -53,6 +56,20 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
   std::string out;
   for (const TreeOutcome& o : outcomes) {
     const TreeSynthesis& s = o.synthesis;
+    if (o.composition == Composition::TwoStep) {
+      out += fmt::format(
+          "ccforge synth {} {}: {}, {} GPUs\n"
+          "  {} chunks per rail pair each way, 2 steps, {} channels, {} thread blocks, {} steps\n"
+          "  bound {} GB/s, simulated at {} GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
+          "  {}{}\n"
+          "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
+          topology, collective, compositionTitle(o.composition), s.ranks, s.busiestPairPieces, s.channels,
+          s.compiled.stats.threadBlocks, s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2),
+          o.evaluation.bytes >> 30, o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
+          verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing),
+          o.seconds);
+      continue;
+    }
     out += fmt::format(
         "ccforge synth {} {}: {}{}, {} GPUs\n"
         "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"

@@ -15,6 +15,7 @@ namespace ccforge::synth::trees {
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
                                         CollectiveType collective) {
   if (options.composition) return {*options.composition};
+  if (collective == CollectiveType::AllToAll) return {Composition::TwoStep};
   // The packing's switch removal grows quickly with the GPUs (a100-8, 64 GPUs: 100 s for 46% of
   // the bound, against 3 s and 93% hierarchical; docs/benchmarks.md): chosen by default only on
   // machines of few GPUs or a single box.

@@ -20,8 +20,10 @@ namespace ccforge::synth::trees {
 // plus inter-box exchange on rails (hierarchical.hpp). Rings: rings inside boxes without a
 // switch, after the rail exchange on several boxes (box_rings.hpp); allgather only. RingsSplit:
 // the same rings on several boxes with second entries (ring_programs.hpp), for large sizes.
-enum class Composition : uint8_t { Packing, Hierarchical, Rings, RingsSplit };
-std::string_view compositionName(Composition c);  // "trees", "hierarchical", "rings", "rings-split"
+// TwoStep: alltoall on identical boxes joined by rails (rail_alltoall.hpp); alltoall only.
+enum class Composition : uint8_t { Packing, Hierarchical, Rings, RingsSplit, TwoStep };
+// "trees", "hierarchical", "rings", "rings-split", "two-step"
+std::string_view compositionName(Composition c);
 
 struct TreeSynthesisOptions {
   Composition composition = Composition::Packing;
@@ -56,7 +58,8 @@ struct TreeSynthesis {
 
 // Every lowering tried is simulated on the topology (sim/simulate.hpp); the fastest is kept.
 // Throws std::invalid_argument for a collective other than allgather, reducescatter and
-// allreduce (rings: other than allgather, or boxes without rings) or a topology with fewer than 2 GPUs; InputError when
+// allreduce (rings: other than allgather, or boxes without rings; two-step: other than alltoall,
+// or not boxes of equally many GPUs) or a topology with fewer than 2 GPUs; InputError when
 // the GPUs are not connected; SynthesisLimit past the time limit; codegen::CompileError when no schedule fits the
 // target.
 TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,

@@ -72,6 +72,7 @@ ccforge_cli_test("synth trees refuses a disconnected topology" 2
   -- synth ${CCFORGE_E2E_DATA}/topo_disconnected.json allgather --method trees -o ${CCFORGE_TREES_OUT})
 ccforge_cli_test("synth trees --progress names each composition and the file it verifies" 0
   --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] synthesizing the trees composition"
+  --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] lowering 1 channel group x [1-4] channels? x [0-9]+ rounds?"
   --has "ccforge synth: progress: \\[[0-9]+\\.[0-9] s\\] verifying and simulating "
   -- --progress synth a100-1 allgather --method trees)
 add_test(NAME "cli: synth trees -o writes a directory that verify accepts with no flag"

@@ -48,9 +48,11 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     if (options.progress)
       options.progress("synthesizing the " + std::string(compositionName(composition)) + " composition");
     try {
-      o.synthesis = synthesizeTrees(
-          topology, collective,
-          {.composition = composition, .protocol = options.protocol, .timeoutSeconds = options.timeoutSeconds});
+      o.synthesis = synthesizeTrees(topology, collective,
+                                    {.composition = composition,
+                                     .protocol = options.protocol,
+                                     .timeoutSeconds = options.timeoutSeconds,
+                                     .progress = options.progress});
     } catch (const codegen::CompileError& e) {
       run.failures.push_back({composition, TreeFailure::Kind::NoSchedule, e.what()});
       continue;

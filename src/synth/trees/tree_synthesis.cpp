@@ -170,6 +170,10 @@ TreeSynthesis synthesizeTwoStep(const topo::Topology& topology, const TreeSynthe
   for (bool eachWay : {true, false})
     for (int32_t railChannels = 1; railChannels < kMaxChannels; ++railChannels) {
       deadline.check("lowering");
+      if (options.progress)
+        options.progress(fmt::format("lowering the two-step alltoall on {} rail channel{}, a thread block {}",
+                                     railChannels, railChannels == 1 ? "" : "s",
+                                     eachWay ? "each way" : "for both ways"));
       try {
         out.compiled = codegen::compile(
             railAllToAllProgram(
@@ -333,6 +337,10 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
     for (int32_t channels = most; channels >= 1 && !fits; --channels) {
       if (deployableCuts && !std::has_single_bit(static_cast<uint32_t>(channels))) continue;
       deadline.check("lowering");
+      if (options.progress)
+        options.progress(fmt::format("lowering {} channel group{} x {} channel{} x {} round{}", groups,
+                                     groups == 1 ? "" : "s", channels, channels == 1 ? "" : "s", rounds,
+                                     rounds == 1 ? "" : "s"));
       std::optional<dsl::Program> program;
       codegen::Compiled compiled;
       try {

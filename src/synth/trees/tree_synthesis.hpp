@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ struct TreeSynthesisOptions {
   int32_t maxChannels = 4;  // connections per GPU pair, fewer when the limits demand
   uint64_t simulatedBytes = uint64_t{1} << 30;
   RuntimeProfile target = executorProfile();
+  // Called as each lowering is tried ("lowering 1 channel group x 4 channels x 2 rounds"): CLI
+  // progress; the phases before it name the composition.
+  std::function<void(const std::string&)> progress = {};
 };
 
 struct TreeSynthesis {

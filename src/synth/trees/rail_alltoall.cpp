@@ -43,8 +43,8 @@ dsl::Program railAllToAllProgram(const std::string& name, const std::vector<std:
                     {.ch = 0, .sendtb = toMate(i), .recvtb = fromMate(s)});
         }
     }
-  // Step 2, on the rails: each pair's chunks alternate direction, so that neither end's thread
-  // block sends everything before it receives.
+  // Step 2, on the rails: each pair's chunks alternate direction, so that where one thread block
+  // serves both directions it does not send everything before it receives.
   for (int32_t b = 0; b < boxCount; ++b)
     for (int32_t c = b + 1; c < boxCount; ++c)
       for (int32_t i = 0; i < perBox; ++i)

@@ -6,8 +6,9 @@
 // so each NIC carries (boxes - 1) x box size chunks each way: the cut bound of a rail-optimized
 // machine whose NICs are the bottleneck. A GPU talks to its box mates and its rail peers only:
 // (box size - 1) + (boxes - 1) peers, so the runtime's thread blocks (108 co-resident, 64 steps
-// each) hold it up to 64 boxes. Each rail peer pair shares one thread block per end that sends
-// and receives, chunk by chunk (docs/synth-trees.md, "Alltoall on rails").
+// each) hold it up to 64 boxes. Every box-mate connection has a thread block that only sends and
+// one that only receives; a rail connection too, or one block per end for both directions where
+// the thread blocks run short (docs/synth-trees.md, "Alltoall on rails").
 #pragma once
 
 #include <cstdint>

@@ -56,32 +56,23 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
   std::string out;
   for (const TreeOutcome& o : outcomes) {
     const TreeSynthesis& s = o.synthesis;
-    if (o.composition == Composition::TwoStep) {
-      out += fmt::format(
-          "ccforge synth {} {}: {}, {} GPUs\n"
-          "  {} chunks per rail pair each way, 2 steps, {} channels, {} thread blocks, {} steps\n"
-          "  bound {} GB/s, simulated at {} GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
-          "  {}{}\n"
-          "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
-          topology, collective, compositionTitle(o.composition), s.ranks, s.busiestPairPieces, s.channels,
-          s.compiled.stats.threadBlocks, s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2),
-          o.evaluation.bytes >> 30, o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
-          verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing),
-          o.seconds);
-      continue;
-    }
+    // The two-step alltoall is no set of trees: its shape is the chunks per rail pair.
+    const bool trees = o.composition != Composition::TwoStep;
+    const std::string shape = trees ? fmt::format("{} chunks per root ({} rounds) on {} distinct trees, depth {}",
+                                                  s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth)
+                                    : fmt::format("{} chunks per rail pair each way, 2 steps", s.busiestPairPieces);
     out += fmt::format(
         "ccforge synth {} {}: {}{}, {} GPUs\n"
-        "  {} chunks per root ({} rounds) on {} distinct trees, depth {}, {} channels, {} thread blocks, {} steps\n"
-        "  bound {} GB/s, trees {} GB/s, simulated at {} GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
+        "  {}, {} channels, {} thread blocks, {} steps\n"
+        "  bound {} GB/s, {}simulated at {} GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
         "  {}{}\n"
         "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
         topology, collective, compositionTitle(o.composition), o.form == CallForm::InPlace ? " (in place)" : "",
-        s.ranks, s.piecesPerRoot, s.rounds, s.distinctTrees, s.depth, s.channels, s.compiled.stats.threadBlocks,
-        s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2), topo::toFixed(s.packedAlgbwGBps, 2),
-        o.evaluation.bytes >> 30, o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(),
-        verify::verdictName(o.evaluation.report.verdict), deploy::outcomeText(o.deployment, o.file, writing),
-        o.seconds);
+        s.ranks, shape, s.channels, s.compiled.stats.threadBlocks, s.compiled.stats.steps,
+        topo::toFixed(s.boundAlgbwGBps, 2),
+        trees ? "trees " + topo::toFixed(s.packedAlgbwGBps, 2) + " GB/s, " : std::string(), o.evaluation.bytes >> 30,
+        o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(), verify::verdictName(o.evaluation.report.verdict),
+        deploy::outcomeText(o.deployment, o.file, writing), o.seconds);
   }
   return out;
 }

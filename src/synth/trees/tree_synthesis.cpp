@@ -159,13 +159,12 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
 // simulator gives the first 99.8-99.9% of the bound on 2 to 32 H100 boxes, and the rail channels
 // only spread the connections over the channels' thread blocks.
 TreeSynthesis synthesizeTwoStep(const topo::Topology& topology, const TreeSynthesisOptions& options,
-                                const Deadline& deadline) {
+                                const Deadline& deadline, const std::string& name) {
   const std::vector<std::vector<int32_t>> boxes = gpusByBox(topology);
   TreeSynthesis out;
   out.collective = CollectiveType::AllToAll;
   out.ranks = static_cast<int32_t>(topology.gpus().size());
   out.boundAlgbwGBps = collectiveBound(topology, CollectiveType::AllToAll).algbwUpperBoundGBps;
-  const std::string name = "two-step-alltoall-" + topology.name;
   std::string lastError;
   for (bool eachWay : {true, false})
     for (int32_t railChannels = 1; railChannels < kMaxChannels; ++railChannels) {
@@ -240,11 +239,11 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
                         "identical boxes up to " +
                         std::to_string(limits::kMaxTreeSynthGpus));
   const Deadline deadline(options.timeoutSeconds);
-  if (options.composition == Composition::TwoStep) return synthesizeTwoStep(topology, options, deadline);
-  const Rational agBound = collectiveBound(topology, CollectiveType::AllGather).algbwUpperBoundGBps;
-  const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;
   const std::string name = std::string(compositionName(options.composition)) + "-" +
                            std::string(collectiveTypeName(collective)) + "-" + topology.name;
+  if (options.composition == Composition::TwoStep) return synthesizeTwoStep(topology, options, deadline, name);
+  const Rational agBound = collectiveBound(topology, CollectiveType::AllGather).algbwUpperBoundGBps;
+  const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;
   if (options.composition == Composition::Rings || options.composition == Composition::RingsSplit)
     return synthesizeRings(topology, collective, options, deadline, name, agBound,
                            options.composition == Composition::RingsSplit);

@@ -139,3 +139,16 @@ ccforge_cli_test("verify: --error upgrades a warning rule" 10
   -- verify --error limits.hasdep ${FIXTURES}/verify/limits/hasdep_later_step.xml)
 ccforge_cli_test("verify: --disable of an unknown rule is a usage error" 1
   --has "--disable selectio: no rule or group of rules has this name" -- verify ${FIXTURES}/msccl-scheduler/ncv4 --disable selectio)
+
+# The plugin's own selection code, compiled unmodified, against `select --scheduler plugin` on every
+# call of a sweep (tests/e2e/plugin_select/compare_plugin.py says which calls). ccforge does not ship
+# the plugin's source, so this runs only where a configure names the two checkouts:
+#   -DCCFORGE_MSCCL_SCHEDULER_SRC=<Azure/msccl-scheduler> -DCCFORGE_MSCCL_EXECUTOR_SRC=<Azure/msccl-executor-nccl>
+if(CCFORGE_MSCCL_SCHEDULER_SRC AND CCFORGE_MSCCL_EXECUTOR_SRC)
+  add_test(NAME "cli: select agrees with the msccl-scheduler plugin's own code on every call of the sweep"
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/plugin_select/compare_plugin.py $<TARGET_FILE:ccforge>
+      ${CCFORGE_MSCCL_SCHEDULER_SRC} ${CCFORGE_MSCCL_EXECUTOR_SRC} ${SWEEP} ${FIXTURES}/msccl-scheduler/ncv4
+      ${FIXTURES}/msccl-scheduler/ndv4 ${FIXTURES}/msccl-scheduler/ndv5)
+  set_tests_properties("cli: select agrees with the msccl-scheduler plugin's own code on every call of the sweep"
+    PROPERTIES TIMEOUT 1800)
+endif()

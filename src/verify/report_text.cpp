@@ -26,16 +26,18 @@ std::string stepLine(const StepRef& s) {
 }
 
 // A finding, then one note per step involved (at the step's element, or at the finding's place
-// when the step has none) and one per piece of evidence: the compilers' format, so that an
-// editor steps through them.
+// when the step has none) and one per piece of evidence, each with the finding's rule: the
+// compilers' format, so that an editor steps through them and a filter by rule keeps them.
 void writeViolation(std::ostream& out, const Violation& v) {
   out << formatDiagnostic(v.file, v.where,
                           v.severity == Severity::Error ? DiagnosticLevel::Error : DiagnosticLevel::Warning, v.message,
                           v.rule)
       << "\n";
   for (const StepRef& s : v.steps)
-    out << formatDiagnostic(v.file, s.where.known() ? s.where : v.where, DiagnosticLevel::Note, stepName(s)) << "\n";
-  for (const std::string& e : v.evidence) out << formatDiagnostic(v.file, v.where, DiagnosticLevel::Note, e) << "\n";
+    out << formatDiagnostic(v.file, s.where.known() ? s.where : v.where, DiagnosticLevel::Note, stepName(s), v.rule)
+        << "\n";
+  for (const std::string& e : v.evidence)
+    out << formatDiagnostic(v.file, v.where, DiagnosticLevel::Note, e, v.rule) << "\n";
 }
 
 std::string answers(const SmtQueryRecord& q) {

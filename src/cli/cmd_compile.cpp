@@ -34,6 +34,7 @@ struct CompileArguments {
   std::string output;
   std::optional<int32_t> maxTbs;
   bool noVerify = false;
+  python::ScriptLimits scriptLimits;
 };
 
 // One program to compile: a library algorithm's, or one XML() call of a script.
@@ -106,7 +107,7 @@ int runCompile(const CompileArguments& args) {
                    "(MSCCLProgram(protocol=...))\n";
       return kExitUsage;
     }
-    auto outcome = programsOfScript("ccforge compile", args.algorithm, args.settings, false);
+    auto outcome = programsOfScript("ccforge compile", args.algorithm, args.settings, args.scriptLimits, false);
     if (const int* code = std::get_if<int>(&outcome)) return *code;
     scripts = std::get<std::vector<ScriptProgram>>(std::move(outcome));
     for (size_t i = 0; i < scripts.size(); ++i) {
@@ -205,6 +206,7 @@ void registerCompileCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("-o,--output", args->output, "write the IR to this file instead of standard output");
   cmd->add_flag("--no-verify", args->noVerify, "write the IR without running ccforge verify on it");
+  addScriptLimitOptions(*cmd, args->scriptLimits);
   cmd->callback([args, &context] { context.exitCode = runCompile(*args); });
 }
 

@@ -42,6 +42,7 @@ struct DotArguments {
   std::string highlightReport;
   bool verify = false;
   bool allRanks = false;
+  python::ScriptLimits scriptLimits;
 };
 
 // The script's own exit code (its error already printed).
@@ -84,7 +85,7 @@ int runDot(const DotArguments& args) {
     if (profile.empty()) profile = profileForHeader(algo).name;  // as `verify` without --profile
   } else if (isScript(args.input)) {
     if (!args.protocol.empty()) throw UsageError("--protocol is for library algorithms; a script sets its own");
-    auto outcome = programsOfScript("ccforge dot", args.input, args.settings, true);
+    auto outcome = programsOfScript("ccforge dot", args.input, args.settings, args.scriptLimits, true);
     if (const int* code = std::get_if<int>(&outcome)) throw ScriptExit{*code};
     script = std::get<std::vector<ScriptProgram>>(std::move(outcome)).back();
     program = script->program.get();
@@ -217,6 +218,7 @@ void registerDotCommand(CLI::App& app, CommandContext& context) {
                   "highlight the deadlock cycles and race pairs of a `ccforge verify --format json` report, or the "
                   "schedule of an SMT witness file (verify --witness-dir)");
   cmd->add_flag("--verify", args->verify, "run ccforge verify on the program and highlight what it finds");
+  addScriptLimitOptions(*cmd, args->scriptLimits);
   cmd->callback([args, &context] { context.exitCode = runDotReportingErrors(*args); });
 }
 

@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -33,13 +34,16 @@ inline CLI::Validator finiteRange(double min, double max) {
       "NUMBER in [" + CLI::detail::to_string(min) + " - " + CLI::detail::to_string(max) + "]");
 }
 
-// A byte size in the grammar every command reads (base/byte_size.hpp: 8, 1K, 64MB, 2GiB),
-// rewritten to its number of bytes for the option's integer.
-inline CLI::Validator byteSize() {
+// A byte size in the grammar every command reads (base/byte_size.hpp: 8, 1K, 64MB, 2GiB) within
+// [min, max], rewritten to its number of bytes for the option's integer.
+inline CLI::Validator byteSize(uint64_t min = 0, uint64_t max = UINT64_MAX) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [min, max](std::string& text) -> std::string {
         try {
-          text = std::to_string(base::parseByteSize(text));
+          const uint64_t bytes = base::parseByteSize(text);
+          if (bytes < min || bytes > max)
+            return "'" + text + "' is not a size in [" + std::to_string(min) + " - " + std::to_string(max) + "] bytes";
+          text = std::to_string(bytes);
           return {};
         } catch (const std::invalid_argument& e) {
           return "'" + text + "' is not a size: " + e.what();

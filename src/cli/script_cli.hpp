@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "cli/exit_codes.hpp"
-#include "python/script_runner.hpp"
+#include "cli/option_checks.hpp"
+#include "dsl/dsl_error.hpp"
+#include "python/script_sandbox.hpp"
 #include "semantics/collective.hpp"
 
 namespace ccforge::cli {
@@ -110,6 +112,7 @@ inline std::string defaultScriptProfile(const dsl::Program& program) {
 inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std::string& tool,
                                                                       const std::string& script,
                                                                       const std::vector<std::string>& args,
+                                                                      const python::ScriptLimits& limits,
                                                                       bool anyProgram) {
   // Checked here, not by the script runner: a missing SCCL file would otherwise fail inside the
   // importer, whose exit status does not say "unreadable input".
@@ -124,10 +127,17 @@ inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std:
       if (!package) throw std::runtime_error("cannot find the Python package msccl (its SCCL importer)");
       std::vector<std::string> importArgs{script};
       importArgs.insert(importArgs.end(), args.begin(), args.end());
-      result = python::runScript({*package / "msccl" / "_sccl_import.py", importArgs});
+      result = python::runScriptInSandbox({*package / "msccl" / "_sccl_import.py", importArgs, limits});
     } else {
-      result = python::runScript({script, args});
+      result = python::runScriptInSandbox({script, args, limits});
     }
+  } catch (const dsl::DslError& e) {
+    // The program the script handed back does not replay through the DSL: a forged result.
+    std::cerr << script << ":1:1: error: the script's result is not a program ccforge can build: " << e.what() << "\n";
+    return kExitMalformedInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << script << ":1:1: error: the script's result is not a program ccforge can build: " << e.what() << "\n";
+    return kExitMalformedInput;
   } catch (const std::exception& e) {
     std::cerr << tool << ": " << e.what() << "\n";
     return kExitInternalError;
@@ -136,7 +146,6 @@ inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std:
   switch (result.status) {
     case python::ScriptStatus::ProgramWrong: return kExitViolation;
     case python::ScriptStatus::ScriptFailed: return kExitMalformedInput;
-    case python::ScriptStatus::Exited: return result.exitCode;
     case python::ScriptStatus::Finished: break;
   }
   std::string title = script;
@@ -149,6 +158,23 @@ inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std:
   std::cerr << script << ":1:1: error: the script built no program to write (it never called XML() inside "
             << "`with MSCCLProgram(...)`)\n";
   return kExitMalformedInput;
+}
+
+// The limits of a script's sandbox as options of `compile` and `dot` (docs/python.md, "Scripts run
+// in a sandbox"). On the command itself, not in a group, so that they may follow the script.
+inline void addScriptLimitOptions(CLI::App& command, python::ScriptLimits& limits) {
+  command.add_option("--script-cpu", limits.cpuSeconds, "CPU seconds a script may use (default 600)")
+      ->check(CLI::Range(1u, 86400u));
+  command.add_option("--script-wall", limits.wallSeconds, "seconds a script may run (default 1200)")
+      ->check(CLI::Range(1u, 86400u));
+  command
+      .add_option("--script-memory", limits.memoryBytes,
+                  "address space of a script's process, ccforge's own libraries included (default 16GiB)")
+      ->transform(byteSize(uint64_t{1} << 30, uint64_t{1} << 40));
+  command
+      .add_option("--script-output", limits.outputBytes,
+                  "bytes a script may print, and the size of each file in its temporary directory (default 16MiB)")
+      ->transform(byteSize(0, uint64_t{1} << 40));
 }
 
 // Where the n-th (0-based) program of a script goes: `output` for the first, STEM.N.EXT after it.

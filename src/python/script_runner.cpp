@@ -51,18 +51,13 @@ ScriptResult runScript(const ScriptRequest& request) {
       py::list path = sys.attr("path");
       path.insert(0, package->string());
       py::module_ runner = py::module_::import("msccl._runner");
-      py::tuple outcome = runner.attr("run")(request.script.string(), request.args);
+      py::tuple outcome = runner.attr("run")(request.script.string(), request.args, request.limits.cpuSeconds,
+                                             request.limits.wallSeconds, request.limits.memoryBytes);
       const std::string status = outcome[0].cast<std::string>();
-      result.exitCode = outcome[1].cast<int>();
-      result.error = outcome[2].cast<std::string>();
-      if (status == "finished")
-        result.status = ScriptStatus::Finished;
-      else if (status == "wrong")
-        result.status = ScriptStatus::ProgramWrong;
-      else if (status == "exited")
-        result.status = ScriptStatus::Exited;
-      else
-        result.status = ScriptStatus::ScriptFailed;
+      result.error = outcome[1].cast<std::string>();
+      result.status = status == "finished" ? ScriptStatus::Finished
+                      : status == "wrong"  ? ScriptStatus::ProgramWrong
+                                           : ScriptStatus::ScriptFailed;
     } catch (const py::error_already_set& e) {
       // Only the runner itself can get here (it catches everything the script raises).
       throw std::runtime_error(std::string("the Python front end failed: ") + e.what());

@@ -149,3 +149,11 @@ python_cli_test("fused: computing a slice twice names both lines" 10
 python_cli_test("fused: a stock runtime's profile is refused" 10
   --has "is a fused program \\(it computes\\), which msccl-executor cannot run. compile it for ccforge-fused"
   -- compile ${PY}/gemv_fused.py --profile msccl-executor)
+
+# The sandbox (docs/python.md, "Scripts run in a sandbox"): every way a hostile script can end,
+# each with its exit code, located message and time bound stated in the script. Alone, so that
+# its CPU-time and wall-clock cases are timed on an idle machine.
+add_test(NAME "cli: python: hostile scripts end as documented (limits, exits, signals, writes, network, forged results)"
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/hostile_scripts.sh $<TARGET_FILE:ccforge> $<BOOL:${CCFORGE_SANITIZE}>)
+set_tests_properties("cli: python: hostile scripts end as documented (limits, exits, signals, writes, network, forged results)"
+  PROPERTIES TIMEOUT 600 RUN_SERIAL TRUE ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")

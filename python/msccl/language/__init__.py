@@ -113,7 +113,9 @@ class MSCCLProgram:
             raise ProgramError(f'MSCCLProgram: the collective is for {collective.num_ranks} ranks, '
                                f'the topology {topo.name} has {self.num_ranks}', where)
         self._custom = collective._ccforge_name is None
-        self._input_chunks = collective._input_chunks()
+        # A custom collective's spec is made of its chunk objects; a built-in collective's are built
+        # only once ccforge accepted its sizes (below), within its limits rather than before them.
+        self._input_chunks = collective._input_chunks() if self._custom else {}
         custom = self._custom_spec() if self._custom else None
         kind = collective._ccforge_name or getattr(collective, 'name', 'custom')
         try:
@@ -124,6 +126,8 @@ class MSCCLProgram:
                                           product._ccforge() if product is not None else None)
         except ValueError as e:
             raise ProgramError(f'MSCCLProgram: {e}', where) from None
+        if not self._custom:
+            self._input_chunks = collective._input_chunks()
         self._scratch = {}        # (rank, name) -> {index: index in ccforge's scratch buffer}
         self._scratch_used = [0] * self.num_ranks
         self._scratch_len = {}    # (rank, name) -> chunks (msccl-tools' instance_size)

@@ -2,6 +2,7 @@
 # turns whatever it raises into (status, "FILE:LINE:COL: error: message"): the user
 # sees where their script went wrong, never a traceback from inside ccforge.
 import os
+import resource
 import runpy
 import signal
 import sys
@@ -34,10 +35,17 @@ class _LimitReached(BaseException):
     own `except Exception` does not swallow it)."""
 
 
-def _raise_at_limit(what):
+def _raise_at_limit(what, reached):
+    # The signal may also come from the script itself (os.kill): only a limit really reached raises.
     def handler(signum, frame):
-        raise _LimitReached(what)
+        if reached():
+            raise _LimitReached(what)
     return handler
+
+
+def _cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _exit_message(code):
@@ -52,9 +60,11 @@ def run(script, args, cpu_seconds, wall_seconds, memory_bytes):
     # The kernel's limits (script_sandbox.cpp) end the process a few seconds later if the script
     # catches these; the exception is what names the line it was running.
     signal.signal(signal.SIGXCPU, _raise_at_limit(
-        f'the script used up its CPU time limit of {cpu_seconds} s (--script-cpu)'))
+        f'the script used up its CPU time limit of {cpu_seconds} s (--script-cpu)',
+        lambda: _cpu_seconds() >= cpu_seconds * 0.99))
     signal.signal(signal.SIGALRM, _raise_at_limit(
-        f'the script ran past its wall-clock limit of {wall_seconds} s (--script-wall)'))
+        f'the script ran past its wall-clock limit of {wall_seconds} s (--script-wall)',
+        lambda: signal.getitimer(signal.ITIMER_REAL)[0] == 0))
     signal.setitimer(signal.ITIMER_REAL, wall_seconds)
     sys.argv = [script] + list(args)
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))

@@ -15,7 +15,7 @@ mkdir -p "$TMPDIR" "$work/scripts"
 cd "$work" || exit 2
 failures=0
 
-# case NAME EXIT SECONDS PATTERN [OPTIONS (default: --script-cpu 2 --script-wall 2)] < SCRIPT
+# case NAME EXIT SECONDS PATTERN [OPTIONS (default: --script-cpu 2 --script-wall 20)] < SCRIPT
 case_() {
   local name=$1 want=$2 seconds=$3 pattern=$4
   shift 4
@@ -23,7 +23,7 @@ case_() {
   cat >"$script"
   local start end out got
   start=$(date +%s%N)
-  [ $# -gt 0 ] || set -- --script-cpu 2 --script-wall 2
+  [ $# -gt 0 ] || set -- --script-cpu 2 --script-wall 20
   out=$("$ccforge" compile "$script" --script-output 4KiB "$@" -o "$work/$name.xml" 2>&1)
   got=$?
   end=$(date +%s%N)
@@ -57,11 +57,12 @@ EOF
 case_ huge_power 2 15 "${loc}the script used up its CPU time limit of 2 s" <<'EOF'
 x = 10 ** (10 ** 9)
 EOF
-case_ long_sleep 2 15 "long_sleep\.py:2:1: error: the script ran past its wall-clock limit of 2 s \(--script-wall\)" <<'EOF'
+case_ long_sleep 2 15 "long_sleep\.py:2:1: error: the script ran past its wall-clock limit of 2 s \(--script-wall\)" \
+  --script-cpu 20 --script-wall 2 <<'EOF'
 import time
 time.sleep(1e5)
 EOF
-case_ endless_thread 2 20 "${loc}the script ran past its wall-clock limit of 2 s" <<'EOF'
+case_ endless_thread 2 20 "${loc}the script ran past its wall-clock limit of 2 s" --script-cpu 20 --script-wall 2 <<'EOF'
 import threading, time
 threading.Thread(target=lambda: time.sleep(1e5)).start()
 EOF
@@ -92,6 +93,10 @@ case_ exit_10 2 15 "exit_10\.py:2:1: error: the script called sys.exit\(10\)" <<
 import sys
 sys.exit(10)
 EOF
+case_ exit_522 2 15 "exit_522\.py:2:1: error: the script called sys.exit\(522\)" <<'EOF'
+import sys
+sys.exit(522)
+EOF
 case_ exit_huge 2 15 "exit_huge\.py:2:1: error: the script called sys.exit\(1180591620717411303424\)" <<'EOF'
 import sys
 sys.exit(2 ** 70)
@@ -120,17 +125,22 @@ case_ signal_self 2 15 "signal_self\.py:1:1: error: (the script's process was en
 import os, signal
 os.kill(os.getpid(), signal.SIGSEGV)
 EOF
-case_ signal_others 2 15 "signal_others\.py:1:1: error: " <<'EOF'
+case_ signal_others 2 15 "signal_others\.py:1:1: error: the script built no program" <<'EOF'
 import os, signal
-for pid in (os.getppid(), 0, -1):
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
+for sig in (signal.SIGABRT, signal.SIGSEGV, signal.SIGALRM, signal.SIGKILL):
+    for pid in (os.getppid(), 0, -1):
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
 EOF
 case_ write_outside 2 15 "write_outside\.py:2:1: error: PermissionError: " <<EOF
 import os
 open('$work/written_by_script', 'w').write('x')
+EOF
+case_ shell_command 2 15 "shell_command\.py:1:1: error: the script built no program" <<EOF
+import os
+os.system('touch $work/written_by_script; echo x > $work/written_by_script')
 EOF
 case_ write_own_directory 2 15 "write_own_directory\.py:1:1: error: the script built no program" <<'EOF'
 import os, tempfile

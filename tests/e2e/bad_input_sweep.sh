@@ -3,10 +3,13 @@
 # within its time limit with a deliberate exit code (0, 1, 2, 5 or 10; docs/exit-codes.md): never
 # an internal error (6), a crash (a signal), a sanitizer report or a time-out. The absurd requests
 # of docs/limits.md must moreover be refused (exit 1 or 2) within the limit.
+# Then CCFORGE_SWEEP_MUTANTS (default 200) mutants of valid inputs (bad_input_mutants.py), each
+# through the commands that read its kind; bench/hardening/full_sweep.sh runs 1,800 of them.
 # usage: bad_input_sweep.sh CCFORGE FIXTURES_DIR   (CCFORGE_SWEEP_LIMIT: seconds per case, default 10)
 set -u
-ccforge=$1
-fixtures=$2
+here=$(cd "$(dirname "$0")" && pwd)
+ccforge=$(realpath "$1")
+fixtures=$(realpath "$2")
 limit=${CCFORGE_SWEEP_LIMIT:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -218,6 +221,26 @@ done
 check refused topo import garbage.xml -o /nonexistent/dir/x.json
 check any plan nosuch-model
 check any plan nosuch-model --workers -5 --network ib56
+
+# --- mutants of valid inputs -------------------------------------------------------------------
+n=0
+while read -r kind path; do
+  n=$((n + 1))
+  case $kind in
+    xml)
+      check any verify "$path"
+      if [ $((n % 3)) = 0 ]; then check any dot "$path" -o mutant.dot; fi
+      if [ $((n % 4)) = 0 ]; then check any run "$path" --count 64 --timeout 5; fi
+      if [ $((n % 5)) = 0 ]; then check any simulate "$path" dgx1 --sizes 1MB; fi ;;
+    topo)
+      check any topo show "$path"
+      check any bounds "$path" allgather
+      if [ $((n % 3)) = 0 ]; then check any simulate "$ring" "$path" --sizes 1MB; fi ;;
+    workload) check any plan "$path" --search-steps 200 -o mutant_plan.txt ;;
+    log) check any calibrate "$path" -t h100-1 -o mutant_spec.json ;;
+    script) check any compile "$path" 4 1 --script-cpu 5 --script-wall 8 -o mutant_script.xml ;;
+  esac
+done < <(python3 "$here/bad_input_mutants.py" "$fixtures" "$fixtures/../../specs" mutants "${CCFORGE_SWEEP_MUTANTS:-200}")
 
 # Nothing may be left half written: no temporary files beside the outputs.
 if ls -a | grep -q '\.tmp[0-9]'; then

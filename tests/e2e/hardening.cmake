@@ -215,14 +215,19 @@ ccforge_cli_test("bounds dgx1 prints an allreduce row" 0
 # --- the bad-input sweep ------------------------------------------------------------------------
 add_test(NAME "cli: bad-input sweep (no crash, internal error or time-out on malformed and absurd input)"
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bad_input_sweep.sh $<TARGET_FILE:ccforge> ${FIXTURES})
-# Under ASan+UBSan every case runs a few times slower: 30 s each instead of 10.
+# Under ASan+UBSan every case runs a few times slower: 30 s each instead of 10, and 100 mutants of
+# valid inputs instead of 200.
 if(CCFORGE_SANITIZE)
   set(SWEEP_LIMIT 30)
+  set(SWEEP_MUTANTS 100)
+  set(SWEEP_TIMEOUT 1800)
 else()
   set(SWEEP_LIMIT 10)
+  set(SWEEP_MUTANTS 200)
+  set(SWEEP_TIMEOUT 900)
 endif()
 set_tests_properties("cli: bad-input sweep (no crash, internal error or time-out on malformed and absurd input)"
-  PROPERTIES TIMEOUT 900 ENVIRONMENT "CCFORGE_SWEEP_LIMIT=${SWEEP_LIMIT}")
+  PROPERTIES TIMEOUT ${SWEEP_TIMEOUT} ENVIRONMENT "CCFORGE_SWEEP_LIMIT=${SWEEP_LIMIT};CCFORGE_SWEEP_MUTANTS=${SWEEP_MUTANTS}")
 
 # --- linear costs --------------------------------------------------------------------------------
 add_test(NAME "cli: verify grows linearly in ranks and thread blocks, 100,000 of each in seconds"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full bad-input sweep (docs/limits.md, "The bad-input sweep"): CI's sweep with 1,800 mutants
-# of valid inputs instead of 200, about 3,000 cases. Prints the sweep's own summary and the time.
+# of valid inputs instead of 200, about 3,400 cases. Prints the sweep's own summary and the time.
 # usage: bench/hardening/full_sweep.sh [CCFORGE]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -133,6 +133,7 @@ struct Pipes {
 // The process that runs the script: limits, Landlock, then CPython; it sends the result and ends.
 [[noreturn]] void runScriptProcess(const ScriptRequest& request, const Pipes& p, const std::string& tempDir) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  setpgid(0, 0);  // a group of its own: kill(0, ...) from the script reaches nothing of ccforge's
   close(p.status[1]);
   const int devNull = open("/dev/null", O_RDONLY);
   if (devNull >= 0) dup2(devNull, STDIN_FILENO);
@@ -179,6 +180,7 @@ struct Pipes {
     rusage usage{};
     while (wait4(script, &status, 0, &usage) < 0 && errno == EINTR) {
     }
+    kill(-script, SIGKILL);  // whatever the script started in its group
     report = {status, usage.ru_utime.tv_sec * 1000 + usage.ru_utime.tv_usec / 1000 + usage.ru_stime.tv_sec * 1000 +
                           usage.ru_stime.tv_usec / 1000};
   }
@@ -332,7 +334,7 @@ ScriptResult runScriptInSandbox(const ScriptRequest& request) {
   for (int* fd : {&p.result[1], &p.output[1], &p.errors[1], &p.status[1]}) close(std::exchange(*fd, -1));
   Collector collector(request, p);
   const bool inTime = collector.collect();
-  kill(-supervisor, SIGKILL);  // the supervisor, and whatever of the script outlived it
+  kill(-supervisor, SIGKILL);  // the supervisor and its group; the script's process ends with it (PDEATHSIG)
   kill(supervisor, SIGKILL);
   while (waitpid(supervisor, nullptr, 0) < 0 && errno == EINTR) {
   }

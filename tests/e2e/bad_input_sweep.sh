@@ -210,6 +210,11 @@ check refused compile nosuch
 check refused bounds dgx1 broadcast --root 99
 check refused bounds dgx1 custom
 check any list
+check any completion bash
+check refused completion nosuch
+check refused tune dgx1 nosuch -o tune_bad
+check refused tune dgx1 allgather -o tune_bad2 -b 3K
+check refused tune dgx1 allgather -o tune_bad3 --margin nan
 check refused nosuch-command
 
 # --- commands added since: topology import and planning ---------------------------------------
@@ -231,11 +236,15 @@ while read -r kind path; do
       check any verify "$path"
       if [ $((n % 3)) = 0 ]; then check any dot "$path" -o mutant.dot; fi
       if [ $((n % 4)) = 0 ]; then check any run "$path" --count 64 --timeout 5; fi
-      if [ $((n % 5)) = 0 ]; then check any simulate "$path" dgx1 --sizes 1MB; fi ;;
+      if [ $((n % 5)) = 0 ]; then check any simulate "$path" dgx1 --sizes 1MB; fi
+      if [ $((n % 6)) = 0 ]; then
+        check any tune a100-2 allgather -o "tune_$n" --no-library --no-synth --file "$path" -b 1K -e 64K
+      fi ;;
     topo)
       check any topo show "$path"
       check any bounds "$path" allgather
-      if [ $((n % 3)) = 0 ]; then check any simulate "$ring" "$path" --sizes 1MB; fi ;;
+      if [ $((n % 3)) = 0 ]; then check any simulate "$ring" "$path" --sizes 1MB; fi
+      if [ $((n % 4)) = 0 ]; then check any tune "$path" allgather -o "tune_$n" --no-library --no-synth --file "$good"; fi ;;
     workload) check any plan "$path" --search-steps 200 -o mutant_plan.txt ;;
     log) check any calibrate "$path" -t h100-1 -o mutant_spec.json ;;
     script) check any compile "$path" 4 1 --script-cpu 5 --script-wall 8 -o mutant_script.xml ;;

@@ -106,6 +106,12 @@ inline std::string defaultScriptProfile(const dsl::Program& program) {
   return irKindOf(program.binding().type) == ir::CollectiveKind::Custom ? "msccl-legacy" : "msccl-executor";
 }
 
+// A program the script handed back that does not replay through the DSL (a forged result).
+inline int refuseForgedProgram(const std::string& script, const std::exception& e) {
+  std::cerr << script << ":1:1: error: the script's result is not a program ccforge can build: " << e.what() << "\n";
+  return kExitMalformedInput;
+}
+
 // Runs the script and returns the programs it asked to be written (XML(), in order); `anyProgram`
 // (ccforge dot) takes the last of them, or else the last one it built. Prints what went wrong
 // and returns the exit code otherwise.
@@ -132,12 +138,9 @@ inline std::variant<std::vector<ScriptProgram>, int> programsOfScript(const std:
       result = python::runScriptInSandbox({script, args, limits});
     }
   } catch (const dsl::DslError& e) {
-    // The program the script handed back does not replay through the DSL: a forged result.
-    std::cerr << script << ":1:1: error: the script's result is not a program ccforge can build: " << e.what() << "\n";
-    return kExitMalformedInput;
+    return refuseForgedProgram(script, e);
   } catch (const std::invalid_argument& e) {
-    std::cerr << script << ":1:1: error: the script's result is not a program ccforge can build: " << e.what() << "\n";
-    return kExitMalformedInput;
+    return refuseForgedProgram(script, e);
   } catch (const std::exception& e) {
     std::cerr << tool << ": " << e.what() << "\n";
     return kExitInternalError;

@@ -130,6 +130,13 @@ struct Pipes {
   std::array<int, 2> result{-1, -1}, output{-1, -1}, errors{-1, -1}, status{-1, -1};
 };
 
+ScriptResult failedScript(const ScriptRequest& request, const std::string& why) {
+  ScriptResult r;
+  r.status = ScriptStatus::ScriptFailed;
+  r.error = request.script.string() + ":1:1: error: " + why;
+  return r;
+}
+
 // The process that runs the script: limits, Landlock, then CPython; it sends the result and ends.
 [[noreturn]] void runScriptProcess(const ScriptRequest& request, const Pipes& p, const std::string& tempDir) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -156,10 +163,7 @@ struct Pipes {
   try {
     bytes = encodeResult(runScript(request));
   } catch (const std::exception& e) {
-    ScriptResult failed;
-    failed.status = ScriptStatus::ScriptFailed;
-    failed.error = request.script.string() + ":1:1: error: the Python front end failed: " + e.what();
-    bytes = encodeResult(failed);
+    bytes = encodeResult(failedScript(request, std::string("the Python front end failed: ") + e.what()));
   }
   std::fflush(nullptr);
   _exit(writeAll(p.result[1], bytes.data(), bytes.size()) ? 0 : 1);
@@ -186,13 +190,6 @@ struct Pipes {
   }
   writeAll(p.status[1], reinterpret_cast<const char*>(report.data()), sizeof report);
   _exit(0);
-}
-
-ScriptResult failedScript(const ScriptRequest& request, const std::string& why) {
-  ScriptResult r;
-  r.status = ScriptStatus::ScriptFailed;
-  r.error = request.script.string() + ":1:1: error: " + why;
-  return r;
 }
 
 // Reads the children's pipes until the supervisor reports or the wall-clock limit passes:

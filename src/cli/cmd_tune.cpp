@@ -11,6 +11,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/topology_cli.hpp"
+#include "driver/machine_boxes.hpp"
 #include "ir/names.hpp"
 #include "sim/sizes.hpp"
 #include "topology/spec_reader.hpp"
@@ -46,6 +47,7 @@ int runTune(const TuneArguments& args) {
     const topo::Topology topology = topo::loadTopology(args.topology);
     tune::TuneRun run;
     run.topology = topology.name;
+    run.boxes = driver::boxLayoutOf(topology);
     run.errorSource =
         topology.calibration && topology.calibration->errorLarge
             ? "the spec's calibration, fitted to " + std::to_string(topology.calibration->logs.size()) + " log(s)"

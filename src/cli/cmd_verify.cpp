@@ -15,9 +15,11 @@
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
 #include "cli/verdict_exit_code.hpp"
+#include "driver/machine_boxes.hpp"
 #include "ir/input_error.hpp"
 #include "ir/limits.hpp"
 #include "ir/output_file.hpp"
+#include "topology/spec_reader.hpp"
 #include "verify/baseline.hpp"
 #include "verify/collective_resolution.hpp"
 #include "verify/report_writers.hpp"
@@ -32,6 +34,8 @@ struct VerifyArguments {
   std::string profile;  // empty: each file's header decides
   std::optional<int32_t> maxTbs;
   std::optional<int32_t> slots;
+  std::optional<int32_t> gpusPerBox;
+  std::string topology;  // empty: --gpus-per-box or an unknown layout
   std::optional<std::string> collective;
   std::string format = "text";
   bool quiet = false;
@@ -164,6 +168,18 @@ int runVerify(const VerifyArguments& args) {
   if (!options.profileFromHeader) options.profile = *profileByName(args.profile);
   options.maxCoResidentThreadBlocks = args.maxTbs;
   options.slots = args.slots;
+  if (args.gpusPerBox) options.boxes = verify::BoxLayout::consecutive(*args.gpusPerBox);
+  if (!args.topology.empty()) {
+    try {
+      options.boxes = driver::boxLayoutOf(topo::loadTopology(args.topology));
+    } catch (const InputError& e) {
+      std::cerr << e.diagnostic() << "\n";
+      return kExitMalformedInput;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "ccforge verify: --topology: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   options.collective = args.collective;
   options.maxInputBytes = args.maxInputBytes;
   options.engine = args.engine == "smt"    ? verify::Engine::Smt
@@ -241,6 +257,14 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--slots", args->slots,
                   "transfers in flight per connection for the deadlock check (default: Simple 2, LL/LL128 8)")
       ->check(CLI::Range(1, 1024));
+  CLI::Option* gpusPerBox =
+      cmd->add_option("--gpus-per-box", args->gpusPerBox,
+                      "ranks numbered box by box, this many to a box: slot back-pressure orders data only on "
+                      "connections inside a box (default: any two ranks may be in different boxes)")
+          ->check(CLI::Range(1, limits::kMaxProgramRanks));
+  cmd->add_option("--topology", args->topology,
+                  "catalog name or spec file whose boxes hold the ranks (rank r: the machine's GPU r)")
+      ->excludes(gpusPerBox);
   cmd->add_option("--collective", args->collective,
                   "postcondition to check: NAME, NAME:ROOT (e.g. broadcast:2, alltonext) or a collective spec file");
   cmd->add_option("--format", args->format, "report format")

@@ -11,6 +11,8 @@ RunVerification verifyForRun(const ir::ReadResult& read, const std::string& sour
   check.profileFromHeader = !options.profile;
   if (options.profile) check.profile = *options.profile;
   check.slots = options.slots;
+  // The interpreter runs every rank in one process: each slot comes back as its data is consumed.
+  check.boxes = verify::BoxLayout::oneBox();
   check.maxCoResidentThreadBlocks = options.maxCoResidentThreadBlocks;
   const std::optional<CollectiveType> type = collectiveTypeOf(read.algorithm.coll);
   if (type && isRooted(*type))

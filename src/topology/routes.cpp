@@ -69,10 +69,6 @@ Route routeOf(const Topology& t, std::vector<int32_t> links) {
   return route;
 }
 
-int32_t boxOfRank(const Topology& t, int32_t rank) {
-  return t.vertices()[static_cast<size_t>(t.gpus()[static_cast<size_t>(rank)])].box;
-}
-
 // The first NIC linked from (toNic) or to (!toNic) GPU vertex `gpu`: the link's id.
 std::optional<int32_t> nicLink(const Topology& t, int32_t gpu, bool toNic) {
   for (int32_t id : toNic ? t.outLinks(gpu) : t.inLinks(gpu)) {
@@ -118,12 +114,12 @@ std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int3
 // receiver's index in its box is the proxy; the data reaches it over the box's own links, leaves
 // through its NIC, crosses the switches to the receiver's NIC. nullopt where a piece is missing.
 std::optional<Route> pxnRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
-  const int32_t fromBox = boxOfRank(t, fromRank), toBox = boxOfRank(t, toRank);
+  const int32_t fromBox = t.boxOfRank(fromRank), toBox = t.boxOfRank(toRank);
   int32_t index = 0;  // the receiver's index among its box's GPUs
-  for (int32_t r = 0; r < toRank; ++r) index += boxOfRank(t, r) == toBox ? 1 : 0;
+  for (int32_t r = 0; r < toRank; ++r) index += t.boxOfRank(r) == toBox ? 1 : 0;
   int32_t proxy = -1;
   for (int32_t r = 0, seen = 0; r < static_cast<int32_t>(t.gpus().size()) && proxy < 0; ++r)
-    if (boxOfRank(t, r) == fromBox && seen++ == index) proxy = r;
+    if (t.boxOfRank(r) == fromBox && seen++ == index) proxy = r;
   if (proxy < 0) return std::nullopt;
   std::vector<int32_t> links;
   if (proxy != fromRank) {
@@ -176,7 +172,7 @@ std::optional<Route> directRoute(const topo::Topology& t, int32_t fromRank, int3
 }  // namespace
 
 std::optional<Route> relayedRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
-  const int32_t fromBox = boxOfRank(t, fromRank), toBox = boxOfRank(t, toRank);
+  const int32_t fromBox = t.boxOfRank(fromRank), toBox = t.boxOfRank(toRank);
   std::optional<std::vector<int32_t>> links =
       fewestLinks(t, t.gpus()[static_cast<size_t>(fromRank)], t.gpus()[static_cast<size_t>(toRank)], [&](int32_t v) {
         const int32_t box = t.vertices()[static_cast<size_t>(v)].box;
@@ -187,14 +183,14 @@ std::optional<Route> relayedRoute(const Topology& t, int32_t fromRank, int32_t t
 }
 
 std::optional<Route> routeBetween(const topo::Topology& t, int32_t fromRank, int32_t toRank) {
-  if (t.pxn && boxOfRank(t, fromRank) != boxOfRank(t, toRank))
+  if (t.pxn && t.boxOfRank(fromRank) != t.boxOfRank(toRank))
     if (std::optional<Route> relayed = pxnRoute(t, fromRank, toRank)) return relayed;
   return directRoute(t, fromRank, toRank);
 }
 
 std::optional<Route> simulatorRoute(const Topology& t, int32_t fromRank, int32_t toRank) {
   if (std::optional<Route> r = routeBetween(t, fromRank, toRank)) return r;
-  if (boxOfRank(t, fromRank) != boxOfRank(t, toRank)) return t.pxn ? relayedRoute(t, fromRank, toRank) : std::nullopt;
+  if (t.boxOfRank(fromRank) != t.boxOfRank(toRank)) return t.pxn ? relayedRoute(t, fromRank, toRank) : std::nullopt;
   if (!t.hostPath) return std::nullopt;
   Route r;
   r.links = {hostUpLink(t, fromRank), hostDownLink(t, toRank)};

@@ -101,6 +101,7 @@ class Topology {
   // The link from -> to, if any (at most one per ordered pair).
   std::optional<int32_t> findLink(int32_t from, int32_t to) const;
   int32_t boxCount() const;
+  int32_t boxOfRank(int32_t rank) const { return vertices_[static_cast<size_t>(gpus_[static_cast<size_t>(rank)])].box; }
   bool isCompute(int32_t vertex) const { return rankOf(vertex) >= 0; }
 
   // Building. Both throw std::invalid_argument with a user-facing message on a duplicate

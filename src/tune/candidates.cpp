@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "driver/compile_and_verify.hpp"
+#include "driver/machine_boxes.hpp"
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "library.hpp"
@@ -173,6 +174,7 @@ void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateO
       if (read.algorithm.coll != irKindOf(c) || read.algorithm.ngpus != ranks) continue;  // another collective's file
       verify::Options vo;
       vo.profile = profileForHeader(read.algorithm);
+      vo.boxes = driver::boxLayoutOf(topology);
       const verify::FileReport report = verify::verifyAlgorithm(read.algorithm, path, vo, read.runtimeParserIssues);
       if (report.verdict != verify::Verdict::Verified) {
         set.rejected.push_back({path, fmt::format("the verifier reports {}", verify::verdictName(report.verdict))});

@@ -97,6 +97,7 @@ DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directo
   if (!entries.empty() || listed) {
     verify::Options options;
     options.profileFromHeader = true;
+    options.boxes = run.boxes;
     reports = verify::verifyPaths({directory}, options);
   } else {
     // Nothing to select from: NCCL serves every call (`verify DIR` refuses an empty directory).

@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "tune/tuning.hpp"
+#include "verify/box_layout.hpp"
 #include "verify/report.hpp"
 
 namespace ccforge::tune {
 
 struct TuneRun {
   std::string topology;
+  verify::BoxLayout boxes;  // the machine's: where the directory check may rely on slot back-pressure
   // Where the error bounds come from: "the spec's calibration on N logs" or "the uncalibrated
   // model's defaults, docs/calibrate.md".
   std::string errorSource;

@@ -10,6 +10,7 @@
 
 #include "ir/load_file.hpp"
 #include "verify/baseline.hpp"
+#include "verify/box_layout.hpp"
 #include "verify/rule_overrides.hpp"
 #include "semantics/collective.hpp"
 #include "semantics/runtime_profile.hpp"
@@ -42,6 +43,7 @@ struct Options {
   bool profileFromHeader = false;
   std::optional<int32_t> maxCoResidentThreadBlocks;  // --max-tbs; default from the profile
   std::optional<int32_t> slots;                      // --slots: transfers in flight per connection
+  BoxLayout boxes;  // --gpus-per-box, --topology: where slot back-pressure may order data; default unknown
   // --collective: "NAME", "NAME:ROOT" or a path to a collective spec (JSON). Supplies the
   // postcondition of coll="custom" files, or the root of rooted collectives.
   std::optional<std::string> collective;

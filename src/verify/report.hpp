@@ -82,6 +82,14 @@ struct DeadlockSummary {
   std::vector<std::string> configurations;  // "tiles=1 maxAllowedCount=71", ...
 };
 
+// Where slot back-pressure may order data (docs/verify.md, "Connections across boxes").
+struct BoxSummary {
+  std::string layout;  // BoxLayout::describe(): "unknown", "8 GPUs per box", ...
+  bool layoutKnown = false;
+  int32_t connections = 0;
+  int32_t acrossBoxes = 0;  // connections whose two ranks are, or may be, in different boxes
+};
+
 // One event of a counterexample schedule (docs/smt.md, "Witnesses").
 struct ScheduleEvent {
   int32_t rank = 0;
@@ -102,6 +110,7 @@ struct Witness {
   int32_t tiles = 0;
   int32_t maxAllowedCount = 0;
   int32_t slots = 0;
+  std::vector<int32_t> boxes;           // data witnesses: each rank's box; back-pressure orders only within one
   std::string callForm;                 // data witnesses: the call form
   std::vector<ScheduleEvent> schedule;  // in execution order
   std::vector<StepRef> blocked;         // deadlock: where every unfinished thread block waits
@@ -172,6 +181,7 @@ struct FileReport {
   std::vector<CheckOutcome> checks;
   std::vector<Violation> violations;  // errors and warnings
   std::optional<DeadlockSummary> deadlock;
+  std::optional<BoxSummary> boxes;     // files whose connections were checked
   std::optional<SmtSummary> smt;       // --engine smt|both
   std::vector<SelectorUse> selection;  // files of a directory: one entry per selector of the profile
   std::vector<std::string> notes;

@@ -59,6 +59,7 @@ ordered_json witnessJson(const Witness& w) {
   } else {
     j["call_form"] = w.callForm;
     j["slots"] = w.slots;
+    j["boxes"] = w.boxes;
   }
   j["schedule"] = ordered_json::array();
   for (const ScheduleEvent& e : w.schedule) j["schedule"].push_back(scheduleEventJson(e));
@@ -138,6 +139,11 @@ ordered_json fileJson(const FileReport& r) {
   } else {
     j["deadlock"] = nullptr;
   }
+  if (r.boxes)
+    j["boxes"] = {
+        {"layout", r.boxes->layout}, {"connections", r.boxes->connections}, {"across_boxes", r.boxes->acrossBoxes}};
+  else
+    j["boxes"] = nullptr;
   j["smt"] = r.smt ? smtJson(*r.smt) : ordered_json();
   j["selection"] = ordered_json::array();
   for (const SelectorUse& u : r.selection)

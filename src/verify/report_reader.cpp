@@ -94,6 +94,7 @@ Witness witnessOf(const json& j) {
   } else {
     w.callForm = j.at("call_form").get<std::string>();
     w.slots = j.at("slots").get<int32_t>();
+    if (j.contains("boxes")) w.boxes = j.at("boxes").get<std::vector<int32_t>>();
   }
   for (const json& e : j.at("schedule")) w.schedule.push_back(eventOf(e));
   for (const json& s : j.at("blocked")) w.blocked.push_back(stepOf(s));

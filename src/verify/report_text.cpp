@@ -186,6 +186,10 @@ void writeFile(std::ostream& out, const FileReport& r, RepeatedNotes& repeated) 
     else
       out << "no count up to 64 is deadlock-free (a dependency cycle, not a buffering problem)\n";
   }
+  if (r.boxes && r.boxes->acrossBoxes > 0)
+    out << fmt::format("  boxes: {}; {} of {} connections cross boxes{}: slot back-pressure orders no data there\n",
+                       r.boxes->layout, r.boxes->acrossBoxes, r.boxes->connections,
+                       !r.boxes->layoutKnown ? " or may (give --gpus-per-box or --topology)" : "");
   if (r.smt) writeSmt(out, *r.smt);
   for (const SelectorUse& u : r.selection) {
     std::string accepts = describeCalls(u.accepts), selected = describeCalls(u.selected);

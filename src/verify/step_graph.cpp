@@ -10,7 +10,10 @@ uint32_t backPressureDistance(ir::Protocol protocol, int32_t slots) {
   return protocol == ir::Protocol::Simple ? k + 1 : k;
 }
 
-StepGraph::StepGraph(const LoadedProgram& index, uint32_t backPressure) : index_(index), backPressure_(backPressure) {
+StepGraph::StepGraph(const LoadedProgram& index, const BackPressure& backPressure) : index_(index) {
+  distance_.reserve(index.connections().size());
+  for (const LoadedConnection& c : index.connections())
+    distance_.push_back(backPressure.boxes.sameBox(c.sender, c.receiver) ? backPressure.distance : 0);
   const uint32_t n = index.stepCount();
   dependentsStart_.assign(n + 1, 0);
   for (uint32_t s = 0; s < n; ++s)
@@ -42,10 +45,10 @@ void StepGraph::sort() {
     // A receive with no matching send, or a send whose slot is never freed, never runs.
     if (receives(st.type) && index_.recvPosition(s) >= index_.connections()[index_.recvConnection(tb)].sendSteps.size())
       ++missing[s];
-    if (sends(st.type) && backPressure_ > 0) {
-      uint32_t k = index_.sendPosition(s);
-      if (k >= backPressure_ && k - backPressure_ >= index_.connections()[index_.sendConnection(tb)].recvSteps.size())
-        ++missing[s];
+    if (sends(st.type)) {
+      const auto c = static_cast<size_t>(index_.sendConnection(tb));
+      const uint32_t w = distance_[c], k = index_.sendPosition(s);
+      if (w > 0 && k >= w && k - w >= index_.connections()[c].recvSteps.size()) ++missing[s];
     }
   }
   std::deque<uint32_t> ready;
@@ -71,10 +74,11 @@ void StepGraph::sort() {
       uint32_t k = index_.sendPosition(s);
       if (k < c.recvSteps.size()) release(c.recvSteps[k]);
     }
-    if (receives(st.type) && backPressure_ > 0) {
-      const LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
-      uint64_t k = uint64_t{index_.recvPosition(s)} + backPressure_;
-      if (k < c.sendSteps.size()) release(c.sendSteps[k]);
+    if (receives(st.type)) {
+      const auto c = static_cast<size_t>(index_.recvConnection(tb));
+      const uint64_t k = uint64_t{index_.recvPosition(s)} + distance_[c];
+      if (distance_[c] > 0 && k < index_.connections()[c].sendSteps.size())
+        release(index_.connections()[c].sendSteps[k]);
     }
   }
 }

@@ -5,7 +5,8 @@
 //     its send starts and ends after it ends, but they overlap);
 //   slot back-pressure, receive k-W -> send k: strict (the send cannot start before that many
 //     transfers were consumed). W counts transfers in the one-transfer-per-step regime, the
-//     weakest one, so the edges hold for every size.
+//     weakest one, so the edges hold for every size. Only on connections inside a box: across
+//     boxes the slot comes back when the network send completes (verify/box_layout.hpp).
 // Two steps are ordered iff a path joins them that contains a strict edge.
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "semantics/step_kinds.hpp"
 #include "ir/model.hpp"
+#include "verify/box_layout.hpp"
 #include "verify/step_ref.hpp"
 
 namespace ccforge::verify {
@@ -25,10 +27,15 @@ inline constexpr uint32_t kNeverRuns = std::numeric_limits<uint32_t>::max();
 // transfers in flight (Simple counts slices of half a transfer, so one more is needed).
 uint32_t backPressureDistance(ir::Protocol protocol, int32_t slots);
 
+// Slot back-pressure as an order between steps.
+struct BackPressure {
+  uint32_t distance = 0;  // W in transfers; 0: none (unbounded FIFOs)
+  BoxLayout boxes;        // it orders the connections whose two ranks share a box
+};
+
 class StepGraph {
  public:
-  // backPressure = 0 leaves slot back-pressure out (unbounded FIFOs).
-  StepGraph(const LoadedProgram& index, uint32_t backPressure);
+  StepGraph(const LoadedProgram& index, const BackPressure& backPressure);
 
   template <typename F>  // f(uint32_t predecessor, bool strict)
   void forEachPredecessor(uint32_t s, F&& f) const;
@@ -46,7 +53,7 @@ class StepGraph {
   void sort();
 
   const LoadedProgram& index_;
-  uint32_t backPressure_;
+  std::vector<uint32_t> distance_;                      // per connection: W, or 0 where back-pressure orders nothing
   std::vector<uint32_t> dependentsStart_, dependents_;  // CSR: flagged step -> steps waiting on it
   std::vector<uint32_t> order_, position_;
 };
@@ -65,10 +72,11 @@ void StepGraph::forEachPredecessor(uint32_t s, F&& f) const {
     uint32_t k = index_.recvPosition(s);
     if (k < c.sendSteps.size()) f(c.sendSteps[k], false);
   }
-  if (sends(st.type) && backPressure_ > 0) {
-    const LoadedConnection& c = index_.connections()[index_.sendConnection(tb)];
-    uint32_t k = index_.sendPosition(s);
-    if (k >= backPressure_ && k - backPressure_ < c.recvSteps.size()) f(c.recvSteps[k - backPressure_], true);
+  if (sends(st.type)) {
+    const auto c = static_cast<size_t>(index_.sendConnection(tb));
+    const uint32_t w = distance_[c], k = index_.sendPosition(s);
+    if (w > 0 && k >= w && k - w < index_.connections()[c].recvSteps.size())
+      f(index_.connections()[c].recvSteps[k - w], true);
   }
 }
 

@@ -112,11 +112,21 @@ class FileVerification {
            "several thread blocks share one side of a connection, so the program has no defined execution");
       return;
     }
+    summarizeBoxes(index);
     std::optional<smt::SmtEngine> smt;
     if (options_.engine != Engine::Sim) smt.emplace(index, options_, report_.file);
     const int32_t slots = deadlockCheck(index, smt ? &*smt : nullptr);
     dataChecks(index, slots, lint, resolved, smt ? &*smt : nullptr);
     if (smt) report_.smt = smt->takeSummary();
+  }
+
+  void summarizeBoxes(const LoadedProgram& index) {
+    BoxSummary& b = report_.boxes.emplace();
+    b.layout = options_.boxes.describe();
+    b.layoutKnown = options_.boxes.known();
+    b.connections = static_cast<int32_t>(index.connections().size());
+    for (const LoadedConnection& c : index.connections())
+      if (!options_.boxes.sameBox(c.sender, c.receiver)) ++b.acrossBoxes;
   }
 
   // The symbolic checks and the deadlock search walk every chunk each step moves (one transfer
@@ -184,7 +194,7 @@ class FileVerification {
       return;
     }
     if (options_.engine != Engine::Smt) {
-      StepGraph graph(index, backPressureDistance(algo_.proto, slots));
+      StepGraph graph(index, {backPressureDistance(algo_.proto, slots), options_.boxes});
       bool producersComplete = true;
       if (algo_.fused) {
         uint64_t budget = options_.raceSearchBudget;
@@ -194,7 +204,7 @@ class FileVerification {
       postconditionCheck(index, graph, forms, lint, resolved);
     }
     if (!smt) return;
-    smt::DataCheckInput input{index, resolved.collective, forms, lint.bufferLengths, slots};
+    smt::DataCheckInput input{index, resolved.collective, forms, lint.bufferLengths, slots, options_.boxes};
     if (options_.engine == Engine::Both) {
       CheckOutcome& races = outcomeOf(Check::Races);
       CheckOutcome& postcondition = outcomeOf(Check::Postcondition);
@@ -261,7 +271,7 @@ class FileVerification {
     std::unique_ptr<StepGraph> unbounded;
     const StepGraph* dataOrder = &graph;
     if (!graph.allRun()) {
-      unbounded = std::make_unique<StepGraph>(index, 0);
+      unbounded = std::make_unique<StepGraph>(index, BackPressure{});
       dataOrder = unbounded.get();
     }
     for (CallForm form : forms)

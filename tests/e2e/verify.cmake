@@ -42,6 +42,18 @@ ccforge_cli_test("verify: legacy files under the legacy profile" 0
 ccforge_cli_test("verify: --slots 1 deadlocks the LL128 ring" 10
   --has ": error: .*\\[deadlock.cycle\\]$" --has "slots=1"
   -- verify --profile msccl-legacy --slots 1 ${SAMPLES}/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml)
+ccforge_cli_test("verify: with the box layout unknown, back-pressure over a connection orders no data" 10
+  --has "boxes: unknown. 3 of 3 connections cross boxes or may" --has "\\[race.read-write\\]$"
+  -- verify ${VF}/good/read_ordered_by_back_pressure_in_box.xml)
+ccforge_cli_test("verify: --topology puts both ranks in one box, where back-pressure orders the read" 0
+  --has "verdict: VERIFIED" --lacks "boxes:"
+  -- verify --topology dgx1 ${VF}/good/read_ordered_by_back_pressure_in_box.xml)
+ccforge_cli_test("verify: --gpus-per-box 1 puts the ranks in two boxes" 10
+  --has "boxes: 1 GPU per box. 3 of 3 connections cross boxes:" --has "\\[race.read-write\\]$"
+  -- verify --gpus-per-box 1 ${VF}/good/read_ordered_by_back_pressure_in_box.xml)
+ccforge_cli_test("verify: --gpus-per-box and --topology exclude each other" 1
+  --has "excludes"
+  -- verify --gpus-per-box 2 --topology dgx1 ${VF}/good/read_ordered_by_back_pressure_in_box.xml)
 ccforge_cli_test("verify: unreadable input exits 2 and other files are still checked" 2
   --has "no such file" --has "verdict: VERIFIED"
   -- verify /nonexistent.xml ${VF}/good/allreduce_pairs_n2.xml)

@@ -57,19 +57,19 @@ struct Truth {
   bool someWrong = false;      // some interleaving violates the postcondition
 };
 
-std::optional<Truth> oracle(const test::Program& p, int32_t slots) {
+std::optional<Truth> oracle(const test::Program& p, int32_t slots, const verify::BoxLayout& boxes) {
   Truth truth;
   std::vector<CallForm> forms = verify::callFormsOf(p.algorithm());
   for (CallForm form : forms) {
     std::vector<RankLayout> layouts = verify::rankLayouts(p.collective(), form, p.bufferLengths());
     ChunkValues values;
     smt::DataSetting setting(p.index(), layouts, p.collective(), values);
-    smt::SyncGraph bounded(p.index(), verify::backPressureDistance(p.algorithm().proto, slots));
+    smt::SyncGraph bounded(p.index(), {verify::backPressureDistance(p.algorithm().proto, slots), boxes});
     auto outcomes = test::everyOutcome(setting, bounded);
     if (!outcomes) return std::nullopt;
     truth.resultChanges = truth.resultChanges || outcomes->size() > 1;
     if (!p.collective()) continue;
-    smt::SyncGraph unbounded(p.index(), 0);
+    smt::SyncGraph unbounded(p.index(), verify::BackPressure{});
     auto data = bounded.allRun() ? outcomes : test::everyOutcome(setting, unbounded);
     if (!data) return std::nullopt;
     for (const auto& outputs : *data)
@@ -126,7 +126,7 @@ void checkFixture(const fs::path& path) {
   std::unique_ptr<test::Program> program = test::Program::read(path, options);
   std::optional<Truth> truth;
   if (program && simRaces != CheckStatus::Skipped)
-    truth = oracle(*program, options.slots.value_or(transfersInFlight(program->algorithm().proto)));
+    truth = oracle(*program, options.slots.value_or(transfersInFlight(program->algorithm().proto)), options.boxes);
   if (truth) {
     CHECK((smtRaces == CheckStatus::Failed) == truth->resultChanges);
     if (simPost != CheckStatus::Skipped) CHECK((smtPost == CheckStatus::Failed) == truth->someWrong);

@@ -39,7 +39,8 @@ smt::SmtDataResult checkData(const test::Program& p, verify::SmtSolvers solvers,
       solvers == verify::SmtSolvers::Cvc5 ? std::vector{smt::SolverKind::Cvc5} : std::vector{smt::SolverKind::Z3};
   smt::QueryRunner runner(settings);
   std::vector<CallForm> forms = verify::callFormsOf(p.algorithm());
-  smt::DataCheckInput input{p.index(), p.collective(), forms, p.bufferLengths(), 2};
+  const verify::BoxLayout oneBox = verify::BoxLayout::oneBox();
+  smt::DataCheckInput input{p.index(), p.collective(), forms, p.bufferLengths(), 2, oneBox};
   return smt::checkDataSmt(input, runner, findings);
 }
 
@@ -54,8 +55,8 @@ TEST_CASE("replaying the simulation's order computes what the symbolic execution
     // simulation only (docs/fused.md).
     if (p->algorithm().fused) continue;
     INFO(path.string());
-    verify::StepGraph graph(p->index(), 0);
-    smt::SyncGraph sync(p->index(), 0);
+    verify::StepGraph graph(p->index(), verify::BackPressure{});
+    smt::SyncGraph sync(p->index(), verify::BackPressure{});
     REQUIRE(sync.order().size() == graph.order().size());
     for (CallForm form : verify::callFormsOf(p->algorithm())) {
       std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), form, p->bufferLengths());
@@ -96,7 +97,8 @@ TEST_CASE("races that change the result are told from races that do not") {
       std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), form, p->bufferLengths());
       ChunkValues values;
       smt::DataSetting setting(p->index(), layouts, p->collective(), values);
-      smt::SyncGraph graph(p->index(), verify::backPressureDistance(p->algorithm().proto, 2));
+      smt::SyncGraph graph(p->index(),
+                           {verify::backPressureDistance(p->algorithm().proto, 2), verify::BoxLayout::oneBox()});
       auto outcomes = test::everyOutcome(setting, graph);
       REQUIRE(outcomes);
       oracleChanges = oracleChanges || outcomes->size() > 1;
@@ -119,7 +121,7 @@ TEST_CASE("the data replay refuses schedules the synchronisation forbids") {
   std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), CallForm::OutOfPlace, p->bufferLengths());
   ChunkValues values;
   smt::DataSetting setting(p->index(), layouts, p->collective(), values);
-  smt::SyncGraph graph(p->index(), 0);
+  smt::SyncGraph graph(p->index(), verify::BackPressure{});
   std::vector<verify::ScheduleEvent> schedule = smt::atomicSchedule(setting, graph);
   REQUIRE(smt::replayDataSchedule(setting, graph, schedule).ok);
   // Move the dependent step (tb 1) in front of everything.

@@ -26,6 +26,8 @@ verify::Options FixtureExpectation::options(const std::filesystem::path& fixture
       o.profile = *profileByName(value);
     else if (key == "slots")
       o.slots = std::stoi(value);
+    else if (key == "gpus-per-box")
+      o.boxes = verify::BoxLayout::consecutive(std::stoi(value));
     else if (key == "max-tbs")
       o.maxCoResidentThreadBlocks = std::stoi(value);
     else if (key == "engine")

@@ -4,7 +4,8 @@
 //   verdict: violation            (verified | violation | inconclusive)
 //   rules: race.write-read,...    (each must be reported)
 //   absent: postcondition.wrong-chunk
-//   args: profile=msccl-legacy slots=1 max-tbs=2 collective=NAME|SPEC engine=sim|smt|both   (the CLI options;
+//   args: profile=msccl-legacy slots=1 gpus-per-box=8 max-tbs=2 collective=NAME|SPEC engine=sim|smt|both
+//         (the CLI options;
 //         no "--": XML comments may not contain it)
 //   message: REGEX                (some violation's message matches)
 //   evidence: REGEX               (some violation's evidence line matches)

@@ -61,7 +61,8 @@ class DataChecker {
     std::vector<RankLayout> layouts = verify::rankLayouts(input_.collective, form, input_.bufferLengths);
     ChunkValues values;
     DataSetting setting(index, layouts, input_.collective, values);
-    SyncGraph bounded(index, verify::backPressureDistance(index.algorithm().proto, input_.slotsChecked));
+    SyncGraph bounded(index,
+                      {verify::backPressureDistance(index.algorithm().proto, input_.slotsChecked), input_.boxes});
 
     // Races: the outputs of one interleaving are the targets; any difference is a race that matters.
     DataReplay reference = replayDataSchedule(setting, bounded, atomicSchedule(setting, bounded));
@@ -76,7 +77,7 @@ class DataChecker {
     // The data a program computes does not depend on slots: if it only deadlocks for lack of
     // them, evaluate it with unbounded FIFOs (as the simulation does).
     std::optional<SyncGraph> unbounded;
-    if (!bounded.allRun()) unbounded.emplace(index, 0);
+    if (!bounded.allRun()) unbounded.emplace(index, verify::BackPressure{});
     targets.clear();
     for (const OutputChunk& o : setting.outputs()) targets.push_back(o.expected);
     const SyncGraph& dataOrder = unbounded ? *unbounded : bounded;
@@ -106,6 +107,7 @@ class DataChecker {
     DataWitness w = encoding.witness(outcome.model());
     w.witness.callForm = std::string(callFormName(form));
     w.witness.slots = q.slots;
+    w.witness.boxes = input_.boxes.boxesOf(input_.index.ranks());
     DataReplay replay = replayDataSchedule(setting, graph, w.witness.schedule);
     std::string problem = replay.ok ? "" : replay.error;
     for (const auto& [k, value] : w.differing)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "semantics/collective.hpp"
+#include "verify/box_layout.hpp"
 #include "verify/findings.hpp"
 #include "verify/step_ref.hpp"
 #include "verify/report.hpp"
@@ -23,6 +24,7 @@ struct DataCheckInput {
   const std::vector<CallForm>& forms;
   const std::vector<std::array<int32_t, 3>>& bufferLengths;
   int32_t slotsChecked = 2;
+  const verify::BoxLayout& boxes;  // where slot back-pressure orders data
 };
 
 struct SmtDataResult {

@@ -2,7 +2,8 @@
 
 namespace ccforge::smt {
 
-SyncGraph::SyncGraph(const LoadedProgram& index, uint32_t backPressure) : index_(index), graph_(index, backPressure) {
+SyncGraph::SyncGraph(const LoadedProgram& index, const verify::BackPressure& backPressure)
+    : index_(index), graph_(index, backPressure) {
   for (uint32_t s : graph_.order())
     graph_.forEachPredecessor(s, [&](uint32_t from, bool strict) { edges_.push_back({from, s, strict}); });
   closure();

@@ -18,8 +18,7 @@ struct SyncEdge {
 
 class SyncGraph {
  public:
-  // backPressure: W in transfers (0: unbounded FIFOs).
-  SyncGraph(const LoadedProgram& index, uint32_t backPressure);
+  SyncGraph(const LoadedProgram& index, const verify::BackPressure& backPressure);
 
   const LoadedProgram& index() const { return index_; }
   bool runs(uint32_t s) const { return graph_.runs(s); }

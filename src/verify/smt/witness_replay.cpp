@@ -102,7 +102,8 @@ std::string replayWitness(const LoadedProgram& index, const std::optional<Collec
   std::vector<RankLayout> layouts = verify::rankLayouts(collective, form, bufferLengths);
   ChunkValues values;
   DataSetting setting(index, layouts, collective, values);
-  SyncGraph graph(index, w.slots > 0 ? verify::backPressureDistance(protocol, w.slots) : 0);
+  SyncGraph graph(index, {w.slots > 0 ? verify::backPressureDistance(protocol, w.slots) : 0,
+                          verify::BoxLayout::ofRanks(w.boxes, "the witness")});
   const DataReplay r = replayDataSchedule(setting, graph, w.schedule);
   if (!r.ok) return r.error;
   if (w.kind == "wrong-output") {

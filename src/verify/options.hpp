@@ -54,9 +54,11 @@ struct Options {
   // Node visits the precise happens-before search may spend per file before the race check
   // gives up as inconclusive.
   uint64_t raceSearchBudget = 50'000'000;
-  // Chunk cells (all ranks' buffers) the symbolic checks may allocate; beyond it races and the
-  // postcondition are inconclusive rather than exhausting memory.
-  uint64_t maxSymbolicCells = uint64_t{64} << 20;
+  // Chunk cells (all ranks' buffers) the symbolic checks may allocate, and chunks the steps may
+  // move; beyond it races and the postcondition are inconclusive rather than taking minutes and
+  // gigabytes (about 2 us and 60 bytes per cell: a file declares its buffers in a few attributes).
+  // Four times what a DSL program may hold (limits::kMaxProgramChunks).
+  uint64_t maxSymbolicCells = uint64_t{16} << 20;
   // The race check keeps, per thread block, a vector clock over its rank's thread blocks: T x T
   // entries for a rank of T. Past this (T = 4096; no runtime loads more than 1024 per rank) the
   // race check is inconclusive rather than taking gigabytes.

@@ -190,6 +190,14 @@ ccforge_cli_test("compile of an all-pairs alltoall of 1024 ranks is refused up f
   --has "every rank would send to 1023 peers" --lacks "<algo"
   -- compile allpairs-alltoall ranks=1024 -o ${HARDEN_OUT}/never-a2a.xml)
 set_tests_properties("cli: compile of an all-pairs alltoall of 1024 ranks is refused up front" PROPERTIES TIMEOUT 10)
+# A 1 MB file (gzipped: the data file) that declares 4,000 ranks x 4,000 input and output chunks,
+# 32 million cells, with one copy per rank (written by a Python loop, tests/e2e/data): over the
+# symbolic checks' 2^24 cells, so races and the postcondition are inconclusive at once, where they
+# used to take 68 s and 2 GB. Its 4,000 <gpu> elements are over the runtime parser's 1,024: exit 10.
+ccforge_cli_test("verify of a file declaring 32 million buffer cells is inconclusive at the cell limit, early" 10
+  --has "races +inconclusive +the buffers hold 32000000 chunks in all, more than the 16777216"
+  -- verify ${LIMITS_DATA}/limits_alltoall4000_cells.xml.gz)
+set_tests_properties("cli: verify of a file declaring 32 million buffer cells is inconclusive at the cell limit, early" PROPERTIES TIMEOUT 10)
 # A file name is bytes; JSON is UTF-8: the report keeps the file, its name with U+FFFD for the byte.
 add_test(NAME "cli: verify --format json of a path with a non-UTF-8 byte gives the report"
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/non_utf8_path.sh $<TARGET_FILE:ccforge> ${HARDEN_GOOD})

@@ -89,6 +89,20 @@ ccforge_cli_test("limits: a collective spec over the chunk limit is an input err
   --has "limits_spec_huge.json:1:27: error: at /ranks: more than 4096 ranks" --lacks "bad_alloc"
   -- verify --collective ${LIMITS_DATA}/limits_spec_huge.json ${HARDEN_GOOD})
 
+# Every refusal above is timed: one that starts doing the work it bounds (minutes of building, a
+# max-flow per GPU) fails here. The slowest, dot allpairs-allreduce ranks=1400, takes about 3 s.
+if(CCFORGE_SANITIZE)
+  set(LIMIT_REFUSAL_TIMEOUT 120)
+else()
+  set(LIMIT_REFUSAL_TIMEOUT 20)
+endif()
+get_property(limit_tests DIRECTORY PROPERTY TESTS)
+foreach(t IN LISTS limit_tests)
+  if(t MATCHES "^cli: (limits: |run: scratch past the memory limit)")
+    set_tests_properties("${t}" PROPERTIES TIMEOUT ${LIMIT_REFUSAL_TIMEOUT})
+  endif()
+endforeach()
+
 # --- (b) crashes and undefined behaviour (the sanitizer pass runs these too) -------------------
 ccforge_cli_test("limits: run --count 2^62 is refused before any allocation" 1
   --has "--count 4611686018427387904: the call needs far more than 16 GiB of host memory, over the limit of"

@@ -106,6 +106,8 @@ int synthesize(const SynthArguments& args, const SynthTarget& target) {
     code = moreSevere(code, exitCodeOf(o.evaluation.report.verdict));
   const auto deployable = std::count_if(run.outcomes.begin(), run.outcomes.end(),
                                         [](const auto& o) { return o.deployment.window.has_value(); });
+  // Nothing deployable because the time ran out is inconclusive, as when no composition finished.
+  if (run.timeLimitReached && deployable == 0) code = moreSevere(code, kExitInconclusive);
   if (args.outputDir.empty() && deployable > 0)
     std::cerr << "ccforge synth: nothing was written (no -o); pass -o DIR to write the " << deployable
               << " deployable program" << (deployable == 1 ? "" : "s") << "\n";

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -20,6 +21,10 @@ class Deadline {
       : end_(std::chrono::steady_clock::now() +
              std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds))),
         seconds_(seconds) {}
+  // What is left of it (0 once it has passed).
+  double secondsLeft() const {
+    return std::max(0.0, std::chrono::duration<double>(end_ - std::chrono::steady_clock::now()).count());
+  }
   void check(const char* stage) const {
     if (std::chrono::steady_clock::now() > end_)
       throw SynthesisLimit(fmt::format("{}: time limit of {:g} s reached", stage, seconds_));

@@ -1,5 +1,7 @@
 #include "synth/trees/tree_run.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include "semantics/protocol.hpp"
 #include "synth/deploy/nccl_gate.hpp"
 #include "synth/trees/box_rings.hpp"
+#include "synth/trees/deadline.hpp"
 #include "synth/trees/switch_removal.hpp"
 
 namespace ccforge::synth::trees {
@@ -41,6 +44,8 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
   TreeRun run;
   uint64_t curveUpTo = 0;  // every program's cost curve covers every headline size of the run
   for (Composition composition : compositions) curveUpTo = std::max(curveUpTo, evaluationBytes(composition));
+  // One time limit for the whole run: every composition, and the phases between them, draw on it.
+  const Deadline deadline(options.timeoutSeconds);
   for (Composition composition : compositions) {
     const auto start = std::chrono::steady_clock::now();
     TreeOutcome o;
@@ -48,11 +53,13 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     if (options.progress)
       options.progress("synthesizing the " + std::string(compositionName(composition)) + " composition");
     try {
+      deadline.check("synthesis");
       o.synthesis = synthesizeTrees(topology, collective,
                                     {.composition = composition,
                                      .protocol = options.protocol,
-                                     .timeoutSeconds = options.timeoutSeconds,
+                                     .deadline = &deadline,
                                      .progress = options.progress});
+      deadline.check("verifying and simulating");
     } catch (const codegen::CompileError& e) {
       run.failures.push_back({composition, TreeFailure::Kind::NoSchedule, e.what()});
       continue;
@@ -61,6 +68,7 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
       continue;
     } catch (const SynthesisLimit& e) {
       run.failures.push_back({composition, TreeFailure::Kind::TimeLimit, e.what()});
+      run.timeLimitReached = true;
       continue;
     }
     // The composition's in-place program, where it has one, is an outcome of its own.
@@ -110,8 +118,15 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     TreeOutcome& o = *competing[k];
     o.deployment = plan[k];
     ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
-    if (options.ncclMargin) {
-      if (o.deployment.window && options.progress) options.progress("weighing " + algorithm.name + " against NCCL");
+    if (options.ncclMargin && o.deployment.window) {
+      if (deadline.secondsLeft() <= 0) {
+        o.deployment.window.reset();
+        o.deployment.notWritten = fmt::format("the time limit of {:g} s was reached before it was weighed against NCCL",
+                                              options.timeoutSeconds);
+        run.timeLimitReached = true;
+        continue;
+      }
+      if (options.progress) options.progress("weighing " + algorithm.name + " against NCCL");
       deploy::gateOnNccl(o.deployment, algorithm, algorithm.name + ".xml", topology, *options.ncclMargin);
     }
     if (!o.deployment.window) continue;

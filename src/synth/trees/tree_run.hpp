@@ -27,7 +27,7 @@ struct TreeRunOptions {
   // with second entries).
   std::optional<Composition> composition = std::nullopt;
   ir::Protocol protocol = ir::Protocol::Simple;
-  double timeoutSeconds = 600;       // each composition's synthesis
+  double timeoutSeconds = 600;       // the whole run: every composition, verifying, weighing against NCCL
   std::string outputDirectory = {};  // <algorithm name>.xml per composition written; empty: nothing written
   // Each window kept only where the file is predicted to beat NCCL by the gain needed there
   // (deploy/nccl_gate.hpp) with this margin; nullopt: the compositions compared among themselves only.
@@ -74,6 +74,8 @@ struct TreeFailure {
 struct TreeRun {
   std::vector<TreeOutcome> outcomes;  // in the order of compositionsOf
   std::vector<TreeFailure> failures;
+  // The run's time limit stopped a composition or a phase (an outcome left unweighed, unwritten).
+  bool timeLimitReached = false;
 };
 
 // Throws what synthesizeTrees throws for a request it refuses (std::invalid_argument, InputError)

@@ -238,7 +238,8 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
                         " (ccforge's limit, docs/limits.md); --composition hierarchical serves machines of "
                         "identical boxes up to " +
                         std::to_string(limits::kMaxTreeSynthGpus));
-  const Deadline deadline(options.timeoutSeconds);
+  const Deadline own(options.timeoutSeconds);
+  const Deadline& deadline = options.deadline ? *options.deadline : own;
   const std::string name = std::string(compositionName(options.composition)) + "-" +
                            std::string(collectiveTypeName(collective)) + "-" + topology.name;
   if (options.composition == Composition::TwoStep) return synthesizeTwoStep(topology, options, deadline, name);

@@ -30,6 +30,9 @@ struct TreeSynthesisOptions {
   Composition composition = Composition::Packing;
   ir::Protocol protocol = ir::Protocol::Simple;
   double timeoutSeconds = 600;
+  // The caller's time limit when it bounds more than this synthesis (a run of several
+  // compositions); timeoutSeconds is then unused.
+  const Deadline* deadline = nullptr;
   int64_t maxTreesPerRoot = 64;  // the packing's k (trees per root) is at most this
   // Pipeline depths tried in increasing order (tree_programs.hpp) until one does not fit the
   // target; the simulator picks the fastest at simulatedBytes among those that fit.

@@ -47,6 +47,7 @@ int runTune(const TuneArguments& args) {
     const topo::Topology topology = topo::loadTopology(args.topology);
     tune::TuneRun run;
     run.topology = topology.name;
+    run.topologyArgument = args.topology;
     run.boxes = driver::boxLayoutOf(topology);
     run.errorSource =
         topology.calibration && topology.calibration->errorLarge

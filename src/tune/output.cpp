@@ -295,9 +295,10 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
       sim::archName(run.options.arch), base::byteSizeName(run.options.minBytes),
       base::byteSizeName(run.options.maxBytes), run.options.margin * 100, run.errorSource);
   s += fmt::format(
-      "Directory check: `ccforge verify DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every call form, "
-      "element size and selector), {} accepted by more than one file.\n\n",
-      verify::verdictName(written.check.verdict), written.check.callsChecked, written.check.ambiguous.size());
+      "Directory check: `ccforge verify --topology {} DIR` {}; {} power-of-two calls of 1 KiB..4 GiB (every "
+      "call form, element size and selector), {} accepted by more than one file.\n\n",
+      run.topologyArgument, verify::verdictName(written.check.verdict), written.check.callsChecked,
+      written.check.ambiguous.size());
   for (const std::string& f : written.check.findings) s += "- " + f + "\n";
   for (const std::string& a : written.check.ambiguous) s += "- ambiguous: " + a + "\n";
   for (const std::string& l : written.legacy) s += "- legacy MSCCL_CONFIG " + l + "\n";

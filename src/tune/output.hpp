@@ -16,7 +16,10 @@ namespace ccforge::tune {
 
 struct TuneRun {
   std::string topology;
-  verify::BoxLayout boxes;  // the machine's: where the directory check may rely on slot back-pressure
+  // The topology as given (catalog name or path) and its boxes: the directory check is
+  // `ccforge verify --topology ARGUMENT DIR`, back-pressure ordering data inside a box only.
+  std::string topologyArgument;
+  verify::BoxLayout boxes;
   // Where the error bounds come from: "the spec's calibration on N logs" or "the uncalibrated
   // model's defaults, docs/calibrate.md".
   std::string errorSource;

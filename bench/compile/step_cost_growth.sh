@@ -2,8 +2,8 @@
 # Whether the compiler's cost per emitted step grows less than 2x from 128 to 1,024 ranks (issue
 # 31; exit 1 when it does not); run by CTest alone (RUN_SERIAL, tests/e2e/dsl.cmake). It times
 # `ccforge compile ring-allreduce` with the channels its step limit needs, verification included:
-# CPU time (user + system) per <step> element. The 128-rank run is repeated and its best kept, so
-# that a busy machine does not make the small case look cheap.
+# CPU time (user + system) per <step> element. Each size's best run is kept (three at 128 ranks,
+# two at 1,024), so that a busy moment makes neither side look cheap or dear.
 # usage: bench/compile/step_cost_growth.sh CCFORGE
 set -euo pipefail
 ccforge=$1
@@ -19,7 +19,11 @@ for _ in 1 2 3; do
   if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
 done
 small_steps=$(grep -c "<step " "$out/x.xml")
-large=$(cpu 1024 32)
+large=""
+for _ in 1 2; do
+  t=$(cpu 1024 32)
+  if [ -z "$large" ] || awk -v a="$t" -v b="$large" 'BEGIN { exit !(a < b) }'; then large=$t; fi
+done
 large_steps=$(grep -c "<step " "$out/x.xml")
 awk -v s="$best" -v ss="$small_steps" -v l="$large" -v ls="$large_steps" 'BEGIN {
   small = s / ss; big = l / ls; ratio = big / small

@@ -13,19 +13,19 @@ cpu() {  # RANKS CHANNELS -> CPU seconds; leaves the file in $out/x.xml
   /usr/bin/time -f "%U %S" -o "$out/time" "$ccforge" compile ring-allreduce ranks="$1" channels="$2" -o "$out/x.xml" > /dev/null
   awk '{ printf "%.3f", $1 + $2 }' "$out/time"
 }
-best=""
-for _ in 1 2 3; do
-  t=$(cpu 128 4)
-  if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
-done
+best() {  # RANKS CHANNELS RUNS -> the least CPU seconds of RUNS runs; leaves the file in $out/x.xml
+  local least="" t
+  for _ in $(seq "$3"); do
+    t=$(cpu "$1" "$2")
+    if [ -z "$least" ] || awk -v a="$t" -v b="$least" 'BEGIN { exit !(a < b) }'; then least=$t; fi
+  done
+  echo "$least"
+}
+small=$(best 128 4 3)
 small_steps=$(grep -c "<step " "$out/x.xml")
-large=""
-for _ in 1 2; do
-  t=$(cpu 1024 32)
-  if [ -z "$large" ] || awk -v a="$t" -v b="$large" 'BEGIN { exit !(a < b) }'; then large=$t; fi
-done
+large=$(best 1024 32 2)
 large_steps=$(grep -c "<step " "$out/x.xml")
-awk -v s="$best" -v ss="$small_steps" -v l="$large" -v ls="$large_steps" 'BEGIN {
+awk -v s="$small" -v ss="$small_steps" -v l="$large" -v ls="$large_steps" 'BEGIN {
   small = s / ss; big = l / ls; ratio = big / small
   printf "128 ranks: %d steps in %.3f s (%.2f us/step); 1024 ranks: %d steps in %.3f s (%.2f us/step); growth %.2fx (limit 2x)\n",
     ss, s, 1e6 * small, ls, l, 1e6 * big, ratio

@@ -14,6 +14,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/progress.hpp"
+#include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "driver/machine_boxes.hpp"
 #include "ir/input_error.hpp"
@@ -170,15 +171,11 @@ int runVerify(const VerifyArguments& args) {
   options.slots = args.slots;
   if (args.gpusPerBox) options.boxes = verify::BoxLayout::consecutive(*args.gpusPerBox);
   if (!args.topology.empty()) {
-    try {
+    const int loaded = runGuarded("verify --topology", [&] {
       options.boxes = driver::boxLayoutOf(topo::loadTopology(args.topology));
-    } catch (const InputError& e) {
-      std::cerr << e.diagnostic() << "\n";
-      return kExitMalformedInput;
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "ccforge verify: --topology: " << e.what() << "\n";
-      return kExitUsage;
-    }
+      return kExitVerified;
+    });
+    if (loaded != kExitVerified) return loaded;
   }
   options.collective = args.collective;
   options.maxInputBytes = args.maxInputBytes;

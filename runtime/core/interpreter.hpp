@@ -94,10 +94,11 @@ CCF_HD bool waitsMet(B& b, const LaunchState& s, const TbTable& tb, int32_t end,
 // cpy, re, cmp and nop: never block; run every transfer of the step at once.
 template <class B, class T, class Op>
 CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, const ExecStep& st, int64_t tile) {
-  if (st.kind == ir::OpType::Nop) return;
+  const StepValue value = stepValue(st.kind);
+  if (value == StepValue::None) return;
   const Tiling& t = s.tiling;
   const int64_t e = t.elemBytes;
-  if (st.kind == ir::OpType::Compute) {  // product elements of the step's chunks in this tile
+  if (value == StepValue::Computed) {  // product elements of the step's chunks in this tile
     for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
       const int64_t first = t.transferStart(st.dstOffset, group, tile);
       computeRange<B, T>(b, mem.compute, mem.buffers[st.dstBuffer] + first * e, first,
@@ -112,10 +113,10 @@ CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, cons
     unsigned char* dst = mem.buffers[st.dstBuffer] + t.transferStart(st.dstOffset, group, tile) * e;
     o.out[0] = dst;
     o.outputs = 1;
-    if (st.kind == ir::OpType::Copy) {
+    if (value == StepValue::Source) {
       o.in[0] = mem.buffers[st.srcBuffer] + t.transferStart(st.srcOffset, group, tile) * e;
       o.inputs = 1;
-    } else {  // Reduce: dst = dst (op) every fused source
+    } else {  // DestinationPlusSource: dst = dst (op) every fused source
       o.in[0] = dst;
       o.inputs = 1;
       for (int32_t k = 0; k < st.reduceSourceCount; ++k) {

@@ -98,10 +98,10 @@ int runCompile(const CompileArguments& args) {
   std::optional<ir::Protocol> protocol;
   if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);
   std::optional<algorithms::Instance> instance;
-  std::vector<ScriptProgram> scripts;
+  std::vector<python::ScriptProgram> scripts;
   std::vector<CompileJob> jobs;
   std::string profile = args.profile;
-  if (isScript(args.algorithm)) {
+  if (python::isScript(args.algorithm)) {
     if (protocol) {
       std::cerr << "ccforge compile: --protocol is for library algorithms; a script sets its own "
                    "(MSCCLProgram(protocol=...))\n";
@@ -109,15 +109,16 @@ int runCompile(const CompileArguments& args) {
     }
     auto outcome = programsOfScript("ccforge compile", args.algorithm, args.settings, args.scriptLimits, false);
     if (const int* code = std::get_if<int>(&outcome)) return *code;
-    scripts = std::get<std::vector<ScriptProgram>>(std::move(outcome));
+    scripts = std::get<std::vector<python::ScriptProgram>>(std::move(outcome));
     for (size_t i = 0; i < scripts.size(); ++i) {
       std::string title = scripts[i].title;
       if (scripts.size() > 1)
         title += " (program " + std::to_string(i + 1) + " of " + std::to_string(scripts.size()) + ")";
-      jobs.push_back(CompileJob{scripts[i].program.get(), title, scriptLocation(scripts[i], args.algorithm),
-                                nthOutput(args.output, i)});
+      jobs.push_back(CompileJob{scripts[i].program.get(), title, python::scriptLocation(scripts[i], args.algorithm),
+                                python::nthOutput(args.output, i)});
     }
-    if (profile.empty()) profile = scripts.empty() ? "msccl-legacy" : defaultScriptProfile(*scripts.front().program);
+    if (profile.empty())
+      profile = scripts.empty() ? "msccl-legacy" : python::defaultScriptProfile(*scripts.front().program);
   } else {
     try {
       if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {

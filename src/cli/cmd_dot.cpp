@@ -51,7 +51,7 @@ struct ScriptExit {
 };
 
 bool isFile(const std::string& input) {
-  if (isScript(input)) return false;
+  if (python::isScript(input)) return false;
   return std::filesystem::exists(input) || input.ends_with(".xml") || input.ends_with(".xml.gz");
 }
 
@@ -75,7 +75,7 @@ int runDot(const DotArguments& args) {
     throw UsageError("--around names a step, so it needs the thread-block view");
 
   std::optional<algorithms::Instance> instance;
-  std::optional<ScriptProgram> script;
+  std::optional<python::ScriptProgram> script;
   const dsl::Program* program = nullptr;
   ir::Algorithm algo;
   std::string profile = args.profile;
@@ -83,13 +83,13 @@ int runDot(const DotArguments& args) {
     if (!args.settings.empty()) throw UsageError("parameters are for library algorithms, not for files");
     algo = ir::readAlgorithmFile(args.input).algorithm;
     if (profile.empty()) profile = profileForHeader(algo).name;  // as `verify` without --profile
-  } else if (isScript(args.input)) {
+  } else if (python::isScript(args.input)) {
     if (!args.protocol.empty()) throw UsageError("--protocol is for library algorithms; a script sets its own");
     auto outcome = programsOfScript("ccforge dot", args.input, args.settings, args.scriptLimits, true);
     if (const int* code = std::get_if<int>(&outcome)) throw ScriptExit{*code};
-    script = std::get<std::vector<ScriptProgram>>(std::move(outcome)).back();
+    script = std::get<std::vector<python::ScriptProgram>>(std::move(outcome)).back();
     program = script->program.get();
-    if (profile.empty()) profile = defaultScriptProfile(*program);
+    if (profile.empty()) profile = python::defaultScriptProfile(*program);
   } else {
     std::optional<ir::Protocol> protocol;
     if (!args.protocol.empty()) protocol = ir::parseProtocol(args.protocol);

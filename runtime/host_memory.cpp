@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/byte_size.hpp"
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "runtime/launch_plan.hpp"
 #include "runtime/names.hpp"
 
@@ -17,11 +17,11 @@ namespace ccforge::runtime {
 void checkHostMemory(const CallShape& call, const Program* program) {
   const long double elem = static_cast<long double>(dataTypeSize(call.dtype));
   const long double ranks = call.ranks;
-  long double limit = static_cast<long double>(limits::kMaxRunBufferBytes);
+  long double limit = static_cast<long double>(base::limits::kMaxRunBufferBytes);
   const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && pageSize > 0) limit = std::min(limit, static_cast<long double>(pages) * pageSize * 3 / 4);
   auto refuse = [&](const std::string& need) {
-    throw LimitExceeded(
+    throw base::LimitExceeded(
         fmt::format("--count {}: the call needs {} of host memory, over the limit of {} "
                     "(the smaller of 16 GiB and 3/4 of this machine's memory; docs/limits.md)",
                     call.count, need, base::approximateByteSize(static_cast<double>(limit))));
@@ -38,7 +38,7 @@ void checkHostMemory(const CallShape& call, const Program* program) {
       bytes += 2 * elem * (static_cast<long double>(b.inputElems) + std::max(b.outputElems, b.regionElems));
     }
   } catch (const std::invalid_argument& e) {
-    throw LimitExceeded(e.what());
+    throw base::LimitExceeded(e.what());
   }
   if (bytes > limit) refuse("about " + base::approximateByteSize(static_cast<double>(bytes)));
   if (!program) return;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "runtime/core/launch_state.hpp"
 #include "runtime/program_set.hpp"
 #include "semantics/size_arithmetic.hpp"
@@ -39,13 +39,13 @@ LaunchPlan makeLaunchPlan(const Program& program, const CallShape& call, const E
   plan.fifoBytes = plan.slotStrideBytes * plan.tiling.slotsInFlight;
   const std::vector<uint64_t> scratch = scratchBytesOf(program, call);
   for (int32_t r = 0; r < program.ranks(); ++r) {
-    if (scratch[r] > limits::kMaxRunBufferBytes)
+    if (scratch[r] > base::limits::kMaxRunBufferBytes)
       throw ProgramRejected(program.source(), program.gpuWhere(r),
                             "rank " + std::to_string(r) + ": s_chunks=" + std::to_string(program.scratchChunks(r)) +
                                 " chunks of " + std::to_string(chunk * elem) + " bytes take " +
                                 (scratch[r] == UINT64_MAX ? std::string("2^64 or more") : std::to_string(scratch[r])) +
                                 " bytes of scratch, over ccforge's limit of " +
-                                std::to_string(limits::kMaxRunBufferBytes) +
+                                std::to_string(base::limits::kMaxRunBufferBytes) +
                                 " bytes for a run's memory (limits::kMaxRunBufferBytes, docs/limits.md)",
                             true);
     plan.scratchBytes.push_back(static_cast<int64_t>(scratch[r]));

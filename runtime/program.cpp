@@ -48,7 +48,7 @@ class ProgramCompiler {
   }
 
  private:
-  [[noreturn]] void reject(ir::TextLocation where, const std::string& message, bool unsupported = false) const {
+  [[noreturn]] void reject(base::TextLocation where, const std::string& message, bool unsupported = false) const {
     throw ProgramRejected(p_.source_, where, message, unsupported);
   }
 

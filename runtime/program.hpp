@@ -14,17 +14,17 @@
 #include "runtime/core/program_tables.hpp"
 #include "semantics/collective.hpp"
 #include "semantics/runtime_profile.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/model.hpp"
 
 namespace ccforge::runtime {
 
 // The algorithm cannot run on this runtime. `unsupported()` distinguishes "valid but not
 // something the runtime runs" (a custom collective) from "would corrupt memory or FIFOs".
-class ProgramRejected : public InputError {
+class ProgramRejected : public base::InputError {
  public:
-  ProgramRejected(std::string file, ir::TextLocation where, const std::string& message, bool unsupported)
-      : InputError(std::move(file), where, message), unsupported_(unsupported) {}
+  ProgramRejected(std::string file, base::TextLocation where, const std::string& message, bool unsupported)
+      : base::InputError(std::move(file), where, message), unsupported_(unsupported) {}
   bool unsupported() const { return unsupported_; }
 
  private:
@@ -55,7 +55,7 @@ class Program {
   int32_t firstTbOf(int32_t rank) const { return firstTb_[rank]; }
   int32_t scratchChunks(int32_t rank) const { return scratchChunks_[rank]; }
   // Where rank `rank`'s <gpu> element is in the file (its s_chunks, i_chunks, o_chunks).
-  ir::TextLocation gpuWhere(int32_t rank) const { return gpuWhere_[rank]; }
+  base::TextLocation gpuWhere(int32_t rank) const { return gpuWhere_[rank]; }
   // The largest cnt of a step that sends or receives (bounds a transfer); 0 when none does.
   int32_t maxTransferStepCount() const;
   // Original step index (s) of the first instruction an executed step came from.
@@ -73,7 +73,7 @@ class Program {
   std::vector<ConnectionTable> connections_;
   std::vector<int32_t> firstTb_;
   std::vector<int32_t> scratchChunks_;
-  std::vector<ir::TextLocation> gpuWhere_;
+  std::vector<base::TextLocation> gpuWhere_;
   friend class ProgramCompiler;
 };
 

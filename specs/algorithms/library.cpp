@@ -6,7 +6,7 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 
 #include "algorithms.hpp"
 #include "support.hpp"
@@ -100,10 +100,10 @@ void requireResidentThreadBlocks(const LibraryEntry& entry, const Arguments& arg
                               ? "--profile " + legacyProfile().name + " (" + std::to_string(legacy) +
                                     " thread blocks per rank) or fewer ranks"
                               : "fewer ranks";
-  throw LimitExceeded(describeSettings(entry, arguments) + ": every rank would send to " + std::to_string(peers) +
-                      " peers (replicas counted), one thread block each; " + profile.name + " allows " +
-                      std::to_string(limit) +
-                      " thread blocks per rank (all of a rank's thread blocks must be resident at once). Use " + fix);
+  throw base::LimitExceeded(
+      describeSettings(entry, arguments) + ": every rank would send to " + std::to_string(peers) +
+      " peers (replicas counted), one thread block each; " + profile.name + " allows " + std::to_string(limit) +
+      " thread blocks per rank (all of a rank's thread blocks must be resident at once). Use " + fix);
 }
 
 }  // namespace
@@ -126,9 +126,9 @@ void requireFits(const LibraryEntry& entry, const Arguments& arguments, const Ru
     fix = "--profile " + legacyProfile().name + " (" + std::to_string(legacyProfile().maxStepsPerThreadBlock) +
           " steps per thread block)";
   if (fix.empty()) fix = "fewer ranks";
-  throw LimitExceeded(describeSettings(entry, arguments) + ": its busiest thread block would need " +
-                      std::to_string(steps) + " steps; " + profile.name + " allows " + std::to_string(limit) +
-                      " per thread block (MSCCL_MAX_NUM_STEPS). Use " + fix);
+  throw base::LimitExceeded(describeSettings(entry, arguments) + ": its busiest thread block would need " +
+                            std::to_string(steps) + " steps; " + profile.name + " allows " + std::to_string(limit) +
+                            " per thread block (MSCCL_MAX_NUM_STEPS). Use " + fix);
 }
 
 const std::vector<LibraryEntry>& library() {

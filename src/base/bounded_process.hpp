@@ -1,6 +1,6 @@
 // Running another program (Graphviz's dot, rsvg-convert) with a limit: no shell, its standard
 // input fed from a string, killed when the limit passes. Whole-or-nothing outputs are the
-// caller's: it lets the program write a temporary file (ir/output_file.hpp's replaceOutputFile).
+// caller's: it lets the program write a temporary file (base/output_file.hpp's replaceOutputFile).
 #pragma once
 
 #include <chrono>

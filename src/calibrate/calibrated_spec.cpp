@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "topology/catalog.hpp"
 
 namespace ccforge::calibrate {
@@ -37,7 +37,7 @@ std::string calibratedSpec(std::string_view specText, const std::string& specDir
     if (const std::optional<double>& v = c.*(f.member)) calibration[std::string(f.key)] = *v;
   calibration["logs"] = c.logs;
   spec["calibration"] = calibration;
-  return jsonDocument(spec);
+  return base::jsonDocument(spec);
 }
 
 }  // namespace ccforge::calibrate

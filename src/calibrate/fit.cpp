@@ -6,7 +6,7 @@
 #include <cmath>
 #include <optional>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "sim/model_parameters.hpp"
 #include "sim/nccl_model.hpp"
@@ -283,24 +283,25 @@ class Fitter {
 
 void checkAgainst(const NcclTestsTable& table, const topo::Topology& topology) {
   const auto gpus = static_cast<int32_t>(topology.gpus().size());
-  const ir::TextLocation where = table.devices.empty() ? table.where : table.devices.front().where;
+  const base::TextLocation where = table.devices.empty() ? table.where : table.devices.front().where;
   if (const std::optional<int32_t> ranks = table.ranks(); ranks && *ranks != gpus)
-    throw InputError(table.source, where,
-                     fmt::format("the log ran on {} GPUs{} but topology {} has {}", *ranks,
-                                 table.devices.empty() ? " (its busbw / algbw factor)" : "", topology.name, gpus));
+    throw base::InputError(
+        table.source, where,
+        fmt::format("the log ran on {} GPUs{} but topology {} has {}", *ranks,
+                    table.devices.empty() ? " (its busbw / algbw factor)" : "", topology.name, gpus));
   if (!table.devices.empty() && table.hosts() != std::max(topology.boxCount(), 1))
-    throw InputError(table.source, where,
-                     fmt::format("the log's GPUs are on {} hosts but topology {} has {} boxes", table.hosts(),
-                                 topology.name, std::max(topology.boxCount(), 1)));
+    throw base::InputError(table.source, where,
+                           fmt::format("the log's GPUs are on {} hosts but topology {} has {} boxes", table.hosts(),
+                                       topology.name, std::max(topology.boxCount(), 1)));
   for (const LogDevice& d : table.devices) {
     const int32_t sm = smOfDevice(d.model);
     if (sm > 0 && topology.sm > 0 && sim::archOf(topology) != sim::archOfSm(sm))
-      throw InputError(table.source, d.where,
-                       fmt::format("rank {} is a {} (sm {}), but topology {} says sm {}", d.rank, d.model, sm,
-                                   topology.name, topology.sm));
+      throw base::InputError(table.source, d.where,
+                             fmt::format("rank {} is a {} (sm {}), but topology {} says sm {}", d.rank, d.model, sm,
+                                         topology.name, topology.sm));
   }
   if (std::none_of(table.rows.begin(), table.rows.end(), [](const LogRow& r) { return measuredUs(r) > 0; }))
-    throw InputError(table.source, table.where, "the table has no row with a time");
+    throw base::InputError(table.source, table.where, "the table has no row with a time");
 }
 
 FitResult fitCalibration(const topo::Topology& topology, const std::vector<LogInput>& logs) {

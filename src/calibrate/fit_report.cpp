@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 
 #include <cmath>
 
@@ -67,7 +67,7 @@ std::string fitReportJson(const FitResult& fit, const std::vector<LogInput>& log
   j["error"] = {{"below_1MiB", std::exp(fit.errorSmall)},
                 {"1MiB_to_256MiB", std::exp(fit.errorMedium)},
                 {"from_256MiB", std::exp(fit.errorLarge)}};
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 }  // namespace ccforge::calibrate

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 
 namespace ccforge::calibrate {
 namespace {
@@ -132,16 +132,16 @@ class LogReader {
     }
     finishTable();
     if (tables_.empty())
-      throw InputError(source_, {}, "no nccl-tests table (a '#  size  count ...' header and its rows)");
+      throw base::InputError(source_, {}, "no nccl-tests table (a '#  size  count ...' header and its rows)");
     return tables_;
   }
 
  private:
-  [[noreturn]] void fail(ir::TextLocation where, const std::string& message) const {
-    throw InputError(source_, where, message);
+  [[noreturn]] void fail(base::TextLocation where, const std::string& message) const {
+    throw base::InputError(source_, where, message);
   }
 
-  void line(std::string_view text, ir::TextLocation where) {
+  void line(std::string_view text, base::TextLocation where) {
     // A new collective's table begins: the last one ends before this line names the next binary.
     if (text.find("Collective test starting:") != std::string_view::npos) finishTable();
     if (auto b = binaryNamed(text)) {
@@ -189,7 +189,7 @@ class LogReader {
     row(words, where);
   }
 
-  void comment(std::string_view text, ir::TextLocation where) {
+  void comment(std::string_view text, base::TextLocation where) {
     const std::vector<std::string_view> words = split(text);
     if (words.empty()) return;
     if (text.find("Collective test starting:") != std::string_view::npos) return;  // handled in line()
@@ -221,7 +221,7 @@ class LogReader {
     }
   }
 
-  void device(std::string_view text, const std::vector<std::string_view>& words, ir::TextLocation where) {
+  void device(std::string_view text, const std::vector<std::string_view>& words, base::TextLocation where) {
     LogDevice d;
     d.rank = number<int32_t>(words[1]).value_or(static_cast<int32_t>(header_.devices.size()));
     d.where = where;
@@ -237,7 +237,7 @@ class LogReader {
     header_.devices.push_back(std::move(d));
   }
 
-  void row(std::vector<std::string_view> words, ir::TextLocation where) {
+  void row(std::vector<std::string_view> words, base::TextLocation where) {
     // Older nccl-tests print an empty redop for collectives without one (alltoall, allgather).
     const auto redop = std::find(columns_.begin(), columns_.end(), "redop");
     if (words.size() + 1 == columns_.size() && redop != columns_.end()) {
@@ -320,10 +320,10 @@ class LogReader {
   std::optional<CollectiveType> given_;
   NcclTestsTable header_;
   const Binary* binary_ = nullptr;
-  ir::TextLocation binaryWhere_;
+  base::TextLocation binaryWhere_;
   std::vector<std::string> columns_;
   std::vector<size_t> timeColumns_;
-  ir::TextLocation columnsWhere_;
+  base::TextLocation columnsWhere_;
   std::vector<LogRow> rows_;
   std::vector<std::string> notes_;
   std::vector<NcclTestsTable> tables_;

@@ -31,7 +31,7 @@ struct LogRow {
   std::string type;
   LogCell outOfPlace;
   LogCell inPlace;
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 // A device of the "# Using devices" block.
@@ -39,14 +39,14 @@ struct LogDevice {
   int32_t rank = 0;
   std::string host;
   std::string model;  // as printed after the bus id, e.g. "NVIDIA H100 80GB HBM3"
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 // One collective's table.
 struct NcclTestsTable {
   std::string source;
   CollectiveType collective = CollectiveType::AllReduce;
-  ir::TextLocation where;     // the line that names the collective, or the table's header
+  base::TextLocation where;   // the line that names the collective, or the table's header
   int32_t threads = 1;        // nccl-tests -t
   int32_t gpusPerThread = 1;  // nccl-tests -g: GPUs one thread launches on
   std::vector<LogDevice> devices;

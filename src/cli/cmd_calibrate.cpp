@@ -10,7 +10,7 @@
 #include "calibrate/nccl_tests_log.hpp"
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
-#include "ir/load_file.hpp"
+#include "base/load_file.hpp"
 #include "semantics/collective.hpp"
 #include "topology/catalog.hpp"
 #include "topology/spec_reader.hpp"
@@ -38,14 +38,14 @@ int runCalibrate(const CalibrateArguments& args) {
   std::vector<calibrate::LogInput> logs;
   for (const std::string& path : args.logs)
     for (calibrate::NcclTestsTable& table :
-         calibrate::readNcclTestsLog(loadFile(path, limits::kMaxLogBytes), path, collective)) {
+         calibrate::readNcclTestsLog(base::loadFile(path, base::limits::kMaxLogBytes), path, collective)) {
       calibrate::checkAgainst(table, topology);
       logs.push_back({std::move(table), args.environment});
     }
   const calibrate::FitResult fit = calibrate::fitCalibration(topology, logs);
   if (!args.output.empty()) {
     const std::optional<std::string_view> catalog = topo::catalogSpec(args.topology);
-    const std::string text = catalog ? std::string(*catalog) : loadFile(args.topology);
+    const std::string text = catalog ? std::string(*catalog) : base::loadFile(args.topology);
     const std::string directory = catalog ? std::string() : std::filesystem::path(args.topology).parent_path().string();
     const std::string spec = calibrate::calibratedSpec(text, directory, fit.calibration);
     (void)topo::readTopology(spec, args.output, {});  // it must read back; a failure is ccforge's bug

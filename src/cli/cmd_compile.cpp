@@ -18,7 +18,7 @@
 #include "library.hpp"
 #include "dsl/dsl_error.hpp"
 #include "ir/names.hpp"
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 #include "ir/writer.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
@@ -52,9 +52,9 @@ bool writeProgram(const ir::Algorithm& algo, const std::string& output) {
     return true;
   }
   try {
-    writeOutputFile(output, [&](const TextSink& sink) { ir::writeXml(algo, sink); });
+    base::writeOutputFile(output, [&](const base::TextSink& sink) { ir::writeXml(algo, sink); });
     return true;
-  } catch (const OutputError& e) {
+  } catch (const base::OutputError& e) {
     std::cerr << "ccforge compile: " << e.what() << "\n";
     return false;
   }

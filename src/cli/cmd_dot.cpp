@@ -20,7 +20,7 @@
 #include "viz/dot_views.hpp"
 #include "viz/finding_highlights.hpp"
 #include "library.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "verify/report_reader.hpp"
@@ -168,13 +168,13 @@ int runDotReportingErrors(const DotArguments& args) {
   } catch (const viz::DotTooLarge& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const OutputError& e) {
+  } catch (const base::OutputError& e) {
     std::cerr << "ccforge dot: " << e.what() << "\n";
     return kExitUsage;
   } catch (const codegen::CompileError& e) {

@@ -7,8 +7,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/topology_cli.hpp"
-#include "ir/output_file.hpp"
-#include "ir/svg_to_png.hpp"
+#include "base/output_file.hpp"
+#include "base/svg_to_png.hpp"
 #include "plan/plan_report.hpp"
 #include "plan/plan_setting.hpp"
 #include "plan/planner.hpp"
@@ -39,15 +39,15 @@ struct PlanArguments {
 // The timeline as PNG: the SVG rendered by rsvg-convert into a temporary file renamed to `path`.
 int writePng(const std::string& path, const std::string& svg) {
   try {
-    replaceOutputFile(path, [&](const std::filesystem::path& png) {
+    base::replaceOutputFile(path, [&](const std::filesystem::path& png) {
       const std::filesystem::path svgFile = png.string() + ".svg";
-      writeOutputFile(svgFile, svg);
-      const std::string why = svgToPng(svgFile.string(), png.string());
+      base::writeOutputFile(svgFile, svg);
+      const std::string why = base::svgToPng(svgFile.string(), png.string());
       std::error_code ec;
       std::filesystem::remove(svgFile, ec);
-      if (!why.empty()) throw OutputError(path + ": no PNG: " + why);
+      if (!why.empty()) throw base::OutputError(path + ": no PNG: " + why);
     });
-  } catch (const OutputError& e) {
+  } catch (const base::OutputError& e) {
     std::cerr << "ccforge plan: " << e.what() << "\n";
     return kExitUsage;
   }

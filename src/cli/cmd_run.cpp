@@ -15,7 +15,7 @@
 #include "cli/usage_error.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "driver/program_run.hpp"
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "runtime/execution_error.hpp"
 #include "runtime/names.hpp"
 #include "runtime/program.hpp"
@@ -131,7 +131,7 @@ int runCommand(const RunOptions& o) {
   } catch (const ProgramRejected& e) {
     std::cerr << e.diagnostic() << "\n";
     return e.unsupported() ? kExitUsage : kExitViolation;
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const ExecutionFailed& e) {
@@ -194,7 +194,7 @@ void registerRunCommand(CLI::App& app, CommandContext& context) {
                 "CUDA, fused programs: the thread blocks that only compute as a launch of their own, then the others "
                 "(the bulk-synchronous baseline as compute kernel, then collective; docs/fused.md)");
   run->add_option("--ranks", options->ranks, "ranks of the call (default: the program's ngpus)")
-      ->check(CLI::Range(0, limits::kMaxProgramRanks));
+      ->check(CLI::Range(0, base::limits::kMaxProgramRanks));
   run->add_option("--root", options->root, "root of broadcast, reduce, gather, scatter")->capture_default_str();
   run->add_option("--workers", options->workers, "CPU worker threads (default: one per hardware thread, at most 8)");
   run->add_option("--seed", options->seed, "random input seed")->capture_default_str();

@@ -9,7 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/exit_codes.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "verify/select_call.hpp"
 
@@ -51,7 +51,7 @@ int runSelect(const SelectArguments& args) {
     const std::vector<verify::SelectorAnswer> answers = verify::selectCall(args.directory, request, selectors);
     verify::writeSelectAnswers(std::cout, request, answers);
     return verify::allDetermined(answers) ? kExitVerified : kExitViolation;
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const std::invalid_argument& e) {

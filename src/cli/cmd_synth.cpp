@@ -156,7 +156,7 @@ void checkOutputDirectory(const std::string& dir) {
   if (dir.empty()) return;
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    throw OutputError("-o " + dir + ": it exists and is not a directory (synth -o names a directory)");
+    throw base::OutputError("-o " + dir + ": it exists and is not a directory (synth -o names a directory)");
   std::filesystem::path firstMissing;
   for (std::filesystem::path p = std::filesystem::absolute(dir, ec); !p.empty() && !std::filesystem::exists(p, ec);
        p = p.parent_path()) {
@@ -164,11 +164,12 @@ void checkOutputDirectory(const std::string& dir) {
     if (p == p.parent_path()) break;
   }
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw OutputError("-o " + dir + ": cannot create the directory: " + ec.message());
+  if (ec) throw base::OutputError("-o " + dir + ": cannot create the directory: " + ec.message());
   const bool writable = ::access(dir.c_str(), W_OK) == 0;
   const int accessErrno = errno;
   if (!firstMissing.empty()) std::filesystem::remove_all(firstMissing, ec);
-  if (!writable) throw OutputError("-o " + dir + ": cannot write into the directory: " + std::strerror(accessErrno));
+  if (!writable)
+    throw base::OutputError("-o " + dir + ": cannot write into the directory: " + std::strerror(accessErrno));
 }
 
 int runSynth(const SynthArguments& a) {

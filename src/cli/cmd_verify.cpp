@@ -17,9 +17,9 @@
 #include "cli/topology_cli.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "driver/machine_boxes.hpp"
-#include "ir/input_error.hpp"
-#include "ir/limits.hpp"
-#include "ir/output_file.hpp"
+#include "base/input_error.hpp"
+#include "base/limits.hpp"
+#include "base/output_file.hpp"
 #include "topology/spec_reader.hpp"
 #include "verify/baseline.hpp"
 #include "verify/collective_resolution.hpp"
@@ -41,7 +41,7 @@ struct VerifyArguments {
   std::string format = "text";
   bool quiet = false;
   std::string output;
-  uint64_t maxInputBytes = kDefaultMaxInputBytes;
+  uint64_t maxInputBytes = base::kDefaultMaxInputBytes;
   std::string engine = "sim";
   std::string solver = "z3";
   double smtTimeoutSeconds = 60;
@@ -90,7 +90,7 @@ bool applyRuleControl(const VerifyArguments& args, verify::Options& options, int
     }
     options.ruleOverrides.overrideWith(commandLine);
     if (baseline) options.baseline = std::make_shared<const verify::Baseline>(verify::Baseline::read(*baseline));
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     exitCode = kExitMalformedInput;
     return false;
@@ -113,8 +113,8 @@ bool writeWitnesses(const std::string& dir, const std::vector<verify::FileReport
       std::ostringstream out;
       verify::writeWitness(out, r.file, r.smt->witnesses[n]);
       try {
-        writeOutputFile(path, out.str());
-      } catch (const OutputError& e) {
+        base::writeOutputFile(path, out.str());
+      } catch (const base::OutputError& e) {
         std::cerr << "ccforge verify: " << e.what() << "\n";
         return false;
       }
@@ -136,16 +136,16 @@ bool prepareDirectory(const std::string& option, const std::string& dir) {
 }
 
 int runVerify(const VerifyArguments& args) {
-  if (args.maxInputBytes == 0 || args.maxInputBytes > limits::kMaxInputBytesCeiling) {
-    std::cerr << "ccforge verify: --max-input-size must be between 1 byte and " << limits::kMaxInputBytesCeiling
+  if (args.maxInputBytes == 0 || args.maxInputBytes > base::limits::kMaxInputBytesCeiling) {
+    std::cerr << "ccforge verify: --max-input-size must be between 1 byte and " << base::limits::kMaxInputBytesCeiling
               << " bytes (1 TiB; docs/limits.md)\n";
     return kExitUsage;
   }
   for (const std::string& output : {args.output, args.writeBaseline}) {
     if (output.empty()) continue;
     try {
-      checkOutputPath(output);
-    } catch (const OutputError& e) {
+      base::checkOutputPath(output);
+    } catch (const base::OutputError& e) {
       std::cerr << "ccforge verify: " << e.what() << "\n";
       return kExitUsage;
     }
@@ -153,7 +153,7 @@ int runVerify(const VerifyArguments& args) {
   if (args.collective) {
     try {
       verify::checkCollectiveOption(*args.collective);
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       std::cerr << e.diagnostic() << "\n";
       return kExitMalformedInput;
     } catch (const std::invalid_argument& e) {
@@ -215,8 +215,8 @@ int runVerify(const VerifyArguments& args) {
     }
   } else {
     try {
-      writeOutputFile(args.output, text.str());
-    } catch (const OutputError& e) {
+      base::writeOutputFile(args.output, text.str());
+    } catch (const base::OutputError& e) {
       std::cerr << "ccforge verify: " << e.what() << "\n";
       return kExitUsage;
     }
@@ -225,7 +225,7 @@ int runVerify(const VerifyArguments& args) {
   if (!args.writeBaseline.empty()) {
     try {
       verify::writeBaseline(args.writeBaseline, reports);
-    } catch (const OutputError& e) {
+    } catch (const base::OutputError& e) {
       std::cerr << "ccforge verify: " << e.what() << "\n";
       return kExitUsage;
     }
@@ -258,7 +258,7 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       cmd->add_option("--gpus-per-box", args->gpusPerBox,
                       "ranks numbered box by box, this many to a box: slot back-pressure orders data only on "
                       "connections inside a box (default: any two ranks may be in different boxes)")
-          ->check(CLI::Range(1, limits::kMaxProgramRanks));
+          ->check(CLI::Range(1, base::limits::kMaxProgramRanks));
   cmd->add_option("--topology", args->topology,
                   "catalog name or spec file whose boxes hold the ranks (rank r: the machine's GPU r)")
       ->excludes(gpusPerBox);

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 #include "viz/dot_render.hpp"
 
 namespace ccforge::cli {
@@ -16,13 +16,13 @@ namespace ccforge::cli {
 inline void writePictureFile(const std::string& dot, const std::string& path) {
   const std::optional<viz::DotFormat> format = viz::formatForPath(path);
   if (!format) throw std::invalid_argument("-o " + path + ": the extension must be .dot, .gv, .svg, .png or .pdf");
-  replaceOutputFile(path, [&](const std::filesystem::path& tmp) {
+  base::replaceOutputFile(path, [&](const std::filesystem::path& tmp) {
     try {
       viz::writePicture(dot, *format, tmp);
     } catch (const std::runtime_error& e) {
-      throw OutputError(std::string(e.what()).find(tmp.string()) == std::string::npos
-                            ? std::string(e.what()) + " (" + path + ")"
-                            : "cannot write " + path);
+      throw base::OutputError(std::string(e.what()).find(tmp.string()) == std::string::npos
+                                  ? std::string(e.what()) + " (" + path + ")"
+                                  : "cannot write " + path);
     }
   });
 }

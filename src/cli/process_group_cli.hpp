@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "topology/process_group.hpp"
 #include "topology/spec_reader.hpp"
 
@@ -68,7 +68,7 @@ inline std::string withProcessGroup(const std::string& reportJson, const std::st
                         {"ranks", group},
                         {"gpus", names},
                         {"boxes", groupTopology.boxCount()}};
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 // The text report's first line for a group.

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/json_document.hpp"
-#include "ir/output_file.hpp"
+#include "base/json_document.hpp"
+#include "base/output_file.hpp"
 
 namespace ccforge::cli {
 
@@ -73,7 +73,7 @@ inline std::string withOutputSummary(const std::string& reportJson, const std::s
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(reportJson);
   j["files_written"] = filesWritten;
   j["warnings"] = warnings;
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 // Writes the index for a run whose JSON report is `reportJson`; returns its path.
@@ -84,9 +84,9 @@ inline std::string writeSynthIndex(const std::string& directory, const std::stri
   const std::filesystem::path report = std::filesystem::path(directory) / "report";
   std::error_code ec;
   std::filesystem::create_directories(report, ec);
-  if (ec) throw OutputError(report.string() + ": cannot create the directory: " + ec.message());
+  if (ec) throw base::OutputError(report.string() + ": cannot create the directory: " + ec.message());
   const std::filesystem::path path = report / (filePrefix + ".json");
-  writeOutputFile(path, jsonDocument(index));
+  base::writeOutputFile(path, base::jsonDocument(index));
   return path.string();
 }
 

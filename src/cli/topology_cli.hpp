@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "cli/exit_codes.hpp"
-#include "ir/input_error.hpp"
-#include "ir/output_file.hpp"
+#include "base/input_error.hpp"
+#include "base/output_file.hpp"
 
 namespace ccforge::cli {
 
@@ -31,13 +31,13 @@ template <typename Body>
 int runGuarded(std::string_view command, Body&& body) {
   try {
     return body();
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     return kExitMalformedInput;
   } catch (const std::invalid_argument& e) {
     std::cerr << "ccforge " << command << ": " << e.what() << "\n";
     return kExitUsage;
-  } catch (const OutputError& e) {
+  } catch (const base::OutputError& e) {
     std::cerr << "ccforge " << command << ": " << e.what() << "\n";
     return kExitUsage;
   } catch (const std::overflow_error& e) {  // exact arithmetic past 64 bits: the input's numbers
@@ -58,8 +58,8 @@ inline int writeOutput(std::string_view command, const std::string& path, const 
     return kExitUsage;
   }
   try {
-    writeOutputFile(path, text);
-  } catch (const OutputError& e) {
+    base::writeOutputFile(path, text);
+  } catch (const base::OutputError& e) {
     std::cerr << "ccforge " << command << ": " << e.what() << "\n";
     return kExitUsage;
   }

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "base/byte_size.hpp"
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 
 namespace ccforge::driver {
 namespace {
@@ -189,7 +189,7 @@ std::string perfTableJson(const PerfTable& table) {
   j["rows"] = rows;
   auto avg = averageBusBandwidth(table);
   j["avg_busbw_GBps"] = avg ? ordered_json(*avg) : ordered_json(nullptr);
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 std::string perfTableCsv(const PerfTable& table) {

@@ -3,7 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::dsl {
@@ -27,18 +27,19 @@ void CollectiveBinding::validate() const {
   if (ranks < 1) throw std::invalid_argument("a program needs at least 1 rank, got " + std::to_string(ranks));
   if (chunkFactor < 1)
     throw std::invalid_argument("the chunk factor must be at least 1, got " + std::to_string(chunkFactor));
-  if (ranks > limits::kMaxProgramRanks)
-    throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks is over ccforge's limit of " +
-                        std::to_string(limits::kMaxProgramRanks) + " ranks (docs/limits.md)");
+  if (ranks > base::limits::kMaxProgramRanks)
+    throw base::LimitExceeded("a program of " + std::to_string(ranks) + " ranks is over ccforge's limit of " +
+                              std::to_string(base::limits::kMaxProgramRanks) + " ranks (docs/limits.md)");
   // The chunks of every rank's buffers, as the DSL tracks them (chunksPerLoop per rank at most,
   // twice for an out-of-place call): computed in 64 bits, as ranks x chunks may pass 2^31.
   const int64_t perRank = hasShards(type) ? int64_t{ranks} * chunkFactor : chunkFactor;
-  if (!custom && perRank * ranks * 2 > limits::kMaxProgramChunks)
-    throw LimitExceeded("a program of " + std::to_string(ranks) + " ranks with " + std::to_string(perRank) +
-                        " chunks per rank buffer is over ccforge's limit of " +
-                        std::to_string(limits::kMaxProgramChunks) + " buffer chunks over all ranks (docs/limits.md)");
+  if (!custom && perRank * ranks * 2 > base::limits::kMaxProgramChunks)
+    throw base::LimitExceeded("a program of " + std::to_string(ranks) + " ranks with " + std::to_string(perRank) +
+                              " chunks per rank buffer is over ccforge's limit of " +
+                              std::to_string(base::limits::kMaxProgramChunks) +
+                              " buffer chunks over all ranks (docs/limits.md)");
   if (perRank > std::numeric_limits<int32_t>::max())
-    throw LimitExceeded("a buffer of " + std::to_string(perRank) + " chunks does not fit the IR's 32-bit counts");
+    throw base::LimitExceeded("a buffer of " + std::to_string(perRank) + " chunks does not fit the IR's 32-bit counts");
   if (type == CollectiveType::Custom && !custom)
     throw std::invalid_argument("a custom collective needs its specification");
   if (type != CollectiveType::Custom && custom)

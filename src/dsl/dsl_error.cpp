@@ -1,6 +1,6 @@
 #include "dsl/dsl_error.hpp"
 
-#include "ir/diagnostic.hpp"
+#include "base/diagnostic.hpp"
 
 namespace ccforge::dsl {
 
@@ -11,8 +11,8 @@ std::string describeLocation(const SourcePos& where) {
 }
 
 DslError::DslError(const std::string& call, SourcePos where, const std::string& message)
-    : std::runtime_error(formatDiagnostic(where.file_name(), ir::TextLocation{where.line(), where.column()},
-                                          DiagnosticLevel::Error, call + ": " + message)),
+    : std::runtime_error(base::formatDiagnostic(where.file_name(), base::TextLocation{where.line(), where.column()},
+                                                base::DiagnosticLevel::Error, call + ": " + message)),
       call_(call),
       where_(where),
       message_(message) {}

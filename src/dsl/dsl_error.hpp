@@ -1,6 +1,6 @@
 // Misuse of the DSL: a stale reference, an uninitialised read, an index out of range, ...
 // The message names the offending call (operation and arguments) and where the program made
-// it: what() is the diagnostic line FILE:LINE:COLUMN: error: CALL: MESSAGE (ir/diagnostic.hpp),
+// it: what() is the diagnostic line FILE:LINE:COLUMN: error: CALL: MESSAGE (base/diagnostic.hpp),
 // at the caller's position (SourcePos; the column is 1 when unknown).
 #pragma once
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "dsl/dsl_error.hpp"
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::dsl {
@@ -149,9 +149,9 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
 }
 
 ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocation dst, Directives d, SourcePos where) {
-  if (static_cast<int64_t>(trace.size()) >= limits::kMaxProgramTransfers)
-    throw LimitExceeded("the program records more than " + std::to_string(limits::kMaxProgramTransfers) +
-                        " copy and reduce operations, ccforge's limit (docs/limits.md)");
+  if (static_cast<int64_t>(trace.size()) >= base::limits::kMaxProgramTransfers)
+    throw base::LimitExceeded("the program records more than " + std::to_string(base::limits::kMaxProgramTransfers) +
+                              " copy and reduce operations, ccforge's limit (docs/limits.md)");
   // Chunk by chunk: the callers made sure that source and destination do not overlap.
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < src.count_; ++i) {
@@ -206,9 +206,9 @@ ChunkRef ProgramState::compute(ChunkLocation at, int32_t count, Directives d, So
     throw DslError(call(), where, "only a fused program computes: bind the program to a product (docs/fused.md)");
   requireRange(call, where, at, count);
   requireDirectives(call, where, d);
-  if (static_cast<int64_t>(trace.size()) >= limits::kMaxProgramTransfers)
-    throw LimitExceeded("the program records more than " + std::to_string(limits::kMaxProgramTransfers) +
-                        " copy and reduce operations, ccforge's limit (docs/limits.md)");
+  if (static_cast<int64_t>(trace.size()) >= base::limits::kMaxProgramTransfers)
+    throw base::LimitExceeded("the program records more than " + std::to_string(base::limits::kMaxProgramTransfers) +
+                              " copy and reduce operations, ccforge's limit (docs/limits.md)");
   const Collective coll = binding.collective();
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < count; ++i) {

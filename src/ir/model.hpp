@@ -9,19 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/text_position.hpp"
 #include "ir/kinds.hpp"
 
 namespace ccforge::ir {
 
 // The word that opens the comment holding a custom collective's spec (Algorithm::collectiveSpec).
 inline constexpr std::string_view kCollectiveSpecComment = "ccforge-collective-spec";
-
-// 1-based line and column in the file the element came from; 0 when built in memory.
-struct TextLocation {
-  uint32_t line = 0;
-  uint32_t column = 0;
-  bool known() const { return line != 0; }
-};
 
 struct Step {
   int32_t s = 0;
@@ -41,7 +35,7 @@ struct Step {
   int32_t nrows = -1;
   bool srcOperand = false;  // srcbuf="w" (srcbuf then holds Input, unused)
   bool dstOperand = false;  // dstbuf="w"
-  TextLocation where;
+  base::TextLocation where;
 };
 
 struct ThreadBlock {
@@ -50,7 +44,7 @@ struct ThreadBlock {
   int32_t recv = -1;
   int32_t chan = 0;
   std::vector<Step> steps;
-  TextLocation where;
+  base::TextLocation where;
 };
 
 // A read-only tensor of a fused program's rank, outside the collective's buffers.
@@ -61,7 +55,7 @@ struct Operand {
   int32_t rows = 0;
   int32_t cols = 0;
   bool columnMajor = false;  // layout="col"; "row" otherwise
-  TextLocation where;
+  base::TextLocation where;
 };
 
 // The operator a fused program's rank computes: a rows x cols row-major product of operands
@@ -72,7 +66,7 @@ struct Product {
   int32_t b = -1;
   int32_t rows = 0;
   int32_t cols = 0;
-  TextLocation where;
+  base::TextLocation where;
 };
 
 struct Gpu {
@@ -81,7 +75,7 @@ struct Gpu {
   int32_t outputChunks = 0;   // o_chunks
   int32_t scratchChunks = 0;  // s_chunks
   std::vector<ThreadBlock> threadBlocks;
-  TextLocation where;
+  base::TextLocation where;
   std::vector<Operand> operands;   // fused programs only
   std::optional<Product> product;  // fused programs only
 };
@@ -99,7 +93,7 @@ enum class HeaderStyle : uint8_t {
 struct RuleSuppression {
   std::string rule;
   std::string reason;
-  TextLocation where;
+  base::TextLocation where;
 };
 
 struct Algorithm {
@@ -124,7 +118,7 @@ struct Algorithm {
   std::optional<std::string> collectiveSpec;
   std::vector<RuleSuppression> suppressions;
   std::vector<Gpu> gpus;
-  TextLocation where;
+  base::TextLocation where;
 
   HeaderStyle headerStyle() const {
     return outofplace || minBytes || maxBytes ? HeaderStyle::Executor : HeaderStyle::Legacy;

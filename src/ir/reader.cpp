@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "ir/runtime_lexical_scan.hpp"
 
@@ -62,7 +62,7 @@ constexpr Schema<13> kStepSchema{{{"s", true},
 
 // Raised inside an expat callback; carried out of XML_Parse and rethrown as an InputError.
 struct Stop {
-  TextLocation where;
+  base::TextLocation where;
   std::string message;
 };
 
@@ -90,20 +90,20 @@ class Reader {
   // Feeds the next piece of the document (`last` for the final one, which may be empty).
   void feed(const char* data, size_t size, bool last) {
     if (size > 0 && std::memchr(data, '\0', size))
-      throw InputError(source_, location(), "binary data (NUL byte): not an MSCCL-IR XML file");
+      throw base::InputError(source_, location(), "binary data (NUL byte): not an MSCCL-IR XML file");
     if (!fedAny_ && size > 0) lexicalScan_.documentStart({data, size});
     fedAny_ = fedAny_ || size > 0;
     if (XML_Parse(parser_.get(), data, static_cast<int>(size), last) == XML_STATUS_ERROR) {
-      if (stop_) throw InputError(source_, stop_->where, stop_->message);
+      if (stop_) throw base::InputError(source_, stop_->where, stop_->message);
       XML_Error code = XML_GetErrorCode(parser_.get());
       if (code == XML_ERROR_NO_ELEMENTS && !sawAlgo_)
-        throw InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
-      throw InputError(source_, location(), std::string("malformed XML: ") + XML_ErrorString(code));
+        throw base::InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
+      throw base::InputError(source_, location(), std::string("malformed XML: ") + XML_ErrorString(code));
     }
   }
 
   ReadResult finish() {
-    if (!sawAlgo_) throw InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
+    if (!sawAlgo_) throw base::InputError(source_, location(), "no <algo> element: not an MSCCL-IR file");
     result_.runtimeParserIssues = lexicalScan_.take();
     return std::move(result_);
   }
@@ -112,11 +112,11 @@ class Reader {
   static Reader& self(void* user) { return *static_cast<Reader*>(user); }
 
   // Expat's position of the current event; columns are 0-based there.
-  TextLocation location() const {
+  base::TextLocation location() const {
     return {static_cast<uint32_t>(XML_GetCurrentLineNumber(parser_.get())),
             static_cast<uint32_t>(XML_GetCurrentColumnNumber(parser_.get()) + 1)};
   }
-  [[noreturn]] void stop(TextLocation where, std::string message) {
+  [[noreturn]] void stop(base::TextLocation where, std::string message) {
     stop_ = Stop{where, std::move(message)};
     XML_StopParser(parser_.get(), XML_FALSE);
     throw *stop_;
@@ -141,8 +141,8 @@ class Reader {
     if (!buffer || count <= 0 || offset + count > size) return {};
     return {buffer + offset, static_cast<size_t>(count)};
   }
-  TextLocation attributeLocation(std::string_view attribute) const {
-    TextLocation at = location();
+  base::TextLocation attributeLocation(std::string_view attribute) const {
+    base::TextLocation at = location();
     std::string_view tag = rawEvent();
     for (size_t pos = tag.find(attribute); pos != std::string_view::npos; pos = tag.find(attribute, pos + 1)) {
       bool starts = pos > 0 && (tag[pos - 1] == ' ' || tag[pos - 1] == '\t' || tag[pos - 1] == '\n');
@@ -232,7 +232,7 @@ class Reader {
   static constexpr std::array<std::string_view, 4> kElements{"algo", "gpu", "tb", "step"};
 
   void start(std::string_view name, const XML_Char** attributes) {
-    TextLocation where = location();
+    base::TextLocation where = location();
     if (skipped_ > 0) {
       ++skipped_;
       return;
@@ -294,7 +294,7 @@ class Reader {
 
   // Far beyond every runtime limit; keeps a hostile file from growing the model without bound.
   static constexpr size_t kMaxChildren = 1 << 20;
-  [[noreturn]] void tooMany(TextLocation where, const char* what) {
+  [[noreturn]] void tooMany(base::TextLocation where, const char* what) {
     stop(where, std::string("more than ") + std::to_string(kMaxChildren) + " " + what + " elements in one parent");
   }
 
@@ -302,7 +302,7 @@ class Reader {
   // (expat itself rejects duplicates).
   template <size_t N>
   std::array<const char*, N> slots(const XML_Char** attributes, const Schema<N>& schema, std::string_view element,
-                                   TextLocation where) {
+                                   base::TextLocation where) {
     std::array<const char*, N> values{};
     for (const XML_Char** a = attributes; *a; a += 2) {
       size_t k = 0;
@@ -426,7 +426,7 @@ class Reader {
     return true;
   }
 
-  Operand readOperand(const XML_Char** attributes, TextLocation where) {
+  Operand readOperand(const XML_Char** attributes, base::TextLocation where) {
     auto a = slots(attributes, kOperandSchema, "operand", where);
     Operand o;
     o.where = where;
@@ -443,7 +443,7 @@ class Reader {
     return o;
   }
 
-  Product readProduct(const XML_Char** attributes, TextLocation where) {
+  Product readProduct(const XML_Char** attributes, base::TextLocation where) {
     auto a = slots(attributes, kProductSchema, "product", where);
     Product p;
     p.where = where;
@@ -457,7 +457,7 @@ class Reader {
     return p;
   }
 
-  void readAlgo(const XML_Char** attributes, TextLocation where) {
+  void readAlgo(const XML_Char** attributes, base::TextLocation where) {
     auto a = slots(attributes, kAlgoSchema, "algo", where);
     Algorithm& algo = result_.algorithm;
     algo.where = where;
@@ -484,7 +484,7 @@ class Reader {
     if (a[9]) algo.maxBytes = byteBound(a[9], "maxBytes");
   }
 
-  Gpu readGpu(const XML_Char** attributes, TextLocation where) {
+  Gpu readGpu(const XML_Char** attributes, base::TextLocation where) {
     auto a = slots(attributes, kGpuSchema, "gpu", where);
     return Gpu{int32(a[0], "id"),
                int32(a[1], "i_chunks"),
@@ -496,12 +496,12 @@ class Reader {
                {}};
   }
 
-  ThreadBlock readThreadBlock(const XML_Char** attributes, TextLocation where) {
+  ThreadBlock readThreadBlock(const XML_Char** attributes, base::TextLocation where) {
     auto a = slots(attributes, kTbSchema, "tb", where);
     return ThreadBlock{int32(a[0], "id"), int32(a[1], "send"), int32(a[2], "recv"), int32(a[3], "chan"), {}, where};
   }
 
-  Step readStep(const XML_Char** attributes, TextLocation where) {
+  Step readStep(const XML_Char** attributes, base::TextLocation where) {
     auto a = slots(attributes, kStepSchema, "step", where);
     Step step;
     step.where = where;
@@ -561,7 +561,7 @@ ReadResult readAlgorithm(const std::string& text, const std::string& sourceName,
 
 ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes,
                              std::optional<RuntimeLexicalLimits> lexicalLimits) {
-  InputStream in(path, maxBytes);
+  base::InputStream in(path, maxBytes);
   Reader reader(path.string(), lexicalLimits);
   std::vector<char> block(1 << 20);
   for (;;) {

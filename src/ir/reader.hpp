@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/load_file.hpp"
+#include "base/load_file.hpp"
 #include "ir/model.hpp"
 #include "ir/runtime_lexical_scan.hpp"
 
@@ -26,7 +26,7 @@ struct ReadResult {
 // against (from the runtime profile); without them only the rules that hold for any size are.
 ReadResult readAlgorithm(const std::string& text, const std::string& sourceName,
                          std::optional<RuntimeLexicalLimits> lexicalLimits = std::nullopt);
-ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes = kDefaultMaxInputBytes,
+ReadResult readAlgorithmFile(const std::filesystem::path& path, uint64_t maxBytes = base::kDefaultMaxInputBytes,
                              std::optional<RuntimeLexicalLimits> lexicalLimits = std::nullopt);
 
 }  // namespace ccforge::ir

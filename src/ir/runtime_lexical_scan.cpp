@@ -11,7 +11,7 @@ constexpr size_t kMaxIssues = 20;
 // The lexer ends a name at these (mscclXmlGetToken); '=' starts a value.
 bool endsToken(char c) { return c == ' ' || c == '>' || c == '/' || c == '\n' || c == '\r'; }
 
-TextLocation advance(TextLocation at, std::string_view text) {
+base::TextLocation advance(base::TextLocation at, std::string_view text) {
   for (char c : text) {
     if (c == '\n') {
       ++at.line;
@@ -25,11 +25,11 @@ TextLocation advance(TextLocation at, std::string_view text) {
 
 }  // namespace
 
-void RuntimeLexicalScan::report(TextLocation where, std::string message) {
+void RuntimeLexicalScan::report(base::TextLocation where, std::string message) {
   if (issues_.size() < kMaxIssues) issues_.push_back({where, std::move(message)});
 }
 
-void RuntimeLexicalScan::readAsWarning(TextLocation where, std::string message) {
+void RuntimeLexicalScan::readAsWarning(base::TextLocation where, std::string message) {
   if (issues_.size() < kMaxIssues) issues_.push_back({where, std::move(message), true});
 }
 
@@ -40,14 +40,14 @@ void RuntimeLexicalScan::documentStart(std::string_view bytes) {
            "line break and fails (\"expecting '<'\")");
 }
 
-void RuntimeLexicalScan::declaration(TextLocation where) {
+void RuntimeLexicalScan::declaration(base::TextLocation where) {
   report(where, "XML declaration: the runtime's parser fails on it");
 }
 
-void RuntimeLexicalScan::startTag(std::string_view tag, TextLocation where) {
+void RuntimeLexicalScan::startTag(std::string_view tag, base::TextLocation where) {
   // One issue per kind and tag is enough to point the user at it.
   bool reported[5] = {};
-  TextLocation at = where;
+  base::TextLocation at = where;
   auto once = [&](int kind, const char* message) {
     if (!reported[kind]) report(at, message);
     reported[kind] = true;
@@ -85,7 +85,7 @@ void RuntimeLexicalScan::startTag(std::string_view tag, TextLocation where) {
 // every space in the tag opens an attribute slot (an extra one an empty slot); slots past
 // MAX_ATTR_COUNT are read into one spare entry and dropped. mscclXmlGetValue copies a value
 // and its closing quote without a bounds check into MAX_STR_LEN + 1 bytes.
-void RuntimeLexicalScan::attributeSlotsAndValues(std::string_view tag, TextLocation where) {
+void RuntimeLexicalScan::attributeSlotsAndValues(std::string_view tag, base::TextLocation where) {
   size_t i = 1;
   while (i < tag.size() && !endsToken(tag[i])) ++i;
   int32_t spaces = 0;
@@ -101,7 +101,7 @@ void RuntimeLexicalScan::attributeSlotsAndValues(std::string_view tag, TextLocat
     if (close == std::string_view::npos) return;
     const std::string_view name = tag.substr(nameStart, equals - nameStart);
     const size_t valueBytes = close - equals - 2;
-    const TextLocation at{where.line, where.column + static_cast<uint32_t>(nameStart)};
+    const base::TextLocation at{where.line, where.column + static_cast<uint32_t>(nameStart)};
     const int32_t slot = spaces - 1;
     if (slot >= limits_->maxAttributeSlots)
       report(at, fmt::format("attribute '{}' is in attribute slot {} of its tag (every space in a tag opens one): "
@@ -116,7 +116,7 @@ void RuntimeLexicalScan::attributeSlotsAndValues(std::string_view tag, TextLocat
   }
 }
 
-void RuntimeLexicalScan::endTag(std::string_view tag, TextLocation where) {
+void RuntimeLexicalScan::endTag(std::string_view tag, base::TextLocation where) {
   size_t i = 2;  // after "</"
   while (i < tag.size() && tag[i] != '>' && tag[i] != ' ' && tag[i] != '\t' && tag[i] != '\n' && tag[i] != '\r') ++i;
   if (i < tag.size() && tag[i] != '>')
@@ -126,7 +126,7 @@ void RuntimeLexicalScan::endTag(std::string_view tag, TextLocation where) {
                        tag));
 }
 
-void RuntimeLexicalScan::textBetweenTags(std::string_view raw, TextLocation where) {
+void RuntimeLexicalScan::textBetweenTags(std::string_view raw, base::TextLocation where) {
   const size_t bad = raw.find_first_not_of(" \n\r");
   if (reportedText_ || bad == std::string_view::npos) return;
   reportedText_ = true;
@@ -143,7 +143,7 @@ void RuntimeLexicalScan::textBetweenTags(std::string_view raw, TextLocation wher
 // The lexer reads "<!--" and the comment's first word as an element name (mscclXmlGetToken
 // without a value buffer) before it recognises the comment, so that word may not hold '=' and
 // must fit the name buffer; the word runs on into the closing "--" when the comment has no space.
-void RuntimeLexicalScan::comment(std::string_view data, TextLocation where) {
+void RuntimeLexicalScan::comment(std::string_view data, base::TextLocation where) {
   constexpr std::string_view kOpen = "!--", kClose = "-->";
   for (size_t k = 0; k < data.size() + kClose.size(); ++k) {
     const char c = k < data.size() ? data[k] : kClose[k - data.size()];

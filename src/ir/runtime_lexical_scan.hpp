@@ -22,7 +22,7 @@ struct RuntimeLexicalLimits {
 };
 
 struct RuntimeParserIssue {
-  TextLocation where;
+  base::TextLocation where;
   std::string message;
   bool warning = false;  // the runtime reads it as meant, in a way worth knowing (a number's spelling)
 };
@@ -34,23 +34,23 @@ class RuntimeLexicalScan {
 
   // The first bytes of the file.
   void documentStart(std::string_view bytes);
-  void declaration(TextLocation where);
+  void declaration(base::TextLocation where);
   // `raw` is the exact text of the event, which begins at `where`.
-  void startTag(std::string_view raw, TextLocation where);
-  void endTag(std::string_view raw, TextLocation where);
-  void textBetweenTags(std::string_view raw, TextLocation where);
+  void startTag(std::string_view raw, base::TextLocation where);
+  void endTag(std::string_view raw, base::TextLocation where);
+  void textBetweenTags(std::string_view raw, base::TextLocation where);
   // `data` is the comment's text between "<!--" and "-->".
-  void comment(std::string_view data, TextLocation where);
+  void comment(std::string_view data, base::TextLocation where);
 
   // Something the runtime reads in a way worth knowing, reported as a warning (reader.cpp): a
   // number strtol reads whole but that is not canonical decimal, an element it skips.
-  void readAsWarning(TextLocation where, std::string message);
+  void readAsWarning(base::TextLocation where, std::string message);
 
   std::vector<RuntimeParserIssue> take() { return std::move(issues_); }
 
  private:
-  void report(TextLocation where, std::string message);
-  void attributeSlotsAndValues(std::string_view tag, TextLocation where);
+  void report(base::TextLocation where, std::string message);
+  void attributeSlotsAndValues(std::string_view tag, base::TextLocation where);
 
   std::optional<RuntimeLexicalLimits> limits_;
   std::vector<RuntimeParserIssue> issues_;

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 
 namespace ccforge::plan {
 namespace {
@@ -168,7 +168,7 @@ std::string planJson(const PlanSetting& c, const PlanReport& r) {
       groups.push_back({{"ops", ops}, {"recomputed", dup}, {"time_us", k.timeUs}});
     }
   j["fused_op_groups"] = groups;
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 std::string planTimelineTitle(const PlanSetting& c, const PlanReport& r) {

@@ -7,9 +7,9 @@
 
 #include "codegen/compile_error.hpp"
 #include "codegen/compiler.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "library.hpp"
@@ -107,7 +107,7 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
         std::filesystem::create_directories(o.irDir);
         file = (std::filesystem::path(o.irDir) / (baseName + "-" + std::string(ir::protocolName(protocol)) + ".xml"))
                    .string();
-        writeOutputFile(file, ir::toXml(compiled->algorithm));
+        base::writeOutputFile(file, ir::toXml(compiled->algorithm));
       }
       try {
         curves.push_back(tabulate(compiled->algorithm, name, file, t, o, notes));
@@ -118,9 +118,9 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
   for (const std::string& path : o.irFiles) {
     ir::Algorithm a = ir::readAlgorithmFile(path).algorithm;
     if (a.coll != ir::CollectiveKind::AllReduce)
-      throw InputError(path, a.where, "not an AllReduce (coll=\"" + a.collName + "\")");
+      throw base::InputError(path, a.where, "not an AllReduce (coll=\"" + a.collName + "\")");
     if (static_cast<int32_t>(a.gpus.size()) != n)
-      throw InputError(
+      throw base::InputError(
           path, a.where,
           "has " + std::to_string(a.gpus.size()) + " ranks; the topology has " + std::to_string(n) + " GPUs");
     std::string name = std::filesystem::path(path).filename().string();

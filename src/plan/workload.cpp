@@ -3,7 +3,7 @@
 #include <cmath>
 #include <map>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 
 namespace ccforge::plan {
 
@@ -30,7 +30,9 @@ uint64_t Workload::gradientBytes() const {
 }
 
 void finishWorkload(Workload& w) {
-  auto fail = [&](ir::TextLocation where, const std::string& message) { throw InputError(w.source, where, message); };
+  auto fail = [&](base::TextLocation where, const std::string& message) {
+    throw base::InputError(w.source, where, message);
+  };
   if (w.ops.empty()) fail({}, "the workload has no ops");
   if (w.ops.size() > kMaxOps) fail({}, "more than " + std::to_string(kMaxOps) + " ops");
   if (w.tensors.size() > kMaxTensors) fail({}, "more than " + std::to_string(kMaxTensors) + " tensors");

@@ -33,7 +33,7 @@ struct Op {
   double outputBytes = 0;          // size of the op's result, what fusion with a consumer saves
   std::vector<int32_t> inputs;     // ops whose results this op reads; all earlier in the list
   std::vector<int32_t> gradients;  // tensors this op contributes to
-  ir::TextLocation where;
+  base::TextLocation where;
 
   bool elementwise() const { return kind == "elementwise"; }
 };
@@ -42,7 +42,7 @@ struct Tensor {
   std::string name;
   uint64_t bytes = 0;
   std::vector<int32_t> producers;  // ops that contribute to it; complete when the last has run
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 struct Workload {

@@ -7,11 +7,11 @@
 #include <memory>
 #include <sstream>
 
-#include "ir/input_error.hpp"
-#include "ir/load_file.hpp"
-#include "ir/text_position.hpp"
+#include "base/input_error.hpp"
+#include "base/load_file.hpp"
+#include "base/text_position.hpp"
 #include "plan/workload_catalog.hpp"
-#include "ir/json_locations.hpp"
+#include "base/json_locations.hpp"
 
 namespace ccforge::plan {
 namespace {
@@ -23,7 +23,7 @@ class WorkloadJsonReader {
   WorkloadJsonReader(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
 
   Workload read() {
-    ir::LocatedJson parsed = ir::parseLocatedJson(text_, source_);
+    base::LocatedJson parsed = base::parseLocatedJson(text_, source_);
     json root = std::move(parsed.root);
     locations_ = std::move(parsed.locations);
     if (!root.is_object()) fail("", "a workload is a JSON object");
@@ -40,7 +40,7 @@ class WorkloadJsonReader {
     if (tensors.size() > kMaxTensors) fail("/tensors", "more than " + std::to_string(kMaxTensors) + " tensors");
     std::map<std::string, int32_t, std::less<>> tensorIndex;
     for (size_t i = 0; i < tensors.size(); ++i) {
-      std::string p = ir::JsonLocations::child("/tensors", i);
+      std::string p = base::JsonLocations::child("/tensors", i);
       const json& t = tensors[i];
       if (!t.is_object()) fail(p, "expected an object");
       allowKeys(t, p, {"name", "bytes"});
@@ -57,7 +57,7 @@ class WorkloadJsonReader {
     if (ops.size() > kMaxOps) fail("/ops", "more than " + std::to_string(kMaxOps) + " ops");
     std::map<std::string, int32_t, std::less<>> opIndex;
     for (size_t i = 0; i < ops.size(); ++i) {
-      std::string p = ir::JsonLocations::child("/ops", i);
+      std::string p = base::JsonLocations::child("/ops", i);
       const json& o = ops[i];
       if (!o.is_object()) fail(p, "expected an object");
       allowKeys(o, p, {"name", "phase", "kind", "time_us", "flops", "bytes", "output_bytes", "inputs", "gradients"});
@@ -81,7 +81,7 @@ class WorkloadJsonReader {
         if (!in.is_array()) fail(p + "/inputs", "expected an array of op names");
         if (in.size() > kMaxOpInputs) fail(p + "/inputs", "too many inputs");
         for (size_t k = 0; k < in.size(); ++k) {
-          std::string q = ir::JsonLocations::child(p + "/inputs", k);
+          std::string q = base::JsonLocations::child(p + "/inputs", k);
           std::string name = string(in[k], q);
           auto it = opIndex.find(name);
           if (it == opIndex.end()) fail(q, "no op named '" + name + "' runs before this one");
@@ -92,7 +92,7 @@ class WorkloadJsonReader {
         const json& g = o["gradients"];
         if (!g.is_array()) fail(p + "/gradients", "expected an array of tensor names");
         for (size_t k = 0; k < g.size(); ++k) {
-          std::string q = ir::JsonLocations::child(p + "/gradients", k);
+          std::string q = base::JsonLocations::child(p + "/gradients", k);
           std::string name = string(g[k], q);
           auto it = tensorIndex.find(name);
           if (it == tensorIndex.end()) fail(q, "no tensor named '" + name + "'");
@@ -109,8 +109,8 @@ class WorkloadJsonReader {
 
  private:
   [[noreturn]] void fail(std::string_view pointer, const std::string& message) const {
-    ir::TextLocation where = locations_ ? locations_->at(pointer) : ir::TextLocation{};
-    throw InputError(source_, where, pointer.empty() ? message : std::string(pointer) + ": " + message);
+    base::TextLocation where = locations_ ? locations_->at(pointer) : base::TextLocation{};
+    throw base::InputError(source_, where, pointer.empty() ? message : std::string(pointer) + ": " + message);
   }
   const json& member(const json& object, const std::string& pointer, const char* key) const {
     auto it = object.find(key);
@@ -121,7 +121,7 @@ class WorkloadJsonReader {
     for (auto it = object.begin(); it != object.end(); ++it) {
       bool known = false;
       for (std::string_view k : keys) known = known || it.key() == k;
-      if (!known) fail(ir::JsonLocations::child(pointer, it.key()), "unknown key \"" + it.key() + "\"");
+      if (!known) fail(base::JsonLocations::child(pointer, it.key()), "unknown key \"" + it.key() + "\"");
     }
   }
   std::string string(const json& v, const std::string& pointer) const {
@@ -143,20 +143,20 @@ class WorkloadJsonReader {
 
   std::string_view text_;
   std::string source_;
-  std::unique_ptr<ir::JsonLocations> locations_;
+  std::unique_ptr<base::JsonLocations> locations_;
 };
 
 }  // namespace
 
 Workload readWorkloadJson(std::string_view text, const std::string& source) {
-  if (text.size() > kMaxWorkloadBytes) throw InputError(source, {}, "workload larger than 64 MiB");
+  if (text.size() > kMaxWorkloadBytes) throw base::InputError(source, {}, "workload larger than 64 MiB");
   return WorkloadJsonReader(text, source).read();
 }
 
 Workload readAstraWorkload(std::string_view text, const std::string& source, double cycleNs) {
   if (!(cycleNs > 0) || cycleNs > 1e6) throw std::invalid_argument("the cycle time must be in (0, 1e6] ns");
-  if (text.size() > kMaxWorkloadBytes) throw InputError(source, {}, "workload larger than 64 MiB");
-  ir::LineIndex lines(text);
+  if (text.size() > kMaxWorkloadBytes) throw base::InputError(source, {}, "workload larger than 64 MiB");
+  base::LineIndex lines(text);
   // Tokens with their offsets, line by line.
   struct Token {
     std::string_view text;
@@ -178,7 +178,9 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     if (!row.empty()) rows.push_back(std::move(row));
     pos = end + 1;
   }
-  auto fail = [&](size_t offset, const std::string& message) { throw InputError(source, lines.at(offset), message); };
+  auto fail = [&](size_t offset, const std::string& message) {
+    throw base::InputError(source, lines.at(offset), message);
+  };
   auto integer = [&](const Token& t, const char* what) -> uint64_t {
     uint64_t v = 0;
     if (t.text.empty() || t.text.size() > 15) fail(t.offset, std::string("expected ") + what);
@@ -188,7 +190,8 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     }
     return v;
   };
-  if (rows.size() < 2) throw InputError(source, {}, "an ASTRA-sim workload has a parallelism line and a layer count");
+  if (rows.size() < 2)
+    throw base::InputError(source, {}, "an ASTRA-sim workload has a parallelism line and a layer count");
   std::string_view kind = rows[0][0].text;
   if (kind.substr(0, 4) != "DATA" && kind.substr(0, 6) != "HYBRID")
     fail(rows[0][0].offset, "expected DATA or HYBRID_* as the parallelism");
@@ -208,7 +211,7 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     std::string name;
     double fwd, ig, wg;
     uint64_t grad;
-    ir::TextLocation where;
+    base::TextLocation where;
   };
   std::vector<Layer> parsed;
   for (size_t r = 2; r < rows.size(); ++r) {
@@ -289,7 +292,7 @@ Workload readAstraWorkload(std::string_view text, const std::string& source, dou
     w.ops.push_back(std::move(ig));
     previous = static_cast<int32_t>(w.ops.size()) - 1;
   }
-  if (w.tensors.empty()) throw InputError(source, {}, "no layer has a weight-gradient ALLREDUCE");
+  if (w.tensors.empty()) throw base::InputError(source, {}, "no layer has a weight-gradient ALLREDUCE");
   finishWorkload(w);
   return w;
 }
@@ -320,7 +323,7 @@ Workload builtinWorkload(std::string_view name) {
 
 Workload loadWorkload(const std::string& nameOrPath, double astraCycleNs) {
   if (isBuiltinWorkload(nameOrPath)) return builtinWorkload(nameOrPath);
-  std::string text = loadFile(nameOrPath, kMaxWorkloadBytes);
+  std::string text = base::loadFile(nameOrPath, kMaxWorkloadBytes);
   if (nameOrPath.size() > 4 && nameOrPath.substr(nameOrPath.size() - 4) == ".txt")
     return readAstraWorkload(text, nameOrPath, astraCycleNs);
   return readWorkloadJson(text, nameOrPath);

@@ -7,11 +7,11 @@
 #include <memory>
 #include <stdexcept>
 
-#include "ir/input_error.hpp"
-#include "ir/json_locations.hpp"
-#include "ir/limits.hpp"
-#include "ir/load_file.hpp"
-#include "ir/text_position.hpp"
+#include "base/input_error.hpp"
+#include "base/json_locations.hpp"
+#include "base/limits.hpp"
+#include "base/load_file.hpp"
+#include "base/text_position.hpp"
 
 namespace ccforge {
 namespace {
@@ -22,7 +22,7 @@ class SpecReader {
  public:
   SpecReader(std::string source, std::string_view text) : source_(std::move(source)) {
     try {
-      locations_ = std::make_unique<ir::JsonLocations>(text);
+      locations_ = std::make_unique<base::JsonLocations>(text);
     } catch (const std::exception&) {
       // too deeply nested to locate: errors name the JSON pointer without a line
     }
@@ -39,11 +39,11 @@ class SpecReader {
     spec.ranks = integer(doc, "ranks", "");
     spec.inputChunks = integer(doc, "input_chunks", "");
     spec.outputChunks = integer(doc, "output_chunks", "");
-    if (spec.ranks > limits::kMaxProgramRanks)
+    if (spec.ranks > base::limits::kMaxProgramRanks)
       fail("/ranks",
-           "more than " + std::to_string(limits::kMaxProgramRanks) + " ranks, ccforge's limit (docs/limits.md)");
-    if (int64_t{spec.ranks} * std::max(spec.inputChunks, spec.outputChunks) > limits::kMaxProgramChunks)
-      fail("", "ranks x chunks is over ccforge's limit of " + std::to_string(limits::kMaxProgramChunks) +
+           "more than " + std::to_string(base::limits::kMaxProgramRanks) + " ranks, ccforge's limit (docs/limits.md)");
+    if (int64_t{spec.ranks} * std::max(spec.inputChunks, spec.outputChunks) > base::limits::kMaxProgramChunks)
+      fail("", "ranks x chunks is over ccforge's limit of " + std::to_string(base::limits::kMaxProgramChunks) +
                    " buffer chunks (docs/limits.md)");
     if (doc.contains("precondition")) spec.pre = entries(doc["precondition"], "/precondition");
     if (!doc.contains("postcondition")) fail("", "missing key 'postcondition'");
@@ -53,8 +53,8 @@ class SpecReader {
 
  private:
   [[noreturn]] void fail(const std::string& path, const std::string& message) const {
-    ir::TextLocation where = locations_ ? locations_->at(path) : ir::TextLocation{};
-    throw InputError(source_, where, (path.empty() ? std::string() : "at " + path + ": ") + message);
+    base::TextLocation where = locations_ ? locations_->at(path) : base::TextLocation{};
+    throw base::InputError(source_, where, (path.empty() ? std::string() : "at " + path + ": ") + message);
   }
   std::string text(const json& obj, const char* key) const {
     if (!obj.contains(key) || !obj[key].is_string()) fail(std::string("/") + key, "expected a string");
@@ -92,7 +92,7 @@ class SpecReader {
   }
 
   std::string source_;
-  std::unique_ptr<ir::JsonLocations> locations_;
+  std::unique_ptr<base::JsonLocations> locations_;
 };
 
 }  // namespace
@@ -102,16 +102,16 @@ CustomCollectiveSpec parseCollectiveSpec(const std::string& text, const std::str
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    ir::LineIndex lines(text);
+    base::LineIndex lines(text);
     size_t offset = e.byte == 0 ? 0 : e.byte - 1;
-    throw InputError(sourceName, lines.at(std::min(offset, text.size())), "malformed JSON");
+    throw base::InputError(sourceName, lines.at(std::min(offset, text.size())), "malformed JSON");
   } catch (const json::exception& e) {  // e.g. a number beyond double's range (1e400)
-    throw InputError(sourceName, {}, std::string("malformed JSON: ") + e.what());
+    throw base::InputError(sourceName, {}, std::string("malformed JSON: ") + e.what());
   }
   try {
     return SpecReader(sourceName, text).read(doc);
   } catch (const json::exception& e) {
-    throw InputError(sourceName, {}, std::string("invalid collective spec: ") + e.what());
+    throw base::InputError(sourceName, {}, std::string("invalid collective spec: ") + e.what());
   }
 }
 
@@ -139,7 +139,7 @@ std::string collectiveSpecJson(const CustomCollectiveSpec& spec) {
 }
 
 CustomCollectiveSpec readCollectiveSpecFile(const std::filesystem::path& path) {
-  return parseCollectiveSpec(loadFile(path, 64 << 20), path.string());
+  return parseCollectiveSpec(base::loadFile(path, 64 << 20), path.string());
 }
 
 }  // namespace ccforge

@@ -66,7 +66,7 @@ class ProgramLoader {
 
  private:
   template <typename... Args>
-  void issue(std::string rule, ir::TextLocation where, fmt::format_string<Args...> format, Args&&... args) {
+  void issue(std::string rule, base::TextLocation where, fmt::format_string<Args...> format, Args&&... args) {
     issues_.push_back({std::move(rule), where, fmt::format(format, std::forward<Args>(args)...)});
   }
 

@@ -50,7 +50,7 @@ struct LoadedStep {
   int32_t chainLength = 1;    // members of that chain
   int32_t row = -1;           // cmp: the product rows [row, row + nrows) it defines (in chunks dstoff..dstoff+cnt-1)
   int32_t nrows = 0;
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 struct LoadedConnection {
@@ -69,7 +69,7 @@ struct LoadedConnection {
 // Where and why a file has no defined execution. `rule` names the verifier rule.
 struct LoadIssue {
   std::string rule;
-  ir::TextLocation where;
+  base::TextLocation where;
   std::string message;
 };
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "semantics/loaded_program.hpp"
 #include "semantics/runtime_profile.hpp"
 
@@ -19,9 +19,9 @@ std::string gpuName(const topo::Topology& t, int32_t rank) {
 std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& source, const topo::Topology& t) {
   const ir::Algorithm& a = p.algorithm();
   if (p.ranks() > static_cast<int32_t>(t.gpus().size()))
-    throw InputError(source, a.where,
-                     "the algorithm has " + std::to_string(p.ranks()) + " ranks but topology " + t.name + " has only " +
-                         std::to_string(t.gpus().size()) + " GPUs");
+    throw base::InputError(source, a.where,
+                           "the algorithm has " + std::to_string(p.ranks()) + " ranks but topology " + t.name +
+                               " has only " + std::to_string(t.gpus().size()) + " GPUs");
   std::vector<topo::Route> routes;
   for (const LoadedConnection& c : p.connections()) {
     if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty())
@@ -31,12 +31,13 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
     auto route = topo::simulatorRoute(t, c.sender, c.receiver);
     if (!route) {
       const int32_t tb = c.sendTb >= 0 ? c.sendTb : c.recvTb;
-      throw InputError(source, p.threadBlock(tb).where,
-                       "connection rank " + std::to_string(c.sender) + " -> rank " + std::to_string(c.receiver) + " (" +
-                           gpuName(t, c.sender) + " -> " + gpuName(t, c.receiver) + ") has no route in topology " +
-                           t.name + ": neither a direct link nor a path through switches" +
-                           (t.gpuRelay ? ", NICs or relaying GPUs" : " or NICs") +
-                           (t.hostPath ? "" : ", and the spec has no host_path"));
+      throw base::InputError(source, p.threadBlock(tb).where,
+                             "connection rank " + std::to_string(c.sender) + " -> rank " + std::to_string(c.receiver) +
+                                 " (" + gpuName(t, c.sender) + " -> " + gpuName(t, c.receiver) +
+                                 ") has no route in topology " + t.name +
+                                 ": neither a direct link nor a path through switches" +
+                                 (t.gpuRelay ? ", NICs or relaying GPUs" : " or NICs") +
+                                 (t.hostPath ? "" : ", and the spec has no host_path"));
     }
     routes.push_back(*route);
   }
@@ -48,7 +49,7 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
 SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
                           const SimulationOptions& options) {
   const LoadResult load = loadProgram(algorithm);
-  if (!load.program) throw InputError(source, load.issues.front().where, load.issues.front().message);
+  if (!load.program) throw base::InputError(source, load.issues.front().where, load.issues.front().message);
   ModelParameters parameters = modelParameters(topology, options.arch);
   if (options.specLinkRates) parameters = atSpecLinkRates(parameters);
   const CostModel model(algorithm.proto, parameters);

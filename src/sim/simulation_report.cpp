@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "base/byte_size.hpp"
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::sim {
@@ -55,7 +55,7 @@ std::string simulationJson(const std::string& file, const ir::Algorithm& a, cons
                        {"transfers", s.transfers},
                        {"rank_skew_us", s.rankSkewUs}});
   j["results"] = results;
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 }  // namespace ccforge::sim

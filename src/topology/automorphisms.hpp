@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
@@ -29,7 +29,7 @@ struct AutomorphismGroup {
 // few seconds on the 2-core machine: catalog machines complete well within it, a 4096-GPU ring
 // does not. Past it the group found so far (a subgroup: every generator is a genuine
 // automorphism) is returned, complete = false.
-inline constexpr uint64_t kDefaultAutomorphismWorkLimit = limits::kAutomorphismWorkLimit;
+inline constexpr uint64_t kDefaultAutomorphismWorkLimit = base::limits::kAutomorphismWorkLimit;
 
 AutomorphismGroup automorphisms(const Topology& topology, Weighting weighting,
                                 uint64_t workLimit = kDefaultAutomorphismWorkLimit);

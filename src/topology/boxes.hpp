@@ -6,12 +6,12 @@
 #include <optional>
 #include <vector>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
 
-inline constexpr int32_t kMaxBoxes = limits::kMaxBoxes;
+inline constexpr int32_t kMaxBoxes = base::limits::kMaxBoxes;
 
 struct NicSpec {
   int32_t gpusPerNic = 1;  // NIC j of a box serves the box's GPUs j*g .. j*g+g-1 (rank order)
@@ -44,7 +44,7 @@ struct BoxesSpec {
   int32_t count = 1;
   std::optional<NicSpec> nics;
   std::optional<NetworkSpec> network;  // requires nics
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 // Adds `spec.count` copies of `box` to `topology`. Box k's vertices get box index

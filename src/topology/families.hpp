@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
@@ -15,8 +15,8 @@ enum class Family : uint8_t { Ring, Line, Star, FullyConnected, Switch, Mesh, To
 std::string_view familyName(Family f);
 std::optional<Family> parseFamily(std::string_view name);
 
-inline constexpr int32_t kMaxFamilyGpus = limits::kMaxFamilyGpus;
-inline constexpr int32_t kMaxFullyConnectedGpus = limits::kMaxFullyConnectedGpus;
+inline constexpr int32_t kMaxFamilyGpus = base::limits::kMaxFamilyGpus;
+inline constexpr int32_t kMaxFullyConnectedGpus = base::limits::kMaxFullyConnectedGpus;
 
 struct FamilySpec {
   Family family = Family::Ring;
@@ -27,7 +27,7 @@ struct FamilySpec {
   double alphaUs = 0;
   LinkClass linkClass = LinkClass::NVLink;
   bool directed = false;  // ring and torus only: links only in the + direction
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 // Adds the family's vertices and links. Throws std::invalid_argument with a user-facing

@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "base/union_find.hpp"
-#include "ir/json_document.hpp"
-#include "ir/limits.hpp"
+#include "base/json_document.hpp"
+#include "base/limits.hpp"
 #include "topology/machine_import.hpp"
 
 namespace ccforge::topo {
@@ -54,15 +54,16 @@ class SpecBuilder {
   // Before a single vertex is built: a million boxes would take gigabytes before the spec
   // reader could refuse them.
   static void checkSize(const std::vector<BoxPlan>& plans, size_t count) {
-    if (count > static_cast<size_t>(limits::kMaxBoxes))
-      throw LimitExceeded(std::to_string(count) + " boxes: a spec has at most " + std::to_string(limits::kMaxBoxes) +
-                          " (docs/limits.md)");
+    if (count > static_cast<size_t>(base::limits::kMaxBoxes))
+      throw base::LimitExceeded(std::to_string(count) + " boxes: a spec has at most " +
+                                std::to_string(base::limits::kMaxBoxes) + " (docs/limits.md)");
     size_t gpus = 0;
     for (size_t k = 0; k < count; ++k)
       for (const auto& vertex : plans[plans.size() > 1 ? k : 0].vertices) gpus += vertex.second == "gpu" ? 1 : 0;
-    if (gpus > static_cast<size_t>(limits::kMaxTopologyGpus))
-      throw LimitExceeded(std::to_string(count) + " boxes make " + std::to_string(gpus) + " GPUs: a spec has at most " +
-                          std::to_string(limits::kMaxTopologyGpus) + " (docs/limits.md)");
+    if (gpus > static_cast<size_t>(base::limits::kMaxTopologyGpus))
+      throw base::LimitExceeded(std::to_string(count) + " boxes make " + std::to_string(gpus) +
+                                " GPUs: a spec has at most " + std::to_string(base::limits::kMaxTopologyGpus) +
+                                " (docs/limits.md)");
   }
 
   ImportResult build() {
@@ -114,7 +115,7 @@ class SpecBuilder {
     spec["unit_GBps"] = bandwidthJson(unit_);
     spec["vertices"] = vertices;
     spec["links"] = links;
-    return {jsonDocument(spec), notes_};
+    return {base::jsonDocument(spec), notes_};
   }
 
  private:

@@ -24,7 +24,7 @@ struct ImportedNvlink {
   int32_t targetGpu = -1;  // resolved when the target is a GPU of this box
   NvlinkTarget kind = NvlinkTarget::Gpu;
   int32_t count = 0;
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 struct ImportedGpu {
@@ -35,7 +35,7 @@ struct ImportedGpu {
   int32_t cpu = -1;       // index of its <cpu> (NUMA domain), -1 when unknown
   std::string parent;     // bus id of the enclosing PCI bridge, "" under the CPU itself
   Rational pcieGBps = 0;  // per direction, 0 when the dump does not say
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 struct ImportedNic {
@@ -44,7 +44,7 @@ struct ImportedNic {
   int64_t speedMbps = 0;
   int32_t cpu = -1;
   std::string parent;
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 struct ImportedBox {

@@ -8,14 +8,14 @@
 #include <memory>
 #include <set>
 
-#include "ir/input_error.hpp"
-#include "ir/load_file.hpp"
+#include "base/input_error.hpp"
+#include "base/load_file.hpp"
 #include "topology/machine_import.hpp"
 
 namespace ccforge::topo {
 namespace {
 
-using ir::TextLocation;
+using base::TextLocation;
 
 struct DumpStop {};
 
@@ -58,11 +58,12 @@ class DumpReader {
         XML_Error code = XML_GetErrorCode(parser_.get());
         std::string message = std::string("malformed XML: ") + XML_ErrorString(code);
         if (code == XML_ERROR_NO_ELEMENTS && sawRoot_) message += " (the dump ends before </system>: truncated?)";
-        throw InputError(box_.source, location(), message);
+        throw base::InputError(box_.source, location(), message);
       }
       offset += size;
     } while (offset < text.size());
-    if (!sawRoot_) throw InputError(box_.source, TextLocation{1, 1}, "not an NCCL topology dump: no <system> element");
+    if (!sawRoot_)
+      throw base::InputError(box_.source, base::TextLocation{1, 1}, "not an NCCL topology dump: no <system> element");
     if (box_.gpus.empty()) {
       std::string message = "the dump has no <gpu>";
       if (gpusWithoutElement_ > 0)
@@ -70,19 +71,19 @@ class DumpReader {
             ": " + std::to_string(gpusWithoutElement_) +
             " GPU-class <pci> devices without a <gpu> child, as in a hand-written NCCL_TOPO_FILE skeleton (NCCL "
             "fills GPUs and NVLinks in from the driver); write a full dump with NCCL_TOPO_DUMP_FILE on the machine";
-      throw InputError(box_.source, rootWhere_, message);
+      throw base::InputError(box_.source, rootWhere_, message);
     }
     resolveTargets();
     return std::move(box_);
   }
 
  private:
-  TextLocation location() const {
+  base::TextLocation location() const {
     return {static_cast<uint32_t>(XML_GetCurrentLineNumber(parser_.get())),
             static_cast<uint32_t>(XML_GetCurrentColumnNumber(parser_.get()) + 1)};
   }
   [[noreturn]] void fail(const std::string& message) {
-    stop_ = InputError(box_.source, location(), message);
+    stop_ = base::InputError(box_.source, location(), message);
     XML_StopParser(parser_.get(), XML_FALSE);
     throw DumpStop{};
   }
@@ -252,7 +253,7 @@ class DumpReader {
   };
   std::unique_ptr<XML_ParserStruct, ExpatFree> parser_;
   ImportedBox box_;
-  std::optional<InputError> stop_;
+  std::optional<base::InputError> stop_;
   std::vector<std::string> stack_;
   std::vector<PciFrame> pci_;
   std::set<std::string> unknown_;
@@ -263,7 +264,7 @@ class DumpReader {
   bool inNic_ = false;
   bool sawRoot_ = false;
   bool notedC2c_ = false;
-  TextLocation rootWhere_;
+  base::TextLocation rootWhere_;
 };
 
 }  // namespace
@@ -274,7 +275,7 @@ ImportedBox readNcclTopologyDump(std::string_view text, const std::string& sourc
 
 ImportedBox readMachineFile(const std::filesystem::path& path) {
   constexpr uint64_t kMaxMachineFileBytes = uint64_t{64} << 20;
-  std::string text = loadFile(path, kMaxMachineFileBytes);
+  std::string text = base::loadFile(path, kMaxMachineFileBytes);
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '<') return readNcclTopologyDump(text, path.string());
   return readNvidiaSmiTopology(text, path.string());

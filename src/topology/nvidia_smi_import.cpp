@@ -4,7 +4,7 @@
 #include <charconv>
 #include <map>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "topology/machine_import.hpp"
 
 namespace ccforge::topo {
@@ -63,8 +63,8 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
     }
   }
   if (header == lines.size())
-    throw InputError(sourceName, ir::TextLocation{1, 1},
-                     "not `nvidia-smi topo -m` output: no header line starting with GPU0");
+    throw base::InputError(sourceName, base::TextLocation{1, 1},
+                           "not `nvidia-smi topo -m` output: no header line starting with GPU0");
   std::vector<std::string> columns;  // "GPU<i>" or "NIC<j>", in order
   int32_t gpus = 0, nicColumns = 0;
   for (const SmiToken& t : smiTokens(lines[header])) {
@@ -76,8 +76,8 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
     }
     // nvidia-smi numbers its columns GPU0, GPU1, ..., then NIC0, NIC1, ...
     if ((gpu && (*gpu != gpus || nicColumns > 0)) || (nic && *nic != nicColumns))
-      throw InputError(
-          sourceName, ir::TextLocation{static_cast<uint32_t>(header + 1), t.column},
+      throw base::InputError(
+          sourceName, base::TextLocation{static_cast<uint32_t>(header + 1), t.column},
           "column '" + std::string(t.text) + "' out of order (expected " +
               (gpu && nicColumns == 0 ? "GPU" + std::to_string(gpus) : "NIC" + std::to_string(nicColumns)) + ")");
     (gpu ? gpus : nicColumns) += 1;
@@ -110,22 +110,23 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
       if (smiIndex(t[0].text, "NIC")) continue;  // NIC rows repeat the GPU columns
       break;
     }
-    ir::TextLocation rowAt{static_cast<uint32_t>(i + 1), t[0].column};
+    base::TextLocation rowAt{static_cast<uint32_t>(i + 1), t[0].column};
     if (*row != rowsSeen || *row >= gpus)
-      throw InputError(sourceName, rowAt,
-                       *row >= gpus ? "row GPU" + std::to_string(*row) + " has no column in the header"
-                                    : "expected row GPU" + std::to_string(rowsSeen));
+      throw base::InputError(sourceName, rowAt,
+                             *row >= gpus ? "row GPU" + std::to_string(*row) + " has no column in the header"
+                                          : "expected row GPU" + std::to_string(rowsSeen));
     if (t.size() < columns.size() + 1)
-      throw InputError(sourceName, rowAt,
-                       "row GPU" + std::to_string(*row) + " has " + std::to_string(t.size() - 1) +
-                           " cells; the header has " + std::to_string(columns.size()) + " columns");
+      throw base::InputError(sourceName, rowAt,
+                             "row GPU" + std::to_string(*row) + " has " + std::to_string(t.size() - 1) +
+                                 " cells; the header has " + std::to_string(columns.size()) + " columns");
     for (size_t c = 0; c < columns.size(); ++c) {
       const SmiToken& cell = t[c + 1];
-      ir::TextLocation at{static_cast<uint32_t>(i + 1), cell.column};
+      base::TextLocation at{static_cast<uint32_t>(i + 1), cell.column};
       if (auto n = smiIndex(cell.text, "NV")) {
         auto peer = smiIndex(columns[c], "GPU");
         if (!peer || *n <= 0)
-          throw InputError(sourceName, at, "'" + std::string(cell.text) + "' where a GPU-GPU NVLink count belongs");
+          throw base::InputError(sourceName, at,
+                                 "'" + std::string(cell.text) + "' where a GPU-GPU NVLink count belongs");
         ImportedNvlink l;
         l.gpu = *row;
         l.target = columns[c];
@@ -134,7 +135,7 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
         l.where = at;
         box.nvlinks.push_back(l);
       } else if (!pcieCell(cell.text)) {
-        throw InputError(
+        throw base::InputError(
             sourceName, at,
             "unknown cell '" + std::string(cell.text) + "' (expected X, NV<n>, PIX, PXB, PHB, NODE or SYS)");
       } else if (cell.text == "PIX") {
@@ -147,8 +148,8 @@ ImportedBox readNvidiaSmiTopology(std::string_view text, const std::string& sour
     ++rowsSeen;
   }
   if (rowsSeen < gpus)
-    throw InputError(
-        sourceName, ir::TextLocation{static_cast<uint32_t>(std::min(i, lines.size() - 1) + 1), 1},
+    throw base::InputError(
+        sourceName, base::TextLocation{static_cast<uint32_t>(std::min(i, lines.size() - 1) + 1), 1},
         "the matrix ends after " + std::to_string(rowsSeen) + " of " + std::to_string(gpus) + " GPU rows (truncated?)");
   // NIC legend: "  NIC0: mlx5_0".
   for (; i < lines.size(); ++i) {

@@ -8,7 +8,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 
 namespace ccforge::topo {
 namespace {
@@ -36,9 +36,10 @@ std::vector<int32_t> parseRankList(std::string_view text) {
     if (!ranks.empty() && first <= ranks.back())
       throw std::invalid_argument(fmt::format(
           "--ranks {}: rank {} comes after {}, list each rank once, in increasing order", text, first, ranks.back()));
-    if (static_cast<int64_t>(ranks.size()) + (last - first) >= limits::kMaxTopologyGpus)
-      throw std::invalid_argument(fmt::format(
-          "--ranks {}: more than {} ranks, the most a topology has (docs/limits.md)", text, limits::kMaxTopologyGpus));
+    if (static_cast<int64_t>(ranks.size()) + (last - first) >= base::limits::kMaxTopologyGpus)
+      throw std::invalid_argument(
+          fmt::format("--ranks {}: more than {} ranks, the most a topology has (docs/limits.md)", text,
+                      base::limits::kMaxTopologyGpus));
     for (int32_t r = first; r <= last; ++r) ranks.push_back(r);
     begin = comma + 1;
   }
@@ -46,15 +47,15 @@ std::vector<int32_t> parseRankList(std::string_view text) {
 }
 
 std::vector<int32_t> stridedRanks(int32_t start, int32_t stride, int32_t size) {
-  if (size < 1 || stride < 1 || start < 0 || size > limits::kMaxTopologyGpus)
+  if (size < 1 || stride < 1 || start < 0 || size > base::limits::kMaxTopologyGpus)
     throw std::invalid_argument(fmt::format(
         "--group-start {} --group-stride {} --group-size {}: the start is a rank, the stride at least 1, the size 1 "
         "to {}",
-        start, stride, size, limits::kMaxTopologyGpus));
+        start, stride, size, base::limits::kMaxTopologyGpus));
   std::vector<int32_t> ranks;
   for (int64_t i = 0; i < size; ++i) {
     const int64_t r = start + i * stride;
-    if (r >= limits::kMaxTopologyGpus)
+    if (r >= base::limits::kMaxTopologyGpus)
       throw std::invalid_argument(
           fmt::format("--group-stride {} --group-size {}: rank {} is past every topology", stride, size, r));
     ranks.push_back(static_cast<int32_t>(r));

@@ -8,22 +8,22 @@
 #include <memory>
 #include <stdexcept>
 
-#include "ir/input_error.hpp"
-#include "ir/text_position.hpp"
-#include "ir/load_file.hpp"
+#include "base/input_error.hpp"
+#include "base/text_position.hpp"
+#include "base/load_file.hpp"
 #include "topology/boxes.hpp"
 #include "topology/catalog.hpp"
 #include "topology/families.hpp"
-#include "ir/json_locations.hpp"
+#include "base/json_locations.hpp"
 
 namespace ccforge::topo {
 
-using ir::JsonLocations;
+using base::JsonLocations;
 namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxBoxNesting = limits::kMaxBoxNesting;
+constexpr int kMaxBoxNesting = base::limits::kMaxBoxNesting;
 
 bool validName(std::string_view name) {
   if (name.empty() || name.size() > 128) return false;
@@ -58,7 +58,7 @@ class SpecReader {
       : text_(text), source_(std::move(source)), baseDir_(std::move(baseDir)), nesting_(nesting) {}
 
   Topology read() {
-    ir::LocatedJson parsed = ir::parseLocatedJson(text_, source_);
+    base::LocatedJson parsed = base::parseLocatedJson(text_, source_);
     json root = std::move(parsed.root);
     locations_ = std::move(parsed.locations);
     return readSpec(root, "");
@@ -66,10 +66,10 @@ class SpecReader {
 
  private:
   [[noreturn]] void fail(std::string_view pointer, const std::string& message) const {
-    ir::TextLocation where = locations_ ? locations_->at(pointer) : ir::TextLocation{};
-    throw InputError(source_, where, pointer.empty() ? message : std::string(pointer) + ": " + message);
+    base::TextLocation where = locations_ ? locations_->at(pointer) : base::TextLocation{};
+    throw base::InputError(source_, where, pointer.empty() ? message : std::string(pointer) + ": " + message);
   }
-  ir::TextLocation where(std::string_view pointer) const { return locations_->at(pointer); }
+  base::TextLocation where(std::string_view pointer) const { return locations_->at(pointer); }
 
   void checkKeys(const json& object, const std::string& ptr, std::initializer_list<std::string_view> allowed) const {
     if (!object.is_object()) fail(ptr, "expected an object");
@@ -77,7 +77,7 @@ class SpecReader {
       bool known = false;
       for (std::string_view k : allowed) known = known || item.key() == k;
       if (!known)
-        fail(JsonLocations::child(ptr, item.key()),
+        fail(base::JsonLocations::child(ptr, item.key()),
              "unknown key '" + item.key() + "'; expected one of: " + joinKeys(allowed));
     }
   }
@@ -154,23 +154,27 @@ class SpecReader {
     t.sourceFile = source_;
     const json* name = member(spec, "name");
     if (name == nullptr) fail(ptr, "missing key 'name'");
-    t.name = text(*name, JsonLocations::child(ptr, "name"));
-    if (!validName(t.name)) fail(JsonLocations::child(ptr, "name"), "a name uses letters, digits and _ . : + - only");
-    if (const json* d = member(spec, "description")) t.description = text(*d, JsonLocations::child(ptr, "description"));
+    t.name = text(*name, base::JsonLocations::child(ptr, "name"));
+    if (!validName(t.name))
+      fail(base::JsonLocations::child(ptr, "name"), "a name uses letters, digits and _ . : + - only");
+    if (const json* d = member(spec, "description"))
+      t.description = text(*d, base::JsonLocations::child(ptr, "description"));
     if (const json* n = member(spec, "notes")) {
       // Free-text assumptions (written by `topo import`); checked for shape, otherwise ignored.
-      const std::string notesPtr = JsonLocations::child(ptr, "notes");
+      const std::string notesPtr = base::JsonLocations::child(ptr, "notes");
       if (!n->is_array()) fail(notesPtr, "notes must be an array of strings");
-      for (size_t i = 0; i < n->size(); ++i) text((*n)[i], JsonLocations::child(notesPtr, i));
+      for (size_t i = 0; i < n->size(); ++i) text((*n)[i], base::JsonLocations::child(notesPtr, i));
     }
-    if (const json* u = member(spec, "unit_GBps")) t.unitGBps = positive(*u, JsonLocations::child(ptr, "unit_GBps"));
-    if (const json* r = member(spec, "gpu_relay")) t.gpuRelay = boolean(*r, JsonLocations::child(ptr, "gpu_relay"));
-    if (const json* sm = member(spec, "sm")) t.sm = integer(*sm, JsonLocations::child(ptr, "sm"), 10, 999);
-    if (const json* n = member(spec, "nvls")) t.nvls = boolean(*n, JsonLocations::child(ptr, "nvls"));
-    if (const json* x = member(spec, "pxn")) t.pxn = boolean(*x, JsonLocations::child(ptr, "pxn"));
-    if (const json* x = member(spec, "p2p")) t.gpuP2p = boolean(*x, JsonLocations::child(ptr, "p2p"));
+    if (const json* u = member(spec, "unit_GBps"))
+      t.unitGBps = positive(*u, base::JsonLocations::child(ptr, "unit_GBps"));
+    if (const json* r = member(spec, "gpu_relay"))
+      t.gpuRelay = boolean(*r, base::JsonLocations::child(ptr, "gpu_relay"));
+    if (const json* sm = member(spec, "sm")) t.sm = integer(*sm, base::JsonLocations::child(ptr, "sm"), 10, 999);
+    if (const json* n = member(spec, "nvls")) t.nvls = boolean(*n, base::JsonLocations::child(ptr, "nvls"));
+    if (const json* x = member(spec, "pxn")) t.pxn = boolean(*x, base::JsonLocations::child(ptr, "pxn"));
+    if (const json* x = member(spec, "p2p")) t.gpuP2p = boolean(*x, base::JsonLocations::child(ptr, "p2p"));
     if (const json* h = member(spec, "host_path")) {
-      const std::string hp = JsonLocations::child(ptr, "host_path");
+      const std::string hp = base::JsonLocations::child(ptr, "host_path");
       checkKeys(*h, hp, {"bw", "alpha_us"});
       const json* bw = member(*h, "bw");
       if (bw == nullptr) fail(hp, "missing key 'bw'");
@@ -180,12 +184,13 @@ class SpecReader {
       t.hostPath = path;
     }
     LinkDefaults defaults;
-    if (const json* a = member(spec, "alpha_us")) defaults.alphaUs = latency(*a, JsonLocations::child(ptr, "alpha_us"));
+    if (const json* a = member(spec, "alpha_us"))
+      defaults.alphaUs = latency(*a, base::JsonLocations::child(ptr, "alpha_us"));
     if (const json* c = member(spec, "link_class"))
-      defaults.linkClass = linkClass(*c, JsonLocations::child(ptr, "link_class"));
+      defaults.linkClass = linkClass(*c, base::JsonLocations::child(ptr, "link_class"));
 
     if (const json* g = member(spec, "gpu")) {
-      const std::string gp = JsonLocations::child(ptr, "gpu");
+      const std::string gp = base::JsonLocations::child(ptr, "gpu");
       checkKeys(*g, gp, {"model", "peak_tflops", "memory_GBps"});
       GpuSpec gpu;
       if (const json* m = member(*g, "model")) gpu.model = text(*m, gp + "/model");
@@ -197,11 +202,11 @@ class SpecReader {
       t.gpu = gpu;
     }
     if (const json* c = member(spec, "calibration"))
-      t.calibration = readCalibration(*c, JsonLocations::child(ptr, "calibration"));
-    if (const json* f = member(spec, "family")) readFamily(t, *f, JsonLocations::child(ptr, "family"), defaults);
-    if (const json* b = member(spec, "boxes")) readBoxes(t, spec, *b, JsonLocations::child(ptr, "boxes"));
-    if (const json* v = member(spec, "vertices")) readVertices(t, *v, JsonLocations::child(ptr, "vertices"));
-    if (const json* l = member(spec, "links")) readLinks(t, *l, JsonLocations::child(ptr, "links"), defaults);
+      t.calibration = readCalibration(*c, base::JsonLocations::child(ptr, "calibration"));
+    if (const json* f = member(spec, "family")) readFamily(t, *f, base::JsonLocations::child(ptr, "family"), defaults);
+    if (const json* b = member(spec, "boxes")) readBoxes(t, spec, *b, base::JsonLocations::child(ptr, "boxes"));
+    if (const json* v = member(spec, "vertices")) readVertices(t, *v, base::JsonLocations::child(ptr, "vertices"));
+    if (const json* l = member(spec, "links")) readLinks(t, *l, base::JsonLocations::child(ptr, "links"), defaults);
     if (t.gpus().empty()) fail(ptr, "the topology has no GPU");
     return t;
   }
@@ -210,11 +215,11 @@ class SpecReader {
     if (!c.is_object()) fail(ptr, "expected an object");
     Calibration out;
     for (const auto& item : c.items()) {
-      const std::string p = JsonLocations::child(ptr, item.key());
+      const std::string p = base::JsonLocations::child(ptr, item.key());
       if (item.key() == "logs") {
         if (!item.value().is_array()) fail(p, "logs must be an array of strings");
         for (size_t i = 0; i < item.value().size(); ++i)
-          out.logs.push_back(text(item.value()[i], JsonLocations::child(p, i)));
+          out.logs.push_back(text(item.value()[i], base::JsonLocations::child(p, i)));
         continue;
       }
       const CalibrationField* field = nullptr;
@@ -252,15 +257,15 @@ class SpecReader {
                                                                                             : "n";
     for (std::string_view k : {"n", "dims", "dimension"})
       if (k != shapeKey && member(f, k) != nullptr)
-        fail(JsonLocations::child(ptr, k), "not a parameter of " + std::string(familyName(spec.family)) +
-                                               "; it takes '" + std::string(shapeKey) + "'");
+        fail(base::JsonLocations::child(ptr, k), "not a parameter of " + std::string(familyName(spec.family)) +
+                                                     "; it takes '" + std::string(shapeKey) + "'");
     const json* shape = member(f, shapeKey);
     if (shape == nullptr) fail(ptr, "missing key '" + std::string(shapeKey) + "'");
-    std::string shapePtr = JsonLocations::child(ptr, shapeKey);
+    std::string shapePtr = base::JsonLocations::child(ptr, shapeKey);
     if (shapeKey == "dims") {
       if (!shape->is_array()) fail(shapePtr, "expected an array of 1 to 3 extents");
       for (size_t i = 0; i < shape->size(); ++i)
-        spec.shape.push_back(integer((*shape)[i], JsonLocations::child(shapePtr, i), 1, kMaxFamilyGpus));
+        spec.shape.push_back(integer((*shape)[i], base::JsonLocations::child(shapePtr, i), 1, kMaxFamilyGpus));
     } else {
       spec.shape.push_back(integer(*shape, shapePtr, 0, kMaxFamilyGpus));
     }
@@ -289,7 +294,7 @@ class SpecReader {
         fail(ptr + "/box", "boxes nest deeper than " + std::to_string(kMaxBoxNesting) + " levels");
       try {
         inner = loadReference(box->get<std::string>(), baseDir_, nesting_ + 1);
-      } catch (const InputError& e) {
+      } catch (const base::InputError& e) {
         if (e.file() != box->get<std::string>()) throw;
         fail(ptr + "/box", e.message());
       }
@@ -364,7 +369,7 @@ class SpecReader {
   void readVertices(Topology& t, const json& list, const std::string& ptr) {
     if (!list.is_array()) fail(ptr, "expected an array of vertices");
     for (size_t i = 0; i < list.size(); ++i) {
-      std::string p = JsonLocations::child(ptr, i);
+      std::string p = base::JsonLocations::child(ptr, i);
       const json& v = list[i];
       checkKeys(v, p, {"name", "kind", "box"});
       Vertex vertex;
@@ -386,7 +391,7 @@ class SpecReader {
   int32_t endpoint(const Topology& t, const json& object, const std::string& ptr, std::string_view key) const {
     const json* v = member(object, key);
     if (v == nullptr) fail(ptr, "missing key '" + std::string(key) + "'");
-    std::string p = JsonLocations::child(ptr, key);
+    std::string p = base::JsonLocations::child(ptr, key);
     std::string name = text(*v, p);
     auto id = t.findVertex(name);
     if (!id) fail(p, "no vertex named '" + name + "'");
@@ -396,7 +401,7 @@ class SpecReader {
   void readLinks(Topology& t, const json& list, const std::string& ptr, const LinkDefaults& defaults) {
     if (!list.is_array()) fail(ptr, "expected an array of links");
     for (size_t i = 0; i < list.size(); ++i) {
-      std::string p = JsonLocations::child(ptr, i);
+      std::string p = base::JsonLocations::child(ptr, i);
       const json& l = list[i];
       checkKeys(l, p, {"from", "to", "bw", "alpha_us", "link_class", "directed"});
       Link link;
@@ -423,7 +428,7 @@ class SpecReader {
   std::string source_;
   std::filesystem::path baseDir_;
   int nesting_;
-  std::unique_ptr<JsonLocations> locations_;
+  std::unique_ptr<base::JsonLocations> locations_;
 };
 
 Topology readAt(std::string_view text, const std::string& source, const std::filesystem::path& baseDir, int nesting) {
@@ -431,7 +436,7 @@ Topology readAt(std::string_view text, const std::string& source, const std::fil
 }
 
 Topology readFileAt(const std::filesystem::path& path, int nesting) {
-  std::string content = loadFile(path, kMaxSpecBytes);
+  std::string content = base::loadFile(path, kMaxSpecBytes);
   return readAt(content, path.string(), path.parent_path(), nesting);
 }
 
@@ -442,14 +447,14 @@ Topology loadReference(std::string_view nameOrPath, const std::filesystem::path&
   if (path.is_relative() && !baseDir.empty()) path = baseDir / path;
   try {
     return readFileAt(path, nesting);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     if (e.where().known() || e.message() != "no such file") throw;
     std::string names;
     for (const CatalogEntry& entry : catalogEntries()) {
       if (!names.empty()) names += ", ";
       names += entry.name;
     }
-    throw InputError(std::string(nameOrPath), {}, "no such file, and not a catalog topology (" + names + ")");
+    throw base::InputError(std::string(nameOrPath), {}, "no such file, and not a catalog topology (" + names + ")");
   }
 }
 

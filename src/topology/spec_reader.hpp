@@ -6,12 +6,12 @@
 #include <string>
 #include <string_view>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "topology/topology.hpp"
 
 namespace ccforge::topo {
 
-inline constexpr uint64_t kMaxSpecBytes = limits::kMaxSpecBytes;
+inline constexpr uint64_t kMaxSpecBytes = base::limits::kMaxSpecBytes;
 
 // `baseDir` resolves box references given as relative paths.
 Topology readTopology(std::string_view text, const std::string& sourceName, const std::filesystem::path& baseDir);

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "topology/catalog.hpp"
 #include "topology/spec_reader.hpp"
 
@@ -89,7 +89,7 @@ std::string summaryJson(const Topology& t, const TopologySummary& s) {
                                    : ordered_json(nullptr);
   j["automorphisms"] = {{"weighted", groupJson(s.weighted)}, {"unweighted", groupJson(s.unweighted)}};
   j["gpu_orbits"] = s.gpuOrbits;
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 std::string catalogText() {

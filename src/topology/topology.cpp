@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 
 namespace ccforge::topo {
 
@@ -59,12 +59,12 @@ int32_t Topology::addVertex(Vertex v) {
   if (v.name.empty()) throw std::invalid_argument("a vertex needs a non-empty name");
   if (findVertex(v.name)) throw std::invalid_argument("vertex '" + v.name + "' is declared twice");
   if (v.box < 0) throw std::invalid_argument("vertex '" + v.name + "': box must be >= 0");
-  if (vertices_.size() >= static_cast<size_t>(limits::kMaxTopologyVertices))
-    throw LimitExceeded("the topology has more than " + std::to_string(limits::kMaxTopologyVertices) +
-                        " vertices (GPUs, switches and NICs), ccforge's limit (docs/limits.md)");
-  if (v.kind == VertexKind::Gpu && gpus_.size() >= static_cast<size_t>(limits::kMaxTopologyGpus))
-    throw LimitExceeded("the topology has more than " + std::to_string(limits::kMaxTopologyGpus) +
-                        " GPUs, ccforge's limit (docs/limits.md)");
+  if (vertices_.size() >= static_cast<size_t>(base::limits::kMaxTopologyVertices))
+    throw base::LimitExceeded("the topology has more than " + std::to_string(base::limits::kMaxTopologyVertices) +
+                              " vertices (GPUs, switches and NICs), ccforge's limit (docs/limits.md)");
+  if (v.kind == VertexKind::Gpu && gpus_.size() >= static_cast<size_t>(base::limits::kMaxTopologyGpus))
+    throw base::LimitExceeded("the topology has more than " + std::to_string(base::limits::kMaxTopologyGpus) +
+                              " GPUs, ccforge's limit (docs/limits.md)");
   auto id = static_cast<int32_t>(vertices_.size());
   rank_.push_back(v.kind == VertexKind::Gpu ? static_cast<int32_t>(gpus_.size()) : -1);
   if (v.kind == VertexKind::Gpu) gpus_.push_back(id);
@@ -81,16 +81,16 @@ int32_t Topology::addLink(Link l) {
   const std::string& a = vertices_[static_cast<size_t>(l.from)].name;
   const std::string& b = vertices_[static_cast<size_t>(l.to)].name;
   if (l.from == l.to) throw std::invalid_argument("link from '" + a + "' to itself");
-  if (links_.size() >= static_cast<size_t>(limits::kMaxTopologyLinks))
-    throw LimitExceeded("the topology has more than " + std::to_string(limits::kMaxTopologyLinks) +
-                        " directed links, ccforge's limit (docs/limits.md)");
+  if (links_.size() >= static_cast<size_t>(base::limits::kMaxTopologyLinks))
+    throw base::LimitExceeded("the topology has more than " + std::to_string(base::limits::kMaxTopologyLinks) +
+                              " directed links, ccforge's limit (docs/limits.md)");
   if (l.bandwidthGBps <= 0)
     throw std::invalid_argument("link " + a + " -> " + b + ": bandwidth must be positive, got " +
                                 toString(l.bandwidthGBps));
   if (!(l.alphaUs >= 0)) throw std::invalid_argument("link " + a + " -> " + b + ": alpha must be >= 0");
   if (auto existing = findLink(l.from, l.to)) {
     std::string message = "a second link " + a + " -> " + b;
-    ir::TextLocation first = links_[static_cast<size_t>(*existing)].where;
+    base::TextLocation first = links_[static_cast<size_t>(*existing)].where;
     if (first.known()) message += " (the first is at line " + std::to_string(first.line) + ")";
     throw std::invalid_argument(message + "; give one link the combined bandwidth");
   }

@@ -30,7 +30,7 @@ struct Vertex {
   std::string name;
   VertexKind kind = VertexKind::Gpu;
   int32_t box = 0;
-  ir::TextLocation where;  // in `Topology::sourceFile`, or where a generator was invoked
+  base::TextLocation where;  // in `Topology::sourceFile`, or where a generator was invoked
 };
 
 struct Link {
@@ -39,7 +39,7 @@ struct Link {
   Rational bandwidthGBps;  // > 0, per direction
   double alphaUs = 0;
   LinkClass linkClass = LinkClass::NVLink;
-  ir::TextLocation where;
+  base::TextLocation where;
 };
 
 // The GPU of a machine, for the roofline time of compute steps (docs/fused.md, "Prediction"):

@@ -12,11 +12,11 @@
 #include <stdexcept>
 
 #include "base/byte_size.hpp"
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "ir/names.hpp"
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 #include "ir/reader.hpp"
-#include "ir/svg_to_png.hpp"
+#include "base/svg_to_png.hpp"
 #include "semantics/runtime_profile.hpp"
 #include "semantics/selection.hpp"
 #include "sim/simulate.hpp"
@@ -173,11 +173,11 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
   for (const CollectiveTuning& t : run.collectives) {
     const std::string name = collName(t);
     const std::string svg = (report / ("plot-" + name + ".svg")).string();
-    writeOutputFile(svg,
-                    plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
+    base::writeOutputFile(
+        svg, plotSvg(t, fmt::format("{} on {}: predicted algbw, chosen windows shaded", name, run.topology)));
     out.reportFiles.push_back(svg);
     const std::string png = (report / ("plot-" + name + ".png")).string();
-    const std::string why = svgToPng(svg, png);
+    const std::string why = base::svgToPng(svg, png);
     if (why.empty())
       out.reportFiles.push_back(png);
     else
@@ -202,7 +202,7 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     for (const LegacyLoad& l : legacy.loads)
       out.reportFiles.push_back(synth::deploy::writeProgram(legacyDir.string(), t.windows[l.window].file, l.program));
     const std::string config = (report / ("msccl-config-" + name + ".xml")).string();
-    writeOutputFile(config, legacyConfigXml(t, legacy, legacyDir.string()));
+    base::writeOutputFile(config, legacyConfigXml(t, legacy, legacyDir.string()));
     out.reportFiles.push_back(config);
     for (const std::string& l : legacy.left)
       out.warnings.push_back(fmt::format("{}: msccl-config-{}.xml leaves out {}", name, name, l));
@@ -279,9 +279,9 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                     {"calls_checked", out.check.callsChecked},
                     {"ambiguous_calls", out.check.ambiguous}};
   index["warnings"] = out.warnings;
-  writeOutputFile(report / "index.json", jsonDocument(index));
+  base::writeOutputFile(report / "index.json", base::jsonDocument(index));
   out.reportFiles.push_back((report / "index.json").string());
-  writeOutputFile(report / "report.md", reportMarkdown(run, out));
+  base::writeOutputFile(report / "report.md", reportMarkdown(run, out));
   out.reportFiles.push_back((report / "report.md").string());
   return out;
 }

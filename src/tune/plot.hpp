@@ -1,6 +1,6 @@
 // tune's picture: predicted algbw against size (log-log) for every candidate and NCCL's
 // fallback, the chosen windows shaded (in-place above the axis band, out-of-place below), as
-// SVG written directly (its PNG copy: ir/svg_to_png.hpp).
+// SVG written directly (its PNG copy: base/svg_to_png.hpp).
 #pragma once
 
 #include <string>

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "ir/input_error.hpp"
-#include "ir/json_document.hpp"
-#include "ir/json_locations.hpp"
-#include "ir/load_file.hpp"
-#include "ir/output_file.hpp"
+#include "base/input_error.hpp"
+#include "base/json_document.hpp"
+#include "base/json_locations.hpp"
+#include "base/load_file.hpp"
+#include "base/output_file.hpp"
 
 namespace ccforge::verify {
 namespace {
@@ -18,10 +18,10 @@ constexpr std::string_view kFormat = "ccforge-baseline/1";
 Baseline Baseline::read(const std::filesystem::path& path) {
   Baseline b;
   b.source_ = path.string();
-  const std::string text = loadFile(path);
-  const ir::LocatedJson doc = ir::parseLocatedJson(text, b.source_);
+  const std::string text = base::loadFile(path);
+  const base::LocatedJson doc = base::parseLocatedJson(text, b.source_);
   const auto fail = [&](const std::string& pointer, const std::string& message) {
-    throw InputError(b.source_, doc.locations->at(pointer), message);
+    throw base::InputError(b.source_, doc.locations->at(pointer), message);
   };
   const nlohmann::json& root = doc.root;
   if (!root.is_object() || !root.contains("format") || root["format"] != kFormat)
@@ -29,7 +29,7 @@ Baseline Baseline::read(const std::filesystem::path& path) {
   if (!root.contains("findings") || !root["findings"].is_array()) fail("", "a baseline has a \"findings\" array");
   const nlohmann::json& findings = root["findings"];
   for (size_t i = 0; i < findings.size(); ++i) {
-    const std::string at = ir::JsonLocations::child("/findings", i);
+    const std::string at = base::JsonLocations::child("/findings", i);
     const nlohmann::json& f = findings[i];
     std::string parts[3];
     const char* keys[3] = {"file", "rule", "message"};
@@ -62,7 +62,7 @@ void writeBaseline(const std::filesystem::path& path, const std::vector<FileRepo
   doc["findings"] = nlohmann::ordered_json::array();
   for (const auto& [file, rule, message] : entries)
     doc["findings"].push_back({{"file", file}, {"rule", rule}, {"message", message}});
-  writeOutputFile(path, jsonDocument(doc));
+  base::writeOutputFile(path, base::jsonDocument(doc));
 }
 
 }  // namespace ccforge::verify

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "semantics/collective_spec.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 
 namespace ccforge::verify {
@@ -53,7 +53,7 @@ void checkCollectiveOption(const std::string& option) {
   try {
     (void)Collective::custom(std::move(spec));
   } catch (const std::invalid_argument& e) {
-    throw InputError(option, {}, std::string("invalid collective spec: ") + e.what());
+    throw base::InputError(option, {}, std::string("invalid collective spec: ") + e.what());
   }
 }
 
@@ -86,7 +86,7 @@ ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optio
       CustomCollectiveSpec spec;
       try {
         spec = parseCollectiveSpec(*algo.collectiveSpec, std::string(ir::kCollectiveSpecComment));
-      } catch (const InputError& e) {  // a finding about this file, not a bad command line
+      } catch (const base::InputError& e) {  // a finding about this file, not a bad command line
         throw std::invalid_argument(std::string("the file's collective spec comment: ") + e.what());
       }
       if (spec.ranks != algo.ngpus)

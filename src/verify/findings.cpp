@@ -32,13 +32,13 @@ void Findings::add(Violation v) {
   if (++countByRule_[v.rule] <= maxPerRule_) listed_.push_back(std::move(v));
 }
 
-void Findings::error(Check check, std::string rule, ir::TextLocation where, std::string message,
+void Findings::error(Check check, std::string rule, base::TextLocation where, std::string message,
                      std::vector<StepRef> steps, std::vector<std::string> evidence) {
   add(Violation{check, Severity::Error, std::move(rule), std::move(message), file_, where, std::move(steps),
                 std::move(evidence), std::nullopt});
 }
 
-void Findings::warning(Check check, std::string rule, ir::TextLocation where, std::string message) {
+void Findings::warning(Check check, std::string rule, base::TextLocation where, std::string message) {
   add(Violation{check, Severity::Warning, std::move(rule), std::move(message), file_, where, {}, {}, std::nullopt});
 }
 

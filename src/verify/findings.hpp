@@ -31,9 +31,9 @@ class Findings {
       : file_(std::move(file)), maxPerRule_(maxPerRule), overrides_(overrides) {}
 
   void add(Violation v);
-  void error(Check check, std::string rule, ir::TextLocation where, std::string message,
+  void error(Check check, std::string rule, base::TextLocation where, std::string message,
              std::vector<StepRef> steps = {}, std::vector<std::string> evidence = {});
-  void warning(Check check, std::string rule, ir::TextLocation where, std::string message);
+  void warning(Check check, std::string rule, base::TextLocation where, std::string message);
 
   // Errors found, suppressed ones included: the check failed (the report's verdict leaves the
   // suppressed ones out).

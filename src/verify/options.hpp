@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/load_file.hpp"
+#include "base/load_file.hpp"
 #include "verify/baseline.hpp"
 #include "verify/box_layout.hpp"
 #include "verify/rule_overrides.hpp"
@@ -50,7 +50,7 @@ struct Options {
   // A custom collective given as data (a compiled DSL program's own, e.g. a Python script's
   // Collective subclass); takes the place of `collective`.
   std::optional<CustomCollectiveSpec> customCollective;
-  uint64_t maxInputBytes = kDefaultMaxInputBytes;
+  uint64_t maxInputBytes = base::kDefaultMaxInputBytes;
   // Node visits the precise happens-before search may spend per file before the race check
   // gives up as inconclusive.
   uint64_t raceSearchBudget = 50'000'000;

@@ -14,7 +14,7 @@ namespace {
 
 // mscclXmlLoadSub appends every element it stores to its parent's subs[MAX_SUBS] without a
 // bound; an element it skips (another rank's content) is not stored.
-void childrenRule(size_t children, int32_t max, ir::TextLocation where, const std::string& parent, const char* child,
+void childrenRule(size_t children, int32_t max, base::TextLocation where, const std::string& parent, const char* child,
                   Findings& findings) {
   if (children <= static_cast<size_t>(max)) return;
   findings.error(Check::Format, "format.children", where,

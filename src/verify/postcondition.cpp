@@ -140,7 +140,7 @@ size_t checkPostcondition(const LoadedProgram& index, const StepGraph& graph, co
         evidence.push_back("no step writes it: it still holds its input");
       else
         explainer.explain(got.provenance, steps, evidence);
-      ir::TextLocation where = steps.empty() ? index.algorithm().where : steps.back().where;
+      base::TextLocation where = steps.empty() ? index.algorithm().where : steps.back().where;
       findings.error(Check::Postcondition, "postcondition.wrong-chunk", where,
                      fmt::format("{}: rank {} output chunk {} holds {}, but {} requires {}", callFormName(form), r, k,
                                  values.describe(got.value), collective.describe(), values.describe(*expected)),

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ir/diagnostic.hpp"
+#include "base/diagnostic.hpp"
 
 namespace ccforge::verify {
 
@@ -60,9 +60,9 @@ size_t FileReport::errorCount() const { return countOf(violations, false, Severi
 size_t FileReport::warningCount() const { return countOf(violations, false, Severity::Warning); }
 size_t FileReport::suppressedCount() const { return countOf(violations, true, Severity::Error); }
 
-void setError(FileReport& r, const std::string& file, ir::TextLocation where, std::string message) {
-  r.error = formatDiagnostic(file, where, DiagnosticLevel::Error, message,
-                             r.verdict == Verdict::Malformed ? "input.malformed" : "internal.error");
+void setError(FileReport& r, const std::string& file, base::TextLocation where, std::string message) {
+  r.error = base::formatDiagnostic(file, where, base::DiagnosticLevel::Error, message,
+                                   r.verdict == Verdict::Malformed ? "input.malformed" : "internal.error");
   r.errorFile = file;
   r.errorWhere = where;
   r.errorMessage = std::move(message);

@@ -23,7 +23,7 @@ struct StepRef {
   int32_t tb = -1;
   int32_t step = -1;
   int32_t tile = -1;  // -1: any / not applicable
-  ir::TextLocation where;
+  base::TextLocation where;
   std::string role;
 };
 
@@ -42,7 +42,7 @@ struct Violation {
   std::string rule;  // stable identifier, e.g. "limits.channels", "race.write-read"
   std::string message;
   std::string file;  // the file the location refers to
-  ir::TextLocation where;
+  base::TextLocation where;
   std::vector<StepRef> steps;  // race pair, deadlock cycle, chain that produced a wrong chunk
   std::vector<std::string> evidence;
   std::optional<Suppression> suppression;  // set: reported, but neither an error nor a warning
@@ -170,11 +170,11 @@ struct FileReport {
   std::string file;
   Verdict verdict = Verdict::Verified;
   // Malformed / InternalError: the diagnostic line (FILE:LINE:COLUMN: error: MESSAGE [RULE],
-  // ir/diagnostic.hpp); errorFile, errorWhere and errorMessage are its parts (errorFile is `file`
+  // base/diagnostic.hpp); errorFile, errorWhere and errorMessage are its parts (errorFile is `file`
   // or a file it names, such as a collective spec).
   std::string error;
   std::string errorFile;
-  ir::TextLocation errorWhere;
+  base::TextLocation errorWhere;
   std::string errorMessage;
   std::string profile;  // the runtime profile it was checked against; empty when it was not read
   std::optional<ProgramSummary> program;
@@ -193,7 +193,7 @@ struct FileReport {
 
 // Records why `r` could not be checked (its verdict, Malformed or InternalError, already set):
 // `message` at `where` in `file` (the report's own file, or one it names, such as a spec).
-void setError(FileReport& r, const std::string& file, ir::TextLocation where, std::string message);
+void setError(FileReport& r, const std::string& file, base::TextLocation where, std::string message);
 
 // The verdict of several files: the most severe, in the order
 // InternalError > Malformed > Violation > Inconclusive > Verified.

@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "verify/report_writers.hpp"
 
 namespace ccforge::verify {
@@ -162,7 +162,7 @@ void writeWitness(std::ostream& out, const std::string& file, const Witness& w) 
   j["tool"] = "ccforge verify";
   j["file"] = file;
   j["witness"] = witnessJson(w);
-  out << jsonDocument(j);
+  out << base::jsonDocument(j);
 }
 
 void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const RunInfo& run) {
@@ -174,7 +174,7 @@ void writeJson(std::ostream& out, const std::vector<FileReport>& reports, const 
   j["exit_code"] = run.exitCode;
   j["files"] = ordered_json::array();
   for (const FileReport& r : reports) j["files"].push_back(fileJson(r));
-  out << jsonDocument(j);
+  out << base::jsonDocument(j);
 }
 
 }  // namespace ccforge::verify

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <nlohmann/json.hpp>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 
 namespace ccforge::verify {
 namespace {
@@ -25,7 +25,7 @@ Enum byName(const json& value, Enum last, NameOf nameOf) {
   throw UnknownValue("unknown value \"" + name + "\"");
 }
 
-ir::TextLocation locationOf(const json& j) { return {j.at("line").get<uint32_t>(), j.at("column").get<uint32_t>()}; }
+base::TextLocation locationOf(const json& j) { return {j.at("line").get<uint32_t>(), j.at("column").get<uint32_t>()}; }
 
 StepRef stepOf(const json& j) {
   StepRef s;
@@ -108,12 +108,12 @@ Witness witnessOf(const json& j) {
 ReportFile readReportFile(const std::filesystem::path& path) {
   const std::string name = path.string();
   std::ifstream in(path);
-  if (!in) throw InputError(name, {}, "cannot read the report");
+  if (!in) throw base::InputError(name, {}, "cannot read the report");
   json document;
   try {
     document = json::parse(in);
   } catch (const json::exception& e) {
-    throw InputError(name, {}, std::string("not a JSON report: ") + e.what());
+    throw base::InputError(name, {}, std::string("not a JSON report: ") + e.what());
   }
   ReportFile out;
   try {
@@ -123,9 +123,9 @@ ReportFile readReportFile(const std::filesystem::path& path) {
       for (const json& f : document.at("files")) out.reports.push_back(fileReportOf(f));
     }
   } catch (const json::exception& e) {
-    throw InputError(name, {}, std::string("neither a ccforge verify report nor an SMT witness: ") + e.what());
+    throw base::InputError(name, {}, std::string("neither a ccforge verify report nor an SMT witness: ") + e.what());
   } catch (const UnknownValue& e) {
-    throw InputError(name, {}, std::string("neither a ccforge verify report nor an SMT witness: ") + e.what());
+    throw base::InputError(name, {}, std::string("neither a ccforge verify report nor an SMT witness: ") + e.what());
   }
   return out;
 }

@@ -4,7 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/rules.hpp"
 
@@ -38,7 +38,7 @@ class Locations {
     root_ = root_.lexically_normal();
   }
 
-  ordered_json physical(const std::string& file, ir::TextLocation where, bool alwaysRegion = false) const {
+  ordered_json physical(const std::string& file, base::TextLocation where, bool alwaysRegion = false) const {
     ordered_json loc{{"artifactLocation", {{"uri", relativeUri(file)}, {"uriBaseId", kSourceRoot}}}};
     if (where.known())
       loc["region"] = {{"startLine", where.line}, {"startColumn", where.column > 0 ? where.column : 1}};
@@ -155,7 +155,7 @@ void writeSarif(std::ostream& out, const std::vector<FileReport>& reports, const
                                                                    {"properties", {{"profile", run.profile}}}}})},
                              {"originalUriBaseIds", at.originalUriBaseIds()},
                              {"results", results}}})}};
-  out << jsonDocument(sarif);
+  out << base::jsonDocument(sarif);
 }
 
 }  // namespace ccforge::verify

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "ir/diagnostic.hpp"
+#include "base/diagnostic.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/selection.hpp"
 
@@ -29,15 +29,17 @@ std::string stepLine(const StepRef& s) {
 // when the step has none) and one per piece of evidence, each with the finding's rule: the
 // compilers' format, so that an editor steps through them and a filter by rule keeps them.
 void writeViolation(std::ostream& out, const Violation& v) {
-  out << formatDiagnostic(v.file, v.where,
-                          v.severity == Severity::Error ? DiagnosticLevel::Error : DiagnosticLevel::Warning, v.message,
-                          v.rule)
+  out << base::formatDiagnostic(
+             v.file, v.where,
+             v.severity == Severity::Error ? base::DiagnosticLevel::Error : base::DiagnosticLevel::Warning, v.message,
+             v.rule)
       << "\n";
   for (const StepRef& s : v.steps)
-    out << formatDiagnostic(v.file, s.where.known() ? s.where : v.where, DiagnosticLevel::Note, stepName(s), v.rule)
+    out << base::formatDiagnostic(v.file, s.where.known() ? s.where : v.where, base::DiagnosticLevel::Note, stepName(s),
+                                  v.rule)
         << "\n";
   for (const std::string& e : v.evidence)
-    out << formatDiagnostic(v.file, v.where, DiagnosticLevel::Note, e, v.rule) << "\n";
+    out << base::formatDiagnostic(v.file, v.where, base::DiagnosticLevel::Note, e, v.rule) << "\n";
 }
 
 std::string answers(const SmtQueryRecord& q) {
@@ -120,11 +122,12 @@ void writeViolations(std::ostream& out, const FileReport& r) {
   for (const Violation* v : firstHidden) {
     const size_t all =
         std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == v->rule; })->second;
-    out << formatDiagnostic(v->file, v->where, DiagnosticLevel::Note,
-                            fmt::format("{} more findings of this rule, the first here (of {} in all; --format json "
-                                        "or sarif lists every one)",
-                                        all - kFindingsShownPerRule, all),
-                            v->rule)
+    out << base::formatDiagnostic(
+               v->file, v->where, base::DiagnosticLevel::Note,
+               fmt::format("{} more findings of this rule, the first here (of {} in all; --format json "
+                           "or sarif lists every one)",
+                           all - kFindingsShownPerRule, all),
+               v->rule)
         << "\n";
   }
 }
@@ -204,7 +207,7 @@ void writeFile(std::ostream& out, const FileReport& r, RepeatedNotes& repeated) 
       continue;
     }
     repeated.emplace_back(n, 0);
-    out << formatDiagnostic(r.file, {}, DiagnosticLevel::Note, n) << "\n";
+    out << base::formatDiagnostic(r.file, {}, base::DiagnosticLevel::Note, n) << "\n";
   }
   if (!r.error.empty()) out << r.error << "\n";
   out << verdictLine(r) << "\n\n";

@@ -3,9 +3,9 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "ir/input_error.hpp"
-#include "ir/json_locations.hpp"
-#include "ir/load_file.hpp"
+#include "base/input_error.hpp"
+#include "base/json_locations.hpp"
+#include "base/load_file.hpp"
 
 namespace ccforge::verify {
 
@@ -26,19 +26,19 @@ RuleConfig readRuleConfig(const std::filesystem::path& path) {
   RuleConfig config;
   config.source = path;
   const std::string source = path.string();
-  const std::string text = loadFile(path);
-  const ir::LocatedJson doc = ir::parseLocatedJson(text, source);
+  const std::string text = base::loadFile(path);
+  const base::LocatedJson doc = base::parseLocatedJson(text, source);
   const auto fail = [&](const std::string& pointer, const std::string& message) {
-    throw InputError(source, doc.locations->at(pointer), message);
+    throw base::InputError(source, doc.locations->at(pointer), message);
   };
   if (!doc.root.is_object()) fail("", "a ccforge configuration is a JSON object");
   for (const auto& [key, value] : doc.root.items())
-    if (key != "verify") fail(ir::JsonLocations::child("", key), "unknown key \"" + key + "\" (known: verify)");
+    if (key != "verify") fail(base::JsonLocations::child("", key), "unknown key \"" + key + "\" (known: verify)");
   if (!doc.root.contains("verify")) return config;
   const nlohmann::json& verify = doc.root["verify"];
   if (!verify.is_object()) fail("/verify", "\"verify\" is an object");
   for (const auto& [key, value] : verify.items()) {
-    const std::string at = ir::JsonLocations::child("/verify", key);
+    const std::string at = base::JsonLocations::child("/verify", key);
     if (key == "baseline") {
       if (!value.is_string() || value.get<std::string>().empty()) fail(at, "\"baseline\" is a file name");
       config.baseline = path.parent_path() / value.get<std::string>();
@@ -51,7 +51,7 @@ RuleConfig readRuleConfig(const std::filesystem::path& path) {
     if (!action) fail(at, "unknown key \"" + key + "\" (known: disable, warn, error, baseline)");
     if (!value.is_array()) fail(at, "\"" + key + "\" is an array of rule ids or groups");
     for (size_t i = 0; i < value.size(); ++i) {
-      const std::string item = ir::JsonLocations::child(at, i);
+      const std::string item = base::JsonLocations::child(at, i);
       if (!value[i].is_string()) fail(item, "expected a rule id or group");
       try {
         config.overrides.set(value[i].get<std::string>(), *action);

@@ -7,8 +7,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "ir/input_error.hpp"
-#include "ir/limits.hpp"
+#include "base/input_error.hpp"
+#include "base/limits.hpp"
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "verify/directory.hpp"
@@ -24,13 +24,13 @@ struct DirectoryFile {
 std::vector<DirectoryFile> readDirectory(const std::string& directory) {
   std::error_code ec;
   const std::vector<DirectoryEntry> entries = listAlgorithmDirectory(directory, ec);
-  if (ec) throw InputError(directory, {}, "cannot read directory: " + ec.message());
+  if (ec) throw base::InputError(directory, {}, "cannot read directory: " + ec.message());
   std::vector<DirectoryFile> files;
   for (const DirectoryEntry& e : entries) {
     if (e.stray)
-      throw InputError(e.path, {1, 1},
-                       "not an algorithm file: " + *e.stray + "; `ccforge verify " + directory +
-                           "` says what each runtime does with it");
+      throw base::InputError(e.path, {1, 1},
+                             "not an algorithm file: " + *e.stray + "; `ccforge verify " + directory +
+                                 "` says what each runtime does with it");
     ir::ReadResult read = ir::readAlgorithmFile(e.path);
     read.algorithm.gpus = {};  // selection reads the header only
     files.push_back({e.path, std::move(read.algorithm)});
@@ -156,9 +156,9 @@ std::vector<SelectorAnswer> selectCall(const std::string& directory, const Selec
   const std::vector<DirectoryFile> files = readDirectory(directory);
   std::vector<SelectorAnswer> answers;
   for (int32_t ranks : rankCounts(files, request)) {
-    if (ranks > limits::kMaxProgramRanks)
-      throw LimitExceeded(fmt::format("select: {} ranks is over ccforge's limit of {} ranks a program", ranks,
-                                      limits::kMaxProgramRanks));
+    if (ranks > base::limits::kMaxProgramRanks)
+      throw base::LimitExceeded(fmt::format("select: {} ranks is over ccforge's limit of {} ranks a program", ranks,
+                                            base::limits::kMaxProgramRanks));
     if (request.root && *request.root >= ranks) continue;
     uint64_t count = request.count.value_or(0);
     if (request.bytes) {

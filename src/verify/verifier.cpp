@@ -6,7 +6,7 @@
 #include <memory>
 #include <new>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "verify/collective_resolution.hpp"
 #include "verify/connections.hpp"
@@ -292,7 +292,7 @@ class FileVerification {
   FileReport report_;
 };
 
-FileReport failure(const std::string& file, Verdict verdict, std::string message, ir::TextLocation where = {},
+FileReport failure(const std::string& file, Verdict verdict, std::string message, base::TextLocation where = {},
                    const std::string& errorFile = {}) {
   FileReport r;
   r.file = file;
@@ -301,7 +301,7 @@ FileReport failure(const std::string& file, Verdict verdict, std::string message
   return r;
 }
 
-FileReport failure(const std::string& file, Verdict verdict, const InputError& e) {
+FileReport failure(const std::string& file, Verdict verdict, const base::InputError& e) {
   return failure(file, verdict, e.message(), e.where(), e.file());
 }
 
@@ -310,7 +310,7 @@ FileReport checkAgainstProfile(const ir::Algorithm& algo, const std::string& sou
   FileReport r;
   try {
     return FileVerification(algo, source, options).run(parserIssues);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     r = failure(source, Verdict::Malformed, e);
   } catch (const std::bad_alloc&) {
     r = failure(source, Verdict::InternalError, "out of memory while checking");
@@ -365,7 +365,7 @@ ReadFile readAndVerify(const std::string& path, const Options& options, size_t i
   ReadFile f{path, std::nullopt, {}};
   try {
     f.read = ir::readAlgorithmFile(path, options.maxInputBytes, options.profile.lexical);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     f.report = failure(path, Verdict::Malformed, e);
     return f;
   } catch (const std::bad_alloc&) {

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "base/bounded_process.hpp"
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 
 namespace ccforge::viz {
 
@@ -40,11 +40,11 @@ void render(const std::string& dot, DotFormat format, const std::filesystem::pat
 void writePicture(const std::string& dot, DotFormat format, const std::filesystem::path& path,
                   std::chrono::seconds limit) {
   if (format == DotFormat::Dot) {
-    writeOutputFile(path, dot);
+    base::writeOutputFile(path, dot);
     return;
   }
   // Rendered beside the target and renamed over it: a failed or killed dot leaves no partial picture.
-  replaceOutputFile(path, [&](const std::filesystem::path& temporary) { render(dot, format, temporary, limit); });
+  base::replaceOutputFile(path, [&](const std::filesystem::path& temporary) { render(dot, format, temporary, limit); });
 }
 
 }  // namespace ccforge::viz

@@ -7,7 +7,7 @@
 
 #include "calibrate/calibrated_spec.hpp"
 #include "calibrate/fit.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "support/nccl_tests_logs.hpp"
 #include "topology/catalog.hpp"
 
@@ -95,14 +95,14 @@ TEST_CASE("calibrate: a log of another machine is a located error") {
   try {
     calibrate::checkAgainst(tables.front().table, topo::loadTopology("h100-2"));
     FAIL("accepted 8 GPUs for 16");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     CHECK_THAT(e.what(), Catch::Contains("h100-1x8-allreduce-nccl2.29.txt:11:1:") &&
                              Catch::EndsWith("the log ran on 8 GPUs but topology h100-2 has 16"));
   }
   try {
     calibrate::checkAgainst(tables.front().table, topo::loadTopology("a100-1"));
     FAIL("accepted H100s for an A100 box");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     CHECK_THAT(e.what(), Catch::EndsWith("rank 0 is a NVIDIA H100 80GB HBM3 (sm 90), but topology a100-1 says sm 80"));
   }
 }

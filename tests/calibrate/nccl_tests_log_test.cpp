@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "calibrate/nccl_tests_log.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 
 using namespace ccforge;
 using namespace ccforge::calibrate;
@@ -109,7 +109,7 @@ TEST_CASE("nccl-tests log: bad logs are located errors") {
   auto message = [](const std::string& text, std::optional<CollectiveType> c = std::nullopt) {
     try {
       readNcclTestsLog(text, "bad.txt", c);
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       return std::string(e.what());
     }
     return std::string("no error");

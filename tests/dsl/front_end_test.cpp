@@ -25,7 +25,7 @@ TEST_CASE("a call position given by the caller is what errors and the trace repo
   } catch (const dsl::DslError& e) {
     CHECK(e.where().line() == 12);
     CHECK(e.where().column() == 3);
-    // The compilers' diagnostic format, at the position the caller gave (ir/diagnostic.hpp).
+    // The compilers' diagnostic format, at the position the caller gave (base/diagnostic.hpp).
     CHECK_THAT(std::string(e.what()),
                Catch::StartsWith("script.py:12:3: error: chunk(rank 2 output[0]): reads an uninitialised chunk"));
   }

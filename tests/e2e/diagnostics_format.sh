@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every diagnostic ccforge prints about a file follows the compilers' format, which editors, vim's
 # errorformat and CI problem matchers read:  FILE:LINE:COLUMN: error|warning|note: MESSAGE [RULE]
-# (src/ir/diagnostic.hpp). Runs ccforge on many failing inputs: every verify fixture that is not
+# (src/base/diagnostic.hpp). Runs ccforge on many failing inputs: every verify fixture that is not
 # good, the malformed and msccl-tools invalid files, the directories, broken collective and
 # topology specs, and IR reader errors through dot and simulate; and checks that each prints at
 # least one diagnostic and that every line that looks like one (it says error, warning or note

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/reader.hpp"
 #include "verify/verifier.hpp"
 
@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ccforge::ir::ReadResult read;
   try {
     read = ccforge::ir::readAlgorithm(std::move(text), "fuzz.xml");
-  } catch (const ccforge::InputError&) {
+  } catch (const ccforge::base::InputError&) {
     return 0;
   }
   ccforge::verify::Options options;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "plan/iteration.hpp"
 #include "plan/op_fusion.hpp"
 #include "plan/workload_reader.hpp"
@@ -25,7 +25,7 @@ uint64_t parameters(const Workload& w) {
 std::string errorOf(const std::string& text) {
   try {
     readWorkloadJson(text, "w.json");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "no error";
@@ -164,19 +164,19 @@ TEST_CASE("ASTRA-sim workloads import with backward in reverse layer order") {
   try {
     readAstraWorkload("DATA\n3\nconv1 -1 1 NONE 0 1 NONE 0 1 ALLREDUCE 4 1\n", "bad.txt", 1.0);
     FAIL("no error");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     CHECK(std::string(e.what()) == "bad.txt:2:1: declares 3 layers but 1 layer lines follow");
   }
   try {
     readAstraWorkload("DATA\n1\nconv1 -1 1x NONE 0 1 NONE 0 1 ALLREDUCE 4 1\n", "bad.txt", 1.0);
     FAIL("no error");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     CHECK(std::string(e.what()) == "bad.txt:3:10: expected a compute time in cycles, found '1x'");
   }
   try {
     readAstraWorkload("DATA\n1\nconv1 -1 1 SOMETIMES 0 1 NONE 0 1 ALLREDUCE 4 1\n", "bad.txt", 1.0);
     FAIL("no error");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     CHECK(std::string(e.what()) ==
           "bad.txt:3:12: expected a collective type (ALLREDUCE, ALLGATHER, ALLTOALL, REDUCESCATTER, NONE)");
   }

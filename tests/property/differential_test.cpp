@@ -30,7 +30,7 @@
 
 #include "engine_runs.hpp"
 #include "evidence.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
@@ -99,7 +99,7 @@ class ProgramCheck {
     if (!generated_.mutations.empty()) ++tally_.mutated;
     try {
       read_ = ir::readAlgorithm(xml, source);
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       return {std::string("the writer's output does not read back: ") + e.what()};
     }
     verify::Options options;
@@ -134,7 +134,7 @@ class ProgramCheck {
   std::optional<runtime::Program> load(const std::string& unless) {
     try {
       return runtime::loadProgram(algorithm(), algorithm().name + ".xml", runtime::LoadOptions{});
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       if (!unless.empty()) problems_.push_back("the runtime refuses it (" + std::string(e.what()) + "), but " + unless);
       return std::nullopt;
     }

@@ -28,7 +28,7 @@
 
 #include "../verify/fixture_expectation.hpp"
 #include "evidence.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "kernel_oracle.hpp"
@@ -90,7 +90,7 @@ class AgreementCheck {
     ir::ReadResult read;
     try {
       read = ir::readAlgorithm(xml, a.name + ".xml");
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       return {std::string("the writer's output does not read back: ") + e.what()};
     }
     verify::Options options;

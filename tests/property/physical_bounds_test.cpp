@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "plan/simulated_cost.hpp"
 #include "rng.hpp"
@@ -143,7 +143,7 @@ std::vector<Machine> importedMachines() {
     topo::ImportedBox box;
     try {
       box = topo::readMachineFile(dump);
-    } catch (const InputError&) {
+    } catch (const base::InputError&) {
       continue;
     }
     topo::ImportOptions one;

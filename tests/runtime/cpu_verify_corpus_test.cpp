@@ -150,7 +150,7 @@ Outcome outcomeOf(const fs::path& file, int32_t slots = 0) {
     p.emplace(loadFile(file.string()));
   } catch (const ProgramRejected& e) {
     return e.unsupported() ? Outcome::Unsupported : Outcome::Rejected;
-  } catch (const InputError&) {
+  } catch (const base::InputError&) {
     return Outcome::Unreadable;
   }
   if (!p->serves(CallForm::OutOfPlace) && !p->serves(CallForm::InPlace)) return Outcome::NoCallForm;

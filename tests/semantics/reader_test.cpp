@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/reader.hpp"
 #include "semantics/runtime_profile.hpp"
 
@@ -30,7 +30,7 @@ const std::string kGoodStep =
 std::string errorOf(const std::string& text) {
   try {
     readAlgorithm(text, "t.xml");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "";
@@ -288,7 +288,7 @@ TEST_CASE("every msccl-tools sample reads") {
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(CCFORGE_FIXTURES) / "msccl-tools")) {
     if (entry.path().extension() != ".xml") continue;
     INFO(entry.path());
-    auto r = readAlgorithmFile(entry.path(), kDefaultMaxInputBytes, executorProfile().lexical);
+    auto r = readAlgorithmFile(entry.path(), base::kDefaultMaxInputBytes, executorProfile().lexical);
     CHECK(r.algorithm.stepCount() > 0);
     CHECK(r.runtimeParserIssues.empty());
     ++files;

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 #include "ir/reader.hpp"
 #include "ir/writer.hpp"
 #include "semantics/collective_spec.hpp"
@@ -44,21 +44,22 @@ TEST_CASE("a file written piece by piece is the whole text, and a failing produc
   const fs::path dir = fs::temp_directory_path() / ("ccforge_writer_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path file = dir / "out.xml";
-  ccforge::writeOutputFile(file, [&](const ccforge::TextSink& sink) { writeXml(a, sink); });
+  ccforge::base::writeOutputFile(file, [&](const ccforge::base::TextSink& sink) { writeXml(a, sink); });
   std::ifstream in(file, std::ios::binary);
   std::stringstream written;
   written << in.rdbuf();
   CHECK(written.str() == toXml(a));
   const fs::path failed = dir / "failed.xml";
-  CHECK_THROWS_WITH(ccforge::writeOutputFile(failed,
-                                             [](const ccforge::TextSink& sink) {
-                                               sink("<algo");
-                                               throw std::runtime_error("stopped half way");
-                                             }),
+  CHECK_THROWS_WITH(ccforge::base::writeOutputFile(failed,
+                                                   [](const ccforge::base::TextSink& sink) {
+                                                     sink("<algo");
+                                                     throw std::runtime_error("stopped half way");
+                                                   }),
                     "stopped half way");
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 1);  // out.xml only
-  CHECK_THROWS_AS(ccforge::writeOutputFile("/dev/full", [&](const ccforge::TextSink& sink) { writeXml(a, sink); }),
-                  ccforge::OutputError);
+  CHECK_THROWS_AS(
+      ccforge::base::writeOutputFile("/dev/full", [&](const ccforge::base::TextSink& sink) { writeXml(a, sink); }),
+      ccforge::base::OutputError);
   fs::remove_all(dir);
 }
 

@@ -7,7 +7,7 @@
 #include "fused_library.hpp"
 #include "program_text.hpp"
 #include "support/topology_support.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/reader.hpp"
 #include "topology/spec_reader.hpp"
 #include "sim/simulate.hpp"
@@ -138,7 +138,7 @@ TEST_CASE("programs that do not fit the topology are input errors") {
   CHECK_THROWS_WITH(timeOf(back, oneWay, 1024),
                     Catch::Contains("p.xml:") && Catch::Contains("connection rank 1 -> rank 0 (b -> a) has no route"));
   std::string noPeer = programText("Simple", 1, {{{-1, -1, 0, {{"s"}}}}, {}});
-  CHECK_THROWS_AS(timeOf(noPeer, kPair, 1024), InputError);
+  CHECK_THROWS_AS(timeOf(noPeer, kPair, 1024), base::InputError);
 }
 
 TEST_CASE("two blocks on one side of a connection are a violation") {
@@ -187,7 +187,7 @@ TEST_CASE("a structurally broken program is refused with its location, not simul
   CHECK_THROWS_WITH(timeOf(noGpus, kPair, 1024),
                     Catch::Contains("p.xml:1:1") && Catch::Contains("ngpus=2 but the file has 0 <gpu> elements"));
   const std::string badDependency = programText("Simple", 1, {{{1, -1, 0, {{"s", 1, 5, 0}}}}, {{-1, 0, 0, {{"r"}}}}});
-  CHECK_THROWS_AS(timeOf(badDependency, kPair, 1024), InputError);
+  CHECK_THROWS_AS(timeOf(badDependency, kPair, 1024), base::InputError);
 }
 
 TEST_CASE("a relayed transfer shares every link it crosses with the other transfers") {

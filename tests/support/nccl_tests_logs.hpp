@@ -10,7 +10,7 @@
 
 #include "calibrate/fit.hpp"
 #include "calibrate/nccl_tests_log.hpp"
-#include "ir/load_file.hpp"
+#include "base/load_file.hpp"
 #include "topology/catalog.hpp"
 #include "topology/spec_reader.hpp"
 
@@ -30,7 +30,7 @@ struct FixtureLog {
 };
 
 inline std::vector<FixtureLog> fixtureLogs() {
-  const nlohmann::json manifest = nlohmann::json::parse(loadFile(kLogsDirectory + "/logs.json"));
+  const nlohmann::json manifest = nlohmann::json::parse(base::loadFile(kLogsDirectory + "/logs.json"));
   std::vector<FixtureLog> out;
   for (const nlohmann::json& l : manifest.at("logs"))
     out.push_back({l.at("file").get<std::string>(), l.at("topology").get<std::string>(),
@@ -48,7 +48,7 @@ inline topo::Topology fixtureTopology(const FixtureLog& log) {
 inline std::vector<calibrate::LogInput> fixtureTables(const FixtureLog& log) {
   const std::string path = kLogsDirectory + "/" + log.file;
   std::vector<calibrate::LogInput> out;
-  for (calibrate::NcclTestsTable& t : calibrate::readNcclTestsLog(loadFile(path), path, log.collective))
+  for (calibrate::NcclTestsTable& t : calibrate::readNcclTestsLog(base::loadFile(path), path, log.collective))
     out.push_back({std::move(t), log.environment});
   return out;
 }

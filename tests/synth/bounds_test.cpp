@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "topology/catalog.hpp"
 #include "topology/families.hpp"
 #include "topology/spec_reader.hpp"
@@ -68,10 +68,10 @@ TEST_CASE("a disconnected topology has no bound: an input error naming the pair"
                                         "split.json", {});
   CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllGather),
                     Catch::Contains("split.json: c cannot reach a, so allgather cannot complete"));
-  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), InputError);
+  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), base::InputError);
   // Broadcast from a only needs a to reach everyone.
   CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).algbwUpperBoundGBps == 1);
-  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::Broadcast, 2), InputError);
+  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::Broadcast, 2), base::InputError);
 }
 
 TEST_CASE("an alltoall LP beyond the row limit gives way to the cut bound, not a long wait") {

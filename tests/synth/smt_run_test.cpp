@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "sccl_test_support.hpp"
 #include "synth/method.hpp"
 #include "synth/sccl/smt_report.hpp"
@@ -57,11 +57,12 @@ TEST_CASE("synth request sizes: instance parts out of range and instances over t
   const topo::Topology dgx1 = topo::loadTopology("dgx1");
   CHECK_NOTHROW(checkRequestSize(dgx1, Method::Smt, {2, 2, 3}));
   CHECK_THROWS_AS(checkRequestSize(dgx1, Method::Smt, {0, 2, 3}), std::invalid_argument);
-  CHECK_THROWS_AS(checkRequestSize(dgx1, Method::Smt, {limits::kMaxSmtInstanceSize + 1, 2, 3}), std::invalid_argument);
+  CHECK_THROWS_AS(checkRequestSize(dgx1, Method::Smt, {base::limits::kMaxSmtInstanceSize + 1, 2, 3}),
+                  std::invalid_argument);
   // C x max(S,R) x GPUs: 16 x 16 x 8 = 2048 is the limit itself, 17 x 16 x 8 is over it.
   CHECK_NOTHROW(checkRequestSize(dgx1, Method::Smt, {16, 16, 16}));
-  CHECK_THROWS_AS(checkRequestSize(dgx1, Method::Smt, {17, 16, 16}), LimitExceeded);
+  CHECK_THROWS_AS(checkRequestSize(dgx1, Method::Smt, {17, 16, 16}), base::LimitExceeded);
   CHECK_NOTHROW(checkRequestSize(dgx1, Method::Trees, {17, 16, 16}));  // the tree method has no instance
-  CHECK_THROWS_AS(checkRequestSize(family(topo::Family::Ring, limits::kMaxSmtSynthGpus + 1), Method::Smt, {}),
-                  LimitExceeded);
+  CHECK_THROWS_AS(checkRequestSize(family(topo::Family::Ring, base::limits::kMaxSmtSynthGpus + 1), Method::Smt, {}),
+                  base::LimitExceeded);
 }

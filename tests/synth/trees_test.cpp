@@ -8,8 +8,8 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 
-#include "ir/input_error.hpp"
-#include "ir/load_file.hpp"
+#include "base/input_error.hpp"
+#include "base/load_file.hpp"
 #include "sim/nccl_model.hpp"
 #include "sim/simulate.hpp"
 #include "topology/families.hpp"
@@ -167,7 +167,7 @@ TEST_CASE("trees: bad requests are refused with a message") {
   topo::Topology apart;
   apart.addVertex({.name = "g0", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
   apart.addVertex({.name = "g1", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
-  CHECK_THROWS_AS(synthesizeTrees(apart, CollectiveType::AllGather), InputError);
+  CHECK_THROWS_AS(synthesizeTrees(apart, CollectiveType::AllGather), base::InputError);
   CHECK_THROWS_AS(synthesizeTrees(twoBoxes(), CollectiveType::AllGather, {.timeoutSeconds = 0}), SynthesisLimit);
 }
 
@@ -239,7 +239,7 @@ TEST_CASE("trees: synth -o keeps a file's window only where it beats NCCL by the
   const double ncclBelow = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes / 2, 1}).timeUs;
   CHECK(ncclBelow / fileBelow < p.gainNeeded(bytes / 2, sim::kDefaultMargin));
   // The header carries the narrowed window; the reports say how sure it is.
-  const std::string header = loadFile(o.file);
+  const std::string header = base::loadFile(o.file);
   CHECK_THAT(header, Catch::Contains("minBytes=\"" + std::to_string(w.minBytes) + "\""));
   CHECK_THAT(header, Catch::Contains("maxBytes=\"" + std::to_string(*w.maxBytes) + "\""));
   const auto json = nlohmann::json::parse(treeRunJson("a100-1", "allgather", run.outcomes));

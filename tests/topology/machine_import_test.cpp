@@ -7,7 +7,7 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "topology/machine_import.hpp"
 #include "topology/routes.hpp"
 #include "topology/spec_reader.hpp"
@@ -40,7 +40,7 @@ bool hasLink(const Topology& t, std::string_view from, std::string_view to) {
 std::string importError(const std::string& file) {
   try {
     (void)readMachineFile(kDumps + file);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "no error";
@@ -293,7 +293,7 @@ bool importsCleanly(const std::string& text) {
     ImportResult r = buildImportedSpec({box}, o);
     (void)readTopology(r.specJson, "imported.json", {});
     return true;
-  } catch (const InputError&) {
+  } catch (const base::InputError&) {
     return false;
   } catch (const std::invalid_argument&) {
     return false;

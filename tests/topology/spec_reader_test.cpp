@@ -5,7 +5,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "topology/spec_reader.hpp"
 
 using namespace ccforge;
@@ -17,7 +17,7 @@ namespace {
 std::string errorOf(const std::string& text) {
   try {
     readTopology(text, "t.json", {});
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "";

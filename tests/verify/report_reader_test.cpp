@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "verify/report_reader.hpp"
 #include "verify/report_writers.hpp"
 #include "verify/verifier.hpp"
@@ -180,7 +180,7 @@ TEST_CASE("report reader: deadlock and data witnesses come back as written") {
 TEST_CASE("report reader: what is not a report is refused, located at the file") {
   CHECK_THROWS_WITH(verify::readReportFile(scratch("missing.json")),
                     Catch::Contains("missing.json: cannot read the report"));
-  CHECK_THROWS_AS(verify::readReportFile(written("text.json", "verified\n")), InputError);
+  CHECK_THROWS_AS(verify::readReportFile(written("text.json", "verified\n")), base::InputError);
   CHECK_THROWS_WITH(verify::readReportFile(written("text.json", "verified\n")), Catch::Contains("not a JSON report"));
   CHECK_THROWS_WITH(verify::readReportFile(written("other.json", R"({"tool": "other"})")),
                     Catch::Contains("other.json: neither a ccforge verify report nor an SMT witness"));

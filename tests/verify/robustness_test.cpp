@@ -23,7 +23,7 @@ std::string good() {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-verify::FileReport check(const fs::path& p, uint64_t maxBytes = kDefaultMaxInputBytes) {
+verify::FileReport check(const fs::path& p, uint64_t maxBytes = base::kDefaultMaxInputBytes) {
   verify::Options o;
   o.maxInputBytes = maxBytes;
   return verify::verifyFile(p, o);

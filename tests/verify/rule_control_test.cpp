@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/reader.hpp"
 #include "verify/baseline.hpp"
 #include "verify/findings.hpp"
@@ -32,7 +32,7 @@ void writeText(const std::filesystem::path& path, const std::string& text) { std
 std::string inputErrorOf(const std::function<void()>& f) {
   try {
     f();
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.diagnostic();
   }
   return "no error";

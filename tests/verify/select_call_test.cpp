@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 #include "ir/names.hpp"
 #include "support/temp_dir.hpp"
 #include "support/verify_support.hpp"
@@ -146,5 +146,5 @@ TEST_CASE("select: a root is not compared; bytes, ranks and roots are checked") 
   CHECK_THROWS_AS(
       verify::selectCall(d.path.string(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48),
                          {Selector::Internal}),
-      InputError);
+      base::InputError);
 }

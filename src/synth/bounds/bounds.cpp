@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "ir/input_error.hpp"
-#include "ir/limits.hpp"
+#include "base/input_error.hpp"
+#include "base/limits.hpp"
 #include "topology/distances.hpp"
 #include "synth/bounds/concurrent_flow.hpp"
 #include "synth/bounds/cut_bounds.hpp"
@@ -33,9 +33,9 @@ int32_t stepsNeeded(const Topology& t, CollectiveType c, int32_t root) {
       if (!needed || a == b) continue;
       int32_t steps = d[static_cast<size_t>(a)][static_cast<size_t>(b)];
       if (steps == topo::kUnreachable)
-        throw InputError(t.sourceFile, {},
-                         gpuName(t, a) + " cannot reach " + gpuName(t, b) + ", so " +
-                             std::string(collectiveTypeName(c)) + " cannot complete on topology " + t.name);
+        throw base::InputError(t.sourceFile, {},
+                               gpuName(t, a) + " cannot reach " + gpuName(t, b) + ", so " +
+                                   std::string(collectiveTypeName(c)) + " cannot complete on topology " + t.name);
       most = std::max(most, steps);
     }
   return most;
@@ -50,8 +50,8 @@ void requireWithinWorkLimit(const Topology& t, CollectiveType c) {
   const auto flows = static_cast<int64_t>(symmetric ? allGatherSinks(t).size() : t.gpus().size()),
              vertices = static_cast<int64_t>(t.vertices().size()), links = static_cast<int64_t>(t.links().size());
   const long double work = static_cast<long double>(flows) * vertices * links;
-  if (work <= static_cast<long double>(limits::kMaxBoundsWork)) return;
-  throw LimitExceeded(
+  if (work <= static_cast<long double>(base::limits::kMaxBoundsWork)) return;
+  throw base::LimitExceeded(
       "topology " + t.name + " is too large for the exact bounds: " + std::to_string(flows) +
       (symmetric && flows < static_cast<int64_t>(t.gpus().size()) ? " GPUs up to symmetry x " : " GPUs x ") +
       std::to_string(vertices) + " vertices x " + std::to_string(links) +
@@ -73,10 +73,11 @@ CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t roo
   try {
     return exactBound(t, c, root);
   } catch (const std::overflow_error& e) {
-    throw InputError(t.sourceFile, {},
-                     "topology " + t.name + ": " + e.what() +
-                         " (the exact max-flows scale every bandwidth to a common integer unit that must fit 64 bits; "
-                         "docs/limits.md)");
+    throw base::InputError(
+        t.sourceFile, {},
+        "topology " + t.name + ": " + e.what() +
+            " (the exact max-flows scale every bandwidth to a common integer unit that must fit 64 bits; "
+            "docs/limits.md)");
   }
 }
 

@@ -5,7 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 
 namespace ccforge::synth {
 namespace {
@@ -56,7 +56,7 @@ std::string boundsJson(const topo::Topology& t, const std::vector<CollectiveBoun
     collectives[std::string(collectiveTypeName(b.collective)) + (b.inSwitch ? "_in_switch" : "")] = entry;
   }
   j["collectives"] = collectives;
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 }  // namespace ccforge::synth

@@ -9,7 +9,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 #include "ir/writer.hpp"
 #include "semantics/selection.hpp"
 
@@ -141,9 +141,9 @@ void addDeploymentFields(nlohmann::ordered_json& e, const Deployment& d) {
 std::string writeProgram(const std::string& directory, const std::string& fileName, const ir::Algorithm& algorithm) {
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
-  if (ec) throw OutputError("cannot create the directory " + directory + ": " + ec.message());
+  if (ec) throw base::OutputError("cannot create the directory " + directory + ": " + ec.message());
   const std::string path = (std::filesystem::path(directory) / fileName).string();
-  writeOutputFile(path, ir::toXml(algorithm));
+  base::writeOutputFile(path, ir::toXml(algorithm));
   return path;
 }
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <tuple>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "semantics/size_arithmetic.hpp"
 
 namespace ccforge::synth::sccl {
@@ -171,7 +171,7 @@ std::optional<InstanceResult> powerOfTwoSubstitute(Synthesizer& synth, const Ins
     for (int32_t r = point.steps;; r += synth.phases()) {
       const Rational ratio = ratioOf(synth, c, r);
       if (limit && ratio >= *limit) break;
-      if (ratio >= bound && synth.instanceWork(c, point.steps, r) <= limits::kMaxSmtInstanceWork)
+      if (ratio >= bound && synth.instanceWork(c, point.steps, r) <= base::limits::kMaxSmtInstanceWork)
         candidates.emplace_back(ratio, c, r);
       if (!limit && ratio >= bound) break;  // with nothing to beat, the least R/C per C
     }

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/byte_size.hpp"
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 
 namespace ccforge::synth::sccl {
 namespace {
@@ -104,7 +104,7 @@ std::string smtRunJson(const std::string& topology, const std::string& solver, c
   j["instances"] = instances;
   j["complete"] = run.result.complete;
   if (!run.result.note.empty()) j["note"] = run.result.note;
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 }  // namespace ccforge::synth::sccl

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "synth/sccl/encoding.hpp"
 #include "synth/sccl/symmetry.hpp"
 
@@ -130,9 +130,9 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     return record(r);
   }
   const int64_t work = instanceWork(chunks, steps, rounds);
-  if (work > limits::kMaxSmtInstanceWork) {
+  if (work > base::limits::kMaxSmtInstanceWork) {
     r.note = "C x R x GPUs = " + std::to_string(work) + " is over ccforge's instance limit of " +
-             std::to_string(limits::kMaxSmtInstanceWork) + " (docs/limits.md)";
+             std::to_string(base::limits::kMaxSmtInstanceWork) + " (docs/limits.md)";
     return record(r);
   }
   const double left = secondsLeft();

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ir/json_document.hpp"
+#include "base/json_document.hpp"
 
 namespace ccforge::synth::trees {
 namespace {
@@ -100,7 +100,7 @@ std::string treeRunJson(const std::string& topology, const std::string& collecti
   j["simulated_algbw_GBps"] = best->evaluation.simulatedAlgbwGBps;
   j["fraction_of_bound"] = best->fractionOfBound();
   j["best"] = std::string(compositionName(best->composition));
-  return jsonDocument(j);
+  return base::jsonDocument(j);
 }
 
 }  // namespace ccforge::synth::trees

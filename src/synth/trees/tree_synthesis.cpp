@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "codegen/compile_error.hpp"
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 #include "semantics/protocol.hpp"
 #include "sim/simulate.hpp"
 #include "synth/bounds/bounds.hpp"
@@ -231,13 +231,13 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
     throw std::invalid_argument("the tree method synthesizes allgather, reducescatter, allreduce and alltoall, not " +
                                 std::string(collectiveTypeName(collective)));
   if (options.composition == Composition::Packing &&
-      topology.gpus().size() > static_cast<size_t>(limits::kMaxTreePackingGpus))
-    throw LimitExceeded("topology " + topology.name + " has " + std::to_string(topology.gpus().size()) +
-                        " GPUs; the tree packing synthesizes for at most " +
-                        std::to_string(limits::kMaxTreePackingGpus) +
-                        " (ccforge's limit, docs/limits.md); --composition hierarchical serves machines of "
-                        "identical boxes up to " +
-                        std::to_string(limits::kMaxTreeSynthGpus));
+      topology.gpus().size() > static_cast<size_t>(base::limits::kMaxTreePackingGpus))
+    throw base::LimitExceeded("topology " + topology.name + " has " + std::to_string(topology.gpus().size()) +
+                              " GPUs; the tree packing synthesizes for at most " +
+                              std::to_string(base::limits::kMaxTreePackingGpus) +
+                              " (ccforge's limit, docs/limits.md); --composition hierarchical serves machines of "
+                              "identical boxes up to " +
+                              std::to_string(base::limits::kMaxTreeSynthGpus));
   const Deadline own(options.timeoutSeconds);
   const Deadline& deadline = options.deadline ? *options.deadline : own;
   const std::string name = std::string(compositionName(options.composition)) + "-" +
@@ -351,7 +351,7 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
                                .maxSteps = options.target.maxStepsPerThreadBlock,
                                .protocol = options.protocol}));
         compiled = codegen::compile(*program, {.target = options.target});
-      } catch (const LimitExceeded& e) {
+      } catch (const base::LimitExceeded& e) {
         lastError = e.what();
         continue;
       } catch (const codegen::CompileError& e) {

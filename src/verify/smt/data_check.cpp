@@ -188,7 +188,7 @@ class DataChecker {
     std::vector<std::string> evidence = w.witness.outcome;
     evidence.push_back(
         fmt::format("witness: a schedule of {} events ({}); {}", w.witness.schedule.size(), q.name, w.witness.replay));
-    const ir::TextLocation where = steps.empty() ? index.algorithm().where : steps.front().where;
+    const base::TextLocation where = steps.empty() ? index.algorithm().where : steps.front().where;
     findings_.error(q.check, q.rule, where, std::move(message), std::move(steps), std::move(evidence));
   }
 

@@ -1,7 +1,7 @@
 // Verifies, simulates and bounds an MSCCL-IR broadcast in-process with ccforge's installed
 // libraries: consumer PROGRAM.xml TOPOLOGY. Prints one line per step and exits 0 when the
 // program verifies, simulates and stays within the bound.
-#include <ccforge/ir/input_error.hpp>
+#include <ccforge/base/input_error.hpp>
 #include <ccforge/ir/reader.hpp>
 #include <ccforge/sim/simulate.hpp>
 #include <ccforge/synth/bounds/bounds.hpp>
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
       return 6;
     }
     std::cout << "consumer: verified, simulated and within the bound\n";
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << e.diagnostic() << "\n";
     return 2;
   }

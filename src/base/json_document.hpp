@@ -8,11 +8,11 @@
 
 #include <string>
 
-namespace ccforge {
+namespace ccforge::base {
 
 template <typename Json>
 std::string jsonDocument(const Json& document) {
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -7,11 +7,11 @@
 #include <memory>
 #include <string>
 
-#include "ir/limits.hpp"
+#include "base/limits.hpp"
 
 struct gzFile_s;
 
-namespace ccforge {
+namespace ccforge::base {
 
 inline constexpr uint64_t kDefaultMaxInputBytes = limits::kDefaultMaxInputBytes;  // 1 GiB
 
@@ -36,4 +36,4 @@ class InputStream {
 
 std::string loadFile(const std::filesystem::path& path, uint64_t maxBytes = kDefaultMaxInputBytes);
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -1,4 +1,4 @@
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace ccforge {
+namespace ccforge::base {
 namespace {
 
 std::string reason(int error) { return std::strerror(error); }
@@ -100,4 +100,4 @@ void replaceOutputFile(const std::filesystem::path& path,
   }
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -8,15 +8,15 @@
 #include <string>
 #include <string_view>
 
-#include "ir/model.hpp"
+#include "base/text_position.hpp"
 
-namespace ccforge {
+namespace ccforge::base {
 
 enum class DiagnosticLevel { Error, Warning, Note };
 
 std::string_view diagnosticLevelName(DiagnosticLevel level);
 
-std::string formatDiagnostic(std::string_view file, ir::TextLocation where, DiagnosticLevel level,
-                             std::string_view message, std::string_view rule = {});
+std::string formatDiagnostic(std::string_view file, TextLocation where, DiagnosticLevel level, std::string_view message,
+                             std::string_view rule = {});
 
-}  // namespace ccforge
+}  // namespace ccforge::base

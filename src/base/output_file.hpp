@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace ccforge {
+namespace ccforge::base {
 
 // An output that could not be written (missing directory, no permission, disk full); the
 // commands report it with exit 1 (docs/exit-codes.md).
@@ -36,4 +36,4 @@ void replaceOutputFile(const std::filesystem::path& path,
 // it is not a directory itself. For a check before long work; the write checks again.
 void checkOutputPath(const std::filesystem::path& path);
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -6,30 +6,29 @@
 #include <stdexcept>
 #include <string>
 
-#include "ir/diagnostic.hpp"
-#include "ir/model.hpp"
+#include "base/diagnostic.hpp"
 
-namespace ccforge {
+namespace ccforge::base {
 
 class InputError : public std::runtime_error {
  public:
-  InputError(std::string file, ir::TextLocation where, const std::string& message)
+  InputError(std::string file, TextLocation where, const std::string& message)
       : std::runtime_error(format(file, where, message)), file_(std::move(file)), where_(where), message_(message) {}
 
   const std::string& file() const { return file_; }
-  ir::TextLocation where() const { return where_; }
+  TextLocation where() const { return where_; }
   const std::string& message() const { return message_; }
-  // The line ccforge prints for it: FILE:LINE:COLUMN: error: MESSAGE (ir/diagnostic.hpp).
+  // The line ccforge prints for it: FILE:LINE:COLUMN: error: MESSAGE (base/diagnostic.hpp).
   std::string diagnostic() const { return formatDiagnostic(file_, where_, DiagnosticLevel::Error, message_); }
 
  private:
-  static std::string format(const std::string& file, ir::TextLocation where, const std::string& message) {
+  static std::string format(const std::string& file, TextLocation where, const std::string& message) {
     if (!where.known()) return file + ": " + message;
     return file + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " + message;
   }
   std::string file_;
-  ir::TextLocation where_;
+  TextLocation where_;
   std::string message_;
 };
 
-}  // namespace ccforge
+}  // namespace ccforge::base

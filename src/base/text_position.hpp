@@ -1,14 +1,20 @@
-// Maps byte offsets of a text to 1-based line:column.
+// Places in a text: 1-based line:column, and the map from byte offsets to them.
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstddef>
 #include <string_view>
 #include <vector>
 
-#include "ir/model.hpp"
+namespace ccforge::base {
 
-namespace ccforge::ir {
+// 1-based line and column in the file the element came from; 0 when built in memory.
+struct TextLocation {
+  uint32_t line = 0;
+  uint32_t column = 0;
+  bool known() const { return line != 0; }
+};
 
 class LineIndex {
  public:
@@ -28,4 +34,4 @@ class LineIndex {
   std::vector<size_t> lineStarts_;
 };
 
-}  // namespace ccforge::ir
+}  // namespace ccforge::base

@@ -1,4 +1,4 @@
-#include "ir/load_file.hpp"
+#include "base/load_file.hpp"
 
 #include <zlib.h>
 
@@ -7,9 +7,9 @@
 #include <system_error>
 
 #include "base/byte_size.hpp"
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 
-namespace ccforge {
+namespace ccforge::base {
 InputStream::InputStream(const std::filesystem::path& path, uint64_t maxBytes)
     : name_(path.string()), maxBytes_(maxBytes) {
   std::error_code ec;
@@ -57,4 +57,4 @@ std::string loadFile(const std::filesystem::path& path, uint64_t maxBytes) {
   }
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -1,6 +1,6 @@
-#include "ir/diagnostic.hpp"
+#include "base/diagnostic.hpp"
 
-namespace ccforge {
+namespace ccforge::base {
 
 std::string_view diagnosticLevelName(DiagnosticLevel level) {
   switch (level) {
@@ -11,8 +11,8 @@ std::string_view diagnosticLevelName(DiagnosticLevel level) {
   return "error";
 }
 
-std::string formatDiagnostic(std::string_view file, ir::TextLocation where, DiagnosticLevel level,
-                             std::string_view message, std::string_view rule) {
+std::string formatDiagnostic(std::string_view file, TextLocation where, DiagnosticLevel level, std::string_view message,
+                             std::string_view rule) {
   uint32_t line = where.known() ? where.line : 1;
   uint32_t column = where.known() && where.column > 0 ? where.column : 1;
   std::string out(file.empty() ? std::string_view("<input>") : file);
@@ -37,4 +37,4 @@ std::string formatDiagnostic(std::string_view file, ir::TextLocation where, Diag
   return out;
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -4,10 +4,10 @@
 
 #include <string>
 
-namespace ccforge {
+namespace ccforge::base {
 
 // Runs `rsvg-convert -o PNG SVG` (no shell; killed after 30 s). Returns an empty string on
 // success, else why no PNG was written (and none is left behind).
 std::string svgToPng(const std::string& svgPath, const std::string& pngPath);
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -1,11 +1,11 @@
-#include "ir/json_locations.hpp"
+#include "base/json_locations.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "ir/input_error.hpp"
+#include "base/input_error.hpp"
 
-namespace ccforge::ir {
+namespace ccforge::base {
 
 JsonLocations::JsonLocations(std::string_view text) : text_(text), lines_(text) {
   size_t end = value(skipSpace(0), "", 0);
@@ -140,4 +140,4 @@ LocatedJson parseLocatedJson(std::string_view text, const std::string& source) {
   return out;
 }
 
-}  // namespace ccforge::ir
+}  // namespace ccforge::base

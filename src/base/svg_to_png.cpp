@@ -1,4 +1,4 @@
-#include "ir/svg_to_png.hpp"
+#include "base/svg_to_png.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "base/bounded_process.hpp"
-#include "ir/output_file.hpp"
+#include "base/output_file.hpp"
 
-namespace ccforge {
+namespace ccforge::base {
 
 std::string svgToPng(const std::string& svgPath, const std::string& pngPath) {
   constexpr std::chrono::seconds kLimit{30};
@@ -31,4 +31,4 @@ std::string svgToPng(const std::string& svgPath, const std::string& pngPath) {
   return "";
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::base

@@ -11,10 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "ir/model.hpp"
-#include "ir/text_position.hpp"
+#include "base/text_position.hpp"
 
-namespace ccforge::ir {
+namespace ccforge::base {
 
 class JsonLocations {
  public:
@@ -57,4 +56,4 @@ struct LocatedJson {
 };
 LocatedJson parseLocatedJson(std::string_view text, const std::string& source);
 
-}  // namespace ccforge::ir
+}  // namespace ccforge::base

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace ccforge {
+namespace ccforge::base {
 
 // A request beyond one of these limits. An std::invalid_argument, so every command that maps
 // nonsensical parameters to exit 1 maps this one there too; the message names the limit.
@@ -74,4 +74,4 @@ inline constexpr uint64_t kMaxRunBufferBytes = uint64_t{16} << 30;  // 16 GiB
 // sim::kDefaultEventLimit events per size (--max-events), past which a size is inconclusive.
 
 }  // namespace limits
-}  // namespace ccforge
+}  // namespace ccforge::base

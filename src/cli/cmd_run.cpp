@@ -1,4 +1,4 @@
-// `ccforge run FILE.xml...`: the options of driver/program_run.hpp's pipeline (verification at
+// `ccforge run FILE.xml...`: the options of run/program_run.hpp's pipeline (verification at
 // load, a run on random data checked element by element, time, algbw and busbw as nccl-tests
 // reports them). Exit codes as `verify`: 0 correct, 10 wrong result /
 // deadlock / rejected program, 5 inconclusive (time limit, no GPU), 1 usage, 2 unreadable input,
@@ -14,7 +14,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/verdict_exit_code.hpp"
-#include "driver/program_run.hpp"
+#include "run/program_run.hpp"
 #include "base/limits.hpp"
 #include "runtime/execution_error.hpp"
 #include "runtime/names.hpp"
@@ -70,8 +70,8 @@ TargetOptions targetOptions(const RunOptions& o) {
   return target;
 }
 
-driver::ProgramRunRequest requestOf(const RunOptions& o) {
-  driver::ProgramRunRequest r;
+run::ProgramRunRequest requestOf(const RunOptions& o) {
+  run::ProgramRunRequest r;
   const std::optional<DataType> dtype = parseDataType(o.dtype);
   if (!dtype) throw UsageError("unsupported --dtype '" + o.dtype + "' (supported: " + dataTypeList() + ")");
   const std::optional<ReduceOp> op = parseReduceOp(o.op);
@@ -98,21 +98,21 @@ driver::ProgramRunRequest requestOf(const RunOptions& o) {
   r.minBytes = o.minBytes;
   r.maxBytes = o.maxBytes;
   r.factor = o.factor;
-  r.format = o.format == "json"  ? driver::TableFormat::Json
-             : o.format == "csv" ? driver::TableFormat::Csv
-                                 : driver::TableFormat::Text;
+  r.format = o.format == "json"  ? run::TableFormat::Json
+             : o.format == "csv" ? run::TableFormat::Csv
+                                 : run::TableFormat::Text;
   return r;
 }
 
 int execute(const RunOptions& o) {
-  const driver::ProgramRunResult result = driver::runPrograms(requestOf(o), std::cout);
+  const run::ProgramRunResult result = run::runPrograms(requestOf(o), std::cout);
   switch (result.outcome) {
-    case driver::ProgramRunOutcome::Correct: return kExitVerified;
-    case driver::ProgramRunOutcome::Wrong: return kExitViolation;
-    case driver::ProgramRunOutcome::NothingServed:
+    case run::ProgramRunOutcome::Correct: return kExitVerified;
+    case run::ProgramRunOutcome::Wrong: return kExitViolation;
+    case run::ProgramRunOutcome::NothingServed:
       std::cerr << "ccforge run: no size of the sweep can be served (see the skipped rows)\n";
       return kExitUsage;
-    case driver::ProgramRunOutcome::Refused: break;
+    case run::ProgramRunOutcome::Refused: break;
   }
   const int code = exitCodeOf(verify::combinedVerdict(result.refused));
   for (const verify::FileReport& r : result.refused)

@@ -112,9 +112,12 @@ add_test(NAME "${CCFORGE_INSTALL_TEST}"
           -DCONSUMER=${CMAKE_CURRENT_SOURCE_DIR}/data/install_consumer -DTOPOLOGY=${CMAKE_CURRENT_SOURCE_DIR}/data/topo_line4.json
           -DCXX=${CMAKE_CXX_COMPILER} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/dsl-install -DCCFORGE=$<TARGET_FILE:ccforge>
           -P ${CMAKE_CURRENT_SOURCE_DIR}/dsl_install_test.cmake)
-# Passes only when the script reaches its end (its last line) with the chain broadcast verified.
+# Passes only when the script reaches its end (its last line); the script itself fails unless the
+# chain broadcast verifies. A plain literal: ctest matched the former "VERIFIED(.|\n)*done" over
+# the test's whole output (every installed header's line) by backtracking, and spun for many
+# minutes after the test had ended.
 set_tests_properties("${CCFORGE_INSTALL_TEST}" PROPERTIES TIMEOUT 1800
-  PASS_REGULAR_EXPRESSION "verdict: VERIFIED(.|\n)*install test: done")
+  PASS_REGULAR_EXPRESSION "install test: done")
 
 # Files ccforge writes verify with no flag: verify takes the runtime profile from the header
 # (docs/verify.md, "Options"). A custom collective (coll="custom") has no postcondition in the

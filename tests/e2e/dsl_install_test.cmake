@@ -16,6 +16,7 @@ function(run)
     message(FATAL_ERROR "failed (${code}): ${ARGV}\n${out}\n${err}")
   endif()
   message("${out}${err}")
+  set(out "${out}" PARENT_SCOPE)
 endfunction()
 set(PREFIX ${WORK}/prefix)
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
@@ -26,6 +27,9 @@ run(${CMAKE_COMMAND} -S ${EXAMPLE} -B ${WORK}/build -G Ninja -DCMAKE_PREFIX_PATH
 run(${CMAKE_COMMAND} --build ${WORK}/build -j2)
 run(${WORK}/build/chain_broadcast ${WORK}/chain.xml)
 run(${CCFORGE} verify --collective broadcast:0 ${WORK}/chain.xml)
+if(NOT out MATCHES "verdict: VERIFIED")
+  message(FATAL_ERROR "the chain broadcast the installed example wrote does not verify:\n${out}")
+endif()
 
 # 2. In-process verification, simulation and bounds: CMake package, then pkg-config.
 run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer -G Ninja -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release

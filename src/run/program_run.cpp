@@ -1,4 +1,4 @@
-#include "driver/program_run.hpp"
+#include "run/program_run.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include "runtime/loader.hpp"
 #include "runtime/names.hpp"
 
-namespace ccforge::driver {
+namespace ccforge::run {
 namespace {
 
 using namespace ccforge::runtime;
@@ -31,7 +31,7 @@ std::string describeProgram(const Program& p) {
 }
 
 // One line for the log: the verdict, the profile and how it was chosen, and every check's status.
-std::string verificationLine(const std::string& file, const RunVerification& v, bool profileGiven) {
+std::string verificationLine(const std::string& file, const driver::RunVerification& v, bool profileGiven) {
   std::string line = file + ": " + std::string(verify::verdictName(v.report.verdict)) + " (" + v.report.profile +
                      (profileGiven ? " profile" : " profile, from the header") + "): ";
   for (size_t i = 0; i < v.report.checks.size(); ++i) {
@@ -40,7 +40,7 @@ std::string verificationLine(const std::string& file, const RunVerification& v, 
     line += std::string(verify::checkName(c.check)) + " " + std::string(verify::checkStatusName(c.status));
     if (c.status != verify::CheckStatus::Passed && !c.note.empty()) line += " (" + c.note + ")";
   }
-  if (v.decision == LoadDecision::RunUnproven)
+  if (v.decision == driver::LoadDecision::RunUnproven)
     line += "; it runs anyway, and every output element is checked against the reference";
   return line;
 }
@@ -64,15 +64,15 @@ void requireRoot(CollectiveType collective, int32_t root, int32_t ranks) {
 ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, const std::vector<std::string>& verified,
                            std::ostream& out) {
   std::unique_ptr<runtime::Target> device = makeTarget(r.target);  // fails early when CUDA is unusable here
-  const std::vector<uint64_t> sizes = sweepSizes(r.minBytes, r.maxBytes, r.factor);
+  const std::vector<uint64_t> sizes = driver::sweepSizes(r.minBytes, r.maxBytes, r.factor);
   const Program& first = programs.programs().front();
   const int32_t ranks = r.ranks > 0 ? r.ranks : first.ranks();
   const int64_t m = sizeMultiplier(first.collective(), ranks);
-  PerfTable table;
+  driver::PerfTable table;
   for (const Program& p : programs.programs()) table.preamble.push_back("program: " + describeProgram(p));
   for (const std::string& line : verificationPreamble(r, verified)) table.preamble.push_back(line);
 
-  auto callOf = [&](const SweepCall& c) {
+  auto callOf = [&](const driver::SweepCall& c) {
     CallShape call;
     call.collective = first.collective();
     call.root = r.root;
@@ -83,18 +83,18 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
     call.count = c.count;
     return call;
   };
-  const std::vector<SweepCall> measured = addSweepRows(
+  const std::vector<driver::SweepCall> measured = driver::addSweepRows(
       table, sizes,
       {.elementBytes = dataTypeSize(r.dtype),
        .multiplier = static_cast<uint64_t>(m),
-       .type = ncclTestsTypeName(dataTypeName(r.dtype)),
+       .type = driver::ncclTestsTypeName(dataTypeName(r.dtype)),
        .redop = reduces(first.collective()) ? std::string(reduceOpName(r.op)) : "none",  // as nccl-tests prints it
        .root = isRooted(first.collective()) ? r.root : -1},
       [&](CallForm form) {
         return std::any_of(programs.programs().begin(), programs.programs().end(),
                            [&](const Program& p) { return p.serves(form); });
       },
-      [&](const SweepCall& c) {
+      [&](const driver::SweepCall& c) {
         const CallShape call = callOf(c);
         const Selection selection = programs.select(call);
         std::string why;
@@ -110,9 +110,9 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
                            std::to_string(r.measure.warmup) +
                            " warm-up; #wrong: output elements that differ from the reference in the checked run");
   bool anyWrong = false;
-  for (const SweepCall& c : measured) {
+  for (const driver::SweepCall& c : measured) {
     const Measurement mt = measure(runtime, callOf(c), r.measure);
-    PerfCell& cell = cellOf(table, c);
+    driver::PerfCell& cell = driver::cellOf(table, c);
     cell.timeUs = mt.secondsPerIteration * 1e6;
     cell.algbwGBps = mt.algorithmBandwidth;
     cell.busbwGBps = mt.busBandwidth;
@@ -120,9 +120,9 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
     if (mt.result.program) cell.program = mt.result.program->source();
     anyWrong = anyWrong || !mt.check.passed();
   }
-  out << (r.format == TableFormat::Json  ? perfTableJson(table)
-          : r.format == TableFormat::Csv ? perfTableCsv(table)
-                                         : perfTableText(table))
+  out << (r.format == TableFormat::Json  ? driver::perfTableJson(table)
+          : r.format == TableFormat::Csv ? driver::perfTableCsv(table)
+                                         : driver::perfTableText(table))
       << std::flush;
   if (measured.empty()) return ProgramRunOutcome::NothingServed;
   return anyWrong ? ProgramRunOutcome::Wrong : ProgramRunOutcome::Correct;
@@ -217,8 +217,8 @@ ProgramRunResult runPrograms(const ProgramRunRequest& r, std::ostream& out) {
   for (const std::string& file : r.files) {
     reads.push_back(ir::readAlgorithmFile(file));
     if (!r.verifyAtLoad) continue;
-    RunVerification v = verifyForRun(reads.back(), file, r.verification);
-    if (v.decision == LoadDecision::Refuse)
+    driver::RunVerification v = driver::verifyForRun(reads.back(), file, r.verification);
+    if (v.decision == driver::LoadDecision::Refuse)
       result.refused.push_back(std::move(v.report));
     else
       verified.push_back(verificationLine(file, v, r.verification.profile.has_value()));
@@ -253,4 +253,4 @@ ProgramRunResult runPrograms(const ProgramRunRequest& r, std::ostream& out) {
   return result;
 }
 
-}  // namespace ccforge::driver
+}  // namespace ccforge::run

@@ -1,7 +1,7 @@
 // The pipeline of `ccforge run` (docs/runtime.md): MSCCL-IR files verified at load
-// (run_verification.hpp), loaded into a program set, and run on random data by the runtime, each
+// (driver/run_verification.hpp), loaded into a program set, and run on random data by the runtime, each
 // output element checked against the collective's definition. One call, an nccl-tests sweep
-// (-b/-e/-f, perf_sweep.hpp) or a fused program with its own operands. The log and the tables
+// (-b/-e/-f, driver/perf_sweep.hpp) or a fused program with its own operands. The log and the tables
 // are written to the stream given, as they are produced: a run that stops (a deadlock, a
 // watchdog) leaves what came before it on the screen.
 #pragma once
@@ -16,7 +16,7 @@
 #include "runtime/target.hpp"
 #include "verify/report.hpp"
 
-namespace ccforge::driver {
+namespace ccforge::run {
 
 enum class TableFormat : uint8_t { Text, Json, Csv };
 
@@ -27,7 +27,7 @@ struct ProgramRunRequest {
   std::vector<std::string> files;
   runtime::TargetOptions target;
   bool verifyAtLoad = true;  // false: --no-verify
-  RunVerificationOptions verification;
+  driver::RunVerificationOptions verification;
   runtime::MeasureOptions measure;
   runtime::DataType dtype = runtime::DataType::F32;
   runtime::ReduceOp op = runtime::ReduceOp::Sum;
@@ -63,4 +63,4 @@ bool isSweep(const ProgramRunRequest& request);
 // and std::invalid_argument for a request the programs cannot take.
 ProgramRunResult runPrograms(const ProgramRunRequest& request, std::ostream& out);
 
-}  // namespace ccforge::driver
+}  // namespace ccforge::run

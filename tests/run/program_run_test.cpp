@@ -5,18 +5,18 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "driver/program_run.hpp"
+#include "run/program_run.hpp"
 #include "support/verify_support.hpp"
 
 using namespace ccforge;
-using driver::ProgramRunOutcome;
+using run::ProgramRunOutcome;
 
 namespace {
 
 const std::string kRing = "msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml";
 
-driver::ProgramRunRequest request(const std::string& relative) {
-  driver::ProgramRunRequest r;
+run::ProgramRunRequest request(const std::string& relative) {
+  run::ProgramRunRequest r;
   r.files = {test::fixture(relative).string()};
   r.count = 4096;
   r.measure.iterations = 1;
@@ -28,7 +28,7 @@ driver::ProgramRunRequest request(const std::string& relative) {
 
 TEST_CASE("program run: one call is verified at load, run, checked and logged") {
   std::ostringstream log;
-  const driver::ProgramRunResult result = driver::runPrograms(request(kRing), log);
+  const run::ProgramRunResult result = run::runPrograms(request(kRing), log);
   CHECK(result.outcome == ProgramRunOutcome::Correct);
   CHECK(result.refused.empty());
   CHECK_THAT(log.str(), Catch::Contains("(allreduce, 4 ranks, LL128, nchunksperloop 4"));
@@ -39,24 +39,24 @@ TEST_CASE("program run: one call is verified at load, run, checked and logged") 
 }
 
 TEST_CASE("program run: a sweep writes the nccl-tests table in the format asked for") {
-  driver::ProgramRunRequest r = request(kRing);
+  run::ProgramRunRequest r = request(kRing);
   r.minBytes = "64";
   r.maxBytes = "256";
   r.factor = 4;
-  r.format = driver::TableFormat::Csv;
+  r.format = run::TableFormat::Csv;
   std::ostringstream table;
-  CHECK(driver::runPrograms(r, table).outcome == ProgramRunOutcome::Correct);
+  CHECK(run::runPrograms(r, table).outcome == ProgramRunOutcome::Correct);
   CHECK_THAT(table.str(), Catch::Contains("\n64,16,float,sum,") && Catch::Contains("\n256,64,float,sum,"));
 
   r.countGiven = true;
   std::ostringstream unused;
-  CHECK_THROWS_WITH(driver::runPrograms(r, unused), Catch::Contains("give either --count or -b/-e/-f"));
+  CHECK_THROWS_WITH(run::runPrograms(r, unused), Catch::Contains("give either --count or -b/-e/-f"));
 }
 
 TEST_CASE("program run: a file verify rejects is refused with its report, and nothing runs") {
-  driver::ProgramRunRequest r = request("msccl-tools/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml");
+  run::ProgramRunRequest r = request("msccl-tools/invalid/allreduce_ring_a100_n8_ch8_i5_nchannels40.xml");
   std::ostringstream log;
-  const driver::ProgramRunResult result = driver::runPrograms(r, log);
+  const run::ProgramRunResult result = run::runPrograms(r, log);
   CHECK(result.outcome == ProgramRunOutcome::Refused);
   REQUIRE(result.refused.size() == 1);
   CHECK(result.refused.front().verdict == verify::Verdict::Violation);
@@ -64,11 +64,11 @@ TEST_CASE("program run: a file verify rejects is refused with its report, and no
 }
 
 TEST_CASE("program run: a call no program serves is refused unless the fallback is asked for") {
-  driver::ProgramRunRequest r = request(kRing);
+  run::ProgramRunRequest r = request(kRing);
   r.count = 7;  // not a multiple of the ring's nchunksperloop, 4
   std::ostringstream log;
-  CHECK_THROWS_WITH(driver::runPrograms(r, log), Catch::Contains("no program can serve this call"));
+  CHECK_THROWS_WITH(run::runPrograms(r, log), Catch::Contains("no program can serve this call"));
   r.fallback = true;
-  CHECK(driver::runPrograms(r, log).outcome == ProgramRunOutcome::Correct);
+  CHECK(run::runPrograms(r, log).outcome == ProgramRunOutcome::Correct);
   CHECK_THAT(log.str(), Catch::Contains("because no program serves the call"));
 }

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "base/limits.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/verdict_exit_code.hpp"
 #include "run/program_run.hpp"
-#include "base/limits.hpp"
 #include "runtime/execution_error.hpp"
 #include "runtime/names.hpp"
 #include "runtime/program.hpp"

@@ -59,7 +59,7 @@ struct ProgramRunResult {
 bool isSweep(const ProgramRunRequest& request);
 
 // Writes the log (or the sweep's table) to `out`. Throws what loading and running throw
-// (ir::InputError, runtime::ProgramRejected, runtime::ExecutionFailed, runtime::CudaUnavailable)
+// (base::InputError, runtime::ProgramRejected, runtime::ExecutionFailed, runtime::CudaUnavailable)
 // and std::invalid_argument for a request the programs cannot take.
 ProgramRunResult runPrograms(const ProgramRunRequest& request, std::ostream& out);
 

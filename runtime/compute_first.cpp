@@ -8,7 +8,7 @@ namespace {
 
 // Every executed step computes or only waits (the waits of nops are steps of their own), and
 // one computes.
-bool onlyComputes(const Program& program, const TbTable& tb) {
+bool onlyComputes(const ExecutableProgram& program, const TbTable& tb) {
   bool computes = false;
   for (int32_t i = 0; i < tb.stepCount; ++i) {
     const ir::OpType kind = program.steps()[static_cast<size_t>(tb.firstStep + i)].kind;
@@ -22,7 +22,7 @@ std::string describe(const TbTable& tb) { return "rank " + std::to_string(tb.ran
 
 }  // namespace
 
-ComputeFirstSplit splitComputeFirst(const Program& program) {
+ComputeFirstSplit splitComputeFirst(const ExecutableProgram& program) {
   if (!program.algorithm().fused) throw std::invalid_argument("compute-first runs fused programs only (docs/fused.md)");
   const std::vector<TbTable>& tbs = program.tbs();
   std::vector<bool> computeOnly(tbs.size());

@@ -18,6 +18,6 @@ struct ComputeFirstSplit {
 };
 
 // Throws std::invalid_argument (user-facing) when the program has no such split.
-ComputeFirstSplit splitComputeFirst(const Program& program);
+ComputeFirstSplit splitComputeFirst(const ExecutableProgram& program);
 
 }  // namespace ccforge::runtime

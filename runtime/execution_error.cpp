@@ -19,10 +19,10 @@ std::string formatMessage(const std::string& headline, const std::vector<Blocked
 
 }  // namespace
 
-ExecutionFailed::ExecutionFailed(Kind kind, std::string headline, std::vector<BlockedTb> blocked)
+ExecutionFailed::ExecutionFailed(Kind kind, const std::string& headline, std::vector<BlockedTb> blocked)
     : std::runtime_error(formatMessage(headline, blocked)), kind_(kind), blocked_(std::move(blocked)) {}
 
-BlockedTb describeBlocked(const Program& program, int32_t globalTb, const TbCursor& cursor) {
+BlockedTb describeBlocked(const ExecutableProgram& program, int32_t globalTb, const TbCursor& cursor) {
   const TbTable& tb = program.tbs()[globalTb];
   BlockedTb b;
   b.rank = tb.rank;

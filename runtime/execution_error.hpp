@@ -27,7 +27,7 @@ class ExecutionFailed : public std::runtime_error {
     Deadlock,  // no thread block can make progress (exact on the CPU backend)
     Timeout,   // the watchdog's time limit passed
   };
-  ExecutionFailed(Kind kind, std::string headline, std::vector<BlockedTb> blocked);
+  ExecutionFailed(Kind kind, const std::string& headline, std::vector<BlockedTb> blocked);
   Kind kind() const { return kind_; }
   const std::vector<BlockedTb>& blocked() const { return blocked_; }
 
@@ -37,6 +37,6 @@ class ExecutionFailed : public std::runtime_error {
 };
 
 // Describes what the thread block at `globalTb` of `program`, at `cursor`, is waiting for.
-BlockedTb describeBlocked(const Program& program, int32_t globalTb, const TbCursor& cursor);
+BlockedTb describeBlocked(const ExecutableProgram& program, int32_t globalTb, const TbCursor& cursor);
 
 }  // namespace ccforge::runtime

@@ -2,8 +2,9 @@
 
 #include "runtime/fused_operands.hpp"
 
+#include <bit>
 #include <chrono>
-#include <cstring>
+#include <cstdint>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -54,7 +55,7 @@ RankOperands makeOperands(const ir::Gpu& g, std::mt19937_64& rng) {
 
 }  // namespace
 
-FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t seed, int iterations) {
+FusedRunResult runFusedChecked(Target& target, const ExecutableProgram& program, uint64_t seed, int iterations) {
   const ir::Algorithm& a = program.algorithm();
   if (!a.fused) throw std::invalid_argument(program.source() + " is not a fused program");
   const int32_t R = program.ranks();
@@ -117,7 +118,7 @@ FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t 
           for (int32_t s = 0; s < R; ++s) expected += ops[static_cast<size_t>(s)].product[static_cast<size_t>(e)];
         else
           expected = ops[static_cast<size_t>(e / share)].product[static_cast<size_t>(r * share + e % share)];
-        if (std::memcmp(&expected, &out[static_cast<size_t>(e)], sizeof(float)) == 0) continue;
+        if (std::bit_cast<uint32_t>(expected) == std::bit_cast<uint32_t>(out[static_cast<size_t>(e)])) continue;
         if (result.wrongElements++ == 0)
           result.firstWrong = "rank " + std::to_string(r) + " element " + std::to_string(e) + ": " +
                               std::to_string(out[static_cast<size_t>(e)]) + ", expected " + std::to_string(expected);

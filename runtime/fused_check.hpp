@@ -20,6 +20,6 @@ struct FusedRunResult {
 };
 
 // Throws std::invalid_argument when the program is not fused or the target cannot run it.
-FusedRunResult runFusedChecked(Target& target, const Program& program, uint64_t seed, int iterations);
+FusedRunResult runFusedChecked(Target& target, const ExecutableProgram& program, uint64_t seed, int iterations);
 
 }  // namespace ccforge::runtime

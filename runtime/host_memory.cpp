@@ -14,7 +14,7 @@
 
 namespace ccforge::runtime {
 
-void checkHostMemory(const CallShape& call, const Program* program) {
+void checkHostMemory(const CallShape& call, const ExecutableProgram* program) {
   const long double elem = static_cast<long double>(dataTypeSize(call.dtype));
   const long double ranks = call.ranks;
   long double limit = static_cast<long double>(base::limits::kMaxRunBufferBytes);

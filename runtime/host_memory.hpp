@@ -12,6 +12,6 @@ namespace ccforge::runtime {
 // `program` null: the buffers only (the fallback, or before selection). Throws LimitExceeded (an
 // std::invalid_argument) when the buffers do not fit, and ProgramRejected at the <gpu> of the rank
 // with the most scratch when the file's scratch is what does not fit.
-void checkHostMemory(const CallShape& call, const Program* program);
+void checkHostMemory(const CallShape& call, const ExecutableProgram* program);
 
 }  // namespace ccforge::runtime

@@ -13,13 +13,13 @@ namespace ccforge::runtime {
 namespace {
 
 // Elements of one chunk: the call's count over nchunksperloop (the runtime's chunk size).
-int64_t chunkElemsOf(const Program& program, const CallShape& call) {
+int64_t chunkElemsOf(const ExecutableProgram& program, const CallShape& call) {
   return call.count * sizeMultiplier(call.collective, call.ranks) / program.chunksPerLoop();
 }
 
 }  // namespace
 
-LaunchPlan makeLaunchPlan(const Program& program, const CallShape& call, const ExecutionTuning& tuning) {
+LaunchPlan makeLaunchPlan(const ExecutableProgram& program, const CallShape& call, const ExecutionTuning& tuning) {
   const std::string why = mismatch(program, call);
   if (!why.empty()) throw std::invalid_argument(program.source() + " cannot serve this call: " + why);
   if (tuning.tileBytes < 0 || tuning.tileBytes % 16 != 0)
@@ -53,7 +53,7 @@ LaunchPlan makeLaunchPlan(const Program& program, const CallShape& call, const E
   return plan;
 }
 
-std::vector<uint64_t> scratchBytesOf(const Program& program, const CallShape& call) {
+std::vector<uint64_t> scratchBytesOf(const ExecutableProgram& program, const CallShape& call) {
   const uint64_t chunkBytes = static_cast<uint64_t>(chunkElemsOf(program, call)) * dataTypeSize(call.dtype);
   std::vector<uint64_t> out;
   for (int32_t r = 0; r < program.ranks(); ++r)

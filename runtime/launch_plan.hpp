@@ -26,11 +26,11 @@ struct LaunchPlan {
 // runtime/program_set.hpp mismatch()) or the call is too large for the flag encoding, and
 // ProgramRejected (unsupported: `run` exits 1) at the <gpu> element when a rank's scratch is over
 // limits::kMaxRunBufferBytes, before anything is allocated.
-LaunchPlan makeLaunchPlan(const Program& program, const CallShape& call, const ExecutionTuning& tuning);
+LaunchPlan makeLaunchPlan(const ExecutableProgram& program, const CallShape& call, const ExecutionTuning& tuning);
 
 // Bytes of scratch each rank takes for `call`: s_chunks x the chunk's bytes (a negative s_chunks
 // holds nothing), exact and saturated at UINT64_MAX: a file may declare 2^31 - 1 scratch chunks.
 // `call` must be one the program serves (mismatch() empty).
-std::vector<uint64_t> scratchBytesOf(const Program& program, const CallShape& call);
+std::vector<uint64_t> scratchBytesOf(const ExecutableProgram& program, const CallShape& call);
 
 }  // namespace ccforge::runtime

@@ -4,9 +4,9 @@
 
 namespace ccforge::runtime {
 
-Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptions& options,
-                    std::string* verification) {
-  Program program = Program::compile(std::move(algorithm), std::move(source));
+ExecutableProgram loadExecutable(ir::Algorithm algorithm, std::string source, const LoadOptions& options,
+                                 std::string* verification) {
+  ExecutableProgram program = ExecutableProgram::compile(std::move(algorithm), std::move(source));
   if (options.verifier) {
     VerificationOutcome outcome = (*options.verifier)(program.algorithm(), program.source());
     if (!outcome.passed) throw VerificationFailed(program.source(), outcome.report);
@@ -15,9 +15,10 @@ Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptio
   return program;
 }
 
-Program loadProgram(const std::filesystem::path& path, const LoadOptions& options, std::string* verification) {
+ExecutableProgram loadExecutable(const std::filesystem::path& path, const LoadOptions& options,
+                                 std::string* verification) {
   ir::ReadResult read = ir::readAlgorithmFile(path);
-  return loadProgram(std::move(read.algorithm), path.string(), options, verification);
+  return loadExecutable(std::move(read.algorithm), path.string(), options, verification);
 }
 
 }  // namespace ccforge::runtime

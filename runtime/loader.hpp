@@ -1,4 +1,4 @@
-// Loading programs: read an MSCCL-IR file, check what execution needs (Program::compile), and,
+// Loading programs: read an MSCCL-IR file, check what execution needs (ExecutableProgram::compile), and,
 // when the caller passes a Verifier, verify it. The runtime library does not depend on the
 // verifier; nullptr skips verification. `ccforge run` verifies files before it loads them, as
 // `ccforge verify` does (src/driver/run_verification.hpp), and passes none: the hook serves
@@ -34,8 +34,9 @@ class VerificationFailed : public std::runtime_error {
 
 // Throws InputError (unreadable, malformed), ProgramRejected, VerificationFailed. `verification`,
 // when given, receives the verifier's report of a program that passed.
-Program loadProgram(const std::filesystem::path& path, const LoadOptions& options, std::string* verification = nullptr);
-Program loadProgram(ir::Algorithm algorithm, std::string source, const LoadOptions& options,
-                    std::string* verification = nullptr);
+ExecutableProgram loadExecutable(const std::filesystem::path& path, const LoadOptions& options,
+                                 std::string* verification = nullptr);
+ExecutableProgram loadExecutable(ir::Algorithm algorithm, std::string source, const LoadOptions& options,
+                                 std::string* verification = nullptr);
 
 }  // namespace ccforge::runtime

@@ -1,4 +1,3 @@
-#include "semantics/step_kinds.hpp"
 #include "runtime/program.hpp"
 
 #include <algorithm>
@@ -17,7 +16,7 @@ namespace ccforge::runtime {
 
 class ProgramCompiler {
  public:
-  ProgramCompiler(Program& p) : p_(p), a_(p.algorithm_) {}
+  ProgramCompiler(ExecutableProgram& p) : p_(p), a_(p.algorithm_) {}
 
   void run() {
     checkHeader();
@@ -148,32 +147,34 @@ class ProgramCompiler {
     p_.tbs_.push_back(table);
   }
 
-  Program& p_;
+  ExecutableProgram& p_;
   const ir::Algorithm& a_;
   std::array<int32_t, 3> lengths_{};
 };
 
-Program Program::compile(ir::Algorithm algorithm, std::string source) {
-  Program p;
+ExecutableProgram ExecutableProgram::compile(ir::Algorithm algorithm, std::string source) {
+  ExecutableProgram p;
   p.algorithm_ = std::move(algorithm);
   p.source_ = std::move(source);
   ProgramCompiler(p).run();
   return p;
 }
 
-int64_t Program::protocolTileBytes() const { return tileBytes(algorithm_.proto); }
+int64_t ExecutableProgram::protocolTileBytes() const { return tileBytes(algorithm_.proto); }
 
-bool Program::serves(CallForm form) const {
+bool ExecutableProgram::serves(CallForm form) const {
   return form == CallForm::InPlace ? algorithm_.servesInPlace() : algorithm_.servesOutOfPlace();
 }
 
-int32_t Program::maxTransferStepCount() const {
+int32_t ExecutableProgram::maxTransferStepCount() const {
   int32_t m = 0;
   for (const ExecStep& s : steps_)
     if (communicates(s.kind)) m = std::max(m, s.count);
   return m;
 }
 
-ProgramView Program::hostView() const { return ProgramView{tbs_.data(), steps_.data(), reduceSourceOffsets_.data()}; }
+ProgramView ExecutableProgram::hostView() const {
+  return ProgramView{tbs_.data(), steps_.data(), reduceSourceOffsets_.data()};
+}
 
 }  // namespace ccforge::runtime

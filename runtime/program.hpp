@@ -31,10 +31,10 @@ class ProgramRejected : public base::InputError {
   bool unsupported_;
 };
 
-class Program {
+class ExecutableProgram {
  public:
   // Throws ProgramRejected naming (rank, tb, step) and the file location.
-  static Program compile(ir::Algorithm algorithm, std::string source);
+  static ExecutableProgram compile(ir::Algorithm algorithm, std::string source);
 
   const ir::Algorithm& algorithm() const { return algorithm_; }
   const std::string& source() const { return source_; }

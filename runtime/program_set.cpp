@@ -15,7 +15,7 @@ std::string Selection::summary() const {
   return s;
 }
 
-std::string mismatch(const Program& p, const CallShape& call) {
+std::string mismatch(const ExecutableProgram& p, const CallShape& call) {
   if (p.collective() != call.collective)
     return "it is a " + std::string(collectiveTypeName(p.collective())) + " program, the call is " +
            std::string(collectiveTypeName(call.collective));
@@ -37,15 +37,15 @@ std::string mismatch(const Program& p, const CallShape& call) {
   return "";
 }
 
-void ProgramSet::add(Program program) {
+void ProgramSet::add(ExecutableProgram program) {
   auto at = std::upper_bound(programs_.begin(), programs_.end(), program.source(),
-                             [](const std::string& s, const Program& p) { return s < p.source(); });
+                             [](const std::string& s, const ExecutableProgram& p) { return s < p.source(); });
   programs_.insert(at, std::move(program));
 }
 
 Selection ProgramSet::select(const CallShape& call) const {
   Selection s;
-  for (const Program& p : programs_) {
+  for (const ExecutableProgram& p : programs_) {
     std::string why = mismatch(p, call);
     if (why.empty()) {
       s.program = &p;

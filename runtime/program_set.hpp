@@ -13,23 +13,23 @@
 namespace ccforge::runtime {
 
 struct Selection {
-  const Program* program = nullptr;  // nullptr: fall back
-  std::vector<std::string> reasons;  // why each program was passed over ("source: reason")
-  std::string summary() const;       // the reasons on one line each
+  const ExecutableProgram* program = nullptr;  // nullptr: fall back
+  std::vector<std::string> reasons;            // why each program was passed over ("source: reason")
+  std::string summary() const;                 // the reasons on one line each
 };
 
 // Why `program` cannot serve `call`; empty when it can.
-std::string mismatch(const Program& program, const CallShape& call);
+std::string mismatch(const ExecutableProgram& program, const CallShape& call);
 
 class ProgramSet {
  public:
-  void add(Program program);
-  const std::vector<Program>& programs() const { return programs_; }
+  void add(ExecutableProgram program);
+  const std::vector<ExecutableProgram>& programs() const { return programs_; }
   bool empty() const { return programs_.empty(); }
   Selection select(const CallShape& call) const;
 
  private:
-  std::vector<Program> programs_;  // sorted by source
+  std::vector<ExecutableProgram> programs_;  // sorted by source
 };
 
 }  // namespace ccforge::runtime

@@ -15,7 +15,7 @@ Runtime::Runtime(ProgramSet programs, std::unique_ptr<Target> target)
 
 Runtime::~Runtime() = default;
 
-Executor& Runtime::executorFor(const Program& program, const CallShape& call) {
+Executor& Runtime::executorFor(const ExecutableProgram& program, const CallShape& call) {
   if (!executor_ || executorProgram_ != &program || !sameShape(executorCall_, call)) {
     executor_.reset();
     executor_ = target_->prepare(program, call);
@@ -25,7 +25,7 @@ Executor& Runtime::executorFor(const Program& program, const CallShape& call) {
   return *executor_;
 }
 
-void Runtime::runProgram(const Program& program, const CallShape& call, std::span<const RankBuffers> buffers,
+void Runtime::runProgram(const ExecutableProgram& program, const CallShape& call, std::span<const RankBuffers> buffers,
                          bool wait) {
   validateBuffers(call, buffers);
   Executor& e = executorFor(program, call);

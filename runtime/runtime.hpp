@@ -14,8 +14,8 @@ namespace ccforge::runtime {
 
 struct RunResult {
   Path path = Path::Interpreter;
-  const Program* program = nullptr;  // the program that ran (interpreter path)
-  std::string why;                   // fallback: why no program served the call
+  const ExecutableProgram* program = nullptr;  // the program that ran (interpreter path)
+  std::string why;                             // fallback: why no program served the call
 };
 
 class Runtime {
@@ -31,19 +31,19 @@ class Runtime {
   // Throws ExecutionFailed when the watchdog stops a launch.
   RunResult run(const CallShape& call, std::span<const RankBuffers> buffers, bool wait = true);
   // Runs `program` for the call, without selection: std::invalid_argument when it cannot serve it.
-  void runProgram(const Program& program, const CallShape& call, std::span<const RankBuffers> buffers,
+  void runProgram(const ExecutableProgram& program, const CallShape& call, std::span<const RankBuffers> buffers,
                   bool wait = true);
   void synchronize();
   // The executor of the last interpreted call (its launch plan), if any.
   const Executor* lastExecutor() const { return executor_.get(); }
 
  private:
-  Executor& executorFor(const Program& program, const CallShape& call);
+  Executor& executorFor(const ExecutableProgram& program, const CallShape& call);
 
   ProgramSet programs_;
   std::unique_ptr<Target> target_;
   std::unique_ptr<Executor> executor_;  // cached for repeated calls of the same shape
-  const Program* executorProgram_ = nullptr;
+  const ExecutableProgram* executorProgram_ = nullptr;
   CallShape executorCall_;
 };
 

@@ -54,7 +54,7 @@ class Target {
   virtual std::string describe() const = 0;
   // Throws std::invalid_argument when the program cannot serve the call or the target cannot
   // run it (too many tbs to be co-resident, more ranks than GPUs).
-  virtual std::unique_ptr<Executor> prepare(const Program& program, const CallShape& call) = 0;
+  virtual std::unique_ptr<Executor> prepare(const ExecutableProgram& program, const CallShape& call) = 0;
   // Runs the call without a program: the reference (CPU, ranks-on-one-gpu) or NCCL (gpu-per-rank).
   virtual Path runFallback(const CallShape& call, std::span<const RankBuffers> buffers) = 0;
   virtual void synchronize() = 0;

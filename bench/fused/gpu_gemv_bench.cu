@@ -199,11 +199,11 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
     p.inner = inner;
     p.order = algorithms::FusedOrder::RemoteFirst;
     p.bulkSynchronous = bulk;
-    return Program::compile(algorithms::fusedProgram(p), bulk ? "bulk" : "fused");
+    return ExecutableProgram::compile(algorithms::fusedProgram(p), bulk ? "bulk" : "fused");
   };
-  const Program fusedProgram = fusedPrograms(false), bulkProgram = fusedPrograms(true);
-  const Program allReduceProgram =
-      Program::compile(samples::allPairsAllReduce(ranks, {.proto = config.protocol}), "all-pairs allreduce");
+  const ExecutableProgram fusedProgram = fusedPrograms(false), bulkProgram = fusedPrograms(true);
+  const ExecutableProgram allReduceProgram =
+      ExecutableProgram::compile(samples::allPairsAllReduce(ranks, {.proto = config.protocol}), "all-pairs allreduce");
   // One executor per weight set, so that no launch re-uploads operand pointers.
   std::vector<std::unique_ptr<Executor>> fused, bulk, bulkTwoLaunches;
   std::vector<std::vector<RankBuffers>> buffers;

@@ -51,8 +51,8 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, 1)) {
     ProgramSet set;
-    set.add(loadProgram(b.algorithm, b.name, {}));
-    const Program& p = set.programs().front();
+    set.add(loadExecutable(b.algorithm, b.name, {}));
+    const ExecutableProgram& p = set.programs().front();
     Runtime runtime(std::move(set), makeCpuTarget({}));
     for (int64_t bytes : bench::sizes(1024, maxBytes)) {
       CallShape call;

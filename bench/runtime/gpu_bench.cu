@@ -152,8 +152,8 @@ int main(int argc, char** argv) {
   for (const bench::BenchProgram& b : bench::benchPrograms(ranks, 2, ir::Protocol::Simple, ringChannels)) {
     if (!only.empty() && b.name != only) continue;
     ProgramSet set;
-    set.add(loadProgram(b.algorithm, b.name, {}));
-    const Program& prog = set.programs().front();
+    set.add(loadExecutable(b.algorithm, b.name, {}));
+    const ExecutableProgram& prog = set.programs().front();
     Runtime runtime(std::move(set), makeCudaTarget(target));
     for (int64_t bytes : bench::sizes(1024, maxBytes)) {
       CallShape call;

@@ -43,7 +43,7 @@ struct CpuExecutor::State {
     unsigned char* data;
   };
 
-  State(const Program& p, const LaunchPlan& plan, int workers)
+  State(const ExecutableProgram& p, const LaunchPlan& plan, int workers)
       : tbs(static_cast<int32_t>(p.tbs().size())),
         connections(static_cast<int32_t>(p.connections().size())),
         words(static_cast<size_t>(tbs + 2 * connections) * kCpuWordStride, 0),
@@ -74,7 +74,7 @@ struct CpuExecutor::State {
   uint64_t epoch = 0;
 };
 
-CpuExecutor::CpuExecutor(const Program& program, const CallShape& call, CpuOptions options)
+CpuExecutor::CpuExecutor(const ExecutableProgram& program, const CallShape& call, CpuOptions options)
     : program_(program), call_(call), options_(options), plan_(makeLaunchPlan(program, call, options.tuning)) {
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers_ = options.workers > 0 ? options.workers : std::min(hardware, 8);

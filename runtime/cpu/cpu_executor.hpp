@@ -24,7 +24,7 @@ struct CpuOptions {
 class CpuExecutor {
  public:
   // Throws std::invalid_argument when the program cannot serve the call.
-  CpuExecutor(const Program& program, const CallShape& call, CpuOptions options);
+  CpuExecutor(const ExecutableProgram& program, const CallShape& call, CpuOptions options);
   ~CpuExecutor();
   CpuExecutor(const CpuExecutor&) = delete;
   CpuExecutor& operator=(const CpuExecutor&) = delete;
@@ -39,7 +39,7 @@ class CpuExecutor {
 
  private:
   struct State;
-  const Program& program_;
+  const ExecutableProgram& program_;
   CallShape call_;
   CpuOptions options_;
   LaunchPlan plan_;

@@ -11,7 +11,7 @@ namespace {
 
 class CpuExecution final : public Executor {
  public:
-  CpuExecution(const Program& program, const CallShape& call, const CpuOptions& options)
+  CpuExecution(const ExecutableProgram& program, const CallShape& call, const CpuOptions& options)
       : executor_(program, call, options) {}
   void launch(std::span<const RankBuffers> buffers) override { executor_.launch(buffers); }
   const LaunchPlan& plan() const override { return executor_.plan(); }
@@ -29,7 +29,7 @@ class CpuTarget final : public Target {
     options_.tuning = o.tuning;
   }
   std::string describe() const override { return "cpu"; }
-  std::unique_ptr<Executor> prepare(const Program& program, const CallShape& call) override {
+  std::unique_ptr<Executor> prepare(const ExecutableProgram& program, const CallShape& call) override {
     return std::make_unique<CpuExecution>(program, call, options_);
   }
   Path runFallback(const CallShape& call, std::span<const RankBuffers> buffers) override {

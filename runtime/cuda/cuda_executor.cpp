@@ -44,7 +44,7 @@ struct LaunchGroup {
 
 class CudaExecutor final : public Executor {
  public:
-  CudaExecutor(const Program& program, const CallShape& call, const CudaExecutorOptions& options)
+  CudaExecutor(const ExecutableProgram& program, const CallShape& call, const CudaExecutorOptions& options)
       : program_(program),
         call_(call),
         options_(options),
@@ -269,7 +269,7 @@ class CudaExecutor final : public Executor {
     epoch_ = 0;
   }
 
-  const Program& program_;
+  const ExecutableProgram& program_;
   CallShape call_;
   CudaExecutorOptions options_;
   LaunchPlan plan_;
@@ -286,7 +286,7 @@ class CudaExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> makeCudaExecutor(const Program& program, const CallShape& call,
+std::unique_ptr<Executor> makeCudaExecutor(const ExecutableProgram& program, const CallShape& call,
                                            const CudaExecutorOptions& options) {
   return std::make_unique<CudaExecutor>(program, call, options);
 }

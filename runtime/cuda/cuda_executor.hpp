@@ -27,7 +27,7 @@ struct CudaExecutorOptions {
 
 // Throws std::invalid_argument when the program cannot serve the call or does not fit the GPUs
 // (more ranks than GPUs, no peer access, too many tbs to be co-resident).
-std::unique_ptr<Executor> makeCudaExecutor(const Program& program, const CallShape& call,
+std::unique_ptr<Executor> makeCudaExecutor(const ExecutableProgram& program, const CallShape& call,
                                            const CudaExecutorOptions& options);
 
 }  // namespace ccforge::runtime

@@ -29,7 +29,7 @@ class CudaTarget final : public Target {
     return std::string("cuda ") + (options_.mode == GpuMode::RanksOnOneGpu ? "ranks-on-one-gpu" : "gpu-per-rank") +
            " (" + std::to_string(devices) + " x " + p.name + ")";
   }
-  std::unique_ptr<Executor> prepare(const Program& program, const CallShape& call) override {
+  std::unique_ptr<Executor> prepare(const ExecutableProgram& program, const CallShape& call) override {
     return makeCudaExecutor(program, call, options_);
   }
   Path runFallback(const CallShape& call, std::span<const RankBuffers> buffers) override {

@@ -158,7 +158,7 @@ class Fitter {
   sim::NcclSetup setup(const sim::ModelParameters& p, size_t table) const {
     sim::NcclMachine m = machine_;
     sim::setAchievedRates(m, t_, p);
-    return {std::move(m), p, environments_[table]};
+    return {m, p, environments_[table]};
   }
 
   std::vector<double> predictions(const sim::ModelParameters& p) const {

@@ -74,10 +74,10 @@ int runSweep(const SimulateArguments& args) {
   ir::Algorithm algorithm = ir::readAlgorithmFile(args.file).algorithm;
   topo::Topology topology = loadGroupTopology(args.topology, processGroupRanks(args.group));
   // The runtime's own selection decides which sizes and forms the file would be chosen for.
-  std::optional<runtime::Program> program;
+  std::optional<runtime::ExecutableProgram> program;
   std::string unloadable;
   try {
-    program = runtime::loadProgram(algorithm, args.file, runtime::LoadOptions{});
+    program = runtime::loadExecutable(algorithm, args.file, runtime::LoadOptions{});
   } catch (const runtime::ProgramRejected& e) {
     unloadable = e.what();
   }

@@ -48,7 +48,7 @@ std::vector<std::string> didYouMean(const CLI::App& app, const std::vector<std::
   const CLI::App* command = nullptr;
   std::vector<std::string> hints;
   for (const std::string& a : args) {
-    if (a.rfind("-", 0) == 0) continue;
+    if (a.starts_with('-')) continue;
     if (const auto it = std::find(commands.begin(), commands.end(), a); it != commands.end()) {
       command = app.get_subcommand(a);
       break;

@@ -1,6 +1,7 @@
 #include "plan/simulated_cost.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -143,7 +144,7 @@ topo::Topology presetTopology(const NetworkPreset& preset, int32_t workers) {
   // rational with 1/1000 GB/s resolution. Per-step latency a = alpha / 14, split over the two
   // links of a switch path.
   const double b = preset.usPerByte * 8.0 / 14.0;
-  const int64_t mbps = std::max<int64_t>(1, static_cast<int64_t>(1e-3 / b * 1000.0 + 0.5));
+  const int64_t mbps = std::max<int64_t>(1, std::llround(1e-3 / b * 1000.0));
   spec.bandwidthGBps = topo::Rational(mbps) / 1000;
   spec.alphaUs = preset.alphaUs / 14.0 / 2.0;
   spec.linkClass = topo::LinkClass::Network;

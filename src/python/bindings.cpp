@@ -115,7 +115,8 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
 
   // A handle, not a py::exception object: nothing to destroy after the interpreter is gone.
   static py::handle dslError = py::exception<dsl::DslError>(m, "DslError").release();
-  py::register_exception_translator([](std::exception_ptr p) {
+  // By value: pybind11's translator type is void (*)(std::exception_ptr).
+  py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
     try {
       if (p) std::rethrow_exception(p);
     } catch (const dsl::DslError& e) {

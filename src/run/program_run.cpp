@@ -18,7 +18,7 @@ namespace {
 
 using namespace ccforge::runtime;
 
-std::string describeProgram(const Program& p) {
+std::string describeProgram(const ExecutableProgram& p) {
   std::string forms;
   if (p.serves(CallForm::OutOfPlace)) forms = "out-of-place";
   if (p.serves(CallForm::InPlace)) {
@@ -65,11 +65,11 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
                            std::ostream& out) {
   std::unique_ptr<runtime::Target> device = makeTarget(r.target);  // fails early when CUDA is unusable here
   const std::vector<uint64_t> sizes = driver::sweepSizes(r.minBytes, r.maxBytes, r.factor);
-  const Program& first = programs.programs().front();
+  const ExecutableProgram& first = programs.programs().front();
   const int32_t ranks = r.ranks > 0 ? r.ranks : first.ranks();
   const int64_t m = sizeMultiplier(first.collective(), ranks);
   driver::PerfTable table;
-  for (const Program& p : programs.programs()) table.preamble.push_back("program: " + describeProgram(p));
+  for (const ExecutableProgram& p : programs.programs()) table.preamble.push_back("program: " + describeProgram(p));
   for (const std::string& line : verificationPreamble(r, verified)) table.preamble.push_back(line);
 
   auto callOf = [&](const driver::SweepCall& c) {
@@ -92,7 +92,7 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
        .root = isRooted(first.collective()) ? r.root : -1},
       [&](CallForm form) {
         return std::any_of(programs.programs().begin(), programs.programs().end(),
-                           [&](const Program& p) { return p.serves(form); });
+                           [&](const ExecutableProgram& p) { return p.serves(form); });
       },
       [&](const driver::SweepCall& c) {
         const CallShape call = callOf(c);
@@ -133,7 +133,7 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
 ProgramRunOutcome runFused(const ProgramRunRequest& r, const ProgramSet& programs,
                            const std::vector<std::string>& verified, std::ostream& out) {
   if (programs.programs().size() != 1) throw std::invalid_argument("a fused program runs alone: give one file");
-  const Program& p = programs.programs().front();
+  const ExecutableProgram& p = programs.programs().front();
   std::unique_ptr<runtime::Target> device = makeTarget(r.target);
   out << "programs:\n  " << describeProgram(p) << "\n";
   for (const std::string& line : verificationPreamble(r, verified)) out << line << "\n";
@@ -155,7 +155,7 @@ ProgramRunOutcome runFused(const ProgramRunRequest& r, const ProgramSet& program
 
 ProgramRunOutcome runCall(const ProgramRunRequest& r, ProgramSet programs, const std::vector<std::string>& verified,
                           std::ostream& out) {
-  const Program& first = programs.programs().front();
+  const ExecutableProgram& first = programs.programs().front();
   CallShape call;
   call.collective = first.collective();
   call.root = r.root;
@@ -174,7 +174,7 @@ ProgramRunOutcome runCall(const ProgramRunRequest& r, ProgramSet programs, const
 
   std::unique_ptr<runtime::Target> device = makeTarget(r.target);  // fails early when CUDA is unusable here
   out << "programs:\n";
-  for (const Program& p : programs.programs()) out << "  " << describeProgram(p) << "\n";
+  for (const ExecutableProgram& p : programs.programs()) out << "  " << describeProgram(p) << "\n";
   for (const std::string& line : verificationPreamble(r, verified)) out << line << "\n";
   out << "call: " << describeCall(call) << " (" << base::approximateByteSize(static_cast<double>(totalBytes(call)))
       << ")\n";
@@ -229,9 +229,9 @@ ProgramRunResult runPrograms(const ProgramRunRequest& r, std::ostream& out) {
   }
   ProgramSet programs;
   for (size_t i = 0; i < reads.size(); ++i)
-    programs.add(loadProgram(std::move(reads[i].algorithm), r.files[i], LoadOptions{}));
-  const Program& first = programs.programs().front();
-  for (const Program& p : programs.programs())
+    programs.add(loadExecutable(std::move(reads[i].algorithm), r.files[i], LoadOptions{}));
+  const ExecutableProgram& first = programs.programs().front();
+  for (const ExecutableProgram& p : programs.programs())
     if (p.collective() != first.collective())
       throw std::invalid_argument("the programs are for different collectives (" + first.source() + ": " +
                                   std::string(collectiveTypeName(first.collective())) + ", " + p.source() + ": " +

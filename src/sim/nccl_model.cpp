@@ -132,6 +132,7 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
   double intraLat = nccl::hwLatency(intraHw, a, p) * intraScale + v.intraAlphaUs;
   const double interLat = nccl::hwLatency(2, m.ppn == 1 ? Algorithm::Tree : a, p) * interScale + v.interAlphaUs;
   const int nodeSteps = log2i(static_cast<uint64_t>(m.nodes));
+  const int ranksPerNode = m.ranks / m.nodes;
   switch (a) {
     case Algorithm::Ring:
       if (c == CollectiveType::Broadcast || c == CollectiveType::Reduce) {
@@ -144,7 +145,7 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
         lat += (nsteps - inter) * intraLat + inter * interLat;
       }
       break;
-    case Algorithm::Tree: lat += 2 * ((m.ranks / m.nodes - 1) * intraLat + nodeSteps * interLat); break;
+    case Algorithm::Tree: lat += 2 * ((ranksPerNode - 1) * intraLat + nodeSteps * interLat); break;
     case Algorithm::Nvls: lat = intraLat + (m.nodes > 1 ? interLat : 0); break;
     case Algorithm::NvlsTree: lat += intraLat + 2 * nodeSteps * interLat; break;
     case Algorithm::Pat: lat += nodeSteps * (interLat / 3.5) + n * 2.8; break;
@@ -248,7 +249,7 @@ double callUs(const NcclSetup& s, double gpuUs, int32_t gpusPerThread) {
 NcclSetup ncclSetup(const topo::Topology& topology, const ModelParameters& parameters, NcclEnvironment environment) {
   NcclMachine machine = ncclMachineOf(topology, parameters.arch);
   setAchievedRates(machine, topology, parameters);
-  return {std::move(machine), parameters, std::move(environment)};
+  return {machine, parameters, std::move(environment)};
 }
 
 std::vector<NcclChoice> ncclOptions(const NcclSetup& s, const NcclCall& call) {

@@ -46,7 +46,7 @@ class Execution {
         conn_(p.connections().size()),
         tb_(static_cast<size_t>(p.threadBlockCount())),
         flagWaiters_(static_cast<size_t>(p.threadBlockCount())),
-        gpu_(gpu),
+        gpu_(std::move(gpu)),
         computeFree_(static_cast<size_t>(p.ranks()), 0.0),
         rankFinish_(static_cast<size_t>(p.ranks()), 0.0) {
     for (const topo::Route& r : routes) {

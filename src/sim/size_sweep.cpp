@@ -38,11 +38,12 @@ SizeSweep sweepSizes(const ir::Algorithm& algorithm, const std::string& source, 
     const double steadyBytes =
         static_cast<double>(kSteadyTileIterations) * tileIterationBytes(algorithm.nchunksperloop, algorithm.proto);
     for (uint64_t b = from; b < sizes.back() && inside(b);) {
-      const auto q = times.find(b / 4), h = times.find(b / 2), f = times.find(b);
+      const uint64_t quarter = b / 4, half = b / 2;
+      const auto q = times.find(quarter), h = times.find(half), f = times.find(b);
       // (A window that starts above b / 4 leaves points out: simulate on until three are there.)
-      if (q != times.end() && h != times.end() && f != times.end() && static_cast<double>(b / 4) >= steadyBytes) {
-        const double slopeLow = (h->second - q->second) / static_cast<double>(b / 4);
-        const double slopeHigh = (f->second - h->second) / static_cast<double>(b / 2);
+      if (q != times.end() && h != times.end() && f != times.end() && static_cast<double>(quarter) >= steadyBytes) {
+        const double slopeLow = (h->second - q->second) / static_cast<double>(quarter);
+        const double slopeHigh = (f->second - h->second) / static_cast<double>(half);
         // Collinear, and the line passes near the origin: the time is bandwidth, not a latency
         // regime that happens to be straight too (a program with many chunks per loop is one).
         const double intercept = f->second - slopeHigh * static_cast<double>(b);

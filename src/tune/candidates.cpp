@@ -42,7 +42,7 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
   const int32_t gpus = ranks / std::max(boxes, 1);
   const std::string r = fmt::format("ranks={}", ranks);
   std::vector<LibrarySpec> out;
-  auto withForms = [&](const std::string& algorithm, std::vector<std::string> settings, const std::string& id) {
+  auto withForms = [&](const std::string& algorithm, const std::vector<std::string>& settings, const std::string& id) {
     for (int inplace : {1, 0}) {
       std::vector<std::string> s = settings;
       s.push_back(fmt::format("inplace={}", inplace));

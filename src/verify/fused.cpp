@@ -40,7 +40,8 @@ class HappensBefore {
     stack_.clear();
     push(later, false);
     while (!stack_.empty()) {
-      const auto [s, strict] = stack_.back();
+      const uint32_t s = stack_.back().first;  // not a binding: the lambda below captures it
+      const bool strict = stack_.back().second;
       stack_.pop_back();
       if (budget_ == 0) return std::nullopt;
       --budget_;

@@ -68,7 +68,7 @@ int32_t computeSteps(const ir::Algorithm& a) {
 }
 
 void runsBitExact(const ir::Algorithm& algorithm) {
-  const runtime::Program program = runtime::Program::compile(algorithm, algorithm.name);
+  const runtime::ExecutableProgram program = runtime::ExecutableProgram::compile(algorithm, algorithm.name);
   std::unique_ptr<runtime::Target> cpu = runtime::makeCpuTarget({});
   const runtime::FusedRunResult result = runtime::runFusedChecked(*cpu, program, 7, 0);
   INFO(result.firstWrong);

@@ -131,16 +131,16 @@ class ProgramCheck {
     return out;
   }
 
-  std::optional<runtime::Program> load(const std::string& unless) {
+  std::optional<runtime::ExecutableProgram> load(const std::string& unless) {
     try {
-      return runtime::loadProgram(algorithm(), algorithm().name + ".xml", runtime::LoadOptions{});
+      return runtime::loadExecutable(algorithm(), algorithm().name + ".xml", runtime::LoadOptions{});
     } catch (const base::InputError& e) {
       if (!unless.empty()) problems_.push_back("the runtime refuses it (" + std::string(e.what()) + "), but " + unless);
       return std::nullopt;
     }
   }
 
-  RuntimeRun call(const runtime::Program& p, const Regime& regime, CallForm form,
+  RuntimeRun call(const runtime::ExecutableProgram& p, const Regime& regime, CallForm form,
                   runtime::DataType dtype = runtime::DataType::I32, runtime::ReduceOp op = runtime::ReduceOp::Sum,
                   std::chrono::milliseconds timeout = std::chrono::milliseconds(10000)) {
     ++tally_.runtimeRuns;
@@ -201,7 +201,7 @@ class ProgramCheck {
   void checkVerified() {
     ++tally_.verified;
     countFeatures();
-    const std::optional<runtime::Program> p = load("verify says VERIFIED");
+    const std::optional<runtime::ExecutableProgram> p = load("verify says VERIFIED");
     if (!p) return;
     for (CallForm form : forms())
       for (const Regime& regime : regimes()) {
@@ -225,7 +225,7 @@ class ProgramCheck {
 
   // verify's smallest deadlock-free slot count m: the runtime completes the configurations with m
   // transfers in flight per connection (one of them when m is 1), and deadlocks in one with m - 1.
-  void checkMinimumSlots(const runtime::Program& p, int32_t m) {
+  void checkMinimumSlots(const runtime::ExecutableProgram& p, int32_t m) {
     if (m == 1) {
       const auto [tiles, maxAllowed] = kVerifierConfigurations[seed_ % kVerifierConfigurations.size()];
       const Regime one = regimeOf(tiles, maxAllowed, 1);
@@ -277,7 +277,7 @@ class ProgramCheck {
     else
       ++tally_.race;
 
-    const std::optional<runtime::Program> p =
+    const std::optional<runtime::ExecutableProgram> p =
         load(others.empty() ? "verify reports only races, wrong chunks or deadlocks" : "");
     if (!deadlocks.empty()) {
       const bool diverge = std::any_of(others.begin(), others.end(),
@@ -321,7 +321,7 @@ class ProgramCheck {
 
   // The runtime detects a deadlock exactly, unless paired transfers disagree (`diverge`): then its
   // FIFO state is undefined (msccl-ir.md §2) and only the watchdog's time limit stops it.
-  void checkDeadlock(const runtime::Program& p, const verify::Violation& v, bool diverge) {
+  void checkDeadlock(const runtime::ExecutableProgram& p, const verify::Violation& v, bool diverge) {
     const std::optional<DeadlockConfiguration> c = deadlockConfigurationOf(v);
     if (!c) return;  // reported as missing evidence
     const Regime regime = regimeOf(c->tiles, c->maxAllowedCount, c->slots);
@@ -340,7 +340,7 @@ class ProgramCheck {
 
   // The runtime must get exactly the reported chunks wrong (those with uninitialised data may come
   // out right: the runtime zeroes scratch).
-  void checkWrongChunks(const runtime::Program& p, const std::vector<const verify::Violation*>& wrong) {
+  void checkWrongChunks(const runtime::ExecutableProgram& p, const std::vector<const verify::Violation*>& wrong) {
     for (CallForm form : forms()) {
       std::set<std::pair<int32_t, int32_t>> surely, maybe;
       for (const verify::Violation* v : wrong)

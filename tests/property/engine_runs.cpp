@@ -43,7 +43,7 @@ Regime regimeOf(int32_t tiles, int32_t maxAllowedCount, int32_t slots) {
   return r;
 }
 
-RuntimeRun runOnCpu(const Program& program, const Regime& regime, const CallSettings& settings) {
+RuntimeRun runOnCpu(const ExecutableProgram& program, const Regime& regime, const CallSettings& settings) {
   CallShape call;
   call.collective = program.collective();
   call.ranks = program.ranks();

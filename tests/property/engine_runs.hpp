@@ -47,7 +47,7 @@ struct CallSettings {
 };
 
 // One checked call on the CPU backend.
-RuntimeRun runOnCpu(const runtime::Program& program, const Regime& regime, const CallSettings& call);
+RuntimeRun runOnCpu(const runtime::ExecutableProgram& program, const Regime& regime, const CallSettings& call);
 
 // `ccforge simulate` of the program on a fully connected or switch topology of its ranks
 // (by `topologyChoice`), for chunk sizes of `tiles` x the protocol tile and `maxAllowedCount` pairs

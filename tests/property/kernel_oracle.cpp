@@ -34,7 +34,7 @@ struct View {
 // One call: memory, connections and the blocks' progress.
 class Machine {
  public:
-  Machine(const Program& program, const Postcondition& post, bool inPlace, const Configuration& c)
+  Machine(const OracleProgram& program, const Postcondition& post, bool inPlace, const Configuration& c)
       : program_(program), post_(post), config_(c) {
     for (const Rank& r : program.ranks) {
       std::array<View, 4> views{};
@@ -203,7 +203,7 @@ class Machine {
         at(me, view(me, t.dstBuf), t.dstOff + first + j, tile) = std::move(result[static_cast<size_t>(j)]);
   }
 
-  const Program& program_;
+  const OracleProgram& program_;
   const Postcondition& post_;
   Configuration config_;
   std::vector<std::array<View, 4>> views_;
@@ -269,7 +269,7 @@ Postcondition customPostcondition(int32_t ranks, int32_t inputChunks, int32_t ou
   return p;
 }
 
-Outcome run(const Program& program, const Postcondition& post, bool inPlace, const Configuration& configuration) {
+Outcome run(const OracleProgram& program, const Postcondition& post, bool inPlace, const Configuration& configuration) {
   try {
     if (post.ranks != program.ngpus) throw Refusal("the postcondition is for another rank count");
     return Machine(program, post, inPlace, configuration).run();

@@ -72,9 +72,9 @@ struct Outcome {
 };
 
 // The program as the executor's parser reads it; `refusal` says why it would not load (empty: loads).
-struct Program;
+struct OracleProgram;
 struct ParsedProgram {
-  std::shared_ptr<const Program> program;
+  std::shared_ptr<const OracleProgram> program;
   std::string refusal;
   std::string proto;
   std::string collective;  // the coll attribute, without a fused- prefix
@@ -84,6 +84,6 @@ struct ParsedProgram {
 ParsedProgram parse(const std::string& xml, int32_t maxSteps = 64);
 
 // One call of the program in one configuration.
-Outcome run(const Program& program, const Postcondition& post, bool inPlace, const Configuration& configuration);
+Outcome run(const OracleProgram& program, const Postcondition& post, bool inPlace, const Configuration& configuration);
 
 }  // namespace ccforge::property::oracle

@@ -141,7 +141,7 @@ Block readBlock(const Element& tb, bool fused, int32_t maxSteps) {
 // (msccl_kernel.cu:289-297): LL and LL128 reduce them all, so 17 at most; Simple appends the
 // destination and reduces the first MSCCL_MAX_REDUCE_FUSION operands (prims_simple.h:527-531), so
 // a 16th source drops the destination's value, and a 17th is written past the array.
-void checkReductionSources(const Program& p, const std::string& proto) {
+void checkReductionSources(const OracleProgram& p, const std::string& proto) {
   const size_t capacity = proto == "Simple" ? kMaxReduceFusion - 1 : kMaxReduceFusion + 1;
   for (const Rank& r : p.ranks)
     for (const Block& b : r.blocks)
@@ -151,8 +151,8 @@ void checkReductionSources(const Program& p, const std::string& proto) {
                         " sources overflows the kernel's source array (" + std::to_string(capacity) + ")");
 }
 
-Program readProgram(const Element& algo, ParsedProgram& out, int32_t maxSteps) {
-  Program p;
+OracleProgram readProgram(const Element& algo, ParsedProgram& out, int32_t maxSteps) {
+  OracleProgram p;
   if (algo.name != "algo") throw Refusal("the root is not <algo>");
   p.ngpus = intAttribute(algo, "ngpus");
   const std::string coll = attribute(algo, "coll");
@@ -185,7 +185,7 @@ Program readProgram(const Element& algo, ParsedProgram& out, int32_t maxSteps) {
 ParsedProgram parse(const std::string& xml, int32_t maxSteps) {
   ParsedProgram out;
   try {
-    out.program = std::make_shared<const Program>(readProgram(readXml(xml), out, maxSteps));
+    out.program = std::make_shared<const OracleProgram>(readProgram(readXml(xml), out, maxSteps));
   } catch (const Refusal& e) {
     out.refusal = e.what();
   }

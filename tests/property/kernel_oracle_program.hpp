@@ -37,7 +37,7 @@ struct Rank {
   std::vector<Block> blocks;
 };
 
-struct Program {
+struct OracleProgram {
   int32_t ngpus = 0;
   bool fused = false;
   std::vector<Rank> ranks;  // indexed by gpu id

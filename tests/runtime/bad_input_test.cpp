@@ -36,8 +36,8 @@ struct Fixture {
     set.add(program);
     runtime = std::make_unique<Runtime>(std::move(set), makeCpuTarget({}));
   }
-  const Program& loaded() const { return runtime->programs().programs().front(); }
-  Program program;
+  const ExecutableProgram& loaded() const { return runtime->programs().programs().front(); }
+  ExecutableProgram program;
   std::unique_ptr<Runtime> runtime;
 };
 
@@ -93,7 +93,7 @@ TEST_CASE("bad input: a program for a different number of ranks") {
 TEST_CASE("bad input: in-place buffers that do not alias as NCCL requires") {
   samples::SampleOptions o;
   o.form = CallForm::InPlace;
-  const Program p = compileSample(samples::ringAllGather(2, o));
+  const ExecutableProgram p = compileSample(samples::ringAllGather(2, o));
   ProgramSet set;
   set.add(p);
   Runtime runtime(std::move(set), makeCpuTarget({}));

@@ -31,7 +31,7 @@ algorithms::FusedParameters gemv(int32_t ranks, int32_t computeTbs, bool bulk) {
 
 TEST_CASE("compute-first: the compute blocks of every rank first, the rest second") {
   for (bool bulk : {false, true}) {
-    const Program program = Program::compile(algorithms::fusedProgram(gemv(4, 3, bulk)), "gemv");
+    const ExecutableProgram program = ExecutableProgram::compile(algorithms::fusedProgram(gemv(4, 3, bulk)), "gemv");
     const ComputeFirstSplit split = splitComputeFirst(program);
     // Each rank: tbs 0..2 compute, then 1 local + 3 send + 3 receive blocks.
     REQUIRE(split.computeTbs.size() == 4 * 3);
@@ -44,16 +44,16 @@ TEST_CASE("compute-first: the compute blocks of every rank first, the rest secon
 }
 
 TEST_CASE("compute-first: programs without blocks that only compute are refused, saying why") {
-  const Program inlined = Program::compile(algorithms::fusedProgram(gemv(4, 0, false)), "inline");
+  const ExecutableProgram inlined = ExecutableProgram::compile(algorithms::fusedProgram(gemv(4, 0, false)), "inline");
   CHECK_THROWS_WITH(splitComputeFirst(inlined), Catch::Contains("no thread block of the program only computes"));
-  const Program plain = Program::compile(samples::allPairsAllReduce(4, {}), "all-pairs");
+  const ExecutableProgram plain = ExecutableProgram::compile(samples::allPairsAllReduce(4, {}), "all-pairs");
   CHECK_THROWS_WITH(splitComputeFirst(plain), Catch::Contains("fused programs only"));
   // A compute block that waits for a communication block could never finish in a launch of its own.
   ir::Algorithm a = algorithms::fusedProgram(gemv(2, 1, false));
   ir::Step& first = a.gpus[0].threadBlocks[0].steps[0];
   first.depid = 1;  // the local block
   first.deps = 0;
-  const Program waiting = Program::compile(a, "waiting");
+  const ExecutableProgram waiting = ExecutableProgram::compile(a, "waiting");
   CHECK_THROWS_WITH(splitComputeFirst(waiting), Catch::Contains("rank 0 tb 0 computes but waits for rank 0 tb 1"));
 }
 

@@ -38,7 +38,7 @@ std::vector<fs::path> filesIn(const std::string& dir) {
 }
 
 void sweepFile(const fs::path& path) {
-  const Program p = loadFile(path.string());
+  const ExecutableProgram p = loadFile(path.string());
   const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
   for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles}) sweep(p, regime, form);
 }
@@ -73,7 +73,7 @@ TEST_CASE("every invalid corpus file has an expectation here") {
 }
 
 TEST_CASE("CPU: the LL128 ring file runs at the protocol's own tile with several tile iterations") {
-  const Program p = loadFile(corpusDir() + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml");
+  const ExecutableProgram p = loadFile(corpusDir() + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml");
   const int64_t chunk = tileBytes(ir::Protocol::LL128) * 5 / 2 / 4;
   CallShape call = callFor(p, countForChunk(p, chunk), DataType::F32, ReduceOp::Sum);
   const Measurement m = runOnCpu(p, call);
@@ -85,7 +85,7 @@ TEST_CASE("CPU: the LL128 ring file runs at the protocol's own tile with several
 // reduces a received chunk with s[0], which nothing wrote, fails the check. With zeroed scratch
 // the sum came out right and `run --no-verify` passed it.
 TEST_CASE("CPU: a reduction with scratch nothing wrote fails the check") {
-  const Program p = loadFile(runtimeFixturesDir() + "/rrc_unwritten_scratch_alltoall_n2.xml");
+  const ExecutableProgram p = loadFile(runtimeFixturesDir() + "/rrc_unwritten_scratch_alltoall_n2.xml");
   for (const DataType dtype : {DataType::F32, DataType::I32, DataType::F16}) {
     INFO(dataTypeName(dtype));
     const Measurement m = runOnCpu(p, callFor(p, 64, dtype, ReduceOp::Sum));
@@ -98,7 +98,7 @@ TEST_CASE("CPU: a reduction with scratch nothing wrote fails the check") {
 // Issue 32: 2^31 - 1 scratch chunks are refused before anything is allocated, at the <gpu>, as
 // unsupported (run: exit 1); they ended in bad_alloc.
 TEST_CASE("CPU: scratch over the run memory limit is refused by the launch plan at the <gpu>") {
-  const Program p = loadFile(runtimeFixturesDir() + "/scratch_int32_max_alltoall_n2.xml");
+  const ExecutableProgram p = loadFile(runtimeFixturesDir() + "/scratch_int32_max_alltoall_n2.xml");
   const CallShape call = callFor(p, 16, DataType::F32, ReduceOp::Sum);
   const std::vector<uint64_t> scratch = scratchBytesOf(p, call);
   REQUIRE(scratch.size() == 2);

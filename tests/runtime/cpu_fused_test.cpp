@@ -63,7 +63,7 @@ RankData makeRank(const FusedParameters& p, std::mt19937& rng) {
 void runAndCheck(const FusedParameters& p, int64_t tileBytes, int workers, uint32_t seed) {
   const ir::Algorithm algo = algorithms::fusedProgram(p);
   INFO(algo.name << " tile=" << tileBytes << " workers=" << workers);
-  const Program program = Program::compile(algo, algo.name);
+  const ExecutableProgram program = ExecutableProgram::compile(algo, algo.name);
   const int32_t R = p.ranks;
   const bool allreduce = p.op == ir::ComputeOp::Gemv;
   const int64_t elems = static_cast<int64_t>(p.rows) * p.cols;  // each rank's product
@@ -199,7 +199,7 @@ TEST_CASE("cpu fused: LL and LL128 fused programs are bit-exact") {
 
 TEST_CASE("cpu fused: a call whose size is not the product's is refused") {
   FusedParameters p = shape(ir::ComputeOp::Gemv, 2, 1, 4, 0);
-  const Program program = Program::compile(algorithms::fusedProgram(p), "gemv");
+  const ExecutableProgram program = ExecutableProgram::compile(algorithms::fusedProgram(p), "gemv");
   CallShape call;
   call.collective = CollectiveType::AllReduce;
   call.ranks = 2;

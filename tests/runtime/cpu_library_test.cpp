@@ -43,10 +43,10 @@ TEST_CASE("CPU: every library algorithm, compiled, matches the reference") {
       const ir::Algorithm compiled = codegen::compile(instance.program, options).algorithm;
       INFO(entry.name << " " << compiled.name << " (" << settings.size() << " settings)");
       if (entry.name == "alltonext") {
-        CHECK_THROWS_AS(loadProgram(compiled, entry.name, {}), ProgramRejected);
+        CHECK_THROWS_AS(loadExecutable(compiled, entry.name, {}), ProgramRejected);
         continue;
       }
-      const Program p = loadProgram(compiled, entry.name, {});
+      const ExecutableProgram p = loadExecutable(compiled, entry.name, {});
       const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
       const auto root = instance.arguments.find("root");
       const int32_t r = root == instance.arguments.end() ? 0 : static_cast<int32_t>(root->second);

@@ -28,7 +28,7 @@ void sweepFamily(Make make, bool inPlaceToo, bool ring) {
       o.chunksPerStep = 2;
       sweep(compileSample(make(o)), kSmallChunks, form);
       o.chunksPerStep = ring ? 1 : 3;
-      const Program p = compileSample(make(o));
+      const ExecutableProgram p = compileSample(make(o));
       if (!ring) sweep(p, kTwoChunksPerTransfer, form);
       sweep(p, kTwoTiles, form);
       sweep(p, kManyTiles, form);
@@ -68,7 +68,7 @@ TEST_CASE("CPU: the protocols' own tiles, with several tile iterations") {
   for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL, ir::Protocol::LL128}) {
     samples::SampleOptions o;
     o.proto = proto;
-    const Program p = compileSample(samples::ringAllReduce(2, o));
+    const ExecutableProgram p = compileSample(samples::ringAllReduce(2, o));
     const int64_t chunk = p.protocolTileBytes() * 5 / 2 / 4;  // 2.5 tiles of f32
     const Measurement m = runOnCpu(p, callFor(p, countForChunk(p, chunk), DataType::F32, ReduceOp::Sum));
     INFO(m.check.describe());
@@ -82,7 +82,7 @@ TEST_CASE("CPU: 64-rank programs with thousands of thread blocks finish in secon
   const auto start = std::chrono::steady_clock::now();
   for (const ir::Algorithm& a :
        {samples::ringAllReduce(64, o), samples::allPairsAllReduce(64, o), samples::twoStepAllToAll(8, 8, o)}) {
-    const Program p = compileSample(a);
+    const ExecutableProgram p = compileSample(a);
     const Measurement m = runOnCpu(p, callFor(p, countForChunk(p, 64), DataType::F32, ReduceOp::Sum));
     INFO(a.name << ": " << m.check.describe());
     CHECK(m.check.passed());

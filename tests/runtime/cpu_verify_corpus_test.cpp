@@ -145,7 +145,7 @@ const std::map<std::string, Outcome> kExpected = {
 std::string nameUnder(const fs::path& p, const fs::path& base) { return fs::relative(p, base).generic_string(); }
 
 Outcome outcomeOf(const fs::path& file, int32_t slots = 0) {
-  std::optional<Program> p;
+  std::optional<ExecutableProgram> p;
   try {
     p.emplace(loadFile(file.string()));
   } catch (const ProgramRejected& e) {

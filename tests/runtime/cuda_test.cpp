@@ -49,13 +49,13 @@ TEST_CASE("CUDA ranks-on-one-gpu: the sample programs match the reference in eve
     for (const ir::Algorithm& a :
          {samples::ringAllReduce(4, o), samples::allPairsAllReduce(4, o), samples::twoStepAllToAll(2, 2, o),
           samples::ringAllGather(3, o), samples::ringReduceScatter(3, o)}) {
-      const Program p = compileSample(a);
+      const ExecutableProgram p = compileSample(a);
       for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles})
         sweep(p, regime, CallForm::OutOfPlace, gpu());
     }
     o.form = CallForm::InPlace;
     o.chunksPerStep = 3;
-    const Program allPairs = compileSample(samples::allPairsAllReduce(4, o));
+    const ExecutableProgram allPairs = compileSample(samples::allPairsAllReduce(4, o));
     sweep(allPairs, kTwoChunksPerTransfer, CallForm::InPlace, gpu());
   }
 }
@@ -66,7 +66,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: every valid corpus file matches the reference"
        {"allgather_ring_simple_oop_n4.xml", "allreduce_hierarchical_2nodes_x3gpus_i1_auto.xml",
         "allreduce_ring_a100_n4_ch1_i1_LL128.xml", "alltoall_two_step_2nodes_x4gpus.xml",
         "azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "sccl_allgather_dgx1_pareto_s2_r3_c2.xml"}) {
-    const Program p = loadFile(corpusDir() + "/msccl-tools/valid/" + name);
+    const ExecutableProgram p = loadFile(corpusDir() + "/msccl-tools/valid/" + name);
     const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
     for (const SizeRegime& regime : {kSmallChunks, kTwoTiles}) sweep(p, regime, form, gpu());
   }
@@ -77,7 +77,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: every library algorithm, compiled, matches the
   for (const algorithms::LibraryEntry& entry : algorithms::library()) {
     if (entry.name == "alltonext") continue;  // a custom collective: refused at load (cpu_library_test.cpp)
     const algorithms::Instance instance = algorithms::instantiate(entry.name, {});
-    const Program p = loadProgram(codegen::compile(instance.program).algorithm, entry.name, {});
+    const ExecutableProgram p = loadExecutable(codegen::compile(instance.program).algorithm, entry.name, {});
     const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
     const auto root = instance.arguments.find("root");
     const int32_t r = root == instance.arguments.end() ? 0 : static_cast<int32_t>(root->second);
@@ -90,7 +90,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: large messages at the protocols' own tiles") {
   for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL128}) {
     samples::SampleOptions o;
     o.proto = proto;
-    const Program p = compileSample(samples::ringAllReduce(8, o));
+    const ExecutableProgram p = compileSample(samples::ringAllReduce(8, o));
     const Measurement m = runOn(p, callFor(p, 8 << 20, DataType::F32, ReduceOp::Sum), gpu());
     INFO(m.check.describe());
     CHECK(m.check.passed());
@@ -99,7 +99,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: large messages at the protocols' own tiles") {
 
 TEST_CASE("CUDA ranks-on-one-gpu: the GPU watchdog turns a deadlock into an error naming the blocked tbs") {
   if (skipUnlessGpus(1)) return;
-  const Program p = loadFile(runtimeFixturesDir() + "/recv_before_send_allreduce_n2.xml");
+  const ExecutableProgram p = loadFile(runtimeFixturesDir() + "/recv_before_send_allreduce_n2.xml");
   TargetOptions o = gpu();
   o.timeout = std::chrono::milliseconds(500);
   try {
@@ -117,7 +117,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: the GPU watchdog turns a deadlock into an erro
 // Issue 32: the CUDA backend fills scratch with the CPU backend's poison byte (runtime/core/poison.hpp).
 TEST_CASE("CUDA ranks-on-one-gpu: a reduction with scratch nothing wrote fails the check, as on the CPU") {
   if (skipUnlessGpus(1)) return;
-  const Program p = loadFile(runtimeFixturesDir() + "/rrc_unwritten_scratch_alltoall_n2.xml");
+  const ExecutableProgram p = loadFile(runtimeFixturesDir() + "/rrc_unwritten_scratch_alltoall_n2.xml");
   for (const DataType dtype : {DataType::F32, DataType::I32}) {
     const Measurement m = runOn(p, callFor(p, 64, dtype, ReduceOp::Sum), gpu());
     CHECK(m.check.checked == 256);
@@ -127,7 +127,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: a reduction with scratch nothing wrote fails t
 
 TEST_CASE("CUDA ranks-on-one-gpu: too many thread blocks to be co-resident are refused before launch") {
   if (skipUnlessGpus(1)) return;
-  const Program p = compileSample(samples::allPairsAllReduce(64, {}));  // 8128 tbs
+  const ExecutableProgram p = compileSample(samples::allPairsAllReduce(64, {}));  // 8128 tbs
   CHECK_THROWS_WITH(runOn(p, callFor(p, 64 * 64, DataType::F32, ReduceOp::Sum), gpu()),
                     Catch::Contains("cannot all be resident on GPU 0 at once"));
 }
@@ -136,7 +136,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: outside the window the reference runs on copie
   if (skipUnlessGpus(1)) return;
   ir::Algorithm a = samples::ringAllReduce(4, {});
   a.maxBytes = 4096;
-  const Program p = compileSample(a);
+  const ExecutableProgram p = compileSample(a);
   const Measurement m = runOn(p, callFor(p, 4096, DataType::I32, ReduceOp::Max), gpu());
   CHECK(m.result.path == Path::Reference);
   CHECK(m.check.passed());
@@ -147,7 +147,7 @@ TEST_CASE("CUDA gpu-per-rank: a ring allreduce across GPUs, and NCCL as the fall
   const int ranks = std::min(cudaDeviceCount(), 8);
   ir::Algorithm a = samples::ringAllReduce(ranks, {});
   a.maxBytes = 1 << 20;
-  const Program p = compileSample(a);
+  const ExecutableProgram p = compileSample(a);
   const TargetOptions o = gpu(GpuMode::GpuPerRank);
   const Measurement inside = runOn(p, callFor(p, ranks * 1024, DataType::F32, ReduceOp::Sum), o);
   CHECK(inside.result.path == Path::Interpreter);
@@ -180,7 +180,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       p.inner = 40;
       p.order = algorithms::FusedOrder::RemoteFirst;
       p.bulkSynchronous = bulk;
-      const Program program = Program::compile(algorithms::fusedProgram(p), "gemv");
+      const ExecutableProgram program = ExecutableProgram::compile(algorithms::fusedProgram(p), "gemv");
       CallShape call;
       call.collective = CollectiveType::AllReduce;
       call.ranks = ranks;
@@ -247,7 +247,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused programs give the CPU backend's bits on 
     p.cols = op == ir::ComputeOp::Gemv ? 1 : 3;
     p.inner = inner;  // 101 and 37: not multiples of the 32 lanes, nor of a quad
     p.tableRows = 50;
-    const Program program = Program::compile(algorithms::fusedProgram(p), "arbitrary floats");
+    const ExecutableProgram program = ExecutableProgram::compile(algorithms::fusedProgram(p), "arbitrary floats");
     const ir::Algorithm& a = program.algorithm();
     const bool allreduce = op == ir::ComputeOp::Gemv;
     const int64_t elems = int64_t{p.rows} * p.cols;

@@ -36,7 +36,9 @@ std::string tb(int id, int send, int recv, const std::string& steps, int chan = 
          std::to_string(recv) + "\" chan=\"" + std::to_string(chan) + "\">\n" + steps + "    </tb>\n";
 }
 
-Program compile(const std::string& xml) { return loadProgram(ir::readAlgorithm(xml, "t.xml").algorithm, "t.xml", {}); }
+ExecutableProgram compile(const std::string& xml) {
+  return loadExecutable(ir::readAlgorithm(xml, "t.xml").algorithm, "t.xml", {});
+}
 
 }  // namespace
 
@@ -96,7 +98,7 @@ TEST_CASE("consecutive re steps fuse as the executor's parser fuses them, keepin
                             step(3, "re", "s", 3, "o", 0, 1, 0, 0) +       // has its own dependency: starts a new step
                             step(4, "re", "i", 0, "o", 0, 1) +             // other source buffer: new step
                             step(5, "re", "i", 1, "o", 1, 1);              // other destination: new step
-  const Program p = compile(file(tb(0, -1, -1, chain), "allreduce", 4));
+  const ExecutableProgram p = compile(file(tb(0, -1, -1, chain), "allreduce", 4));
   const auto& steps = p.steps();
   REQUIRE(p.tbs()[0].stepCount == 5);
   CHECK(steps[0].reduceSourceCount == 1);
@@ -120,7 +122,7 @@ TEST_CASE("a fused re chain is bounds-checked with its last cnt, and holds at mo
       Catch::Contains("step 1 (re): source chunks [1, 3) are outside the scratch buffer"));
   std::string chain;
   for (int s = 0; s < 17; ++s) chain += step(s, "re", "s", s, "o", 0, 1);
-  const Program p = compile(file(tb(0, -1, -1, chain), "allreduce", 17));
+  const ExecutableProgram p = compile(file(tb(0, -1, -1, chain), "allreduce", 17));
   REQUIRE(p.tbs()[0].stepCount == 2);
   CHECK(p.steps()[0].reduceSourceCount == 16);
   CHECK(p.steps()[1].reduceSourceCount == 1);
@@ -130,7 +132,7 @@ TEST_CASE("connections pair each sender tb with the receiver tb of the same (sen
   samples::SampleOptions o;
   o.channels = 2;
   const ir::Algorithm ring = samples::ringAllReduce(4, o);
-  const Program p = loadProgram(ring, "ring", {});
+  const ExecutableProgram p = loadExecutable(ring, "ring", {});
   REQUIRE(p.connections().size() == 8);
   for (const ConnectionTable& c : p.connections()) {
     CHECK(c.receiver == (c.sender + 1) % 4);
@@ -155,10 +157,11 @@ TEST_CASE("a verifier passed to the loader decides whether the program loads") {
   };
   LoadOptions options;
   options.verifier = &reject;
-  CHECK_THROWS_WITH(loadProgram(ring, "ring.xml", options), Catch::Contains("ring.xml: verification at load failed") &&
-                                                                Catch::Contains("postcondition violated at rank 0"));
+  CHECK_THROWS_WITH(
+      loadExecutable(ring, "ring.xml", options),
+      Catch::Contains("ring.xml: verification at load failed") && Catch::Contains("postcondition violated at rank 0"));
   const Verifier accept = [&](const ir::Algorithm&, const std::string&) { return VerificationOutcome{true, ""}; };
   options.verifier = &accept;
-  CHECK_NOTHROW(loadProgram(ring, "ring.xml", options));
+  CHECK_NOTHROW(loadExecutable(ring, "ring.xml", options));
   CHECK(calls == 1);
 }

@@ -10,15 +10,16 @@ using namespace ccforge::runtime;
 
 namespace {
 
-Program ring(const std::string& source, int32_t ranks, std::optional<int64_t> minBytes, std::optional<int64_t> maxBytes,
-             int32_t chunksPerStep = 1, CallForm form = CallForm::OutOfPlace) {
+ExecutableProgram ring(const std::string& source, int32_t ranks, std::optional<int64_t> minBytes,
+                       std::optional<int64_t> maxBytes, int32_t chunksPerStep = 1,
+                       CallForm form = CallForm::OutOfPlace) {
   samples::SampleOptions o;
   o.chunksPerStep = chunksPerStep;
   o.form = form;
   ir::Algorithm a = samples::ringAllReduce(ranks, o);
   a.minBytes = minBytes;
   a.maxBytes = maxBytes;
-  return loadProgram(a, source, {});
+  return loadExecutable(a, source, {});
 }
 
 CallShape allreduce(int32_t ranks, int64_t count, ReduceOp op = ReduceOp::Sum) {

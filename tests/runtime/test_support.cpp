@@ -7,11 +7,15 @@ namespace ccforge::runtime::test {
 std::string corpusDir() { return CCFORGE_FIXTURES; }
 std::string runtimeFixturesDir() { return CCFORGE_RUNTIME_FIXTURES; }
 
-Program compileSample(const ir::Algorithm& algorithm) { return loadProgram(algorithm, algorithm.name, LoadOptions{}); }
+ExecutableProgram compileSample(const ir::Algorithm& algorithm) {
+  return loadExecutable(algorithm, algorithm.name, LoadOptions{});
+}
 
-Program loadFile(const std::string& path) { return loadProgram(std::filesystem::path(path), LoadOptions{}); }
+ExecutableProgram loadFile(const std::string& path) {
+  return loadExecutable(std::filesystem::path(path), LoadOptions{});
+}
 
-CallShape callFor(const Program& program, int64_t count, DataType dtype, ReduceOp op) {
+CallShape callFor(const ExecutableProgram& program, int64_t count, DataType dtype, ReduceOp op) {
   CallShape c;
   c.collective = program.collective();
   c.ranks = program.ranks();
@@ -22,12 +26,12 @@ CallShape callFor(const Program& program, int64_t count, DataType dtype, ReduceO
   return c;
 }
 
-Measurement runOnCpu(const Program& program, const CallShape& call, TargetOptions options) {
+Measurement runOnCpu(const ExecutableProgram& program, const CallShape& call, TargetOptions options) {
   options.backend = BackendKind::Cpu;
   return runOn(program, call, options);
 }
 
-Measurement runOn(const Program& program, const CallShape& call, const TargetOptions& options) {
+Measurement runOn(const ExecutableProgram& program, const CallShape& call, const TargetOptions& options) {
   ProgramSet set;
   set.add(program);
   Runtime runtime(std::move(set), makeTarget(options));
@@ -36,7 +40,7 @@ Measurement runOn(const Program& program, const CallShape& call, const TargetOpt
   return measure(runtime, call, m);
 }
 
-int64_t countForChunk(const Program& program, int64_t chunkElems) {
+int64_t countForChunk(const ExecutableProgram& program, int64_t chunkElems) {
   const int64_t m = sizeMultiplier(program.collective(), program.ranks());
   return chunkElems * program.chunksPerLoop() / m;
 }
@@ -64,7 +68,8 @@ std::vector<TypeOp> typeOpsFor(CollectiveType t) {
   return v;
 }
 
-void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options, int32_t root) {
+void sweep(const ExecutableProgram& program, const SizeRegime& regime, CallForm form, TargetOptions options,
+           int32_t root) {
   for (const TypeOp& to : typeOpsFor(program.collective())) {
     const int64_t elem = static_cast<int64_t>(dataTypeSize(to.dtype));
     const int64_t tile = regime.tileBytes ? regime.tileBytes : program.protocolTileBytes();

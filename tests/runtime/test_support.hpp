@@ -14,18 +14,18 @@ namespace ccforge::runtime::test {
 std::string corpusDir();
 std::string runtimeFixturesDir();
 
-Program compileSample(const ir::Algorithm& algorithm);
-Program loadFile(const std::string& path);
+ExecutableProgram compileSample(const ir::Algorithm& algorithm);
+ExecutableProgram loadFile(const std::string& path);
 
 // A call the program serves: its collective and ranks, the first form it serves unless given.
-CallShape callFor(const Program& program, int64_t count, DataType dtype, ReduceOp op);
+CallShape callFor(const ExecutableProgram& program, int64_t count, DataType dtype, ReduceOp op);
 
 // Runs `call` on the target with `program` as the only program: one checked run, no timing.
-Measurement runOn(const Program& program, const CallShape& call, const TargetOptions& options);
-Measurement runOnCpu(const Program& program, const CallShape& call, TargetOptions options = {});
+Measurement runOn(const ExecutableProgram& program, const CallShape& call, const TargetOptions& options);
+Measurement runOnCpu(const ExecutableProgram& program, const CallShape& call, TargetOptions options = {});
 
 // The smallest count > 0 such that a chunk has `chunkElems` elements.
-int64_t countForChunk(const Program& program, int64_t chunkElems);
+int64_t countForChunk(const ExecutableProgram& program, int64_t chunkElems);
 
 }  // namespace ccforge::runtime::test
 
@@ -54,7 +54,7 @@ struct TypeOp {
 std::vector<TypeOp> typeOpsFor(CollectiveType t);
 
 // Runs `program` for every type/op at the regime's size; REQUIREs a correct result for each.
-void sweep(const Program& program, const SizeRegime& regime, CallForm form, TargetOptions options = {},
+void sweep(const ExecutableProgram& program, const SizeRegime& regime, CallForm form, TargetOptions options = {},
            int32_t root = 0);
 
 }  // namespace ccforge::runtime::test

@@ -15,7 +15,7 @@ using namespace ccforge::runtime::test;
 
 namespace {
 
-ExecutionFailed expectFailure(const Program& p, const CallShape& call, TargetOptions options = {}) {
+ExecutionFailed expectFailure(const ExecutableProgram& p, const CallShape& call, TargetOptions options = {}) {
   try {
     runOnCpu(p, call, options);
   } catch (const ExecutionFailed& e) {
@@ -28,7 +28,7 @@ ExecutionFailed expectFailure(const Program& p, const CallShape& call, TargetOpt
 }  // namespace
 
 TEST_CASE("watchdog: two ranks that both receive first deadlock, reported at once") {
-  const Program p = loadFile(runtimeFixturesDir() + "/recv_before_send_allreduce_n2.xml");
+  const ExecutableProgram p = loadFile(runtimeFixturesDir() + "/recv_before_send_allreduce_n2.xml");
   const auto start = std::chrono::steady_clock::now();
   const ExecutionFailed e = expectFailure(p, callFor(p, 1024, DataType::F32, ReduceOp::Sum));
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));  // the 30 s limit was not needed
@@ -43,7 +43,7 @@ TEST_CASE("watchdog: two ranks that both receive first deadlock, reported at onc
 }
 
 TEST_CASE("watchdog: a dependency on a step that never publishes its flag") {
-  const Program p = loadFile(runtimeFixturesDir() + "/unflagged_dependency_allgather_n2.xml");
+  const ExecutableProgram p = loadFile(runtimeFixturesDir() + "/unflagged_dependency_allgather_n2.xml");
   const ExecutionFailed e = expectFailure(p, callFor(p, 256, DataType::I32, ReduceOp::Sum));
   CHECK(e.kind() == ExecutionFailed::Kind::Deadlock);
   CHECK_THAT(e.what(), Catch::Contains("rank 0 tb 1 step 0 tile 0: waits for tb 0 to finish step 0 (dependency)") &&
@@ -51,7 +51,7 @@ TEST_CASE("watchdog: a dependency on a step that never publishes its flag") {
 }
 
 TEST_CASE("watchdog: the LL128 ring deadlocks with one FIFO slot per connection, as the corpus states") {
-  const Program p = loadFile(corpusDir() + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml");
+  const ExecutableProgram p = loadFile(corpusDir() + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml");
   TargetOptions one;
   one.tuning.slots = 1;
   const ExecutionFailed e = expectFailure(p, callFor(p, 4096, DataType::F32, ReduceOp::Sum), one);
@@ -69,7 +69,7 @@ TEST_CASE("watchdog: the LL128 ring deadlocks with one FIFO slot per connection,
 TEST_CASE("watchdog: a ring with cnt 2 works while a transfer holds both chunks and deadlocks once it cannot") {
   samples::SampleOptions o;
   o.chunksPerStep = 2;
-  const Program p = compileSample(samples::ringAllReduce(3, o));
+  const ExecutableProgram p = compileSample(samples::ringAllReduce(3, o));
   TargetOptions small;
   small.tuning.tileBytes = 4096;
   CHECK(runOnCpu(p, callFor(p, countForChunk(p, 256), DataType::F32, ReduceOp::Sum), small)
@@ -81,7 +81,7 @@ TEST_CASE("watchdog: a ring with cnt 2 works while a transfer holds both chunks 
 }
 
 TEST_CASE("watchdog: the time limit stops a long launch, and the executor recovers") {
-  const Program p = compileSample(samples::ringAllReduce(4, {}));
+  const ExecutableProgram p = compileSample(samples::ringAllReduce(4, {}));
   constexpr int64_t kCount = 1 << 20;
   const CallShape call = callFor(p, kCount, DataType::F64, ReduceOp::Sum);
   CpuOptions options;

@@ -57,7 +57,7 @@ struct Truth {
   bool someWrong = false;      // some interleaving violates the postcondition
 };
 
-std::optional<Truth> oracle(const test::Program& p, int32_t slots, const verify::BoxLayout& boxes) {
+std::optional<Truth> oracle(const test::SmtFixture& p, int32_t slots, const verify::BoxLayout& boxes) {
   Truth truth;
   std::vector<CallForm> forms = verify::callFormsOf(p.algorithm());
   for (CallForm form : forms) {
@@ -79,7 +79,7 @@ std::optional<Truth> oracle(const test::Program& p, int32_t slots, const verify:
   return truth;
 }
 
-void checkDeadlockWitness(const test::Program& p, const verify::Witness& w) {
+void checkDeadlockWitness(const test::SmtFixture& p, const verify::Witness& w) {
   verify::SimulationConfig config{w.tiles, w.maxAllowedCount, w.slots};
   verify::SimulationResult sim = verify::simulate(p.index(), p.algorithm().proto, config);
   REQUIRE_FALSE(sim.completed);
@@ -95,7 +95,7 @@ void checkDeadlockWitness(const test::Program& p, const verify::Witness& w) {
 }
 
 // The witness as JSON, read back, replays against the program; without its first event, it does not.
-void checkJsonReplay(const test::Program& p, const fs::path& path, const verify::Witness& w) {
+void checkJsonReplay(const test::SmtFixture& p, const fs::path& path, const verify::Witness& w) {
   std::stringstream json;
   verify::writeWitness(json, path.string(), w);
   verify::Witness back = smt::readWitness(json);
@@ -123,7 +123,7 @@ void checkFixture(const fs::path& path) {
 
   const CheckStatus simRaces = statusOf(sim, Check::Races), smtRaces = statusOf(smt, Check::Races);
   const CheckStatus simPost = statusOf(sim, Check::Postcondition), smtPost = statusOf(smt, Check::Postcondition);
-  std::unique_ptr<test::Program> program = test::Program::read(path, options);
+  std::unique_ptr<test::SmtFixture> program = test::SmtFixture::read(path, options);
   std::optional<Truth> truth;
   if (program && simRaces != CheckStatus::Skipped)
     truth = oracle(*program, options.slots.value_or(transfersInFlight(program->algorithm().proto)), options.boxes);

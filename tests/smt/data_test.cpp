@@ -33,7 +33,7 @@ std::vector<verify::ScheduleEvent> inOrder(const smt::DataSetting& setting, cons
   return out;
 }
 
-smt::SmtDataResult checkData(const test::Program& p, verify::SmtSolvers solvers, verify::Findings& findings) {
+smt::SmtDataResult checkData(const test::SmtFixture& p, verify::SmtSolvers solvers, verify::Findings& findings) {
   smt::RunSettings settings;
   settings.solvers =
       solvers == verify::SmtSolvers::Cvc5 ? std::vector{smt::SolverKind::Cvc5} : std::vector{smt::SolverKind::Z3};
@@ -49,7 +49,7 @@ smt::SmtDataResult checkData(const test::Program& p, verify::SmtSolvers solvers,
 TEST_CASE("replaying the simulation's order computes what the symbolic execution computes") {
   size_t compared = 0;
   for (const fs::path& path : test::corpus()) {
-    auto p = test::Program::read(path);
+    auto p = test::SmtFixture::read(path);
     if (!p || !p->collective()) continue;
     // The SMT encodings do not model compute steps; the verifier decides fused programs by
     // simulation only (docs/fused.md).
@@ -90,7 +90,7 @@ TEST_CASE("races that change the result are told from races that do not") {
                         {"verify/races/unordered_without_round_trip.xml", true}};
   for (const Case& c : cases) {
     INFO(c.file);
-    auto p = test::Program::read(test::fixture(c.file));
+    auto p = test::SmtFixture::read(test::fixture(c.file));
     REQUIRE(p);
     bool oracleChanges = false;
     for (CallForm form : verify::callFormsOf(p->algorithm())) {
@@ -116,7 +116,7 @@ TEST_CASE("races that change the result are told from races that do not") {
 }
 
 TEST_CASE("the data replay refuses schedules the synchronisation forbids") {
-  auto p = test::Program::read(test::fixture("verify/good/write_read_ordered_by_dependency.xml"));
+  auto p = test::SmtFixture::read(test::fixture("verify/good/write_read_ordered_by_dependency.xml"));
   REQUIRE(p);
   std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), CallForm::OutOfPlace, p->bufferLengths());
   ChunkValues values;
@@ -162,7 +162,7 @@ TEST_CASE("chunks with too many possible values leave the checks inconclusive, n
     g.threadBlocks.push_back(block);
   }
   a.gpus.push_back(g);
-  auto p = test::Program::of(a);
+  auto p = test::SmtFixture::of(a);
   REQUIRE(p);
   verify::Findings findings("t", 20);
   const smt::SmtDataResult r = checkData(*p, verify::SmtSolvers::Z3, findings);

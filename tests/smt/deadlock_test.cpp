@@ -24,7 +24,7 @@ bool sameWaits(const std::vector<verify::BlockedThreadBlock>& a, const std::vect
 }
 
 // The smallest tile-iteration count (maxAllowedCount = 1) at which the simulation deadlocks, up to 8.
-int32_t firstDeadlockingTileCount(const test::Program& p, int32_t slots) {
+int32_t firstDeadlockingTileCount(const test::SmtFixture& p, int32_t slots) {
   for (int32_t tiles = 1; tiles <= 8; ++tiles)
     if (!verify::simulate(p.index(), p.algorithm().proto, {tiles, 1, slots}).completed) return tiles;
   return 0;
@@ -33,14 +33,14 @@ int32_t firstDeadlockingTileCount(const test::Program& p, int32_t slots) {
 }  // namespace
 
 TEST_CASE("encoding 1 decides deadlock as the simulation does, and every witness replays to its final state") {
-  std::vector<std::unique_ptr<test::Program>> programs;
+  std::vector<std::unique_ptr<test::SmtFixture>> programs;
   for (int32_t ranks : {2, 3, 5})
     for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL128})
-      programs.push_back(test::Program::of(bench::ringAllReduce(ranks, ranks == 3 ? 2 : 1, proto)));
+      programs.push_back(test::SmtFixture::of(bench::ringAllReduce(ranks, ranks == 3 ? 2 : 1, proto)));
   for (const fs::path& p : test::corpus())
     if (p.parent_path().filename() == "deadlock" || p.parent_path().filename() == "good" ||
         p.parent_path().filename() == "valid")
-      if (auto program = test::Program::read(p)) programs.push_back(std::move(program));
+      if (auto program = test::SmtFixture::read(p)) programs.push_back(std::move(program));
   smt::QueryRunner runner = z3Runner();
   size_t deadlocks = 0, deadlockFree = 0;
   for (const auto& p : programs) {
@@ -76,7 +76,7 @@ TEST_CASE("encoding 1 decides deadlock as the simulation does, and every witness
 }
 
 TEST_CASE("the replay refuses events that are not enabled and states that are not stuck") {
-  auto p = test::Program::of(bench::ringAllReduce(2, 1, ir::Protocol::Simple));
+  auto p = test::SmtFixture::of(bench::ringAllReduce(2, 1, ir::Protocol::Simple));
   const verify::SimulationConfig config{1, 71, 2};
   using E = verify::ScheduleEvent;
   auto replay = [&](const std::vector<E>& schedule) {
@@ -99,7 +99,7 @@ TEST_CASE("the smallest deadlock-free slot count is proved from both sides") {
   // docs/verify.md: the sample ring allreduce for 4 A100s needs 2 slots.
   verify::Options legacy;
   legacy.profile = legacyProfile();
-  auto p = test::Program::read(test::fixture("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy);
+  auto p = test::SmtFixture::read(test::fixture("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy);
   REQUIRE(p);
   smt::QueryRunner runner = z3Runner();
   smt::DeadlockQueries queries(p->index(), runner);
@@ -115,13 +115,13 @@ TEST_CASE("the smallest deadlock-free slot count is proved from both sides") {
 
 TEST_CASE("every tile count: a periodic schedule proves it, or the smallest deadlocking count is shown") {
   smt::QueryRunner runner = z3Runner();
-  auto parametric = [&](const test::Program& p, int32_t slots) {
+  auto parametric = [&](const test::SmtFixture& p, int32_t slots) {
     smt::DeadlockQueries queries(p.index(), runner);
     return smt::checkEveryTileCount(p.index(), slots, runner, queries);
   };
   SECTION("a ring allreduce is deadlock-free for every tile count") {
     for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL}) {
-      auto p = test::Program::of(bench::ringAllReduce(4, 2, proto));
+      auto p = test::SmtFixture::of(bench::ringAllReduce(4, 2, proto));
       const smt::ParametricResult r = parametric(*p, 2);
       CHECK(r.verdict == smt::ParametricResult::Verdict::EveryTileCount);
       CHECK(r.text.ends_with("(certificate checked)"));
@@ -130,14 +130,14 @@ TEST_CASE("every tile count: a periodic schedule proves it, or the smallest dead
     }
   }
   SECTION("with one slot the ring deadlocks in its first iteration") {
-    auto p = test::Program::of(bench::ringAllReduce(4, 1, ir::Protocol::Simple));
+    auto p = test::SmtFixture::of(bench::ringAllReduce(4, 1, ir::Protocol::Simple));
     const smt::ParametricResult r = parametric(*p, 1);
     CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);
     CHECK(r.counterexampleTiles == firstDeadlockingTileCount(*p, 1));
     CHECK(r.counterexampleTiles == 1);
   }
   SECTION("an unbalanced connection deadlocks once its surplus fills the slots") {
-    auto p = test::Program::read(test::fixture("verify/connections/count_mismatch.xml"));
+    auto p = test::SmtFixture::read(test::fixture("verify/connections/count_mismatch.xml"));
     REQUIRE(p);
     const smt::ParametricResult r = parametric(*p, 2);
     CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);
@@ -160,7 +160,7 @@ TEST_CASE("every tile count: a periodic schedule proves it, or the smallest dead
     nop.deps = 1;
     waiter.steps.push_back(nop);
     a.gpus[0].threadBlocks.push_back(waiter);
-    auto p = test::Program::of(a);
+    auto p = test::SmtFixture::of(a);
     REQUIRE(p);
     const smt::ParametricResult r = parametric(*p, 2);
     CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);

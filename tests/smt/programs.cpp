@@ -10,19 +10,19 @@
 
 namespace ccforge::test {
 
-std::unique_ptr<Program> Program::read(const std::filesystem::path& file, const verify::Options& options) {
-  std::unique_ptr<Program> p(new Program());
+std::unique_ptr<SmtFixture> SmtFixture::read(const std::filesystem::path& file, const verify::Options& options) {
+  std::unique_ptr<SmtFixture> p(new SmtFixture());
   p->algo_ = ir::readAlgorithmFile(file.string(), options.maxInputBytes).algorithm;
   return index(std::move(p), options);
 }
 
-std::unique_ptr<Program> Program::of(ir::Algorithm algo, const verify::Options& options) {
-  std::unique_ptr<Program> p(new Program());
+std::unique_ptr<SmtFixture> SmtFixture::of(ir::Algorithm algo, const verify::Options& options) {
+  std::unique_ptr<SmtFixture> p(new SmtFixture());
   p->algo_ = std::move(algo);
   return index(std::move(p), options);
 }
 
-std::unique_ptr<Program> Program::index(std::unique_ptr<Program> p, const verify::Options& options) {
+std::unique_ptr<SmtFixture> SmtFixture::index(std::unique_ptr<SmtFixture> p, const verify::Options& options) {
   verify::Findings findings("program", 0);
   verify::ResolvedCollective resolved =
       verify::resolveCollective(p->algo_, options.collective, options.customCollective, findings);

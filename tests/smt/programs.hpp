@@ -1,4 +1,4 @@
-// Programs for the SMT tests: fixtures read from disk or built in memory, indexed the way the
+// Fixtures of the SMT tests: programs read from disk or built in memory, indexed the way the
 // verifier indexes them, with the collective and buffer layouts the verifier would use.
 #pragma once
 
@@ -14,23 +14,23 @@
 
 namespace ccforge::test {
 
-class Program {
+class SmtFixture {
  public:
   // nullptr when the program's structure or connections are broken (no semantic checks run).
-  static std::unique_ptr<Program> read(const std::filesystem::path& file, const verify::Options& options = {});
-  static std::unique_ptr<Program> of(ir::Algorithm algo, const verify::Options& options = {});
+  static std::unique_ptr<SmtFixture> read(const std::filesystem::path& file, const verify::Options& options = {});
+  static std::unique_ptr<SmtFixture> of(ir::Algorithm algo, const verify::Options& options = {});
 
   const ir::Algorithm& algorithm() const { return algo_; }
   const LoadedProgram& index() const { return *index_; }
   const std::optional<Collective>& collective() const { return collective_; }
   const std::vector<std::array<int32_t, 3>>& bufferLengths() const { return bufferLengths_; }
 
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
+  SmtFixture(const SmtFixture&) = delete;
+  SmtFixture& operator=(const SmtFixture&) = delete;
 
  private:
-  Program() = default;
-  static std::unique_ptr<Program> index(std::unique_ptr<Program> p, const verify::Options& options);
+  SmtFixture() = default;
+  static std::unique_ptr<SmtFixture> index(std::unique_ptr<SmtFixture> p, const verify::Options& options);
 
   ir::Algorithm algo_;
   std::optional<Collective> collective_;

@@ -142,7 +142,7 @@ std::string writeProgram(const std::string& directory, const std::string& fileNa
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) throw base::OutputError("cannot create the directory " + directory + ": " + ec.message());
-  const std::string path = (std::filesystem::path(directory) / fileName).string();
+  std::string path = (std::filesystem::path(directory) / fileName).string();
   base::writeOutputFile(path, ir::toXml(algorithm));
   return path;
 }

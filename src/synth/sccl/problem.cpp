@@ -159,6 +159,7 @@ Problem makeProblem(const topo::Topology& topology, CollectiveType collective, i
   for (const topo::Link& l : topology.links()) {
     const topo::Rational units = l.bandwidthGBps / topology.unitGBps;
     const auto num = boost::multiprecision::numerator(units), den = boost::multiprecision::denominator(units);
+    // NOLINTNEXTLINE(misc-redundant-expression): Boost.Multiprecision's comparison templates mislead it
     require(num > 0 && num < 1'000'000 && den < 1'000'000, "link bandwidth " + topo::toString(l.bandwidthGBps) +
                                                                " GB/s is not a small multiple of the unit " +
                                                                topo::toString(topology.unitGBps) + " GB/s");

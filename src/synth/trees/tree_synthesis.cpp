@@ -280,7 +280,15 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
 namespace {
 
 TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phase>& phases) {
-  const auto& [topology, collective, options, deadline, name, agBound, rsBound] = request;
+  // Named references, not a structured binding: the lambdas below capture them, which clang 14
+  // (clang-tidy) does not accept for bindings.
+  const topo::Topology& topology = request.topology;
+  const CollectiveType collective = request.collective;
+  const TreeSynthesisOptions& options = request.options;
+  const Deadline& deadline = request.deadline;
+  const std::string& name = request.name;
+  const Rational& agBound = request.agBound;
+  const Rational& rsBound = request.rsBound;
   TreeSynthesis out;
   out.collective = collective;
   out.ranks = static_cast<int32_t>(topology.gpus().size());

@@ -14,31 +14,35 @@ void require(bool ok, const std::string& message) {
 
 }  // namespace
 
-bool runtimeSupports(CollectiveType t) { return t != CollectiveType::Custom && t != CollectiveType::AllToNext; }
+bool runtimeSupports(semantics::CollectiveType t) {
+  return t != semantics::CollectiveType::Custom && t != semantics::CollectiveType::AllToNext;
+}
 
-int64_t sizeMultiplier(CollectiveType t, int32_t ranks) {
-  return static_cast<int64_t>(ccforge::sizeMultiplier(irKindOf(t), ranks));
+int64_t sizeMultiplier(semantics::CollectiveType t, int32_t ranks) {
+  return static_cast<int64_t>(ccforge::semantics::sizeMultiplier(irKindOf(t), ranks));
 }
 
 int64_t totalBytes(const CallShape& call) {
   return call.count * sizeMultiplier(call.collective, call.ranks) * static_cast<int64_t>(dataTypeSize(call.dtype));
 }
 
-bool reduces(CollectiveType t) {
-  return t == CollectiveType::AllReduce || t == CollectiveType::ReduceScatter || t == CollectiveType::Reduce;
+bool reduces(semantics::CollectiveType t) {
+  return t == semantics::CollectiveType::AllReduce || t == semantics::CollectiveType::ReduceScatter ||
+         t == semantics::CollectiveType::Reduce;
 }
 
-Collective canonicalCollective(const CallShape& call) {
+semantics::Collective canonicalCollective(const CallShape& call) {
   require(runtimeSupports(call.collective), "the runtime cannot run a " +
                                                 std::string(collectiveTypeName(call.collective)) +
                                                 " collective: its definition is not part of the program");
   require(call.ranks >= 1, "the number of ranks must be at least 1, got " + std::to_string(call.ranks));
   require(call.count >= 0, "count must not be negative, got " + std::to_string(call.count));
-  return Collective::standard(call.collective, call.ranks, hasShards(call.collective) ? call.ranks : 1, call.root);
+  return semantics::Collective::standard(call.collective, call.ranks, hasShards(call.collective) ? call.ranks : 1,
+                                         call.root);
 }
 
 int64_t canonicalChunkElems(const CallShape& call) {
-  const Collective c = canonicalCollective(call);
+  const semantics::Collective c = canonicalCollective(call);
   const int64_t total = call.count * sizeMultiplier(call.collective, call.ranks);
   require(total % c.chunksPerLoop() == 0,
           std::string(collectiveTypeName(call.collective)) + " needs count (" + std::to_string(call.count) +
@@ -47,9 +51,9 @@ int64_t canonicalChunkElems(const CallShape& call) {
 }
 
 BufferSizes bufferSizes(const CallShape& call, int32_t rank) {
-  const Collective c = canonicalCollective(call);
+  const semantics::Collective c = canonicalCollective(call);
   const int64_t chunk = canonicalChunkElems(call);
-  const RankLayout layout = c.layout(rank, call.form, 0);
+  const semantics::RankLayout layout = c.layout(rank, call.form, 0);
   BufferSizes s;
   s.inputElems = c.inputChunks() * chunk;
   s.outputElems = c.outputChunks() * chunk;
@@ -70,7 +74,7 @@ void validateBuffers(const CallShape& call, std::span<const RankBuffers> buffers
     const std::string who = "rank " + std::to_string(r) + ": ";
     if (call.count == 0) continue;
     require(b.send != nullptr && b.recv != nullptr, who + "null buffer pointer");
-    if (call.form == CallForm::OutOfPlace) {
+    if (call.form == semantics::CallForm::OutOfPlace) {
       require(b.sendElems == s.inputElems, who + "send buffer has " + std::to_string(b.sendElems) +
                                                " elements, the call needs " + std::to_string(s.inputElems));
       require(b.recvElems == s.outputElems, who + "receive buffer has " + std::to_string(b.recvElems) +
@@ -78,8 +82,8 @@ void validateBuffers(const CallShape& call, std::span<const RankBuffers> buffers
       continue;
     }
     // In place: one buffer of regionElems; the send pointer sits where the input view starts.
-    const bool sendInside =
-        call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+    const bool sendInside = call.collective == semantics::CollectiveType::ReduceScatter ||
+                            call.collective == semantics::CollectiveType::Scatter;
     const int64_t regionHolder = sendInside ? b.sendElems : b.recvElems;
     require(regionHolder == s.regionElems, who + "in-place buffer has " + std::to_string(regionHolder) +
                                                " elements, the call needs " + std::to_string(s.regionElems));

@@ -14,23 +14,23 @@
 namespace ccforge::runtime {
 
 struct CallShape {
-  CollectiveType collective = CollectiveType::AllReduce;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllReduce;
   int32_t root = 0;  // rooted collectives only
   int32_t ranks = 1;
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
   int64_t count = 0;
   DataType dtype = DataType::F32;
   ReduceOp op = ReduceOp::Sum;
 };
 
 // The collectives the runtime can run and check (not custom ones: their definition is not in the IR).
-bool runtimeSupports(CollectiveType t);
+bool runtimeSupports(semantics::CollectiveType t);
 // m: the selectors' multiplier (semantics/selection.hpp), signed as the runtime's counts are.
-int64_t sizeMultiplier(CollectiveType t, int32_t ranks);
+int64_t sizeMultiplier(semantics::CollectiveType t, int32_t ranks);
 // count * m * element size: the size MSCCL selects programs by.
 int64_t totalBytes(const CallShape& call);
 // Whether the collective reduces (so `op` matters).
-bool reduces(CollectiveType t);
+bool reduces(semantics::CollectiveType t);
 
 // Element counts of one rank's user buffers. In place there is one buffer of `regionElems`.
 struct BufferSizes {
@@ -45,7 +45,7 @@ struct BufferSizes {
 // multiple of the rank count.
 BufferSizes bufferSizes(const CallShape& call, int32_t rank);
 // The canonical collective (one chunk per rank share) the reference and the check use, and its chunk.
-Collective canonicalCollective(const CallShape& call);
+semantics::Collective canonicalCollective(const CallShape& call);
 int64_t canonicalChunkElems(const CallShape& call);
 
 // A rank's user buffers (host or device pointers, depending on the backend). In place,

@@ -59,8 +59,8 @@ FusedRunResult runFusedChecked(Target& target, const ExecutableProgram& program,
   const ir::Algorithm& a = program.algorithm();
   if (!a.fused) throw std::invalid_argument(program.source() + " is not a fused program");
   const int32_t R = program.ranks();
-  const bool allreduce = program.collective() == CollectiveType::AllReduce;
-  if (!allreduce && program.collective() != CollectiveType::AllToAll)
+  const bool allreduce = program.collective() == semantics::CollectiveType::AllReduce;
+  if (!allreduce && program.collective() != semantics::CollectiveType::AllToAll)
     throw std::invalid_argument(program.source() + ": fused programs run with allreduce or alltoall");
   std::mt19937_64 rng(seed);
   std::vector<RankOperands> ops;
@@ -79,7 +79,7 @@ FusedRunResult runFusedChecked(Target& target, const ExecutableProgram& program,
   CallShape& call = result.call;
   call.collective = program.collective();
   call.ranks = R;
-  call.form = CallForm::OutOfPlace;
+  call.form = semantics::CallForm::OutOfPlace;
   call.count = allreduce ? elems : elems / R;
   call.dtype = DataType::F32;
   std::unique_ptr<Executor> executor = target.prepare(program, call);

@@ -61,8 +61,8 @@ Measurement measure(Runtime& runtime, const CallShape& call, const MeasureOption
   std::vector<RankBuffers> buffers(call.ranks);
   std::vector<std::vector<unsigned char>> inputs(call.ranks);
   std::vector<unsigned char> poison;
-  const bool sendHoldsRegion =
-      call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+  const bool sendHoldsRegion = call.collective == semantics::CollectiveType::ReduceScatter ||
+                               call.collective == semantics::CollectiveType::Scatter;
   {
     // Each rank's input has its own seed, so filling them concurrently gives the same data.
     std::vector<std::future<void>> fills;
@@ -82,7 +82,7 @@ Measurement measure(Runtime& runtime, const CallShape& call, const MeasureOption
     RankBuffers& b = buffers[r];
     b.sendElems = s.inputElems;
     b.recvElems = s.outputElems;
-    if (call.form == CallForm::OutOfPlace) {
+    if (call.form == semantics::CallForm::OutOfPlace) {
       a.first = target.allocate(r, s.inputElems * elem);
       a.second = target.allocate(r, s.outputElems * elem);
       b.send = a.first;

@@ -35,7 +35,7 @@ LaunchPlan makeLaunchPlan(const ExecutableProgram& program, const CallShape& cal
     throw std::invalid_argument("count " + std::to_string(call.count) + " needs " + std::to_string(plan.tiling.tiles) +
                                 " tile iterations, more than the runtime's " + std::to_string(kMaxTiles));
   const int64_t slotBytes = plan.tiling.lowLatency ? plan.tiling.sliceSlotLines * 8 : plan.tiling.sliceSlotElems * elem;
-  plan.slotStrideBytes = roundUp<int64_t>(slotBytes, 16);
+  plan.slotStrideBytes = semantics::roundUp<int64_t>(slotBytes, 16);
   plan.fifoBytes = plan.slotStrideBytes * plan.tiling.slotsInFlight;
   const std::vector<uint64_t> scratch = scratchBytesOf(program, call);
   for (int32_t r = 0; r < program.ranks(); ++r) {
@@ -57,7 +57,7 @@ std::vector<uint64_t> scratchBytesOf(const ExecutableProgram& program, const Cal
   const uint64_t chunkBytes = static_cast<uint64_t>(chunkElemsOf(program, call)) * dataTypeSize(call.dtype);
   std::vector<uint64_t> out;
   for (int32_t r = 0; r < program.ranks(); ++r)
-    out.push_back(mulSaturated(static_cast<uint64_t>(std::max(program.scratchChunks(r), 0)), chunkBytes));
+    out.push_back(semantics::mulSaturated(static_cast<uint64_t>(std::max(program.scratchChunks(r), 0)), chunkBytes));
   return out;
 }
 

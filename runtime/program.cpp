@@ -20,11 +20,12 @@ class ProgramCompiler {
 
   void run() {
     checkHeader();
-    const Collective collective = Collective::standard(p_.collective_, a_.ngpus, a_.nchunksperloop);
-    const LoadResult load = ccforge::loadProgram(a_);
+    const semantics::Collective collective =
+        semantics::Collective::standard(p_.collective_, a_.ngpus, a_.nchunksperloop);
+    const semantics::LoadResult load = ccforge::semantics::loadProgram(a_);
     if (!load.program) reject(load.issues.front().where, load.issues.front().message);
-    const LoadedProgram& program = *load.program;
-    for (const LoadedConnection& c : program.connections()) {
+    const semantics::LoadedProgram& program = *load.program;
+    for (const semantics::LoadedConnection& c : program.connections()) {
       if (!c.extraSendTbs.empty())
         reject(program.threadBlock(c.extraSendTbs.front()).where,
                where(program, c.extraSendTbs.front()) + " and tb " + std::to_string(program.idOf(c.sendTb)) +
@@ -52,7 +53,7 @@ class ProgramCompiler {
   }
 
   void checkHeader() {
-    const std::optional<CollectiveType> type = collectiveTypeOf(a_.coll);
+    const std::optional<semantics::CollectiveType> type = semantics::collectiveTypeOf(a_.coll);
     if (!type || !runtimeSupports(*type))
       reject(a_.where,
              "coll=\"" + a_.collName +
@@ -67,14 +68,15 @@ class ProgramCompiler {
                            ") to be a multiple of ngpus (" + std::to_string(a_.ngpus) + ")");
   }
 
-  static std::string where(const LoadedProgram& program, int32_t tb) {
+  static std::string where(const semantics::LoadedProgram& program, int32_t tb) {
     return "rank " + std::to_string(program.rankOf(tb)) + " tb " + std::to_string(program.idOf(tb));
   }
 
   // What a step touches must lie in its buffer, whatever --no-verify says: the interpreter
   // trusts these tables.
-  void checkRange(const LoadedProgram& program, uint32_t s, ir::Buffer buffer, int32_t offset, const char* role) const {
-    const LoadedStep& st = program.step(s);
+  void checkRange(const semantics::LoadedProgram& program, uint32_t s, ir::Buffer buffer, int32_t offset,
+                  const char* role) const {
+    const semantics::LoadedStep& st = program.step(s);
     const int32_t length = lengths_[static_cast<size_t>(buffer)];
     if (offset < 0 || static_cast<int64_t>(offset) + st.cnt > length)
       reject(st.where, where(program, program.tbOfStep(s)) + " step " + std::to_string(program.indexInTb(s)) + " (" +
@@ -85,7 +87,7 @@ class ProgramCompiler {
 
   // The tb's transmissions as the executor forms them: nops vanish into the waits of the next
   // instruction, a fused `re` chain is one step with several sources.
-  void compileTb(const LoadedProgram& program, int32_t t) {
+  void compileTb(const semantics::LoadedProgram& program, int32_t t) {
     const ir::ThreadBlock& tb = program.threadBlock(t);
     if (static_cast<int64_t>(tb.steps.size()) > kMaxStepsPerTb)
       reject(tb.where, where(program, t) + ": " + std::to_string(tb.steps.size()) + " steps, the runtime supports " +
@@ -97,17 +99,18 @@ class ProgramCompiler {
     table.sendConnection = program.sendConnection(t);
     table.recvConnection = program.recvConnection(t);
     for (uint32_t s = program.firstStep(t); s < program.firstStep(t) + static_cast<uint32_t>(program.stepsOf(t)); ++s) {
-      const LoadedStep& st = program.step(s);
+      const semantics::LoadedStep& st = program.step(s);
       if (st.type == ir::OpType::Nop) continue;
-      if (readsLocalSource(st.type)) checkRange(program, s, st.srcbuf, st.srcoff, "source");
-      if (writesLocalDestination(st.type)) checkRange(program, s, st.dstbuf, st.dstoff, "destination");
+      if (semantics::readsLocalSource(st.type)) checkRange(program, s, st.srcbuf, st.srcoff, "source");
+      if (semantics::writesLocalDestination(st.type)) checkRange(program, s, st.dstbuf, st.dstoff, "destination");
       const int32_t index = program.indexInTb(s);
       if (st.chainFirst != index) {  // a later member of a fused reduction
         ExecStep& fused = p_.steps_.back();
-        if (fused.reduceSourceCount == fusedReduceSourceCapacity(program.algorithm().proto))
+        if (fused.reduceSourceCount == semantics::fusedReduceSourceCapacity(program.algorithm().proto))
           reject(st.where, where(program, t) + " step " + std::to_string(index) +
                                ": the runtime's parser fuses more 're' steps into one reduction than the kernel's " +
-                               std::to_string(fusedReduceSourceCapacity(program.algorithm().proto)) + " sources");
+                               std::to_string(semantics::fusedReduceSourceCapacity(program.algorithm().proto)) +
+                               " sources");
         ++fused.reduceSourceCount;
         p_.reduceSourceOffsets_.push_back(st.srcoff);
         fused.publishes = st.publishes ? 1 : 0;
@@ -115,7 +118,7 @@ class ProgramCompiler {
         continue;
       }
       // One wait per executed step: the waits beyond the last become nops before it.
-      for (const FlagWait* w = program.waitsBegin(s); w + 1 < program.waitsEnd(s); ++w) {
+      for (const semantics::FlagWait* w = program.waitsBegin(s); w + 1 < program.waitsEnd(s); ++w) {
         ExecStep wait;
         wait.dependencyTb = w->tb;
         wait.dependencyStep = w->step;
@@ -160,16 +163,16 @@ ExecutableProgram ExecutableProgram::compile(ir::Algorithm algorithm, std::strin
   return p;
 }
 
-int64_t ExecutableProgram::protocolTileBytes() const { return tileBytes(algorithm_.proto); }
+int64_t ExecutableProgram::protocolTileBytes() const { return semantics::tileBytes(algorithm_.proto); }
 
-bool ExecutableProgram::serves(CallForm form) const {
-  return form == CallForm::InPlace ? algorithm_.servesInPlace() : algorithm_.servesOutOfPlace();
+bool ExecutableProgram::serves(semantics::CallForm form) const {
+  return form == semantics::CallForm::InPlace ? algorithm_.servesInPlace() : algorithm_.servesOutOfPlace();
 }
 
 int32_t ExecutableProgram::maxTransferStepCount() const {
   int32_t m = 0;
   for (const ExecStep& s : steps_)
-    if (communicates(s.kind)) m = std::max(m, s.count);
+    if (semantics::communicates(s.kind)) m = std::max(m, s.count);
   return m;
 }
 

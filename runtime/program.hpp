@@ -38,15 +38,15 @@ class ExecutableProgram {
 
   const ir::Algorithm& algorithm() const { return algorithm_; }
   const std::string& source() const { return source_; }
-  CollectiveType collective() const { return collective_; }
+  semantics::CollectiveType collective() const { return collective_; }
   int32_t ranks() const { return algorithm_.ngpus; }
   int32_t chunksPerLoop() const { return algorithm_.nchunksperloop; }
   ir::Protocol protocol() const { return algorithm_.proto; }
   bool lowLatency() const { return algorithm_.proto != ir::Protocol::Simple; }
   int64_t protocolTileBytes() const;
-  bool serves(CallForm form) const;
+  bool serves(semantics::CallForm form) const;
   // Size window in bytes, inclusive; maxBytes nullopt = unbounded (maxBytes="0" or absent).
-  SizeWindow sizeWindow() const { return sizeWindowOf(algorithm_); }
+  semantics::SizeWindow sizeWindow() const { return semantics::sizeWindowOf(algorithm_); }
 
   const std::vector<TbTable>& tbs() const { return tbs_; }
   const std::vector<ExecStep>& steps() const { return steps_; }
@@ -65,7 +65,7 @@ class ExecutableProgram {
  private:
   ir::Algorithm algorithm_;
   std::string source_;
-  CollectiveType collective_ = CollectiveType::AllReduce;
+  semantics::CollectiveType collective_ = semantics::CollectiveType::AllReduce;
   std::vector<TbTable> tbs_;
   std::vector<ExecStep> steps_;
   std::vector<int32_t> stepOrigin_;

@@ -30,7 +30,7 @@ std::string mismatch(const ExecutableProgram& p, const CallShape& call) {
            (total != call.count ? " x " + std::to_string(call.ranks) + " ranks" : "") +
            " is not a multiple of nchunksperloop " + std::to_string(p.chunksPerLoop());
   const int64_t bytes = totalBytes(call);
-  const SizeWindow window = p.sizeWindow();
+  const semantics::SizeWindow window = p.sizeWindow();
   if (!window.contains(static_cast<uint64_t>(bytes)))
     return std::to_string(bytes) + " bytes is outside its size window [" + std::to_string(window.minBytes) + ", " +
            (window.maxBytes ? std::to_string(*window.maxBytes) : std::string("unbounded")) + "]";

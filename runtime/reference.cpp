@@ -8,13 +8,13 @@
 namespace ccforge::runtime {
 
 std::vector<std::vector<ChunkSource>> outputSources(const CallShape& call, int32_t rank) {
-  const Collective c = canonicalCollective(call);
-  ChunkValues values;
+  const semantics::Collective c = canonicalCollective(call);
+  semantics::ChunkValues values;
   std::vector<std::vector<ChunkSource>> out(c.outputChunks());
   for (int32_t k = 0; k < c.outputChunks(); ++k) {
-    const std::optional<ChunkValues::Id> v = c.expectedOutput(values, rank, k);
+    const std::optional<semantics::ChunkValues::Id> v = c.expectedOutput(values, rank, k);
     if (!v) continue;
-    for (const Atom& a : values.atoms(*v)) out[k].push_back(ChunkSource{a.rank, a.index});
+    for (const semantics::Atom& a : values.atoms(*v)) out[k].push_back(ChunkSource{a.rank, a.index});
   }
   return out;
 }

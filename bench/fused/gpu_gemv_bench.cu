@@ -167,7 +167,7 @@ Row measureShape(cudaStream_t stream, const Config& config, int m, int64_t l2Byt
   checkCuda(cudaStreamSynchronize(stream), "fill");
 
   CallShape call;
-  call.collective = CollectiveType::AllReduce;
+  call.collective = semantics::CollectiveType::AllReduce;
   call.ranks = ranks;
   call.count = m;
   call.dtype = DataType::F32;

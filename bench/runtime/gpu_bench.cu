@@ -109,7 +109,7 @@ double handwritten(const std::string& name, int ranks, int nodes, int64_t count,
   const double seconds = t.time(iterations, launch);
   // Check the result once against the collective's definition.
   CallShape call;
-  call.collective = alltoall ? CollectiveType::AllToAll : CollectiveType::AllReduce;
+  call.collective = alltoall ? semantics::CollectiveType::AllToAll : semantics::CollectiveType::AllReduce;
   call.ranks = ranks;
   call.count = count;
   std::vector<std::vector<float>> out(ranks, std::vector<float>(elems));

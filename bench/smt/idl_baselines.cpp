@@ -14,7 +14,7 @@ std::string name(const char* prefix, uint32_t e) {
 
 }  // namespace
 
-smt::Query acyclicityQuery(const smt::UnitEventGraph& graph) {
+smt::Query acyclicityQuery(const verify::smt::UnitEventGraph& graph) {
   smt::Query q;
   q.name = "acyclicity " + graph.config().describe();
   std::vector<smt::Term> time;
@@ -22,16 +22,17 @@ smt::Query acyclicityQuery(const smt::UnitEventGraph& graph) {
   for (int32_t tb = 0; tb < graph.index().threadBlockCount(); ++tb)
     for (uint32_t e = graph.firstEvent(tb); e < graph.endEvent(tb); ++e) {
       if (e > graph.firstEvent(tb)) q.require(q.terms.lt(time[e - 1], time[e]));
-      const smt::UnitEvent& ev = graph.event(e);
+      const verify::smt::UnitEvent& ev = graph.event(e);
       for (uint32_t p = 0; p < ev.predecessorCount; ++p) {
-        const smt::Predecessor& pred = graph.predecessors(ev)[p];
-        q.require(pred.event == smt::kMissing ? q.terms.boolConst(false) : q.terms.lt(time[pred.event], time[e]));
+        const verify::smt::Predecessor& pred = graph.predecessors(ev)[p];
+        q.require(pred.event == verify::smt::kMissing ? q.terms.boolConst(false)
+                                                      : q.terms.lt(time[pred.event], time[e]));
       }
     }
   return q;
 }
 
-smt::Query timestampedStuckStateQuery(const smt::UnitEventGraph& graph) {
+smt::Query timestampedStuckStateQuery(const verify::smt::UnitEventGraph& graph) {
   smt::Query q;
   q.name = "timestamped stuck state " + graph.config().describe();
   smt::TermStore& T = q.terms;
@@ -60,12 +61,12 @@ smt::Query timestampedStuckStateQuery(const smt::UnitEventGraph& graph) {
         q.require(T.implies(ran[g], before));
         q.require(T.lt(time[g - 1], time[g]));
       }
-      const smt::UnitEvent& ev = graph.event(e);
+      const verify::smt::UnitEvent& ev = graph.event(e);
       std::vector<smt::Term> unmet;
       bool missing = false;
       for (uint32_t p = 0; p < ev.predecessorCount; ++p) {
-        const smt::Predecessor& pred = graph.predecessors(ev)[p];
-        if (pred.event == smt::kMissing) {
+        const verify::smt::Predecessor& pred = graph.predecessors(ev)[p];
+        if (pred.event == verify::smt::kMissing) {
           missing = true;
           continue;
         }

@@ -11,7 +11,7 @@
 
 namespace ccforge::bench {
 
-smt::Query acyclicityQuery(const smt::UnitEventGraph& graph);
-smt::Query timestampedStuckStateQuery(const smt::UnitEventGraph& graph);
+smt::Query acyclicityQuery(const verify::smt::UnitEventGraph& graph);
+smt::Query timestampedStuckStateQuery(const verify::smt::UnitEventGraph& graph);
 
 }  // namespace ccforge::bench

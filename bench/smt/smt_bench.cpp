@@ -48,15 +48,15 @@ std::string load() {
 
 int deadlock(int32_t ranks, int32_t channels, int32_t slots, ir::Protocol protocol) {
   const ir::Algorithm algo = bench::ringAllReduce(ranks, channels, protocol);
-  const LoadedProgram index = *loadProgram(algo).program;
-  const verify::SimulationConfig config{1, kMaxStepCount, slots};
+  const semantics::LoadedProgram index = *semantics::loadProgram(algo).program;
+  const verify::SimulationConfig config{1, semantics::kMaxStepCount, slots};
 
   double w = wallSeconds();
   const verify::SimulationResult sim = verify::simulate(index, protocol, config);
   const double simSeconds = wallSeconds() - w;
   w = wallSeconds();
-  smt::UnitEventGraph graph(index, protocol, config);
-  smt::DeadlockEncoding encoding(graph);
+  verify::smt::UnitEventGraph graph(index, protocol, config);
+  verify::smt::DeadlockEncoding encoding(graph);
   const double buildSeconds = wallSeconds() - w;
   fmt::print("ring allreduce {} ranks x {} channels, {}: {} ops, {} FIFO-unit events, {} terms; slots={} (load {})\n",
              ranks, channels, ir::protocolName(protocol), index.stepCount(), graph.size(),
@@ -75,8 +75,9 @@ int deadlock(int32_t ranks, int32_t channels, int32_t slots, ir::Protocol protoc
       const double wall = wallSeconds() - start, used = cpuSeconds() - cpu;
       std::string answer(smt::answerName(out.answer));
       if (witness && out.answer == smt::Answer::Sat) {
-        const smt::DeadlockWitness d = encoding.witness(out.model());
-        const smt::UnitReplay replay = smt::replayUnitSchedule(index, protocol, config, d.witness.schedule);
+        const verify::smt::DeadlockWitness d = encoding.witness(out.model());
+        const verify::smt::UnitReplay replay =
+            verify::smt::replayUnitSchedule(index, protocol, config, d.witness.schedule);
         answer += fmt::format(", witness of {} events {}", d.witness.schedule.size(),
                               replay.ok ? "replays" : "DOES NOT REPLAY: " + replay.error);
       }
@@ -89,9 +90,9 @@ int deadlock(int32_t ranks, int32_t channels, int32_t slots, ir::Protocol protoc
     smt::RunSettings settings;
     settings.solvers = {kind};
     smt::QueryRunner runner(settings);
-    smt::DeadlockQueries queries(index, runner);
+    verify::smt::DeadlockQueries queries(index, runner);
     const double cpu = cpuSeconds(), start = wallSeconds();
-    const smt::SmtDeadlockResult r = smt::checkDeadlockSmt(index, slots, runner, queries);
+    const verify::smt::SmtDeadlockResult r = verify::smt::checkDeadlockSmt(index, slots, runner, queries);
     const double wall = wallSeconds() - start, used = cpuSeconds() - cpu;
     fmt::print("| whole deadlock check (encodings 1, 3, 4: {} queries) {} | {}; {}; {} | {:.2f} | {:.2f} |\n",
                queries.records().size(), smt::solverName(kind), verify::checkStatusName(r.status), r.minimumSlotsProof,
@@ -110,7 +111,7 @@ verify::Options optionsFor(const std::filesystem::path& file) {
   std::getline(in, first);
   if (first == "<!-- ccforge-expect") return test::readExpectation(file).options(file);
   verify::Options o;
-  o.profile = legacyProfile();
+  o.profile = semantics::legacyProfile();
   return o;
 }
 

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const topo::Topology topology = topo::loadTopology(argv[1]);
-  const auto collective = parseCollectiveType(argv[2]);
+  const auto collective = semantics::parseCollectiveType(argv[2]);
   if (!collective) {
     fmt::print(stderr, "lower_instance: unknown collective {}\n", argv[2]);
     return 1;
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
       synth::sccl::emitVerified(problem, *result.schedule, name, ir::Protocol::Simple, (dir / "ccforge.xml").string());
   const synth::sccl::Emitted automatic =
       synth::sccl::emitVerified(problem, *result.schedule, name, ir::Protocol::Simple, (dir / "compiler.xml").string(),
-                                CallForm::OutOfPlace, synth::sccl::TransferLayout::Automatic);
+                                semantics::CallForm::OutOfPlace, synth::sccl::TransferLayout::Automatic);
   const bool ok = writeVerified(dir / "ccforge.xml", emitted.algorithm, emitted.verified()) &&
                   writeVerified(dir / "compiler.xml", automatic.algorithm, automatic.verified());
   return ok ? 0 : 3;

@@ -74,7 +74,7 @@ CCF_HD void loadQuad(float (&out)[kQuad], const float* p, int64_t stride, int32_
 
 // Lane `lane`'s partial sum of product element (row, col).
 CCF_HD float lanePartialSum(const ComputeTable& c, int64_t row, int64_t col, int32_t lane) {
-  const int32_t quads = ceilDiv<int32_t>(c.inner, kQuad);
+  const int32_t quads = semantics::ceilDiv<int32_t>(c.inner, kQuad);
   float acc = 0.0f;
   switch (c.op) {
     case ir::ComputeOp::Gemv:

@@ -94,11 +94,11 @@ CCF_HD bool waitsMet(B& b, const LaunchState& s, const TbTable& tb, int32_t end,
 // cpy, re, cmp and nop: never block; run every transfer of the step at once.
 template <class B, class T, class Op>
 CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, const ExecStep& st, int64_t tile) {
-  const StepValue value = stepValue(st.kind);
-  if (value == StepValue::None) return;
+  const semantics::StepValue value = semantics::stepValue(st.kind);
+  if (value == semantics::StepValue::None) return;
   const Tiling& t = s.tiling;
   const int64_t e = t.elemBytes;
-  if (value == StepValue::Computed) {  // product elements of the step's chunks in this tile
+  if (value == semantics::StepValue::Computed) {  // product elements of the step's chunks in this tile
     for (int32_t group = 0; group < t.transfersFor(st.count); ++group) {
       const int64_t first = t.transferStart(st.dstOffset, group, tile);
       computeRange<B, T>(b, mem.compute, mem.buffers[st.dstBuffer] + first * e, first,
@@ -113,7 +113,7 @@ CCF_HD void runLocalStep(B& b, const LaunchState& s, const RankMemory& mem, cons
     unsigned char* dst = mem.buffers[st.dstBuffer] + t.transferStart(st.dstOffset, group, tile) * e;
     o.out[0] = dst;
     o.outputs = 1;
-    if (value == StepValue::Source) {
+    if (value == semantics::StepValue::Source) {
       o.in[0] = mem.buffers[st.srcBuffer] + t.transferStart(st.srcOffset, group, tile) * e;
       o.inputs = 1;
     } else {  // DestinationPlusSource: dst = dst (op) every fused source
@@ -135,8 +135,8 @@ CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const Tb
                      TbCursor& c) {
   const Tiling& t = s.tiling;
   const int64_t e = t.elemBytes;
-  const bool receiving = receives(st.kind);
-  const bool sending = sends(st.kind);
+  const bool receiving = semantics::receives(st.kind);
+  const bool sending = semantics::sends(st.kind);
   const int64_t length = t.transferLength(st.count, c.transfer, c.tile);
   const int64_t begin = t.sliceBegin(length, c.slice);
   const int64_t elems = t.sliceEnd(length, c.slice) - begin;
@@ -159,10 +159,10 @@ CCF_HD bool runSlice(B& b, const LaunchState& s, const RankMemory& mem, const Tb
   }
 
   Operands local;
-  if (readsLocalSource(st.kind))
+  if (semantics::readsLocalSource(st.kind))
     local.in[local.inputs++] =
         mem.buffers[st.srcBuffer] + (t.transferStart(st.srcOffset, c.transfer, c.tile) + begin) * e;
-  if (writesLocalDestination(st.kind))
+  if (semantics::writesLocalDestination(st.kind))
     local.out[local.outputs++] =
         mem.buffers[st.dstBuffer] + (t.transferStart(st.dstOffset, c.transfer, c.tile) + begin) * e;
   if (t.lowLatency) {
@@ -203,7 +203,7 @@ CCF_HD bool advance(B& b, const LaunchState& s, int32_t globalTb, TbCursor& c) {
         if (!waitsMet(b, s, tb, end, c)) return false;
         c.waitsMetUntil = end;
       }
-      if (receives(st.kind) || sends(st.kind)) {
+      if (semantics::receives(st.kind) || semantics::sends(st.kind)) {
         const int32_t transfers = t.transfersFor(st.count);
         while (c.transfer < transfers) {
           while (c.slice < t.slicesPerTransfer) {

@@ -14,7 +14,7 @@
 namespace ccforge::runtime {
 
 // dst + the most sources a fused `re` chain takes (LL and LL128: MSCCL_MAX_REDUCE_FUSION + 1).
-inline constexpr int kMaxReduceInputs = 1 + fusedReduceSourceCapacity(ir::Protocol::LL);
+inline constexpr int kMaxReduceInputs = 1 + semantics::fusedReduceSourceCapacity(ir::Protocol::LL);
 
 struct Operands {
   const unsigned char* in[kMaxReduceInputs];
@@ -133,7 +133,7 @@ template <class B, class T, class Op>
 CCF_HD void reduceCopyLines(B& b, const uint64_t* recvLines, const Operands& local, uint64_t* sendLines,
                             uint32_t sendFlag, int64_t elems) {
   constexpr int kPerPack = 8 / static_cast<int>(sizeof(T));
-  const int64_t packs = ceilDiv<int64_t>(elems, kPerPack);
+  const int64_t packs = semantics::ceilDiv<int64_t>(elems, kPerPack);
   for (int64_t p = b.thread(); p < packs; p += b.threads()) {
     const int64_t at = p * 8;
     const int valid = static_cast<int>(elems - p * kPerPack < kPerPack ? elems - p * kPerPack : kPerPack);

@@ -28,7 +28,7 @@ struct Tiling {
     const int64_t rest = chunkElems - tile * tileElems;
     return rest < tileElems ? rest : tileElems;
   }
-  CCF_HD int32_t transfersFor(int32_t count) const { return transfersOf(count, maxAllowedCount); }
+  CCF_HD int32_t transfersFor(int32_t count) const { return semantics::transfersOf(count, maxAllowedCount); }
   // Element offset (within a buffer) and length of transfer `group` of a step at chunk offset
   // `offset` with `count` chunks, in tile iteration `tile`. Consecutive chunks only share a
   // transfer when a chunk fits a tile more than once, so the range is always contiguous.
@@ -47,29 +47,30 @@ struct Tiling {
     if (slice == 0) return 0;
     const int64_t align = elemBytes >= 16 ? 1 : 16 / elemBytes;
     int64_t half = (length + 1) / 2;
-    half = roundUp(half, align);
+    half = semantics::roundUp(half, align);
     return half < length ? half : length;
   }
   CCF_HD int64_t sliceEnd(int64_t length, int32_t slice) const {
     return slice + 1 >= slicesPerTransfer ? length : sliceBegin(length, slice + 1);
   }
-  CCF_HD static int64_t linesFor(int64_t bytes) { return ceilDiv<int64_t>(bytes, 8) * 2; }
+  CCF_HD static int64_t linesFor(int64_t bytes) { return semantics::ceilDiv<int64_t>(bytes, 8) * 2; }
 };
 
 // Builds the tiling of a call; `tileBytes` is the protocol's tile (or an override), `transfersOverride`
 // replaces the protocol's transfers in flight per connection (Simple 2, LL 8) when positive,
 // `maxStepCount` (the largest cnt of a sending or receiving step) bounds the FIFO slot size.
 inline Tiling makeTiling(int64_t chunkElems, int32_t elemBytes, int64_t tileBytes, ir::Protocol protocol,
-                         int32_t transfersOverride, int32_t maxStepCount = kMaxStepCount) {
+                         int32_t transfersOverride, int32_t maxStepCount = semantics::kMaxStepCount) {
   Tiling t;
   t.chunkElems = chunkElems;
   t.elemBytes = elemBytes;
   t.tileElems = tileBytes / elemBytes;
-  t.tiles = chunkElems <= 0 ? 0 : ceilDiv(chunkElems, t.tileElems);
-  t.maxAllowedCount = maxAllowedCount(chunkElems * elemBytes, tileBytes);
+  t.tiles = chunkElems <= 0 ? 0 : semantics::ceilDiv(chunkElems, t.tileElems);
+  t.maxAllowedCount = semantics::maxAllowedCount(chunkElems * elemBytes, tileBytes);
   t.lowLatency = protocol != ir::Protocol::Simple;
-  t.slicesPerTransfer = unitsPerTransfer(protocol);
-  t.slotsInFlight = transfersOverride > 0 ? transfersOverride * t.slicesPerTransfer : unitsInFlight(protocol);
+  t.slicesPerTransfer = semantics::unitsPerTransfer(protocol);
+  t.slotsInFlight =
+      transfersOverride > 0 ? transfersOverride * t.slicesPerTransfer : semantics::unitsInFlight(protocol);
   const int32_t chunksPerTransfer =
       maxStepCount < t.maxAllowedCount ? (maxStepCount < 1 ? 1 : maxStepCount) : t.maxAllowedCount;
   const int64_t maxTransfer = chunksPerTransfer * (chunkElems < t.tileElems ? chunkElems : t.tileElems);

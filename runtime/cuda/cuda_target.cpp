@@ -79,9 +79,9 @@ class CudaTarget final : public Target {
     for (int32_t r = 0; r < call.ranks; ++r) {
       const BufferSizes s = bufferSizes(call, r);
       host[r] = buffers[r];
-      if (call.form == CallForm::InPlace) {  // one region: keep the offsets between the two pointers
-        const bool sendHoldsRegion =
-            call.collective == CollectiveType::ReduceScatter || call.collective == CollectiveType::Scatter;
+      if (call.form == semantics::CallForm::InPlace) {  // one region: keep the offsets between the two pointers
+        const bool sendHoldsRegion = call.collective == semantics::CollectiveType::ReduceScatter ||
+                                     call.collective == semantics::CollectiveType::Scatter;
         const void* base = sendHoldsRegion
                                ? buffers[r].send
                                : static_cast<const unsigned char*>(buffers[r].send) - s.inputOffsetElems * elem;

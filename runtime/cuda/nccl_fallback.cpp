@@ -86,34 +86,34 @@ void NcclFallback::run(const CallShape& call, std::span<const RankBuffers> buffe
     const auto* send = static_cast<const unsigned char*>(buffers[r].send);
     auto* recv = static_cast<unsigned char*>(buffers[r].recv);
     switch (call.collective) {
-      case CollectiveType::AllReduce:
+      case semantics::CollectiveType::AllReduce:
         checkNccl(ncclAllReduce(send, recv, count, type, op, comm, stream), "ncclAllReduce");
         break;
-      case CollectiveType::AllGather:
+      case semantics::CollectiveType::AllGather:
         checkNccl(ncclAllGather(send, recv, count, type, comm, stream), "ncclAllGather");
         break;
-      case CollectiveType::ReduceScatter:
+      case semantics::CollectiveType::ReduceScatter:
         checkNccl(ncclReduceScatter(send, recv, count, type, op, comm, stream), "ncclReduceScatter");
         break;
-      case CollectiveType::Broadcast:
+      case semantics::CollectiveType::Broadcast:
         checkNccl(ncclBroadcast(send, recv, count, type, call.root, comm, stream), "ncclBroadcast");
         break;
-      case CollectiveType::Reduce:
+      case semantics::CollectiveType::Reduce:
         checkNccl(ncclReduce(send, recv, count, type, op, call.root, comm, stream), "ncclReduce");
         break;
-      case CollectiveType::AllToAll:
+      case semantics::CollectiveType::AllToAll:
         for (int32_t q = 0; q < call.ranks; ++q) {
           checkNccl(ncclSend(send + q * count * elem, count, type, q, comm, stream), "ncclSend");
           checkNccl(ncclRecv(recv + q * count * elem, count, type, q, comm, stream), "ncclRecv");
         }
         break;
-      case CollectiveType::Gather:
+      case semantics::CollectiveType::Gather:
         checkNccl(ncclSend(send, shard, type, call.root, comm, stream), "ncclSend");
         if (r == call.root)
           for (int32_t q = 0; q < call.ranks; ++q)
             checkNccl(ncclRecv(recv + q * shard * elem, shard, type, q, comm, stream), "ncclRecv");
         break;
-      case CollectiveType::Scatter:
+      case semantics::CollectiveType::Scatter:
         if (r == call.root)
           for (int32_t q = 0; q < call.ranks; ++q)
             checkNccl(ncclSend(send + q * shard * elem, shard, type, q, comm, stream), "ncclSend");

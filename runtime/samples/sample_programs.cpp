@@ -24,8 +24,8 @@ ir::Algorithm header(std::string name, ir::CollectiveKind coll, std::string coll
   a.ngpus = ranks;
   a.coll = coll;
   a.collName = std::move(collName);
-  a.inplace = o.form == CallForm::InPlace;
-  a.outofplace = o.form == CallForm::OutOfPlace;
+  a.inplace = o.form == semantics::CallForm::InPlace;
+  a.outofplace = o.form == semantics::CallForm::OutOfPlace;
   a.minBytes = 0;
   a.maxBytes = 0;
   return a;
@@ -85,7 +85,7 @@ ir::Algorithm ringAllReduce(int32_t n, const SampleOptions& o) {
   const int32_t chunks = n * k * o.channels;
   ir::Algorithm a =
       header("ring_allreduce_n" + std::to_string(n), ir::CollectiveKind::AllReduce, "allreduce", n, chunks, o);
-  const bool inPlace = o.form == CallForm::InPlace;
+  const bool inPlace = o.form == semantics::CallForm::InPlace;
   const Buffer out = inPlace ? Buffer::Input : Buffer::Output;
   for (int32_t r = 0; r < n; ++r) {
     ir::Gpu& g = addGpu(a, r, chunks, inPlace ? 0 : chunks, 0);
@@ -107,7 +107,7 @@ ir::Algorithm allPairsAllReduce(int32_t n, const SampleOptions& o) {
   const int32_t k = o.chunksPerStep;
   ir::Algorithm a =
       header("allpairs_allreduce_n" + std::to_string(n), ir::CollectiveKind::AllReduce, "allreduce", n, n * k, o);
-  const bool inPlace = o.form == CallForm::InPlace;
+  const bool inPlace = o.form == semantics::CallForm::InPlace;
   const Buffer result = inPlace ? Buffer::Input : Buffer::Output;
   for (int32_t r = 0; r < n; ++r) {
     ir::Gpu& g = addGpu(a, r, n * k, inPlace ? 0 : n * k, (n - 1) * k);
@@ -137,7 +137,7 @@ ir::Algorithm allPairsAllReduce(int32_t n, const SampleOptions& o) {
     // kMaxReduceFusion sources (semantics/loaded_program.hpp).
     for (int32_t s = 0; s < n - 1; ++s)
       b.add(OpType::Reduce, Buffer::Scratch, s * k, result, r * k, k, s == 0 ? last.first : -1,
-            s == 0 ? last.second : -1, s == n - 2 || (s + 1) % (kMaxReduceFusion - 1) == 0);
+            s == 0 ? last.second : -1, s == n - 2 || (s + 1) % (semantics::kMaxReduceFusion - 1) == 0);
   }
   return a;
 }
@@ -146,7 +146,7 @@ ir::Algorithm twoStepAllToAll(int32_t nodes, int32_t perNode, const SampleOption
   const int32_t k = o.chunksPerStep;
   const int32_t n = nodes * perNode;
   SampleOptions oop = o;
-  oop.form = CallForm::OutOfPlace;
+  oop.form = semantics::CallForm::OutOfPlace;
   ir::Algorithm a = header("two_step_alltoall_" + std::to_string(nodes) + "x" + std::to_string(perNode),
                            ir::CollectiveKind::AllToAll, "alltoall", n, n * k, oop);
   for (int32_t r = 0; r < n; ++r) {
@@ -209,7 +209,7 @@ ir::Algorithm ringAllGather(int32_t n, const SampleOptions& o) {
   const int32_t k = o.chunksPerStep;
   ir::Algorithm a =
       header("ring_allgather_n" + std::to_string(n), ir::CollectiveKind::AllGather, "allgather", n, n * k, o);
-  const bool inPlace = o.form == CallForm::InPlace;
+  const bool inPlace = o.form == semantics::CallForm::InPlace;
   for (int32_t r = 0; r < n; ++r) {
     ir::Gpu& g = addGpu(a, r, inPlace ? 0 : k, n * k, 0);
     TbBuilder b{addTb(g, mod(r + 1, n), mod(r - 1, n), 0)};
@@ -234,7 +234,7 @@ ir::Algorithm ringReduceScatter(int32_t n, const SampleOptions& o) {
   ir::Algorithm a = header("ring_reducescatter_n" + std::to_string(n), ir::CollectiveKind::ReduceScatter,
                            "reducescatter", n, n * k, o);
   for (int32_t r = 0; r < n; ++r) {
-    ir::Gpu& g = addGpu(a, r, n * k, o.form == CallForm::InPlace ? 0 : k, 0);
+    ir::Gpu& g = addGpu(a, r, n * k, o.form == semantics::CallForm::InPlace ? 0 : k, 0);
     TbBuilder b{addTb(g, mod(r + 1, n), mod(r - 1, n), 0)};
     b.add(OpType::Send, Buffer::Input, mod(r - 1, n) * k, Buffer::Input, mod(r - 1, n) * k, k);
     for (int32_t i = 2; i < n; ++i)

@@ -12,7 +12,7 @@
 namespace ccforge::runtime::samples {
 
 struct SampleOptions {
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
   ir::Protocol proto = ir::Protocol::Simple;
   int32_t chunksPerStep = 1;  // k
   int32_t channels = 1;       // ring allreduce: rings on separate channels over disjoint chunks

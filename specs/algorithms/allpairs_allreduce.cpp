@@ -14,10 +14,10 @@ dsl::Program allPairsAllReduce(const Arguments& a, ir::Protocol protocol) {
   // Scratch slot on rank `to` for the copy coming from rank `from`.
   auto slot = [](int32_t from, int32_t to) { return from < to ? from : from - 1; };
   dsl::Program p("allpairs_allreduce",
-                 {.type = CollectiveType::AllReduce,
+                 {.type = semantics::CollectiveType::AllReduce,
                   .ranks = n,
                   .chunkFactor = n,
-                  .form = inplace ? CallForm::InPlace : CallForm::OutOfPlace},
+                  .form = inplace ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   // Out of place each rank sums its chunk into its output (the input is the caller's const buffer).
   const Buffer sums = inplace ? Buffer::Input : Buffer::Output;

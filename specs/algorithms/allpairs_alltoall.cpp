@@ -10,7 +10,10 @@ using ir::Buffer;
 dsl::Program allPairsAllToAll(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks");
   dsl::Program p("alltoall_allpairs",
-                 {.type = CollectiveType::AllToAll, .ranks = n, .chunkFactor = 1, .form = CallForm::OutOfPlace},
+                 {.type = semantics::CollectiveType::AllToAll,
+                  .ranks = n,
+                  .chunkFactor = 1,
+                  .form = semantics::CallForm::OutOfPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   for (int32_t r = 0; r < n; ++r)
     for (int32_t i = 0; i < n; ++i) p.chunk(r, Buffer::Input, i).copy(i, Buffer::Output, r);

@@ -16,7 +16,10 @@ dsl::Program allToNext(const Arguments& a, ir::Protocol protocol) {
   auto rank = [&](int32_t node, int32_t gpu) { return node * gpus + gpu; };
   // Scratch slots: 0 for a chunk being scattered on the sending node, 1 on the receiving node.
   dsl::Program p("alltonext",
-                 {.type = CollectiveType::AllToNext, .ranks = n, .chunkFactor = gpus, .form = CallForm::OutOfPlace},
+                 {.type = semantics::CollectiveType::AllToNext,
+                  .ranks = n,
+                  .chunkFactor = gpus,
+                  .form = semantics::CallForm::OutOfPlace},
                  {.protocol = protocol});
   for (int32_t r = 0; r + 1 < n; ++r) {
     const int32_t node = r / gpus;

@@ -12,14 +12,15 @@ using ir::Buffer;
 dsl::Program binomialReduce(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks"), root = arg(a, "root"), chunks = arg(a, "chunks");
   require(root < n, "root " + std::to_string(root) + " is not a rank of " + std::to_string(n));
-  const CallForm form = callForm(a);
+  const semantics::CallForm form = callForm(a);
   auto real = [&](int32_t v) { return (v + root) % n; };
   // Whether rank v accumulates outside its input: it receives anything (v even) and the call is out of place.
-  auto accumulates = [&](int32_t v) { return form == CallForm::OutOfPlace && v % 2 == 0 && v + 1 < n; };
+  auto accumulates = [&](int32_t v) { return form == semantics::CallForm::OutOfPlace && v % 2 == 0 && v + 1 < n; };
   auto buffer = [&](int32_t v) { return !accumulates(v) ? Buffer::Input : v == 0 ? Buffer::Output : Buffer::Scratch; };
-  dsl::Program p("reduce_binomial",
-                 {.type = CollectiveType::Reduce, .ranks = n, .chunkFactor = chunks, .form = form, .root = root},
-                 {.protocol = protocol});
+  dsl::Program p(
+      "reduce_binomial",
+      {.type = semantics::CollectiveType::Reduce, .ranks = n, .chunkFactor = chunks, .form = form, .root = root},
+      {.protocol = protocol});
   for (int32_t i = 0; i < chunks; ++i) {
     for (int32_t v = 0; v < n; ++v)
       if (accumulates(v)) p.chunk(real(v), Buffer::Input, i).copy(real(v), buffer(v), i);

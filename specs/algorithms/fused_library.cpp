@@ -104,7 +104,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
   // A channel holds at most kMaxPeersPerChannel sending (and receiving) thread blocks: peer
   // index k sends on channel k / kMaxPeersPerChannel. The receiving side of that connection has
   // index R - 2 - k for the same pair, so receivers take the channel of that index.
-  auto channelOf = [&](int32_t k) { return k / kMaxPeersPerChannel; };
+  auto channelOf = [&](int32_t k) { return k / semantics::kMaxPeersPerChannel; };
   const int32_t laneChannels = channelOf(R - 2) + 1;
   const int32_t L = p.lanes, groups = C / G;
   if (L < 1 || groups % L != 0)
@@ -233,7 +233,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
         for (int32_t k = 0; k < R - 1; ++k) {
           ir::Step re = groupStep(OpType::Reduce, Buffer::Scratch, k * C + c, Buffer::Output, q);
           if (k == 0) dependOn(re, recvTb(h, R - 2), at);
-          re.hasdep = k == R - 2 || (k + 1) % (kMaxReduceFusion - 1) == 0;
+          re.hasdep = k == R - 2 || (k + 1) % (semantics::kMaxReduceFusion - 1) == 0;
           local.steps.push_back(re);
         }
         reduced.push_back(static_cast<int32_t>(local.steps.size()) - 1);
@@ -275,7 +275,7 @@ ir::Algorithm fusedProgram(const FusedParameters& p) {
     }
     for (auto& tb : g.threadBlocks) {
       number(tb);
-      const int32_t maxSteps = fusedProfile().maxStepsPerThreadBlock;
+      const int32_t maxSteps = semantics::fusedProfile().maxStepsPerThreadBlock;
       if (tb.steps.size() > static_cast<size_t>(maxSteps))
         throw std::invalid_argument(
             "thread block " + std::to_string(tb.id) + " of each rank needs " + std::to_string(tb.steps.size()) +

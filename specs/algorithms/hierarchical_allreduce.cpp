@@ -19,10 +19,10 @@ dsl::Program hierarchicalAllReduce(const Arguments& a, ir::Protocol protocol) {
   require(nodes * gpus >= 2, "hierarchical-allreduce needs at least 2 ranks");
   auto rank = [&](int32_t node, int32_t gpu) { return node * gpus + gpu; };
   dsl::Program p("hierarchical_allreduce",
-                 {.type = CollectiveType::AllReduce,
+                 {.type = semantics::CollectiveType::AllReduce,
                   .ranks = nodes * gpus,
                   .chunkFactor = nodes * gpus,
-                  .form = CallForm::InPlace},
+                  .form = semantics::CallForm::InPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   // channels = 1: group j moves as one transfer of N chunks, channels assigned by the compiler.
   // channels > 1: every chunk i has rings of its own (msccl-tools' local_chunk_size 1) on channel

@@ -16,10 +16,10 @@ namespace {
 
 Parameter ranks(int64_t def = 8) { return {"ranks", def, "number of ranks (GPUs)", 2}; }
 Parameter instances() {
-  return {"instances", 1, "replicas of the whole program, each on its own channels", 1, kMaxChannels};
+  return {"instances", 1, "replicas of the whole program, each on its own channels", 1, semantics::kMaxChannels};
 }
 Parameter channels() {
-  return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, kMaxChannels};
+  return {"channels", 1, "channels per ring: chunk i uses channel i mod channels", 1, semantics::kMaxChannels};
 }
 // hierarchical-allreduce's defaults (docs/dsl-guide.md, "The library"). Up to 32 chunks (nodes x
 // gpus): every chunk on a channel of its own, as msccl-tools' `auto` schedule places them, and as
@@ -35,7 +35,7 @@ Parameter hierarchicalChannels() {
           "channels the rings spread over, chunk i on channel i mod channels (1: one transfer per group, channels "
           "assigned by the compiler); default: nodes x gpus up to 32, else 1",
           0,
-          kMaxChannels,
+          semantics::kMaxChannels,
           true};
 }
 Parameter hierarchicalInstances() {
@@ -44,14 +44,14 @@ Parameter hierarchicalInstances() {
           "replicas of the whole program, each on its own channels; default: as many as 32 channels hold (1 when "
           "channels is 1)",
           0,
-          kMaxChannels,
+          semantics::kMaxChannels,
           true};
 }
 void chooseHierarchicalDefaults(Arguments& a) {
   const int64_t chunks = a.at("nodes") * a.at("gpus");
-  if (a.at("channels") == 0) a["channels"] = chunks <= kMaxChannels ? chunks : 1;
+  if (a.at("channels") == 0) a["channels"] = chunks <= semantics::kMaxChannels ? chunks : 1;
   if (a.at("instances") == 0)
-    a["instances"] = a.at("channels") > 1 ? std::max<int64_t>(1, kMaxChannels / a.at("channels")) : 1;
+    a["instances"] = a.at("channels") > 1 ? std::max<int64_t>(1, semantics::kMaxChannels / a.at("channels")) : 1;
 }
 Parameter nodes() { return {"nodes", 2, "number of nodes", 1}; }
 Parameter gpus() { return {"gpus", 4, "GPUs per node", 1}; }
@@ -90,14 +90,15 @@ std::string describeSettings(const LibraryEntry& entry, const Arguments& argumen
   return settings;
 }
 
-void requireResidentThreadBlocks(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile) {
+void requireResidentThreadBlocks(const LibraryEntry& entry, const Arguments& arguments,
+                                 const semantics::RuntimeProfile& profile) {
   if (!entry.sendPeersPerRank) return;
   const int64_t peers = entry.sendPeersPerRank(arguments);
-  const int32_t limit = residentThreadBlocksPerRank(profile);
+  const int32_t limit = semantics::residentThreadBlocksPerRank(profile);
   if (peers <= limit) return;
-  const int32_t legacy = residentThreadBlocksPerRank(legacyProfile());
-  const std::string fix = peers <= legacy && profile.name != legacyProfile().name
-                              ? "--profile " + legacyProfile().name + " (" + std::to_string(legacy) +
+  const int32_t legacy = semantics::residentThreadBlocksPerRank(semantics::legacyProfile());
+  const std::string fix = peers <= legacy && profile.name != semantics::legacyProfile().name
+                              ? "--profile " + semantics::legacyProfile().name + " (" + std::to_string(legacy) +
                                     " thread blocks per rank) or fewer ranks"
                               : "fewer ranks";
   throw base::LimitExceeded(
@@ -108,7 +109,7 @@ void requireResidentThreadBlocks(const LibraryEntry& entry, const Arguments& arg
 
 }  // namespace
 
-void requireFits(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile) {
+void requireFits(const LibraryEntry& entry, const Arguments& arguments, const semantics::RuntimeProfile& profile) {
   requireResidentThreadBlocks(entry, arguments, profile);
   if (!entry.busiestThreadBlockSteps) return;
   const int64_t steps = entry.busiestThreadBlockSteps(arguments);
@@ -116,15 +117,16 @@ void requireFits(const LibraryEntry& entry, const Arguments& arguments, const Ru
   if (steps <= limit) return;
   std::string fix;
   if (arguments.contains("channels")) {
-    for (int64_t c = arguments.at("channels") + 1; c <= kMaxChannels && fix.empty(); ++c) {
+    for (int64_t c = arguments.at("channels") + 1; c <= semantics::kMaxChannels && fix.empty(); ++c) {
       Arguments more = arguments;
       more["channels"] = c;
       if (entry.busiestThreadBlockSteps(more) <= limit) fix = "channels=" + std::to_string(c);
     }
   }
-  if (fix.empty() && steps <= legacyProfile().maxStepsPerThreadBlock && profile.name != legacyProfile().name)
-    fix = "--profile " + legacyProfile().name + " (" + std::to_string(legacyProfile().maxStepsPerThreadBlock) +
-          " steps per thread block)";
+  if (fix.empty() && steps <= semantics::legacyProfile().maxStepsPerThreadBlock &&
+      profile.name != semantics::legacyProfile().name)
+    fix = "--profile " + semantics::legacyProfile().name + " (" +
+          std::to_string(semantics::legacyProfile().maxStepsPerThreadBlock) + " steps per thread block)";
   if (fix.empty()) fix = "fewer ranks";
   throw base::LimitExceeded(describeSettings(entry, arguments) + ": its busiest thread block would need " +
                             std::to_string(steps) + " steps; " + profile.name + " allows " + std::to_string(limit) +

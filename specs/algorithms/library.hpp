@@ -57,7 +57,7 @@ Arguments resolveArguments(const LibraryEntry& entry, const std::vector<std::str
 // Throws LimitExceeded (an std::invalid_argument: exit 1) when the entry's predicted steps per
 // thread block or thread blocks per rank exceed `profile`'s, naming the limit and the settings
 // that would fit.
-void requireFits(const LibraryEntry& entry, const Arguments& arguments, const RuntimeProfile& profile);
+void requireFits(const LibraryEntry& entry, const Arguments& arguments, const semantics::RuntimeProfile& profile);
 
 struct Instance {
   const LibraryEntry* entry = nullptr;

@@ -10,11 +10,11 @@ using ir::Buffer;
 dsl::Program recursiveDoublingAllGather(const Arguments& a, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks");
   require(powerOfTwo(n), "recursive-doubling-allgather needs a power-of-two number of ranks, got " + std::to_string(n));
-  const CallForm form = callForm(a);
+  const semantics::CallForm form = callForm(a);
   dsl::Program p("allgather_recursive_doubling",
-                 {.type = CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},
+                 {.type = semantics::CollectiveType::AllGather, .ranks = n, .chunkFactor = 1, .form = form},
                  {.protocol = protocol, .instances = arg(a, "instances")});
-  if (form == CallForm::OutOfPlace)
+  if (form == semantics::CallForm::OutOfPlace)
     for (int32_t r = 0; r < n; ++r) p.chunk(r, Buffer::Input, 0).copy(r, Buffer::Output, r);
   for (int32_t count = 1; count < n; count *= 2)
     for (int32_t r = 0; r < n; ++r) {

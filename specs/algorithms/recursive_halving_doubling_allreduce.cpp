@@ -13,7 +13,10 @@ dsl::Program recursiveHalvingDoublingAllReduce(const Arguments& a, ir::Protocol 
   require(powerOfTwo(n),
           "recursive-halving-doubling-allreduce needs a power-of-two number of ranks, got " + std::to_string(n));
   dsl::Program p("allreduce_recursive_halving_doubling",
-                 {.type = CollectiveType::AllReduce, .ranks = n, .chunkFactor = n, .form = CallForm::InPlace},
+                 {.type = semantics::CollectiveType::AllReduce,
+                  .ranks = n,
+                  .chunkFactor = n,
+                  .form = semantics::CallForm::InPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   for (int32_t count = n / 2; count >= 1; count /= 2)
     for (int32_t r = 0; r < n; ++r) {

@@ -14,10 +14,10 @@ dsl::Program ringAllReduceOn(const Arguments& a, const Rings& rings, ir::Protoco
   // split: channels x ranks chunks, chunk i on ring i mod channels from position i / channels.
   const int32_t pieces = arg(a, "split") ? channels : 1;
   dsl::Program p("ring_allreduce",
-                 {.type = CollectiveType::AllReduce,
+                 {.type = semantics::CollectiveType::AllReduce,
                   .ranks = n,
                   .chunkFactor = n * pieces,
-                  .form = inplace ? CallForm::InPlace : CallForm::OutOfPlace},
+                  .form = inplace ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   // In place the sums build up in the buffer itself; out of place the input is the caller's const
   // send buffer, so each rank adds into its output (the compiler fuses the copy into the receive).

@@ -11,11 +11,11 @@ using ir::Buffer;
 
 dsl::Program ringReduceScatterOn(const Arguments& a, const Rings& rings, ir::Protocol protocol) {
   const int32_t n = arg(a, "ranks"), channels = rings.channels();
-  const CallForm form = callForm(a);
+  const semantics::CallForm form = callForm(a);
   // split: each rank's result in channels pieces, piece j reduced around ring j.
   const int32_t pieces = arg(a, "split") ? channels : 1;
   dsl::Program p("reducescatter_ring",
-                 {.type = CollectiveType::ReduceScatter, .ranks = n, .chunkFactor = pieces, .form = form},
+                 {.type = semantics::CollectiveType::ReduceScatter, .ranks = n, .chunkFactor = pieces, .form = form},
                  {.protocol = protocol, .instances = arg(a, "instances")});
   for (int32_t i = 0; i < n; ++i)
     for (int32_t j = 0; j < pieces; ++j) {
@@ -26,7 +26,7 @@ dsl::Program ringReduceScatterOn(const Arguments& a, const Rings& rings, ir::Pro
       for (int32_t step = 2; step < n; ++step)
         c = p.chunk(rings.rank(ring, start + step), Buffer::Input, chunk).reduce(c, on);
       dsl::ChunkRef last = p.chunk(i, Buffer::Input, chunk);
-      if (form == CallForm::OutOfPlace) last = last.copy(i, Buffer::Output, j);
+      if (form == semantics::CallForm::OutOfPlace) last = last.copy(i, Buffer::Output, j);
       last.reduce(c, on);
     }
   return p;

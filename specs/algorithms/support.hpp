@@ -18,7 +18,9 @@ inline void require(bool ok, const std::string& message) {
 
 inline bool powerOfTwo(int32_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
-inline CallForm callForm(const Arguments& a) { return arg(a, "inplace") ? CallForm::InPlace : CallForm::OutOfPlace; }
+inline semantics::CallForm callForm(const Arguments& a) {
+  return arg(a, "inplace") ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace;
+}
 
 // The rings of the ring algorithms, one per channel. Ranks fill `boxes` boxes in order; with one
 // box every channel's ring is rank order. With several, channel c's ring enters each box at the

@@ -31,10 +31,12 @@ dsl::Program threeStepAllToAll(const Arguments& a, ir::Protocol protocol) {
       if (n1 != n2)
         scatterSlot[static_cast<size_t>(n1 * nodes + n2)] = scattered[static_cast<size_t>(rank(n2, handler(n2, n1)))]++;
 
-  dsl::Program p(
-      "alltoall_three_step",
-      {.type = CollectiveType::AllToAll, .ranks = nodes * gpus, .chunkFactor = 1, .form = CallForm::OutOfPlace},
-      {.protocol = protocol});
+  dsl::Program p("alltoall_three_step",
+                 {.type = semantics::CollectiveType::AllToAll,
+                  .ranks = nodes * gpus,
+                  .chunkFactor = 1,
+                  .form = semantics::CallForm::OutOfPlace},
+                 {.protocol = protocol});
   for (int32_t n1 = 0; n1 < nodes; ++n1)
     for (int32_t g1 = 0; g1 < gpus; ++g1)
       for (int32_t n2 = 0; n2 < nodes; ++n2) {

@@ -15,10 +15,12 @@ dsl::Program twoStepAllToAll(const Arguments& a, ir::Protocol protocol) {
   auto rank = [&](int32_t node, int32_t gpu) { return node * gpus + gpu; };
   // Scratch block of node `to` on the GPUs of node `from`: 0 .. nodes-2.
   auto block = [&](int32_t from, int32_t to) { return (to - from - 1 + nodes) % nodes; };
-  dsl::Program p(
-      "alltoall_two_step",
-      {.type = CollectiveType::AllToAll, .ranks = nodes * gpus, .chunkFactor = 1, .form = CallForm::OutOfPlace},
-      {.protocol = protocol});
+  dsl::Program p("alltoall_two_step",
+                 {.type = semantics::CollectiveType::AllToAll,
+                  .ranks = nodes * gpus,
+                  .chunkFactor = 1,
+                  .form = semantics::CallForm::OutOfPlace},
+                 {.protocol = protocol});
   for (int32_t n1 = 0; n1 < nodes; ++n1)
     for (int32_t n2 = 0; n2 < nodes; ++n2) {
       if (n1 == n2) continue;

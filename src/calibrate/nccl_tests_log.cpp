@@ -12,15 +12,15 @@ namespace {
 
 struct Binary {
   std::string_view name;
-  std::optional<CollectiveType> collective;  // nullopt: an nccl-tests binary the model does not cover
+  std::optional<semantics::CollectiveType> collective;  // nullopt: an nccl-tests binary the model does not cover
 };
 constexpr Binary kBinaries[] = {
-    {"all_reduce", CollectiveType::AllReduce},
-    {"all_gather", CollectiveType::AllGather},
-    {"reduce_scatter", CollectiveType::ReduceScatter},
-    {"alltoall", CollectiveType::AllToAll},
-    {"broadcast", CollectiveType::Broadcast},
-    {"reduce", CollectiveType::Reduce},
+    {"all_reduce", semantics::CollectiveType::AllReduce},
+    {"all_gather", semantics::CollectiveType::AllGather},
+    {"reduce_scatter", semantics::CollectiveType::ReduceScatter},
+    {"alltoall", semantics::CollectiveType::AllToAll},
+    {"broadcast", semantics::CollectiveType::Broadcast},
+    {"reduce", semantics::CollectiveType::Reduce},
     {"sendrecv", std::nullopt},
     {"gather", std::nullopt},
     {"scatter", std::nullopt},
@@ -115,7 +115,7 @@ std::string versionOfCode(std::string_view code) {
 
 class LogReader {
  public:
-  LogReader(std::string_view text, std::string source, std::optional<CollectiveType> collective)
+  LogReader(std::string_view text, std::string source, std::optional<semantics::CollectiveType> collective)
       : text_(text), source_(std::move(source)), given_(collective) {}
 
   std::vector<NcclTestsTable> read() {
@@ -317,7 +317,7 @@ class LogReader {
 
   std::string_view text_;
   std::string source_;
-  std::optional<CollectiveType> given_;
+  std::optional<semantics::CollectiveType> given_;
   NcclTestsTable header_;
   const Binary* binary_ = nullptr;
   base::TextLocation binaryWhere_;
@@ -342,7 +342,7 @@ std::optional<int32_t> NcclTestsTable::ranks() const {
       best = &r;
   if (!best) return std::nullopt;
   const double f = *best->outOfPlace.busbwGBps / *best->outOfPlace.algbwGBps;
-  const double n = collective == CollectiveType::AllReduce ? 2 / (2 - f) : f < 1 ? 1 / (1 - f) : 0;
+  const double n = collective == semantics::CollectiveType::AllReduce ? 2 / (2 - f) : f < 1 ? 1 / (1 - f) : 0;
   if (!(n >= 2) || n > 1e6) return std::nullopt;
   return static_cast<int32_t>(std::lround(n));
 }
@@ -354,11 +354,11 @@ int32_t NcclTestsTable::hosts() const {
 }
 
 std::vector<NcclTestsTable> readNcclTestsLog(std::string_view text, const std::string& source,
-                                             std::optional<CollectiveType> collective) {
+                                             std::optional<semantics::CollectiveType> collective) {
   return LogReader(text, source, collective).read();
 }
 
-std::optional<CollectiveType> collectiveOfBinary(std::string_view name) {
+std::optional<semantics::CollectiveType> collectiveOfBinary(std::string_view name) {
   for (const Binary& b : kBinaries)
     if (b.name == name) return b.collective;
   return std::nullopt;

@@ -45,7 +45,7 @@ struct LogDevice {
 // One collective's table.
 struct NcclTestsTable {
   std::string source;
-  CollectiveType collective = CollectiveType::AllReduce;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllReduce;
   base::TextLocation where;   // the line that names the collective, or the table's header
   int32_t threads = 1;        // nccl-tests -t
   int32_t gpusPerThread = 1;  // nccl-tests -g: GPUs one thread launches on
@@ -67,9 +67,9 @@ struct NcclTestsTable {
 // table, a table whose collective cannot be told (`collective` fills in when given), an
 // unsupported collective (sendrecv, gather, scatter, hypercube), a truncated or malformed row.
 std::vector<NcclTestsTable> readNcclTestsLog(std::string_view text, const std::string& source,
-                                             std::optional<CollectiveType> collective = std::nullopt);
+                                             std::optional<semantics::CollectiveType> collective = std::nullopt);
 
 // The collective an nccl-tests binary name stands for ("all_reduce" -> allreduce), if modelled.
-std::optional<CollectiveType> collectiveOfBinary(std::string_view name);
+std::optional<semantics::CollectiveType> collectiveOfBinary(std::string_view name);
 
 }  // namespace ccforge::calibrate

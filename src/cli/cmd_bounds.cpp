@@ -20,9 +20,9 @@ struct BoundsArguments {
   ProcessGroupArguments group;
 };
 
-std::vector<CollectiveType> requested(const std::string& name) {
+std::vector<semantics::CollectiveType> requested(const std::string& name) {
   if (name.empty()) return synth::boundedCollectives();
-  auto type = parseCollectiveType(name);
+  auto type = semantics::parseCollectiveType(name);
   if (!type) throw std::invalid_argument("unknown collective '" + name + "'");
   return {*type};
 }
@@ -45,15 +45,15 @@ void registerBoundsCommand(CLI::App& app, CommandContext& context) {
   addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] {
     context.exitCode = runGuarded("bounds", [&] {
-      std::vector<CollectiveType> which = requested(args->collective);
+      std::vector<semantics::CollectiveType> which = requested(args->collective);
       progress::start("bounds");
       topo::Topology t = loadGroupTopology(args->topology, processGroupRanks(args->group));
       std::vector<synth::CollectiveBound> bounds;
       try {
-        for (CollectiveType c : which) {
+        for (semantics::CollectiveType c : which) {
           progress::phase("bounding " + std::string(collectiveTypeName(c)) + " on " + t.name);
           bounds.push_back(synth::collectiveBound(t, c, args->root));
-          if (c == CollectiveType::AllReduce)
+          if (c == semantics::CollectiveType::AllReduce)
             if (std::optional<synth::CollectiveBound> nvls = synth::inSwitchAllReduceBound(t)) bounds.push_back(*nvls);
         }
         progress::done();

@@ -28,9 +28,9 @@ struct CalibrateArguments {
 };
 
 int runCalibrate(const CalibrateArguments& args) {
-  std::optional<CollectiveType> collective;
+  std::optional<semantics::CollectiveType> collective;
   if (!args.collective.empty()) {
-    collective = parseCollectiveType(args.collective);
+    collective = semantics::parseCollectiveType(args.collective);
     if (!collective) throw std::invalid_argument("--collective: unknown collective '" + args.collective + "'");
   }
   (void)sim::parseNcclEnvironment(args.environment);  // a bad setting is a usage error before any work

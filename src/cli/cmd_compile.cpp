@@ -75,7 +75,7 @@ int runFused(const CompileArguments& args) {
   std::string verdict = "not verified (--no-verify)";
   if (!args.noVerify) {
     verify::Options options;
-    options.profile = fusedProfile();
+    options.profile = semantics::fusedProfile();
     if (args.maxTbs) options.maxCoResidentThreadBlocks = *args.maxTbs;
     const verify::FileReport report = verify::verifyAlgorithm(algo, source, options, {});
     const int code = exitCodeOf(report.verdict);
@@ -122,7 +122,7 @@ int runCompile(const CompileArguments& args) {
   } else {
     try {
       if (const algorithms::LibraryEntry* entry = algorithms::findAlgorithm(args.algorithm)) {
-        RuntimeProfile fits = *profileByName(profile.empty() ? entry->defaultTarget : profile);
+        semantics::RuntimeProfile fits = *semantics::profileByName(profile.empty() ? entry->defaultTarget : profile);
         if (args.maxTbs) fits.maxCoResidentThreadBlocks = *args.maxTbs;
         algorithms::requireFits(*entry, algorithms::resolveArguments(*entry, args.settings), fits);
       }
@@ -139,7 +139,7 @@ int runCompile(const CompileArguments& args) {
     for (const std::string& s : args.settings) title += " " + s;
     jobs.push_back(CompileJob{&instance->program, title, "ccforge compile: " + title + ": ", args.output});
   }
-  const driver::Target target{*profileByName(profile), args.maxTbs};
+  const driver::Target target{*semantics::profileByName(profile), args.maxTbs};
 
   // Every program is compiled and verified before any file is written.
   progress::start("compile");

@@ -82,7 +82,7 @@ int runDot(const DotArguments& args) {
   if (file) {
     if (!args.settings.empty()) throw UsageError("parameters are for library algorithms, not for files");
     algo = ir::readAlgorithmFile(args.input).algorithm;
-    if (profile.empty()) profile = profileForHeader(algo).name;  // as `verify` without --profile
+    if (profile.empty()) profile = semantics::profileForHeader(algo).name;  // as `verify` without --profile
   } else if (python::isScript(args.input)) {
     if (!args.protocol.empty()) throw UsageError("--protocol is for library algorithms; a script sets its own");
     auto outcome = programsOfScript("ccforge dot", args.input, args.settings, args.scriptLimits, true);
@@ -101,7 +101,7 @@ int runDot(const DotArguments& args) {
     program = &instance->program;
     if (args.profile.empty()) profile = instance->entry->defaultTarget;
   }
-  const RuntimeProfile target = *profileByName(profile);
+  const semantics::RuntimeProfile target = *semantics::profileByName(profile);
 
   viz::DotModel model;
   if (args.view == "chunk-dag") {

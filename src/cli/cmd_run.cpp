@@ -82,7 +82,7 @@ run::ProgramRunRequest requestOf(const RunOptions& o) {
   r.files = o.files;
   r.target = targetOptions(o);
   r.verifyAtLoad = !o.noVerify;
-  if (!o.profile.empty()) r.verification.profile = profileByName(o.profile);
+  if (!o.profile.empty()) r.verification.profile = semantics::profileByName(o.profile);
   if (o.slots > 0) r.verification.slots = o.slots;
   r.verification.maxCoResidentThreadBlocks = o.maxTbs;
   r.verification.root = o.root;

@@ -36,18 +36,18 @@ int runSelect(const SelectArguments& args) {
     if (!coll)
       throw std::invalid_argument("--collective " + args.collective + ": not a collective the runtimes select");
     request.coll = *coll;
-    request.type = findNcclDataType(args.dtype);
+    request.type = semantics::findNcclDataType(args.dtype);
     if (!request.type) throw std::invalid_argument("--dtype " + args.dtype + ": not one of NCCL's data types");
     if (args.inplace == args.outofplace) throw std::invalid_argument("give one of --inplace and --outofplace");
-    request.form = args.inplace ? CallForm::InPlace : CallForm::OutOfPlace;
+    request.form = args.inplace ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace;
     request.bytes = args.bytes;
     request.count = args.count;
     request.root = args.root;
     request.ranks = args.ranks;
-    std::vector<Selector> selectors;
-    if (args.scheduler == "rccl") selectors.push_back(Selector::Rccl);
-    if (args.scheduler == "both" || args.scheduler == "executor") selectors.push_back(Selector::Internal);
-    if (args.scheduler == "both" || args.scheduler == "plugin") selectors.push_back(Selector::External);
+    std::vector<semantics::Selector> selectors;
+    if (args.scheduler == "rccl") selectors.push_back(semantics::Selector::Rccl);
+    if (args.scheduler == "both" || args.scheduler == "executor") selectors.push_back(semantics::Selector::Internal);
+    if (args.scheduler == "both" || args.scheduler == "plugin") selectors.push_back(semantics::Selector::External);
     const std::vector<verify::SelectorAnswer> answers = verify::selectCall(args.directory, request, selectors);
     verify::writeSelectAnswers(std::cout, request, answers);
     return verify::allDetermined(answers) ? kExitVerified : kExitViolation;

@@ -101,7 +101,7 @@ int runSweep(const SimulateArguments& args) {
        .type = driver::ncclTestsTypeName(args.dtype),
        .redop = runtime::reduces(program->collective()) ? args.op : "none",  // as nccl-tests prints it
        .root = isRooted(program->collective()) ? args.root : -1},
-      [&](CallForm form) { return program->serves(form); },
+      [&](semantics::CallForm form) { return program->serves(form); },
       [&](const driver::SweepCall& c) {
         runtime::CallShape call;
         call.collective = program->collective();
@@ -169,7 +169,7 @@ int runNcclSweep(const SimulateArguments& args) {
   if (args.sizesGiven) throw std::invalid_argument("--nccl takes -b/-e/-f, not --sizes");
   if (args.minBytes.empty() && args.maxBytes.empty())
     throw std::invalid_argument("--nccl needs -b (and -e, -f) for its sweep");
-  const std::optional<CollectiveType> collective = parseCollectiveType(args.file);
+  const std::optional<semantics::CollectiveType> collective = semantics::parseCollectiveType(args.file);
   if (!collective)
     throw std::invalid_argument(
         "--nccl takes a collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
@@ -216,7 +216,7 @@ int runNcclSweep(const SimulateArguments& args) {
        .type = driver::ncclTestsTypeName(args.dtype),
        .redop = runtime::reduces(*collective) ? args.op : "none",
        .root = isRooted(*collective) ? args.root : -1},
-      [](CallForm) { return true; }, [](const driver::SweepCall&) { return std::string(); });
+      [](semantics::CallForm) { return true; }, [](const driver::SweepCall&) { return std::string(); });
   for (const driver::SweepCall& call : predicted) {
     const sim::NcclChoice& c = choices[call.row];
     driver::PerfCell& cell = driver::cellOf(table, call);

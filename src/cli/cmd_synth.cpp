@@ -35,18 +35,18 @@ using synth::sccl::InstanceResult;
 using synth::sccl::SmtRun;
 
 struct Request {
-  CollectiveType collective = CollectiveType::AllGather;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllGather;
   int32_t root = 0;
 };
 
 Request parseRequest(const std::string& text) {
   const size_t colon = text.find(':');
   const std::string name = text.substr(0, colon);
-  auto type = parseCollectiveType(name);
+  auto type = semantics::parseCollectiveType(name);
   if (!type) throw std::invalid_argument("unknown collective '" + name + "'");
   Request r{*type, 0};
   if (colon != std::string::npos) {
-    if (!isRooted(*type)) throw std::invalid_argument(name + " has no root");
+    if (!semantics::isRooted(*type)) throw std::invalid_argument(name + " has no root");
     try {
       size_t used = 0;
       r.root = std::stoi(text.substr(colon + 1), &used);

@@ -25,8 +25,8 @@ namespace {
 using synth::trees::Composition;
 using synth::trees::TreeFailure;
 
-CollectiveType requestedCollective(const std::string& name) {
-  std::optional<CollectiveType> c = parseCollectiveType(name);
+semantics::CollectiveType requestedCollective(const std::string& name) {
+  std::optional<semantics::CollectiveType> c = semantics::parseCollectiveType(name);
   if (!c) throw std::invalid_argument("unknown collective '" + name + "'");
   return *c;
 }
@@ -57,7 +57,7 @@ int moreSevere(int a, int b) {
 }
 
 int synthesize(const SynthArguments& args, const SynthTarget& target) {
-  const CollectiveType collective = requestedCollective(args.collective);
+  const semantics::CollectiveType collective = requestedCollective(args.collective);
   const std::optional<ir::Protocol> protocol = ir::parseProtocol(args.protocol);
   if (!protocol) throw std::invalid_argument("unknown protocol '" + args.protocol + "' (Simple, LL, LL128)");
   if (args.format != "text" && args.format != "json")

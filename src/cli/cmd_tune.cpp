@@ -59,11 +59,11 @@ int runTune(const TuneArguments& args) {
     run.options.arch = !args.arch.empty() ? *sim::parseArch(args.arch) : sim::archOf(topology);
     tune::tunedSizes(run.options);  // checks the range before the work starts
 
-    std::vector<CollectiveType> collectives;
+    std::vector<semantics::CollectiveType> collectives;
     for (const std::string& name : args.collectives) {
-      const std::optional<CollectiveType> c = parseCollectiveType(name);
-      if (!c || (*c != CollectiveType::AllReduce && *c != CollectiveType::AllGather &&
-                 *c != CollectiveType::ReduceScatter && *c != CollectiveType::AllToAll))
+      const std::optional<semantics::CollectiveType> c = semantics::parseCollectiveType(name);
+      if (!c || (*c != semantics::CollectiveType::AllReduce && *c != semantics::CollectiveType::AllGather &&
+                 *c != semantics::CollectiveType::ReduceScatter && *c != semantics::CollectiveType::AllToAll))
         throw std::invalid_argument("tune takes allreduce, allgather, reducescatter and alltoall, not '" + name + "'");
       if (std::find(collectives.begin(), collectives.end(), *c) == collectives.end()) collectives.push_back(*c);
     }
@@ -71,7 +71,7 @@ int runTune(const TuneArguments& args) {
                                             .synthesize = !args.noSynth,
                                             .synthesisSeconds = args.synthSeconds,
                                             .userFiles = args.files};
-    for (CollectiveType c : collectives) {
+    for (semantics::CollectiveType c : collectives) {
       tune::CandidateSet set = tune::gatherCandidates(topology, c, candidateOptions);
       run.collectives.push_back(tune::tuneCollective(topology, c, std::move(set), run.options));
     }

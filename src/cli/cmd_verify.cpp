@@ -166,7 +166,7 @@ int runVerify(const VerifyArguments& args) {
   // A baseline lists every finding, not only the ones a report shows per rule.
   if (!args.writeBaseline.empty()) options.maxReportedPerRule = std::numeric_limits<size_t>::max();
   options.profileFromHeader = args.profile.empty();
-  if (!options.profileFromHeader) options.profile = *profileByName(args.profile);
+  if (!options.profileFromHeader) options.profile = *semantics::profileByName(args.profile);
   options.maxCoResidentThreadBlocks = args.maxTbs;
   options.slots = args.slots;
   if (args.gpusPerBox) options.boxes = verify::BoxLayout::consecutive(*args.gpusPerBox);
@@ -248,8 +248,8 @@ void registerVerifyCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"msccl-executor", "msccl-legacy", "rccl", "ccforge-fused"}));
   cmd->add_option("--max-tbs", args->maxTbs,
                   fmt::format("thread blocks per rank that can be resident at once (default: {} {}, {} {})",
-                              executorProfile().maxCoResidentThreadBlocks, executorProfile().name,
-                              legacyProfile().maxCoResidentThreadBlocks, legacyProfile().name))
+                              semantics::executorProfile().maxCoResidentThreadBlocks, semantics::executorProfile().name,
+                              semantics::legacyProfile().maxCoResidentThreadBlocks, semantics::legacyProfile().name))
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--slots", args->slots,
                   "transfers in flight per connection for the deadlock check (default: Simple 2, LL/LL128 8)")

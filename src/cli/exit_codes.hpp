@@ -1,7 +1,7 @@
 // Exit codes of every checking command (docs/exit-codes.md), following CBMC's convention.
 #pragma once
 
-namespace ccforge {
+namespace ccforge::cli {
 
 enum ExitCode : int {
   kExitVerified = 0,
@@ -12,4 +12,4 @@ enum ExitCode : int {
   kExitViolation = 10,
 };
 
-}  // namespace ccforge
+}  // namespace ccforge::cli

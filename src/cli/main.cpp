@@ -72,10 +72,10 @@ int main(int argc, char** argv) {
     if (!unknownCommand || hints.empty()) app.exit(e);
     for (const std::string& hint : hints) std::cerr << "ccforge: " << hint << "\n";
     if (unknownCommand && !hints.empty()) std::cerr << "Run with --help for more information.\n";
-    return ccforge::kExitUsage;
+    return ccforge::cli::kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "ccforge: internal error: " << e.what() << "\n";
-    return ccforge::kExitInternalError;
+    return ccforge::cli::kExitInternalError;
   }
   ccforge::cli::progress::done();
   return context.exitCode;

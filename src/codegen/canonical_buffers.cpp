@@ -4,11 +4,12 @@ namespace ccforge::codegen {
 
 using ir::Buffer;
 
-CanonicalBuffers::CanonicalBuffers(const Collective& collective, int32_t rank, CallForm form, int32_t scratchChunks)
+CanonicalBuffers::CanonicalBuffers(const semantics::Collective& collective, int32_t rank, semantics::CallForm form,
+                                   int32_t scratchChunks)
     : layout_(collective.layout(rank, form, scratchChunks)) {
   for (size_t g = 0; g < layout_.regionSizes.size(); ++g)
     for (Buffer b : {Buffer::Scratch, Buffer::Output, Buffer::Input}) {  // the last match wins: Input first
-      const BufferView& v = layout_.view(b);
+      const semantics::BufferView& v = layout_.view(b);
       if (static_cast<size_t>(v.region) == g && v.base == 0 && v.length == layout_.regionSizes[g])
         canonicalOfRegion_[g] = b;
     }
@@ -17,7 +18,7 @@ CanonicalBuffers::CanonicalBuffers(const Collective& collective, int32_t rank, C
 }
 
 std::pair<Buffer, int32_t> CanonicalBuffers::canonical(Buffer b, int32_t index) const {
-  const BufferView& v = layout_.view(b);
+  const semantics::BufferView& v = layout_.view(b);
   return {canonicalOfRegion_[static_cast<size_t>(v.region)], v.base + index};
 }
 

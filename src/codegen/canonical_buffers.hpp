@@ -13,16 +13,17 @@ namespace ccforge::codegen {
 
 class CanonicalBuffers {
  public:
-  CanonicalBuffers(const Collective& collective, int32_t rank, CallForm form, int32_t scratchChunks);
+  CanonicalBuffers(const semantics::Collective& collective, int32_t rank, semantics::CallForm form,
+                   int32_t scratchChunks);
 
   // (canonical buffer, offset) of chunk `index` of buffer `b`.
   std::pair<ir::Buffer, int32_t> canonical(ir::Buffer b, int32_t index) const;
   // Chunks of a canonical buffer (0 for a buffer that is not canonical).
   int32_t size(ir::Buffer b) const { return sizes_[static_cast<size_t>(b)]; }
-  const RankLayout& layout() const { return layout_; }
+  const semantics::RankLayout& layout() const { return layout_; }
 
  private:
-  RankLayout layout_;
+  semantics::RankLayout layout_;
   std::array<ir::Buffer, 3> canonicalOfRegion_{ir::Buffer::Input, ir::Buffer::Output, ir::Buffer::Scratch};
   std::array<int32_t, 3> sizes_{0, 0, 0};
 };

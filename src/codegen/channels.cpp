@@ -12,8 +12,8 @@ namespace {
 
 class ChannelAssigner {
  public:
-  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target, int32_t cap,
-                  const std::vector<bool>& isolated, Isolation isolation, ChainOrder order)
+  ChannelAssigner(InstructionDag& dag, const dsl::Program& program, const semantics::RuntimeProfile& target,
+                  int32_t cap, const std::vector<bool>& isolated, Isolation isolation, ChainOrder order)
       : dag_(dag),
         program_(program),
         target_(target),
@@ -145,7 +145,7 @@ class ChannelAssigner {
 
   InstructionDag& dag_;
   const dsl::Program& program_;
-  const RuntimeProfile& target_;
+  const semantics::RuntimeProfile& target_;
   int32_t cap_;
   std::vector<int32_t> owners_;
   ChainOrder order_;
@@ -165,9 +165,9 @@ int32_t chainDirective(const InstructionDag& dag, int32_t start) {
   return labelled ? 0 : -1;
 }
 
-ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
-                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation,
-                                 ChainOrder order) {
+ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program,
+                                 const semantics::RuntimeProfile& target, int32_t cap,
+                                 const std::vector<bool>& isolated, Isolation isolation, ChainOrder order) {
   return ChannelAssigner(dag, program, target, cap, isolated, isolation, order).run();
 }
 

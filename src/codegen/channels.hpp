@@ -42,7 +42,8 @@ enum class ChainOrder : uint8_t { Program, LongestFirst };
 // `isolated`: first instructions of automatic chains that must keep their connections from the
 // other transfers (the scheduler found them overfilling a shared connection).
 // Throws CompileError when a directive cannot be honoured or no channel is left.
-ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program, const RuntimeProfile& target,
-                                 int32_t cap, const std::vector<bool>& isolated, Isolation isolation, ChainOrder order);
+ChannelAssignment assignChannels(InstructionDag& dag, const dsl::Program& program,
+                                 const semantics::RuntimeProfile& target, int32_t cap,
+                                 const std::vector<bool>& isolated, Isolation isolation, ChainOrder order);
 
 }  // namespace ccforge::codegen

@@ -5,7 +5,7 @@
 namespace ccforge::codegen {
 
 std::vector<Edge> chunkDagEdges(const dsl::Program& program) {
-  const Collective coll = program.binding().collective();
+  const semantics::Collective coll = program.binding().collective();
   std::vector<CanonicalBuffers> ranks;
   for (int32_t r = 0; r < program.ranks(); ++r)
     ranks.emplace_back(coll, r, program.binding().form, program.scratchChunks(r));

@@ -41,7 +41,7 @@ const ScheduledTb* longest(const Schedule& s) {
 }
 
 [[noreturn]] void tooManySteps(const dsl::Program& program, const Lowered& lowered, const ScheduledTb& t,
-                               const RuntimeProfile& target) {
+                               const semantics::RuntimeProfile& target) {
   std::set<int32_t> ops;
   for (int32_t v : t.ops) ops.insert(lowered.dag.instrs[static_cast<size_t>(v)].traceOp);
   std::string from;
@@ -71,9 +71,9 @@ struct Scheduled {
 // Channels, thread blocks and dependencies; redone with chains isolated while connections
 // overfill, and with fewer instructions per thread block while one has too many steps.
 Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lowered, InstructionDag& dag,
-                               const RuntimeProfile& target, int32_t& attempts) {
+                               const semantics::RuntimeProfile& target, int32_t& attempts) {
   int32_t cap = target.maxStepsPerThreadBlock;
-  const int32_t slots = transfersInFlight(program.options().protocol);
+  const int32_t slots = semantics::transfersInFlight(program.options().protocol);
   std::vector<bool> isolated(dag.instrs.size(), false);
   Isolation isolation = Isolation::PerChain;
   std::vector<bool> lastPlaced;  // the isolated chains of the last assignment that found channels
@@ -137,7 +137,8 @@ Scheduled scheduleWithinLimits(const dsl::Program& program, const Lowered& lower
   }
 }
 
-void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& schedule, const RuntimeProfile& target) {
+void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& schedule,
+                                 const semantics::RuntimeProfile& target) {
   const int32_t maxTbs = residentThreadBlocksPerRank(target);
   for (int32_t r = 0; r < program.ranks(); ++r) {
     const size_t n = schedule.tbsOfRank[static_cast<size_t>(r)].size();
@@ -152,10 +153,10 @@ void requireResidentThreadBlocks(const dsl::Program& program, const Schedule& sc
 // takes `const void* sendbuff`). A DSL program may still reduce into its input on the way, as
 // msccl-tools programs do, as long as fusion forwards the sum without storing it (rrs).
 void requireConstInput(const dsl::Program& program, const InstructionDag& dag) {
-  if (program.binding().form != CallForm::OutOfPlace) return;
+  if (program.binding().form != semantics::CallForm::OutOfPlace) return;
   for (const Instr& in : dag.instrs) {
     // A fused program's compute defines its input: the caller passes the product buffer there.
-    if (in.removed || !writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input ||
+    if (in.removed || !semantics::writesLocalDestination(in.type) || in.dstBuf != ir::Buffer::Input ||
         in.type == ir::OpType::Compute)
       continue;
     throw CompileError("rank " + std::to_string(in.rank) + ": " + describeTraceOp(program, in.traceOp) +
@@ -168,8 +169,8 @@ void requireConstInput(const dsl::Program& program, const InstructionDag& dag) {
 // The runtime's parser stores a rank's share of the file in a fixed node array; a larger share
 // fails to load on that rank. Steps per rank are the program's instructions (plus nops), which
 // scheduling cannot shrink: the program must move fewer pieces.
-void requireParserNodes(const ir::Algorithm& algorithm, const RuntimeProfile& target) {
-  const std::vector<int64_t> nodes = parserNodesPerRank(algorithm);
+void requireParserNodes(const ir::Algorithm& algorithm, const semantics::RuntimeProfile& target) {
+  const std::vector<int64_t> nodes = semantics::parserNodesPerRank(algorithm);
   const auto worst = std::max_element(nodes.begin(), nodes.end());
   if (worst == nodes.end() || *worst <= target.maxNodesPerLoad) return;
   const auto rank = static_cast<int32_t>(worst - nodes.begin());
@@ -189,17 +190,18 @@ void requireParserNodes(const ir::Algorithm& algorithm, const RuntimeProfile& ta
 }
 
 std::vector<std::string> notesOf(const dsl::Program& program, const InstructionDag& dag, const Scheduled& s,
-                                 const RuntimeProfile& target) {
+                                 const semantics::RuntimeProfile& target) {
   std::vector<std::string> notes;
   const std::vector<int32_t>& overfull = s.schedule.overfull;
   if (!overfull.empty()) {
     std::string where;
     for (size_t i = 0; i < overfull.size() && i < 3; ++i)
       where += (i ? ", " : "") + describeTraceOp(program, dag.instrs[static_cast<size_t>(overfull[i])].traceOp);
-    notes.push_back(
-        "could not order " + std::to_string(overfull.size()) + " chains of transfers within the protocol's " +
-        std::to_string(transfersInFlight(program.options().protocol)) + " transfers in flight per connection (" +
-        where + (overfull.size() > 3 ? ", ..." : "") + "): the program may deadlock; ccforge verify decides");
+    notes.push_back("could not order " + std::to_string(overfull.size()) +
+                    " chains of transfers within the protocol's " +
+                    std::to_string(semantics::transfersInFlight(program.options().protocol)) +
+                    " transfers in flight per connection (" + where + (overfull.size() > 3 ? ", ..." : "") +
+                    "): the program may deadlock; ccforge verify decides");
   }
   const int32_t replicas = program.options().instances * program.parallelFactors();
   if (replicas > 1 && int64_t{s.channels.stride} * replicas > target.maxChannels)
@@ -209,7 +211,7 @@ std::vector<std::string> notesOf(const dsl::Program& program, const InstructionD
   return notes;
 }
 
-Compiled compileFused(const dsl::Program& program, const RuntimeProfile& target, Pairing pairing) {
+Compiled compileFused(const dsl::Program& program, const semantics::RuntimeProfile& target, Pairing pairing) {
   Lowered lowered = lower(program, target);
   const FusionStats fusion = fuse(lowered, pairing);
   InstructionDag& dag = lowered.dag;
@@ -243,7 +245,7 @@ Compiled compileFused(const dsl::Program& program, const RuntimeProfile& target,
 }  // namespace
 
 Compiled compile(const dsl::Program& program, const CompileOptions& options) {
-  const RuntimeProfile& target = options.target;
+  const semantics::RuntimeProfile& target = options.target;
   if (target.requiresExecutorHeader && irKindOf(program.binding().type) == ir::CollectiveKind::Custom)
     throw CompileError("program '" + program.name() + "' implements a custom collective (" +
                        program.binding().collective().describe() + "), which " + target.name +

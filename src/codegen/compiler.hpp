@@ -19,7 +19,7 @@
 namespace ccforge::codegen {
 
 struct CompileOptions {
-  RuntimeProfile target = executorProfile();
+  semantics::RuntimeProfile target = semantics::executorProfile();
 };
 
 struct CompileStats {

@@ -19,7 +19,7 @@ std::string describe(const Group& g) {
 
 }  // namespace
 
-ConnectionGraph::ConnectionGraph(int32_t ranks, const RuntimeProfile& target)
+ConnectionGraph::ConnectionGraph(int32_t ranks, const semantics::RuntimeProfile& target)
     : target_(target),
       peers_(static_cast<size_t>(ranks) * static_cast<size_t>(target.maxChannels) * 2, 0),
       rankConnections_(static_cast<size_t>(ranks) * 2, 0),

@@ -27,7 +27,7 @@ struct Group {
 
 class ConnectionGraph {
  public:
-  ConnectionGraph(int32_t ranks, const RuntimeProfile& target);
+  ConnectionGraph(int32_t ranks, const semantics::RuntimeProfile& target);
 
   // Find or create. -1 when creating it would put more peers on the channel than allowed, give
   // the rank more connections in one direction than it may have thread blocks (each thread block
@@ -70,7 +70,7 @@ class ConnectionGraph {
   void save(int32_t node);
   size_t peerSlot(int32_t rank, int32_t channel, Direction dir) const;
 
-  const RuntimeProfile& target_;
+  const semantics::RuntimeProfile& target_;
   std::vector<Node> nodes_;
   std::vector<NodeInfo> info_;
   std::vector<int32_t> owner_;

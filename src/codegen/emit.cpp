@@ -57,7 +57,7 @@ ir::Step stepOf(const InstructionDag& dag, const ScheduledStep& st) {
   return out;
 }
 
-std::string collName(ir::CollectiveKind kind, const RuntimeProfile& target) {
+std::string collName(ir::CollectiveKind kind, const semantics::RuntimeProfile& target) {
   if (kind == ir::CollectiveKind::ReduceScatter && !target.requiresExecutorHeader) return "reduce_scatter";
   return std::string(ir::collectiveName(kind));
 }
@@ -65,9 +65,9 @@ std::string collName(ir::CollectiveKind kind, const RuntimeProfile& target) {
 }  // namespace
 
 ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered, const Schedule& schedule,
-                            const RuntimeProfile& target) {
+                            const semantics::RuntimeProfile& target) {
   const InstructionDag& dag = lowered.dag;
-  const Collective coll = program.binding().collective(dag.refinement);
+  const semantics::Collective coll = program.binding().collective(dag.refinement);
   ir::Algorithm algo;
   algo.name = program.name();
   algo.proto = program.options().protocol;
@@ -86,7 +86,7 @@ ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered,
                          "every chunk); use fewer parts or more rows");
   }
   const int32_t rowsPerChunk = product ? product->rows / coll.inputChunks() : 0;
-  const bool inplace = program.binding().form == CallForm::InPlace;
+  const bool inplace = program.binding().form == semantics::CallForm::InPlace;
   algo.inplace = inplace;
   if (target.requiresExecutorHeader) {
     algo.outofplace = !inplace;

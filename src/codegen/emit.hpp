@@ -14,6 +14,6 @@ namespace ccforge::codegen {
 
 // Throws CompileError when more thread blocks are waited for than depid can name.
 ir::Algorithm emitAlgorithm(const dsl::Program& program, const Lowered& lowered, const Schedule& schedule,
-                            const RuntimeProfile& target);
+                            const semantics::RuntimeProfile& target);
 
 }  // namespace ccforge::codegen

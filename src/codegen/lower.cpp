@@ -13,14 +13,14 @@ std::string describeTraceOp(const dsl::Program& program, int32_t traceOp) {
   return std::string(dsl::traceOpName(op.kind)) + " at " + dsl::describeLocation(op.where);
 }
 
-Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
+Lowered lower(const dsl::Program& program, const semantics::RuntimeProfile& target) {
   Lowered out;
   InstructionDag& dag = out.dag;
   const int32_t R = program.refinement();
   const int32_t instances = program.options().instances;
   dag.ranks = program.ranks();
   dag.refinement = R;
-  const Collective coll = program.binding().collective(R);
+  const semantics::Collective coll = program.binding().collective(R);
 
   std::vector<CanonicalBuffers> maps;
   for (int32_t r = 0; r < program.ranks(); ++r) {
@@ -34,8 +34,8 @@ Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
   size_t expected = 0;
   for (const dsl::TraceOp& op : program.trace()) {
     const int64_t width = int64_t{op.count} * R / (int64_t{instances} * op.parallel);
-    expected +=
-        static_cast<size_t>(instances * op.parallel * ceilDiv(width, int64_t{target.maxCount}) * (op.local() ? 1 : 2));
+    expected += static_cast<size_t>(instances * op.parallel * semantics::ceilDiv(width, int64_t{target.maxCount}) *
+                                    (op.local() ? 1 : 2));
   }
   dag.instrs.reserve(expected);
   out.uses.assign(expected, ResultUse{});
@@ -46,7 +46,7 @@ Lowered lower(const dsl::Program& program, const RuntimeProfile& target) {
     const dsl::TraceOp& op = program.trace()[t];
     const int32_t replicas = instances * op.parallel;
     const int32_t width = op.count * R / replicas;
-    const int32_t parts = ceilDiv(width, target.maxCount);
+    const int32_t parts = semantics::ceilDiv(width, target.maxCount);
     const int32_t perPart = op.local() ? 1 : 2;
     const auto first = static_cast<int32_t>(dag.instrs.size());
     const auto [srcBuf, srcBase] = maps[static_cast<size_t>(op.src.rank)].canonical(op.src.buffer, op.src.index * R);

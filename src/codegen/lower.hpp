@@ -30,7 +30,7 @@ struct Lowered {
   std::vector<int32_t> scratchChunks;  // per rank, compiled chunks
 };
 
-Lowered lower(const dsl::Program& program, const RuntimeProfile& target);
+Lowered lower(const dsl::Program& program, const semantics::RuntimeProfile& target);
 
 // "copy at file.cpp:12" / "reduce at file.cpp:40", for messages about an instruction.
 std::string describeTraceOp(const dsl::Program& program, int32_t traceOp);

@@ -14,7 +14,7 @@ codegen::Compiled compileFor(const dsl::Program& program, const Target& target) 
 
 verify::FileReport verifyCompiled(const ir::Algorithm& algorithm, const std::optional<std::string>& collective,
                                   const Target& target, const std::string& source,
-                                  const std::optional<CustomCollectiveSpec>& custom) {
+                                  const std::optional<semantics::CustomCollectiveSpec>& custom) {
   verify::Options options;
   options.profile = target.profile;
   options.maxCoResidentThreadBlocks = target.maxCoResidentThreadBlocks;
@@ -26,7 +26,7 @@ verify::FileReport verifyCompiled(const ir::Algorithm& algorithm, const std::opt
 CompiledAndVerified compileAndVerify(const dsl::Program& program, const Target& target, const std::string& source) {
   CompiledAndVerified out;
   out.compiled = compileFor(program, target);
-  const std::optional<CustomCollectiveSpec> custom = program.binding().refinedCustom(program.refinement());
+  const std::optional<semantics::CustomCollectiveSpec> custom = program.binding().refinedCustom(program.refinement());
   if (custom) out.compiled.algorithm.collectiveSpec = collectiveSpecJson(*custom);
   out.report = verifyCompiled(out.compiled.algorithm, program.binding().verifyName(), target, source, custom);
   return out;

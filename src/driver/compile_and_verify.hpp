@@ -18,7 +18,7 @@ namespace ccforge::driver {
 
 // The runtime a program is compiled and verified for.
 struct Target {
-  RuntimeProfile profile = executorProfile();
+  semantics::RuntimeProfile profile = semantics::executorProfile();
   // Thread blocks per rank that can be resident at once (--max-tbs); nullopt: the profile's.
   std::optional<int32_t> maxCoResidentThreadBlocks;
 };
@@ -33,7 +33,7 @@ codegen::Compiled compileFor(const dsl::Program& program, const Target& target);
 // `custom`: a custom collective's spec (dsl::CollectiveBinding::refinedCustom), which no name gives.
 verify::FileReport verifyCompiled(const ir::Algorithm& algorithm, const std::optional<std::string>& collective,
                                   const Target& target, const std::string& source,
-                                  const std::optional<CustomCollectiveSpec>& custom = std::nullopt);
+                                  const std::optional<semantics::CustomCollectiveSpec>& custom = std::nullopt);
 
 struct CompiledAndVerified {
   codegen::Compiled compiled;

@@ -3,7 +3,7 @@
 namespace ccforge::driver {
 
 std::vector<SweepCall> addSweepRows(PerfTable& table, const std::vector<uint64_t>& sizes, const SweepColumns& columns,
-                                    const std::function<bool(CallForm)>& serves,
+                                    const std::function<bool(semantics::CallForm)>& serves,
                                     const std::function<std::string(const SweepCall&)>& whyNot) {
   std::vector<SweepCall> measured;
   const uint64_t unit = columns.elementBytes * columns.multiplier;
@@ -15,7 +15,7 @@ std::vector<SweepCall> addSweepRows(PerfTable& table, const std::vector<uint64_t
     row.redop = columns.redop;
     row.root = columns.root;
     table.rows.push_back(row);
-    for (CallForm form : {CallForm::OutOfPlace, CallForm::InPlace}) {
+    for (semantics::CallForm form : {semantics::CallForm::OutOfPlace, semantics::CallForm::InPlace}) {
       const SweepCall call{table.rows.size() - 1, form, bytes, row.count};
       PerfCell& cell = cellOf(table, call);
       if (!serves(form)) {
@@ -38,7 +38,7 @@ std::vector<SweepCall> addSweepRows(PerfTable& table, const std::vector<uint64_t
 
 PerfCell& cellOf(PerfTable& table, const SweepCall& call) {
   PerfRow& row = table.rows[call.row];
-  return call.form == CallForm::InPlace ? row.inPlace : row.outOfPlace;
+  return call.form == semantics::CallForm::InPlace ? row.inPlace : row.outOfPlace;
 }
 
 }  // namespace ccforge::driver

@@ -27,7 +27,7 @@ struct SweepColumns {
 // A cell to measure: its row, its call form, and the call's count.
 struct SweepCall {
   size_t row = 0;
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
   uint64_t bytes = 0;
   int64_t count = 0;
 };
@@ -38,7 +38,7 @@ struct SweepCall {
 // of elements (per rank) is skipped, and so is a call `whyNot` names a reason for. Returns the
 // cells to measure, in table order.
 std::vector<SweepCall> addSweepRows(PerfTable& table, const std::vector<uint64_t>& sizes, const SweepColumns& columns,
-                                    const std::function<bool(CallForm)>& serves,
+                                    const std::function<bool(semantics::CallForm)>& serves,
                                     const std::function<std::string(const SweepCall&)>& whyNot);
 
 PerfCell& cellOf(PerfTable& table, const SweepCall& call);

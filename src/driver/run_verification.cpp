@@ -14,7 +14,7 @@ RunVerification verifyForRun(const ir::ReadResult& read, const std::string& sour
   // The interpreter runs every rank in one process: each slot comes back as its data is consumed.
   check.boxes = verify::BoxLayout::oneBox();
   check.maxCoResidentThreadBlocks = options.maxCoResidentThreadBlocks;
-  const std::optional<CollectiveType> type = collectiveTypeOf(read.algorithm.coll);
+  const std::optional<semantics::CollectiveType> type = semantics::collectiveTypeOf(read.algorithm.coll);
   if (type && isRooted(*type))
     check.collective = std::string(collectiveTypeName(*type)) + ":" + std::to_string(options.root);
   RunVerification out;

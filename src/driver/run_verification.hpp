@@ -17,7 +17,7 @@ namespace ccforge::driver {
 
 struct RunVerificationOptions {
   // --profile; nullopt: the one the file's header is written for.
-  std::optional<RuntimeProfile> profile = std::nullopt;
+  std::optional<semantics::RuntimeProfile> profile = std::nullopt;
   std::optional<int32_t> slots = std::nullopt;                      // --slots, as for verify
   std::optional<int32_t> maxCoResidentThreadBlocks = std::nullopt;  // --max-tbs, as for verify
   int32_t root = 0;  // --root: the root a rooted collective is checked for

@@ -9,13 +9,13 @@
 namespace ccforge::dsl {
 namespace {
 
-std::vector<ChunkMapEntry> refine(const std::vector<ChunkMapEntry>& entries, int32_t r) {
-  std::vector<ChunkMapEntry> out;
+std::vector<semantics::ChunkMapEntry> refine(const std::vector<semantics::ChunkMapEntry>& entries, int32_t r) {
+  std::vector<semantics::ChunkMapEntry> out;
   out.reserve(entries.size() * static_cast<size_t>(r));
-  for (const ChunkMapEntry& e : entries)
+  for (const semantics::ChunkMapEntry& e : entries)
     for (int32_t part = 0; part < r; ++part) {
-      ChunkMapEntry f{e.rank, e.index * r + part, {}};
-      for (const Atom& a : e.value) f.value.push_back(Atom{a.rank, a.index * r + part});
+      semantics::ChunkMapEntry f{e.rank, e.index * r + part, {}};
+      for (const semantics::Atom& a : e.value) f.value.push_back(semantics::Atom{a.rank, a.index * r + part});
       out.push_back(std::move(f));
     }
   return out;
@@ -40,9 +40,9 @@ void CollectiveBinding::validate() const {
                               " buffer chunks over all ranks (docs/limits.md)");
   if (perRank > std::numeric_limits<int32_t>::max())
     throw base::LimitExceeded("a buffer of " + std::to_string(perRank) + " chunks does not fit the IR's 32-bit counts");
-  if (type == CollectiveType::Custom && !custom)
+  if (type == semantics::CollectiveType::Custom && !custom)
     throw std::invalid_argument("a custom collective needs its specification");
-  if (type != CollectiveType::Custom && custom)
+  if (type != semantics::CollectiveType::Custom && custom)
     throw std::invalid_argument("only a custom collective takes a specification");
   if (custom && custom->ranks != ranks)
     throw std::invalid_argument("the custom collective is for " + std::to_string(custom->ranks) +
@@ -50,12 +50,13 @@ void CollectiveBinding::validate() const {
   (void)collective(1);  // the collective's own parameter checks
   if (!product) return;
   product->validate();
-  const CollectiveType expected = product->allreduce() ? CollectiveType::AllReduce : CollectiveType::AllToAll;
+  const semantics::CollectiveType expected =
+      product->allreduce() ? semantics::CollectiveType::AllReduce : semantics::CollectiveType::AllToAll;
   if (type != expected)
     throw std::invalid_argument(std::string("a fused ") + std::string(ir::computeOpName(product->op)) +
                                 " product goes with " + std::string(collectiveTypeName(expected)) + ", not " +
                                 std::string(collectiveTypeName(type)));
-  if (form != CallForm::OutOfPlace)
+  if (form != semantics::CallForm::OutOfPlace)
     throw std::invalid_argument("a fused program is out of place: its input buffer is the product");
   if (product->rows % chunksPerLoop() != 0)
     throw std::invalid_argument("the product's rows (" + std::to_string(product->rows) +
@@ -68,16 +69,16 @@ int32_t CollectiveBinding::chunksPerLoop() const {
   return hasShards(type) ? ranks * chunkFactor : chunkFactor;
 }
 
-Collective CollectiveBinding::collective(int32_t refinement) const {
+semantics::Collective CollectiveBinding::collective(int32_t refinement) const {
   if (refinement < 1) throw std::invalid_argument("chunk refinement must be at least 1");
-  if (!custom) return Collective::standard(type, ranks, chunksPerLoop() * refinement, root);
-  return Collective::custom(*refinedCustom(refinement));
+  if (!custom) return semantics::Collective::standard(type, ranks, chunksPerLoop() * refinement, root);
+  return semantics::Collective::custom(*refinedCustom(refinement));
 }
 
-std::optional<CustomCollectiveSpec> CollectiveBinding::refinedCustom(int32_t refinement) const {
+std::optional<semantics::CustomCollectiveSpec> CollectiveBinding::refinedCustom(int32_t refinement) const {
   if (!custom) return std::nullopt;
   if (refinement < 1) throw std::invalid_argument("chunk refinement must be at least 1");
-  CustomCollectiveSpec spec = *custom;
+  semantics::CustomCollectiveSpec spec = *custom;
   spec.inputChunks *= refinement;
   spec.outputChunks *= refinement;
   if (spec.pre) spec.pre = refine(*spec.pre, refinement);

@@ -17,12 +17,12 @@
 namespace ccforge::dsl {
 
 struct CollectiveBinding {
-  CollectiveType type = CollectiveType::AllReduce;
+  semantics::CollectiveType type = semantics::CollectiveType::AllReduce;
   int32_t ranks = 1;
   int32_t chunkFactor = 1;
-  CallForm form = CallForm::OutOfPlace;
-  int32_t root = 0;                                           // rooted collectives only
-  std::optional<CustomCollectiveSpec> custom = std::nullopt;  // type == Custom only
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
+  int32_t root = 0;                                                      // rooted collectives only
+  std::optional<semantics::CustomCollectiveSpec> custom = std::nullopt;  // type == Custom only
   // A fused program (docs/fused.md): every rank's input buffer is its product, defined chunk by
   // chunk by compute(); allreduce for gemv, alltoall otherwise, out of place.
   std::optional<FusedProduct> product = std::nullopt;
@@ -32,10 +32,10 @@ struct CollectiveBinding {
   int32_t chunksPerLoop() const;
   // The collective with each chunk cut into `refinement` parts: chunk k becomes chunks
   // k*refinement .. k*refinement + refinement-1.
-  Collective collective(int32_t refinement = 1) const;
+  semantics::Collective collective(int32_t refinement = 1) const;
   // A custom collective's spec at that granularity (what collective(refinement) is built from);
   // nullopt for a built-in collective.
-  std::optional<CustomCollectiveSpec> refinedCustom(int32_t refinement = 1) const;
+  std::optional<semantics::CustomCollectiveSpec> refinedCustom(int32_t refinement = 1) const;
   // The collective as `ccforge verify --collective` names it ("allreduce", "broadcast:2",
   // "alltonext"); nullopt for a custom collective, which only a spec file describes.
   std::optional<std::string> verifyName() const;

@@ -8,12 +8,12 @@ namespace ccforge::dsl {
 
 Program::PostconditionResult Program::checkPostcondition(size_t maxDetails) const {
   PostconditionResult result;
-  const Collective coll = state_->binding.collective();
-  ChunkValues& values = state_->values;
+  const semantics::Collective coll = state_->binding.collective();
+  semantics::ChunkValues& values = state_->values;
   for (int32_t r = 0; r < ranks(); ++r)
     for (int32_t i = 0; i < coll.outputChunks(); ++i) {
       const auto expected = coll.expectedOutput(values, r, i);
-      const ChunkValues::Id actual = valueAt(r, ir::Buffer::Output, i);
+      const semantics::ChunkValues::Id actual = valueAt(r, ir::Buffer::Output, i);
       if (!expected || *expected == actual) continue;
       ++result.mismatches;
       if (result.details.size() >= maxDetails) continue;
@@ -23,7 +23,7 @@ Program::PostconditionResult Program::checkPostcondition(size_t maxDetails) cons
       if (writer >= 0) {
         const TraceOp& op = trace()[static_cast<size_t>(writer)];
         line += " (last written by " + std::string(traceOpName(op.kind)) + " at " + describeLocation(op.where) + ")";
-      } else if (actual == ChunkValues::kUninitialized) {
+      } else if (actual == semantics::ChunkValues::kUninitialized) {
         line += " (never written)";
       }
       result.details.push_back(std::move(line));

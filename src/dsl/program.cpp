@@ -33,19 +33,19 @@ bool Program::sharesMemory(ChunkLocation a, int32_t countA, ChunkLocation b, int
   if (a.rank < 0 || a.rank >= ranks() || b.rank < 0 || b.rank >= ranks() || a.index < 0 || b.index < 0) return false;
   return state_->overlap(a, countA, b, countB);
 }
-void Program::replaceCustomPostcondition(std::vector<ChunkMapEntry> post) {
+void Program::replaceCustomPostcondition(std::vector<semantics::ChunkMapEntry> post) {
   if (!state_->binding.custom) throw std::invalid_argument("only a custom collective's postcondition can be replaced");
-  CustomCollectiveSpec spec = *state_->binding.custom;
+  semantics::CustomCollectiveSpec spec = *state_->binding.custom;
   spec.post = std::move(post);
-  (void)Collective::custom(spec);  // its checks (ranks and indices in range)
+  (void)semantics::Collective::custom(spec);  // its checks (ranks and indices in range)
   state_->binding.custom = std::move(spec);
 }
 int32_t Program::parallelFactors() const { return state_->parallelLcm; }
-const ChunkValues& Program::values() const { return state_->values; }
+const semantics::ChunkValues& Program::values() const { return state_->values; }
 
-ChunkValues::Id Program::valueAt(int32_t rank, ir::Buffer buffer, int32_t index) const {
+semantics::ChunkValues::Id Program::valueAt(int32_t rank, ir::Buffer buffer, int32_t index) const {
   const ProgramState::Slot* s = state_->find(ChunkLocation{rank, buffer, index});
-  return s ? s->value : ChunkValues::kUninitialized;
+  return s ? s->value : semantics::ChunkValues::kUninitialized;
 }
 
 int64_t Program::lastWriter(int32_t rank, ir::Buffer buffer, int32_t index) const {

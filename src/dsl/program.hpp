@@ -70,8 +70,8 @@ class Program {
   int32_t refinement() const { return options().instances * parallelFactors(); }
 
   // Values the trace leaves in the buffers, for the postcondition check and for explanations.
-  const ChunkValues& values() const;
-  ChunkValues::Id valueAt(int32_t rank, ir::Buffer buffer, int32_t index) const;
+  const semantics::ChunkValues& values() const;
+  semantics::ChunkValues::Id valueAt(int32_t rank, ir::Buffer buffer, int32_t index) const;
   // Index of the trace operation that last wrote the location; -1 if it holds its initial value.
   int64_t lastWriter(int32_t rank, ir::Buffer buffer, int32_t index) const;
 
@@ -82,7 +82,7 @@ class Program {
   };
   // A custom collective's postcondition, decided after the trace (the Python front end derives it
   // from the script's check()). Throws std::invalid_argument for a built-in collective.
-  void replaceCustomPostcondition(std::vector<ChunkMapEntry> post);
+  void replaceCustomPostcondition(std::vector<semantics::ChunkMapEntry> post);
   // Compares the trace's final output buffers with the collective's postcondition.
   PostconditionResult checkPostcondition(size_t maxDetails = 8) const;
 

@@ -13,7 +13,7 @@ namespace {
 
 // Scratch beyond this many chunks per rank is a programming error, not a buffer size.
 constexpr int64_t kMaxScratchChunks = int64_t{1} << 24;
-constexpr int32_t kMaxParallel = kMaxChannels;
+constexpr int32_t kMaxParallel = semantics::kMaxChannels;
 
 std::string callText(const std::string& op, const std::string& args) { return op + "(" + args + ")"; }
 
@@ -33,16 +33,16 @@ std::string describeRef(const ChunkRef& ref) {
 ProgramState::ProgramState(std::string programName, CollectiveBinding b, ProgramOptions o)
     : name(std::move(programName)), binding(std::move(b)), options(o) {
   binding.validate();
-  if (options.instances < 1 || options.instances > kMaxChannels)
-    throw std::invalid_argument("instances must be between 1 and " + std::to_string(kMaxChannels) + ", got " +
-                                std::to_string(options.instances));
-  const Collective coll = binding.collective();
+  if (options.instances < 1 || options.instances > semantics::kMaxChannels)
+    throw std::invalid_argument("instances must be between 1 and " + std::to_string(semantics::kMaxChannels) +
+                                ", got " + std::to_string(options.instances));
+  const semantics::Collective coll = binding.collective();
   ranks_.resize(static_cast<size_t>(binding.ranks));
   for (int32_t r = 0; r < binding.ranks; ++r) {
     RankBuffers& rb = ranks_[static_cast<size_t>(r)];
     rb.layout = coll.layout(r, binding.form, 0);
     for (int32_t size : rb.layout.regionSizes) rb.regions.emplace_back(static_cast<size_t>(size));
-    const BufferView& in = rb.layout.view(ir::Buffer::Input);
+    const semantics::BufferView& in = rb.layout.view(ir::Buffer::Input);
     if (binding.product) continue;  // a fused program's input holds nothing until compute()
     for (int32_t i = 0; i < in.length; ++i)
       rb.regions[static_cast<size_t>(in.region)][static_cast<size_t>(in.base + i)].value =
@@ -53,7 +53,7 @@ ProgramState::ProgramState(std::string programName, CollectiveBinding b, Program
 const ProgramState::Slot* ProgramState::find(ChunkLocation at) const {
   if (at.rank < 0 || at.rank >= binding.ranks || at.index < 0) return nullptr;
   const RankBuffers& rb = ranks_[static_cast<size_t>(at.rank)];
-  const BufferView& v = rb.layout.view(at.buffer);
+  const semantics::BufferView& v = rb.layout.view(at.buffer);
   const auto& region = rb.regions[static_cast<size_t>(v.region)];
   const int64_t offset = int64_t{v.base} + at.index;
   if (at.buffer != ir::Buffer::Scratch && at.index >= v.length) return nullptr;
@@ -63,7 +63,7 @@ const ProgramState::Slot* ProgramState::find(ChunkLocation at) const {
 
 ProgramState::Slot& ProgramState::slot(ChunkLocation at) {
   RankBuffers& rb = ranks_[static_cast<size_t>(at.rank)];
-  const BufferView& v = rb.layout.view(at.buffer);
+  const semantics::BufferView& v = rb.layout.view(at.buffer);
   auto& region = rb.regions[static_cast<size_t>(v.region)];
   const size_t offset = static_cast<size_t>(v.base + at.index);
   if (offset >= region.size()) region.resize(offset + 1);  // scratch grows with use
@@ -116,19 +116,19 @@ void ProgramState::requireLive(const Call& call, SourcePos where, const ChunkRef
 
 template <typename Call>
 void ProgramState::requireDirectives(const Call& call, SourcePos where, const Directives& d) {
-  if (d.ch < -1 || d.ch >= kMaxChannels)
+  if (d.ch < -1 || d.ch >= semantics::kMaxChannels)
     throw DslError(call(), where,
                    "channel " + std::to_string(d.ch) + " is over the limit: MSCCL runtimes have channels 0.." +
-                       std::to_string(kMaxChannels - 1));
+                       std::to_string(semantics::kMaxChannels - 1));
   if (d.sendtb < -1 || d.recvtb < -1)
     throw DslError(call(), where, "a thread block label must be -1 (automatic) or at least 0");
 }
 
 bool ProgramState::overlap(ChunkLocation a, int32_t countA, ChunkLocation b, int32_t countB) const {
   if (a.rank != b.rank) return false;
-  const RankLayout& l = ranks_[static_cast<size_t>(a.rank)].layout;
-  const BufferView& va = l.view(a.buffer);
-  const BufferView& vb = l.view(b.buffer);
+  const semantics::RankLayout& l = ranks_[static_cast<size_t>(a.rank)].layout;
+  const semantics::BufferView& va = l.view(a.buffer);
+  const semantics::BufferView& vb = l.view(b.buffer);
   if (va.region != vb.region) return false;
   const int64_t sa = int64_t{va.base} + a.index, sb = int64_t{vb.base} + b.index;
   return sa < sb + countB && sb < sa + countA;
@@ -140,7 +140,7 @@ ChunkRef ProgramState::chunk(ChunkLocation at, int32_t count, SourcePos where) {
   for (int32_t i = 0; i < count; ++i) {
     const ChunkLocation c{at.rank, at.buffer, at.index + i};
     const Slot* s = find(c);
-    if (s == nullptr || s->value == ChunkValues::kUninitialized)
+    if (s == nullptr || s->value == semantics::ChunkValues::kUninitialized)
       throw DslError(call(), where,
                      "reads an uninitialised chunk: " + describeChunks(c) + " holds no data yet" +
                          (binding.product && at.buffer == ir::Buffer::Input ? " (compute it first)" : ""));
@@ -155,7 +155,7 @@ ChunkRef ProgramState::record(TraceOpKind kind, const ChunkRef& src, ChunkLocati
   // Chunk by chunk: the callers made sure that source and destination do not overlap.
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < src.count_; ++i) {
-    const ChunkValues::Id moved =
+    const semantics::ChunkValues::Id moved =
         slot(ChunkLocation{src.location_.rank, src.location_.buffer, src.location_.index + i}).value;
     Slot& s = slot(ChunkLocation{dst.rank, dst.buffer, dst.index + i});  // may grow scratch: after the read
     s.value = kind == TraceOpKind::Copy ? moved : values.reduce(s.value, moved);
@@ -188,7 +188,7 @@ ChunkRef ProgramState::reduce(const ChunkRef& dst, const ChunkRef& src, Directiv
   if (overlap(src.location_, src.count_, dst.location_, dst.count_))
     throw DslError(call(), where, "source and destination share memory on rank " + std::to_string(dst.rank()));
   for (int32_t i = 0; i < dst.count_; ++i) {
-    const std::optional<Atom> both =
+    const std::optional<semantics::Atom> both =
         values.sharedAtom(slot(ChunkLocation{dst.rank(), dst.buffer(), dst.index() + i}).value,
                           slot(ChunkLocation{src.rank(), src.buffer(), src.index() + i}).value);
     if (both)
@@ -209,7 +209,7 @@ ChunkRef ProgramState::compute(ChunkLocation at, int32_t count, Directives d, So
   if (static_cast<int64_t>(trace.size()) >= base::limits::kMaxProgramTransfers)
     throw base::LimitExceeded("the program records more than " + std::to_string(base::limits::kMaxProgramTransfers) +
                               " copy and reduce operations, ccforge's limit (docs/limits.md)");
-  const Collective coll = binding.collective();
+  const semantics::Collective coll = binding.collective();
   const uint32_t stamp = static_cast<uint32_t>(trace.size() + 1);
   for (int32_t i = 0; i < count; ++i) {
     const ChunkLocation c{at.rank, at.buffer, at.index + i};

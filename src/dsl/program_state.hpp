@@ -28,7 +28,7 @@ class ProgramState {
   void parallelize(int32_t n, const std::function<void()>& fragment, SourcePos where);
 
   struct Slot {
-    ChunkValues::Id value = ChunkValues::kUninitialized;
+    semantics::ChunkValues::Id value = semantics::ChunkValues::kUninitialized;
     uint32_t lastWrite = 0;  // 1 + index of the trace op that wrote it; 0: initial contents
   };
   // Nullptr when the location is outside the buffer (scratch: beyond what the program used).
@@ -40,13 +40,13 @@ class ProgramState {
   std::string name;
   CollectiveBinding binding;
   ProgramOptions options;
-  ChunkValues values;
+  semantics::ChunkValues values;
   std::vector<TraceOp> trace;
   int32_t parallelLcm = 1;
 
  private:
   struct RankBuffers {
-    RankLayout layout;
+    semantics::RankLayout layout;
     std::vector<std::vector<Slot>> regions;
   };
   Slot& slot(ChunkLocation at);

@@ -69,26 +69,26 @@ class Reader {
   size_t at_ = 0;
 };
 
-void putEntries(Writer& w, const std::vector<ChunkMapEntry>& entries) {
+void putEntries(Writer& w, const std::vector<semantics::ChunkMapEntry>& entries) {
   w.put(static_cast<uint64_t>(entries.size()));
-  for (const ChunkMapEntry& e : entries) {
+  for (const semantics::ChunkMapEntry& e : entries) {
     w.put(e.rank);
     w.put(e.index);
     w.put(static_cast<uint64_t>(e.value.size()));
-    for (const Atom& a : e.value) {
+    for (const semantics::Atom& a : e.value) {
       w.put(a.rank);
       w.put(a.index);
     }
   }
 }
 
-std::vector<ChunkMapEntry> getEntries(Reader& r) {
-  std::vector<ChunkMapEntry> entries(r.getCount(16));
-  for (ChunkMapEntry& e : entries) {
+std::vector<semantics::ChunkMapEntry> getEntries(Reader& r) {
+  std::vector<semantics::ChunkMapEntry> entries(r.getCount(16));
+  for (semantics::ChunkMapEntry& e : entries) {
     e.rank = r.get<int32_t>();
     e.index = r.get<int32_t>();
     e.value.resize(r.getCount(8));
-    for (Atom& a : e.value) {
+    for (semantics::Atom& a : e.value) {
       a.rank = r.get<int32_t>();
       a.index = r.get<int32_t>();
     }
@@ -185,13 +185,13 @@ void putProgram(Writer& w, FileTable& files, const Program& p) {
 std::shared_ptr<Program> getProgram(Reader& r, const std::vector<const char*>& files) {
   std::string name = r.getString();
   CollectiveBinding b;
-  b.type = r.getEnum(CollectiveType::Custom);
+  b.type = r.getEnum(semantics::CollectiveType::Custom);
   b.ranks = r.get<int32_t>();
   b.chunkFactor = r.get<int32_t>();
-  b.form = r.getEnum(CallForm::OutOfPlace);
+  b.form = r.getEnum(semantics::CallForm::OutOfPlace);
   b.root = r.get<int32_t>();
   if (r.get<uint8_t>()) {
-    CustomCollectiveSpec spec;
+    semantics::CustomCollectiveSpec spec;
     spec.name = r.getString();
     spec.ranks = r.get<int32_t>();
     spec.inputChunks = r.get<int32_t>();

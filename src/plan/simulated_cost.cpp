@@ -83,7 +83,7 @@ CommCost simulatedCost(const topo::Topology& t, const SimulatedCostOptions& o, s
       // channel: spread it over 2, 4, ... channels until it compiles.
       std::optional<codegen::Compiled> compiled;
       std::string why;
-      for (int32_t channels = 1; channels <= ccforge::kMaxChannels && !compiled; channels *= 2) {
+      for (int32_t channels = 1; channels <= ccforge::semantics::kMaxChannels && !compiled; channels *= 2) {
         std::vector<std::string> settings = baseSettings;
         if (channels > 1) {
           if (baseName != "ring-allreduce") break;

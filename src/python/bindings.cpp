@@ -44,12 +44,12 @@ dsl::SourcePos at(const py::tuple& where) {
   return pos;
 }
 
-std::vector<ChunkMapEntry> entriesOf(
+std::vector<semantics::ChunkMapEntry> entriesOf(
     const std::vector<std::tuple<int32_t, int32_t, std::vector<std::pair<int32_t, int32_t>>>>& in) {
-  std::vector<ChunkMapEntry> out;
+  std::vector<semantics::ChunkMapEntry> out;
   for (const auto& [rank, index, atoms] : in) {
-    ChunkMapEntry e{rank, index, {}};
-    for (const auto& [r, i] : atoms) e.value.push_back(Atom{r, i});
+    semantics::ChunkMapEntry e{rank, index, {}};
+    for (const auto& [r, i] : atoms) e.value.push_back(semantics::Atom{r, i});
     out.push_back(std::move(e));
   }
   return out;
@@ -63,15 +63,15 @@ std::shared_ptr<dsl::Program> makeProgram(const std::string& name, const std::st
   dsl::CollectiveBinding binding;
   binding.ranks = ranks;
   binding.chunkFactor = chunkFactor;
-  binding.form = inplace ? CallForm::InPlace : CallForm::OutOfPlace;
+  binding.form = inplace ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace;
   if (custom.is_none()) {
-    const auto type = parseCollectiveType(collective);
-    if (!type || *type == CollectiveType::Custom)
+    const auto type = semantics::parseCollectiveType(collective);
+    if (!type || *type == semantics::CollectiveType::Custom)
       throw std::invalid_argument("unknown collective '" + collective + "'");
     binding.type = *type;
   } else {
-    binding.type = CollectiveType::Custom;
-    CustomCollectiveSpec spec;
+    binding.type = semantics::CollectiveType::Custom;
+    semantics::CustomCollectiveSpec spec;
     spec.name = collective;
     spec.ranks = ranks;
     spec.inputChunks = custom.attr("input_chunks").cast<int32_t>();
@@ -171,9 +171,10 @@ PYBIND11_EMBEDDED_MODULE(_ccforge, m) {
           [](const dsl::Program& self, int32_t rank, const std::string& buffer, int32_t index) -> py::object {
             if (rank < 0 || rank >= self.ranks() || index < 0) return py::none();
             const auto id = self.valueAt(rank, bufferOf(buffer), index);
-            if (id == ccforge::ChunkValues::kUninitialized) return py::none();
+            if (id == ccforge::semantics::ChunkValues::kUninitialized) return py::none();
             py::list atoms;
-            for (const ccforge::Atom& a : self.values().atoms(id)) atoms.append(py::make_tuple(a.rank, a.index));
+            for (const ccforge::semantics::Atom& a : self.values().atoms(id))
+              atoms.append(py::make_tuple(a.rank, a.index));
             return atoms;
           },
           "the input chunks (rank, index) summed in a location, sorted; None if it holds no data")

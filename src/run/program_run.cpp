@@ -20,8 +20,8 @@ using namespace ccforge::runtime;
 
 std::string describeProgram(const ExecutableProgram& p) {
   std::string forms;
-  if (p.serves(CallForm::OutOfPlace)) forms = "out-of-place";
-  if (p.serves(CallForm::InPlace)) {
+  if (p.serves(semantics::CallForm::OutOfPlace)) forms = "out-of-place";
+  if (p.serves(semantics::CallForm::InPlace)) {
     if (!forms.empty()) forms += ", ";
     forms += "in-place";
   }
@@ -53,7 +53,7 @@ std::vector<std::string> verificationPreamble(const ProgramRunRequest& r, const 
   return lines;
 }
 
-void requireRoot(CollectiveType collective, int32_t root, int32_t ranks) {
+void requireRoot(semantics::CollectiveType collective, int32_t root, int32_t ranks) {
   if (isRooted(collective) && (root < 0 || root >= ranks))
     throw std::invalid_argument("--root " + std::to_string(root) + " is not a rank (0.." + std::to_string(ranks - 1) +
                                 ")");
@@ -90,7 +90,7 @@ ProgramRunOutcome runSweep(const ProgramRunRequest& r, ProgramSet programs, cons
        .type = driver::ncclTestsTypeName(dataTypeName(r.dtype)),
        .redop = reduces(first.collective()) ? std::string(reduceOpName(r.op)) : "none",  // as nccl-tests prints it
        .root = isRooted(first.collective()) ? r.root : -1},
-      [&](CallForm form) {
+      [&](semantics::CallForm form) {
         return std::any_of(programs.programs().begin(), programs.programs().end(),
                            [&](const ExecutableProgram& p) { return p.serves(form); });
       },
@@ -163,7 +163,8 @@ ProgramRunOutcome runCall(const ProgramRunRequest& r, ProgramSet programs, const
   call.count = r.count;
   call.dtype = r.dtype;
   call.op = r.op;
-  call.form = r.inPlace || !first.serves(CallForm::OutOfPlace) ? CallForm::InPlace : CallForm::OutOfPlace;
+  call.form = r.inPlace || !first.serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::InPlace
+                                                                          : semantics::CallForm::OutOfPlace;
   requireRoot(call.collective, call.root, call.ranks);
   checkHostMemory(call, nullptr);  // the buffers first: an absurd count is refused before selection
   const Selection selection = programs.select(call);

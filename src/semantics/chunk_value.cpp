@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-namespace ccforge {
+namespace ccforge::semantics {
 namespace {
 
 uint64_t splitmix64(uint64_t x) {
@@ -203,4 +203,4 @@ std::string ChunkValues::describe(Id v, size_t maxAtoms) const {
   return "sum of " + std::to_string(all.size()) + " (" + list + ")";
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

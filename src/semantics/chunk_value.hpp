@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 // One contribution to a value: input chunk `index` of `rank`, or uninitialised data (rank -1).
 struct Atom {
@@ -102,4 +102,4 @@ class ChunkValues {
 
 std::string describeAtom(Atom a);
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace ccforge {
+namespace ccforge::semantics {
 namespace {
 
 using ir::Buffer;
@@ -232,4 +232,4 @@ std::optional<ChunkValues::Id> Collective::expectedOutput(ChunkValues& values, i
   return std::nullopt;
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -16,7 +16,7 @@
 #include "semantics/chunk_value.hpp"
 #include "ir/model.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 enum class CallForm : uint8_t { InPlace, OutOfPlace };
 std::string_view callFormName(CallForm f);
@@ -122,4 +122,4 @@ class Collective {
   std::vector<std::vector<std::optional<std::vector<Atom>>>> post_;
 };
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -13,7 +13,7 @@
 #include "base/load_file.hpp"
 #include "base/text_position.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 namespace {
 
 using nlohmann::json;
@@ -142,4 +142,4 @@ CustomCollectiveSpec readCollectiveSpecFile(const std::filesystem::path& path) {
   return parseCollectiveSpec(base::loadFile(path, 64 << 20), path.string());
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -7,7 +7,7 @@
 
 #include "semantics/collective.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 // Throws InputError (with line:column for syntax errors, a JSON path for content errors).
 CustomCollectiveSpec parseCollectiveSpec(const std::string& json, const std::string& sourceName);
@@ -16,4 +16,4 @@ CustomCollectiveSpec readCollectiveSpecFile(const std::filesystem::path& path);
 // name is written \u002d), so that it can stand in an XML comment.
 std::string collectiveSpecJson(const CustomCollectiveSpec& spec);
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

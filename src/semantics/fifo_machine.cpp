@@ -1,6 +1,6 @@
 #include "semantics/fifo_machine.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 MachineConfig machineConfig(ir::Protocol protocol, int64_t tiles, int32_t maxAllowedCount, int32_t transfers) {
   MachineConfig c;
@@ -25,4 +25,4 @@ FifoMachine::FifoMachine(const LoadedProgram& program, const MachineConfig& conf
   }
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -20,7 +20,7 @@
 #include "semantics/protocol.hpp"
 #include "semantics/step_kinds.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 struct MachineConfig {
   int64_t tiles = 1;                        // tile iterations of the call
@@ -207,4 +207,4 @@ class FifoMachine {
   uint64_t moved_ = 0;
 };
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -10,7 +10,7 @@
 #include "semantics/protocol.hpp"
 #include "semantics/step_kinds.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 std::string LoadedConnection::describe() const { return fmt::format("{}->{} ch {}", sender, receiver, channel); }
 
@@ -33,16 +33,16 @@ struct LoadedStepName {
   int32_t rank, tb, step;
 };
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics
 
 template <>
-struct fmt::formatter<ccforge::LoadedStepName> : fmt::formatter<std::string_view> {
-  auto format(const ccforge::LoadedStepName& n, fmt::format_context& ctx) const {
+struct fmt::formatter<ccforge::semantics::LoadedStepName> : fmt::formatter<std::string_view> {
+  auto format(const ccforge::semantics::LoadedStepName& n, fmt::format_context& ctx) const {
     return fmt::format_to(ctx.out(), "gpu {} tb {} step {}", n.rank, n.tb, n.step);
   }
 };
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 int32_t productRowsPerChunk(const ir::Gpu& g) {
   if (!g.product || g.inputChunks < 1 || g.product->rows < 1 || g.product->rows % g.inputChunks != 0) return 0;
@@ -419,4 +419,4 @@ class ProgramLoader {
 
 LoadResult loadProgram(const ir::Algorithm& algorithm) { return ProgramLoader(algorithm).run(); }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

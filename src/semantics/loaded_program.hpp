@@ -23,7 +23,7 @@
 
 #include "ir/model.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 inline constexpr uint32_t kNoStep = UINT32_MAX;
 
@@ -144,4 +144,4 @@ int32_t productRowsPerChunk(const ir::Gpu& gpu);
 // rejection of a dependency chain); runtime limits are the verifier's and the profiles' job.
 LoadResult loadProgram(const ir::Algorithm& algorithm);
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 std::vector<int64_t> parserNodesPerRank(const ir::Algorithm& algorithm) {
   const int64_t shared = 1 + static_cast<int64_t>(algorithm.gpus.size());  // <algo> and every <gpu>
@@ -22,4 +22,4 @@ std::vector<int64_t> parserNodesPerRank(const ir::Algorithm& algorithm) {
   return nodes;
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

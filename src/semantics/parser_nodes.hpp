@@ -11,10 +11,10 @@
 
 #include "ir/model.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 // Indexed by rank 0 .. (the last rank with a <gpu> element); the ranks after it, up to ngpus-1,
 // store only the shared nodes (rank 0 alone when no rank has one).
 std::vector<int64_t> parserNodesPerRank(const ir::Algorithm& algorithm);
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -12,7 +12,7 @@
 #include "semantics/host_device.hpp"
 #include "semantics/size_arithmetic.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 inline constexpr int32_t kNcclSteps = 8;                      // NCCL_STEPS: FIFO slots per connection
 inline constexpr int32_t kChunkSteps = kNcclSteps / 2;        // MSCCL_CHUNKSTEPS
@@ -73,4 +73,4 @@ CCF_HD constexpr int64_t tileIterations(int64_t chunkBytes, int64_t tile) {
   return chunkBytes <= 0 ? 0 : ceilDiv(chunkBytes, tile);
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -4,7 +4,7 @@
 
 #include "semantics/protocol.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 namespace {
 
 // Both runtimes build the same lexer (msccl_parser.h; microsoft/msccl src/graph/xml.h): values and
@@ -140,4 +140,4 @@ const RuntimeProfile& profileForHeader(const ir::Algorithm& algorithm) {
   return algorithm.headerStyle() == ir::HeaderStyle::Executor ? executorProfile() : legacyProfile();
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

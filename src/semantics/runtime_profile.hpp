@@ -14,7 +14,7 @@
 #include "ir/runtime_lexical_scan.hpp"
 #include "semantics/selection.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 // The sizes (total bytes of a call, nccl-tests' size) a file's header lets the runtime select
 // it for: minBytes..maxBytes inclusive, maxBytes=0 unbounded (msccl_lifecycle.cc,
@@ -108,4 +108,4 @@ std::optional<RuntimeProfile> profileByName(std::string_view name);
 // header (coll="fused-...") -> ccforge-fused.
 const RuntimeProfile& profileForHeader(const ir::Algorithm& algorithm);
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -9,7 +9,7 @@
 
 #include "semantics/runtime_profile.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 namespace {
 
 using ir::CollectiveKind;
@@ -356,4 +356,4 @@ CallForm seenForm(Selector s, CollectiveKind coll, CallForm passed, int32_t sele
   return CallForm::InPlace;
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -13,7 +13,7 @@
 #include "ir/model.hpp"
 #include "semantics/collective.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 enum class Selector : uint8_t {
   Internal,  // msccl-executor without a scheduler plugin: every file of the directory, by path
@@ -134,4 +134,4 @@ std::vector<SelectionCall> consideredCalls(Selector s, ir::CollectiveKind coll, 
 inline constexpr uint64_t kCheckedMinBytes = uint64_t{1} << 10;
 inline constexpr uint64_t kCheckedMaxBytes = uint64_t{1} << 32;
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

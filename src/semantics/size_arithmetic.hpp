@@ -10,7 +10,7 @@
 
 #include "semantics/host_device.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 // ceil(n / d) for d > 0 (the runtime's DIVUP), exact for every n of the type: no n + d - 1.
 template <class T>
@@ -33,4 +33,4 @@ CCF_HD constexpr uint64_t mulSaturated(uint64_t a, uint64_t b) {
 }
 CCF_HD constexpr uint64_t addSaturated(uint64_t a, uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -11,7 +11,7 @@
 #include "ir/kinds.hpp"
 #include "semantics/host_device.hpp"
 
-namespace ccforge {
+namespace ccforge::semantics {
 
 struct StepKind {
   bool receives;           // pops a transfer from the receive FIFO
@@ -71,4 +71,4 @@ CCF_HD constexpr StepValue stepValue(ir::OpType t) {
   return k.readsSource ? StepValue::Source : StepValue::None;
 }
 
-}  // namespace ccforge
+}  // namespace ccforge::semantics

@@ -80,25 +80,25 @@ int32_t channelCount(std::string_view variable, std::string_view value) {
 }
 
 // The function row of a collective; nullopt for alltoall (point-to-point, no row).
-std::optional<size_t> functionOf(CollectiveType c) {
+std::optional<size_t> functionOf(semantics::CollectiveType c) {
   switch (c) {
-    case CollectiveType::Broadcast: return 0;
-    case CollectiveType::Reduce: return 1;
-    case CollectiveType::AllGather: return 2;
-    case CollectiveType::ReduceScatter: return 3;
-    case CollectiveType::AllReduce: return 4;
+    case semantics::CollectiveType::Broadcast: return 0;
+    case semantics::CollectiveType::Reduce: return 1;
+    case semantics::CollectiveType::AllGather: return 2;
+    case semantics::CollectiveType::ReduceScatter: return 3;
+    case semantics::CollectiveType::AllReduce: return 4;
     default: return std::nullopt;
   }
 }
 
 }  // namespace
 
-bool NcclEnvironment::algorithmOn(CollectiveType c, nccl::Algorithm a) const {
+bool NcclEnvironment::algorithmOn(semantics::CollectiveType c, nccl::Algorithm a) const {
   const std::optional<size_t> f = functionOf(c);
   return !algorithms || !f || (*algorithms)[*f][static_cast<size_t>(a)];
 }
 
-std::optional<bool> NcclEnvironment::protocolOn(CollectiveType c, size_t protocol) const {
+std::optional<bool> NcclEnvironment::protocolOn(semantics::CollectiveType c, size_t protocol) const {
   const std::optional<size_t> f = functionOf(c);
   if (!protocols || !f) return std::nullopt;
   return (*protocols)[*f][protocol];

@@ -30,9 +30,9 @@ struct NcclEnvironment {
   bool groupLaunch = false;
   std::vector<std::string> settings;  // "NAME=VALUE" as given, for reports
 
-  bool algorithmOn(CollectiveType c, nccl::Algorithm a) const;
+  bool algorithmOn(semantics::CollectiveType c, nccl::Algorithm a) const;
   // nullopt: unset (LL128's default then depends on the machine).
-  std::optional<bool> protocolOn(CollectiveType c, size_t protocol) const;
+  std::optional<bool> protocolOn(semantics::CollectiveType c, size_t protocol) const;
 };
 
 // Reads "NAME=VALUE" settings. Throws std::invalid_argument for a variable the model does not

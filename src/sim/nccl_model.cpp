@@ -74,10 +74,11 @@ View achievedView(const NcclMachine& m, const ModelParameters& p) {
   return v;
 }
 
-bool applies(const NcclMachine& m, CollectiveType c, Algorithm a, size_t p) {
-  const bool allReduce = c == CollectiveType::AllReduce;
-  const bool gatherLike = c == CollectiveType::AllGather || c == CollectiveType::ReduceScatter;
-  if ((c == CollectiveType::Broadcast || c == CollectiveType::Reduce) && a != Algorithm::Ring) return false;  // l.294
+bool applies(const NcclMachine& m, semantics::CollectiveType c, Algorithm a, size_t p) {
+  const bool allReduce = c == semantics::CollectiveType::AllReduce;
+  const bool gatherLike = c == semantics::CollectiveType::AllGather || c == semantics::CollectiveType::ReduceScatter;
+  if ((c == semantics::CollectiveType::Broadcast || c == semantics::CollectiveType::Reduce) && a != Algorithm::Ring)
+    return false;                                                                                       // l.294
   if (gatherLike && a != Algorithm::Ring && a != Algorithm::Pat && a != Algorithm::Nvls) return false;  // l.295-297
   if (allReduce && a == Algorithm::Pat) return false;                                                   // l.298
   const bool nvlsLike = a == Algorithm::Nvls || a == Algorithm::NvlsTree;
@@ -91,10 +92,11 @@ bool applies(const NcclMachine& m, CollectiveType c, Algorithm a, size_t p) {
 }
 
 // tuning.cc ncclTopoTuneModel (l.288-435) and ncclTopoGetAlgoTime (l.630-655) for one call.
-double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algorithm a, size_t p, uint64_t bytes) {
+double formulaTime(const NcclMachine& m, const View& v, semantics::CollectiveType c, Algorithm a, size_t p,
+                   uint64_t bytes) {
   const double n = m.ranks;
-  const bool allReduce = c == CollectiveType::AllReduce;
-  const bool gatherLike = c == CollectiveType::AllGather || c == CollectiveType::ReduceScatter;
+  const bool allReduce = c == semantics::CollectiveType::AllReduce;
+  const bool gatherLike = c == semantics::CollectiveType::AllGather || c == semantics::CollectiveType::ReduceScatter;
   const int nsteps = allReduce ? 2 * (m.ranks - 1) : gatherLike ? m.ranks - 1 : m.ranks;  // l.289-291
   const size_t gen = nccl::generationIndex(m.arch);
   const size_t index2 = m.nodes <= 2 ? static_cast<size_t>(m.nodes - 1) : 2;
@@ -135,7 +137,7 @@ double formulaTime(const NcclMachine& m, const View& v, CollectiveType c, Algori
   const int ranksPerNode = m.ranks / m.nodes;
   switch (a) {
     case Algorithm::Ring:
-      if (c == CollectiveType::Broadcast || c == CollectiveType::Reduce) {
+      if (c == semantics::CollectiveType::Broadcast || c == semantics::CollectiveType::Reduce) {
         const size_t hw = m.nodes == 1 ? intraHw : 2;
         const double scale = m.nodes == 1 ? v.intraLatencyScale : v.interLatencyScale;
         lat += nsteps * (nccl::hwLatency(hw, p == kSimple ? Algorithm::Tree : Algorithm::Ring, p) * scale);
@@ -193,19 +195,19 @@ double nvlsSmallChunkUs(const NcclMachine& m, Algorithm a, int32_t channels, uin
 
 // The channels (CTAs) a call runs on: comm->nChannels within NCCL_MIN/MAX_NCHANNELS, NVLS's own
 // CTA count, and at least 32 KiB of traffic per channel (enqueue.cc l.576-760).
-int32_t channelsOf(const NcclSetup& s, CollectiveType c, Algorithm a, size_t p, uint64_t bytes) {
+int32_t channelsOf(const NcclSetup& s, semantics::CollectiveType c, Algorithm a, size_t p, uint64_t bytes) {
   const NcclMachine& m = s.machine;
   int32_t budget = m.commChannels;
   if (s.environment.maxChannels) budget = std::min(budget, *s.environment.maxChannels);
   if (s.environment.minChannels) budget = std::max(budget, std::min(*s.environment.minChannels, 64));
   if (a == Algorithm::Nvls || a == Algorithm::NvlsTree) budget = nccl::nvlsChannels(m.arch, m.nodes);
-  const double perByte = c == CollectiveType::AllReduce ? 2 : 1;
+  const double perByte = c == semantics::CollectiveType::AllReduce ? 2 : 1;
   const double traffic = static_cast<double>(bytes) * perByte * (p == kLL ? 4 : 1);
   const auto wanted = static_cast<int32_t>(std::ceil(traffic / kMinTrafficPerChannel));
   return std::clamp(wanted, 1, std::max(budget, 1));
 }
 
-bool enabled(const NcclSetup& s, CollectiveType c, Algorithm a, size_t p) {
+bool enabled(const NcclSetup& s, semantics::CollectiveType c, Algorithm a, size_t p) {
   if (!s.environment.algorithmOn(c, a)) return false;
   if (s.environment.nvls && !*s.environment.nvls && (a == Algorithm::Nvls || a == Algorithm::NvlsTree)) return false;
   const std::optional<bool> protocol = s.environment.protocolOn(c, p);
@@ -255,7 +257,7 @@ NcclSetup ncclSetup(const topo::Topology& topology, const ModelParameters& param
 std::vector<NcclChoice> ncclOptions(const NcclSetup& s, const NcclCall& call) {
   const NcclMachine& m = s.machine;
   std::vector<NcclChoice> out;
-  if (call.collective == CollectiveType::AllToAll) {
+  if (call.collective == semantics::CollectiveType::AllToAll) {
     const View nccl = ncclView(m), achieved = achievedView(m, s.parameters);
     // NCCL's own view: its per-link NVLink speed and the NICs at the speed its search runs them.
     const double assumedIntra = m.intraScale > 0 ? m.gpuIntraGBps / m.intraScale : m.gpuIntraGBps;
@@ -270,11 +272,11 @@ std::vector<NcclChoice> ncclOptions(const NcclSetup& s, const NcclCall& call) {
     return out;
   }
   switch (call.collective) {
-    case CollectiveType::AllReduce:
-    case CollectiveType::AllGather:
-    case CollectiveType::ReduceScatter:
-    case CollectiveType::Broadcast:
-    case CollectiveType::Reduce: break;
+    case semantics::CollectiveType::AllReduce:
+    case semantics::CollectiveType::AllGather:
+    case semantics::CollectiveType::ReduceScatter:
+    case semantics::CollectiveType::Broadcast:
+    case semantics::CollectiveType::Reduce: break;
     default:
       throw std::invalid_argument("NCCL has no " + std::string(collectiveTypeName(call.collective)) +
                                   " collective (the model covers allreduce, allgather, reducescatter, alltoall, "

@@ -20,7 +20,7 @@
 namespace ccforge::sim {
 
 struct NcclCall {
-  CollectiveType collective = CollectiveType::AllReduce;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllReduce;
   // nccl-tests' size: the whole buffer of allreduce, broadcast and reduce, the gathered buffer of
   // allgather and reducescatter, one rank's send buffer of alltoall.
   uint64_t bytes = 0;

@@ -20,21 +20,22 @@ namespace {
 
 constexpr size_t kBlockedShown = 12;
 
-MachineConfig configFor(const LoadedProgram& p, uint64_t bytes) {
-  const int64_t tile = tileBytes(p.algorithm().proto);
+semantics::MachineConfig configFor(const semantics::LoadedProgram& p, uint64_t bytes) {
+  const int64_t tile = semantics::tileBytes(p.algorithm().proto);
   // The runtime rounds the chunk up (DIVUP(nBytes, nchunksperloop)), in integers: a double
   // quotient rounds above 2^53 bytes. Past 2^63 - 1 bytes the chunk is as large as anything a
   // tile count can tell apart.
-  const uint64_t chunkWide = ceilDiv(bytes, static_cast<uint64_t>(std::max(p.algorithm().nchunksperloop, 1)));
+  const uint64_t chunkWide =
+      semantics::ceilDiv(bytes, static_cast<uint64_t>(std::max(p.algorithm().nchunksperloop, 1)));
   const auto chunk = static_cast<int64_t>(std::min<uint64_t>(chunkWide, std::numeric_limits<int64_t>::max()));
-  return machineConfig(p.algorithm().proto, std::max<int64_t>(1, tileIterations(chunk, tile)),
-                       maxAllowedCount(chunk, tile));
+  return semantics::machineConfig(p.algorithm().proto, std::max<int64_t>(1, semantics::tileIterations(chunk, tile)),
+                                  semantics::maxAllowedCount(chunk, tile));
 }
 
 // The state of one call: the machine, the network, and when units reach their receivers.
 class Execution {
  public:
-  Execution(const LoadedProgram& p, const CostModel& model, const std::vector<topo::Route>& routes,
+  Execution(const semantics::LoadedProgram& p, const CostModel& model, const std::vector<topo::Route>& routes,
             const std::vector<double>& linkCapacity, uint64_t bytes, std::optional<topo::GpuSpec> gpu)
       : p_(p),
         model_(model),
@@ -42,7 +43,7 @@ class Execution {
         network_(linkCapacity),
         machine_(p, configFor(p, bytes)),
         chunkBytes_(static_cast<double>(bytes) / p.algorithm().nchunksperloop),
-        tile_(static_cast<double>(tileBytes(p.algorithm().proto))),
+        tile_(static_cast<double>(semantics::tileBytes(p.algorithm().proto))),
         conn_(p.connections().size()),
         tb_(static_cast<size_t>(p.threadBlockCount())),
         flagWaiters_(static_cast<size_t>(p.threadBlockCount())),
@@ -103,14 +104,14 @@ class Execution {
     bool queued = false;
   };
 
-  const LoadedStep& current(int32_t g) const {
+  const semantics::LoadedStep& current(int32_t g) const {
     return p_.step(p_.firstStep(g) + static_cast<uint32_t>(machine_.cursor(g).step));
   }
 
   // Bytes of unit `unit` of a step in tile iteration `tile`: its transfer's chunks, cut to the
   // tile, shared equally by the transfer's units.
-  double unitBytes(const LoadedStep& st, int32_t unit, int64_t tile) const {
-    const MachineConfig& c = machine_.config();
+  double unitBytes(const semantics::LoadedStep& st, int32_t unit, int64_t tile) const {
+    const semantics::MachineConfig& c = machine_.config();
     const int32_t transfer = unit / c.unitsPerTransfer;
     const double perChunk = std::min(tile_, chunkBytes_ - static_cast<double>(tile) * tile_);
     const int32_t chunks = std::min(c.maxAllowedCount, st.cnt - transfer * c.maxAllowedCount);
@@ -151,9 +152,9 @@ class Execution {
   template <typename Move>
   void move(int32_t g, Move&& m) {
     const int64_t flag = machine_.flag(g);
-    const TbCursor before = machine_.cursor(g);
+    const semantics::TbCursor before = machine_.cursor(g);
     m();
-    const TbCursor& after = machine_.cursor(g);
+    const semantics::TbCursor& after = machine_.cursor(g);
     if (after.step != before.step || after.tile != before.tile) count();
     if (machine_.flag(g) != flag) publish(g);
   }
@@ -175,9 +176,9 @@ class Execution {
   // The unit of thread block g ends: the incoming unit is consumed (its slot freed upstream),
   // the outgoing one has left.
   void finishUnit(int32_t g) {
-    const LoadedStep& st = current(g);
-    if (sends(st.type)) arrive(p_.sendConnection(g), false);
-    if (receives(st.type)) {
+    const semantics::LoadedStep& st = current(g);
+    if (semantics::sends(st.type)) arrive(p_.sendConnection(g), false);
+    if (semantics::receives(st.type)) {
       const int32_t in = p_.recvConnection(g);
       conn_[static_cast<size_t>(in)].unitBytes.pop_front();
       wake(p_.connections()[static_cast<size_t>(in)].sendTb);
@@ -195,9 +196,9 @@ class Execution {
         finishUnit(g);
         continue;
       }
-      const FifoMachine::Requirement need = machine_.next(g);
+      const semantics::FifoMachine::Requirement need = machine_.next(g);
       switch (need.need) {
-        case Need::Finished:
+        case semantics::Need::Finished:
           if (!b.done) {
             b.done = true;
             ++finished_;
@@ -205,15 +206,15 @@ class Execution {
             f = std::max(f, network_.now() * 1e6);
           }
           return;
-        case Need::Busy:
-        case Need::Data:
-        case Need::Slot: return;  // woken by the connection's other side
-        case Need::Flag: flagWaiters_[static_cast<size_t>(need.on)].push_back(g); return;
-        case Need::Nothing: break;
+        case semantics::Need::Busy:
+        case semantics::Need::Data:
+        case semantics::Need::Slot: return;  // woken by the connection's other side
+        case semantics::Need::Flag: flagWaiters_[static_cast<size_t>(need.on)].push_back(g); return;
+        case semantics::Need::Nothing: break;
       }
-      const LoadedStep& st = current(g);
-      const TbCursor& c = machine_.cursor(g);
-      if (c.wait == st.waitCount && computes(st.type) && gpu_) {
+      const semantics::LoadedStep& st = current(g);
+      const semantics::TbCursor& c = machine_.cursor(g);
+      if (c.wait == st.waitCount && semantics::computes(st.type) && gpu_) {
         // A compute step occupies its rank's GPU for its roofline time (docs/fused.md, "Prediction").
         const int32_t rank = p_.rankOf(g);
         double& free = computeFree_[static_cast<size_t>(rank)];
@@ -226,7 +227,7 @@ class Execution {
         move(g, [&] { machine_.start(g); });
         continue;
       }
-      const bool rx = receives(st.type), tx = sends(st.type);
+      const bool rx = semantics::receives(st.type), tx = semantics::sends(st.type);
       const double bytes = unitBytes(st, c.unit, c.tile);
       if (rx) {
         // Forwarding starts on the first incoming byte, a plain receive needs the last.
@@ -258,7 +259,7 @@ class Execution {
     owner_.erase(it);
     BlockTime& b = tb_[static_cast<size_t>(g)];
     b.busy = false;
-    if (receives(current(g).type))
+    if (semantics::receives(current(g).type))
       b.awaitingTail = true;  // advance() finishes once the incoming unit is complete
     else
       finishUnit(g);
@@ -267,7 +268,7 @@ class Execution {
 
   // Roofline time of a compute step in tile iteration `tile`: its FLOPs at the GPU's peak or its
   // memory traffic at the GPU's bandwidth, whichever is longer (fp32 elements).
-  double computeSeconds(int32_t rank, const LoadedStep& st, int64_t tile) const {
+  double computeSeconds(int32_t rank, const semantics::LoadedStep& st, int64_t tile) const {
     const ir::Gpu& g = p_.gpu(rank);
     if (!g.product) return 0;
     const ir::Product& pr = *g.product;
@@ -296,7 +297,7 @@ class Execution {
   }
 
   std::string where(int32_t g) const {
-    const TbCursor& c = machine_.cursor(g);
+    const semantics::TbCursor& c = machine_.cursor(g);
     return "rank " + std::to_string(p_.rankOf(g)) + " tb " + std::to_string(p_.idOf(g)) + " step " +
            std::to_string(c.step) + " (tile iteration " + std::to_string(c.tile) + ")";
   }
@@ -306,19 +307,19 @@ class Execution {
     out << "deadlock: no thread block can move and nothing is in flight";
     size_t shown = 0, blocked = 0;
     for (int32_t g = 0; g < p_.threadBlockCount(); ++g) {
-      const FifoMachine::Requirement need = machine_.next(g);
-      if (need.need == Need::Finished) continue;
+      const semantics::FifoMachine::Requirement need = machine_.next(g);
+      if (need.need == semantics::Need::Finished) continue;
       ++blocked;
       if (shown++ >= kBlockedShown) continue;
       out << "\n  " << where(g) << ": waits for ";
       switch (need.need) {
-        case Need::Flag:
-          out << "tb " << p_.idOf(need.on) << " to publish step " << FifoMachine::flagStep(need.flagNeeded);
+        case semantics::Need::Flag:
+          out << "tb " << p_.idOf(need.on) << " to publish step " << semantics::FifoMachine::flagStep(need.flagNeeded);
           break;
-        case Need::Data:
+        case semantics::Need::Data:
           out << "data on connection " << p_.connections()[static_cast<size_t>(need.on)].describe();
           break;
-        case Need::Slot:
+        case semantics::Need::Slot:
           out << "a free slot on connection " << p_.connections()[static_cast<size_t>(need.on)].describe();
           break;
         default: out << "the last byte of its incoming transfer"; break;
@@ -328,11 +329,11 @@ class Execution {
     return out.str();
   }
 
-  const LoadedProgram& p_;
+  const semantics::LoadedProgram& p_;
   const CostModel& model_;
   const std::vector<topo::Route>& routes_;
   FluidNetwork network_;
-  FifoMachine machine_;
+  semantics::FifoMachine machine_;
   double chunkBytes_;
   double tile_;
   std::vector<ConnectionTime> conn_;
@@ -360,7 +361,7 @@ class Execution {
 
 }  // namespace
 
-ProgramRun::ProgramRun(const LoadedProgram& program, const topo::Topology& topology, const CostModel& model,
+ProgramRun::ProgramRun(const semantics::LoadedProgram& program, const topo::Topology& topology, const CostModel& model,
                        std::vector<topo::Route> routes)
     : program_(program), topology_(topology), model_(model), routes_(std::move(routes)) {}
 

@@ -39,14 +39,14 @@ struct RunResult {
 class ProgramRun {
  public:
   // `routes[c]` is the route of program.connections()[c].
-  ProgramRun(const LoadedProgram& program, const topo::Topology& topology, const CostModel& model,
+  ProgramRun(const semantics::LoadedProgram& program, const topo::Topology& topology, const CostModel& model,
              std::vector<topo::Route> routes);
 
   // One call moving `bytes` (nccl-tests' size). Throws SimulationViolation or SimulationLimit.
   RunResult run(uint64_t bytes, uint64_t eventLimit) const;
 
  private:
-  const LoadedProgram& program_;
+  const semantics::LoadedProgram& program_;
   const topo::Topology& topology_;
   CostModel model_;
   std::vector<topo::Route> routes_;

@@ -16,14 +16,15 @@ std::string gpuName(const topo::Topology& t, int32_t rank) {
 
 // The program must load (it is the form every engine runs) and fit the topology: every
 // connection needs a route, and each side of a connection one thread block.
-std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& source, const topo::Topology& t) {
+std::vector<topo::Route> routesOf(const semantics::LoadedProgram& p, const std::string& source,
+                                  const topo::Topology& t) {
   const ir::Algorithm& a = p.algorithm();
   if (p.ranks() > static_cast<int32_t>(t.gpus().size()))
     throw base::InputError(source, a.where,
                            "the algorithm has " + std::to_string(p.ranks()) + " ranks but topology " + t.name +
                                " has only " + std::to_string(t.gpus().size()) + " GPUs");
   std::vector<topo::Route> routes;
-  for (const LoadedConnection& c : p.connections()) {
+  for (const semantics::LoadedConnection& c : p.connections()) {
     if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty())
       throw SimulationViolation("two thread blocks of rank " +
                                 std::to_string(c.extraSendTbs.empty() ? c.receiver : c.sender) +
@@ -48,7 +49,7 @@ std::vector<topo::Route> routesOf(const LoadedProgram& p, const std::string& sou
 
 SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
                           const SimulationOptions& options) {
-  const LoadResult load = loadProgram(algorithm);
+  const semantics::LoadResult load = semantics::loadProgram(algorithm);
   if (!load.program) throw base::InputError(source, load.issues.front().where, load.issues.front().message);
   ModelParameters parameters = modelParameters(topology, options.arch);
   if (options.specLinkRates) parameters = atSpecLinkRates(parameters);
@@ -57,8 +58,9 @@ SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& sou
 
   SimulationReport report;
   // An alltoallv file is timed as nccl-tests times alltoall.
-  const std::optional<CollectiveType> kind =
-      algorithm.coll == ir::CollectiveKind::AllToAllV ? CollectiveType::AllToAll : collectiveTypeOf(algorithm.coll);
+  const std::optional<semantics::CollectiveType> kind = algorithm.coll == ir::CollectiveKind::AllToAllV
+                                                            ? semantics::CollectiveType::AllToAll
+                                                            : semantics::collectiveTypeOf(algorithm.coll);
   report.busbwFactor = kind ? busBandwidthFactor(*kind, algorithm.ngpus) : 1;
   for (uint64_t bytes : options.sizes) {
     RunResult r = run.run(bytes, options.eventLimit);
@@ -67,7 +69,7 @@ SimulationReport simulate(const ir::Algorithm& algorithm, const std::string& sou
     s.timeUs = r.timeUs;
     s.algbwGBps = static_cast<double>(bytes) / (r.timeUs * 1e-6) / 1e9;
     s.busbwGBps = s.algbwGBps * report.busbwFactor;
-    s.inSizeWindow = sizeWindowOf(algorithm).contains(bytes);
+    s.inSizeWindow = semantics::sizeWindowOf(algorithm).contains(bytes);
     s.iterations = r.iterations;
     s.transfers = r.transfers;
     if (!r.rankFinishUs.empty())

@@ -12,7 +12,8 @@
 namespace ccforge::sim {
 
 SizeSweep sweepSizes(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
-                     std::optional<Arch> arch, const SizeWindow& compiled, const std::vector<uint64_t>& sizes) {
+                     std::optional<Arch> arch, const semantics::SizeWindow& compiled,
+                     const std::vector<uint64_t>& sizes) {
   SizeSweep e;
   e.timeUs.assign(sizes.size(), std::nullopt);
   if (sizes.empty()) return e;
@@ -35,8 +36,8 @@ SizeSweep sweepSizes(const ir::Algorithm& algorithm, const std::string& source, 
     uint64_t from = kExtrapolatedAbove;
     while (from < sizes.back() && !inside(from) && static_cast<int64_t>(from) < compiled.minBytes) from *= 2;
     if (from > kExtrapolatedAbove && inside(from) && !times.count(from)) run({from});
-    const double steadyBytes =
-        static_cast<double>(kSteadyTileIterations) * tileIterationBytes(algorithm.nchunksperloop, algorithm.proto);
+    const double steadyBytes = static_cast<double>(kSteadyTileIterations) *
+                               semantics::tileIterationBytes(algorithm.nchunksperloop, algorithm.proto);
     for (uint64_t b = from; b < sizes.back() && inside(b);) {
       const uint64_t quarter = b / 4, half = b / 2;
       const auto q = times.find(quarter), h = times.find(half), f = times.find(b);

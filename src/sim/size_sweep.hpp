@@ -34,6 +34,6 @@ struct SizeSweep {
 // `sizes`: powers of two, ascending. Only sizes inside `window` (the program's compiled window)
 // are simulated or extrapolated.
 SizeSweep sweepSizes(const ir::Algorithm& algorithm, const std::string& source, const topo::Topology& topology,
-                     std::optional<Arch> arch, const SizeWindow& window, const std::vector<uint64_t>& sizes);
+                     std::optional<Arch> arch, const semantics::SizeWindow& window, const std::vector<uint64_t>& sizes);
 
 }  // namespace ccforge::sim

@@ -38,7 +38,7 @@ bool powerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // The library algorithms tried for a collective: every one that takes the topology's shape,
 // with instance counts that keep nchunksperloop a power of two where the rank count is one.
-std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t boxes) {
+std::vector<LibrarySpec> librarySpecs(semantics::CollectiveType c, int32_t ranks, int32_t boxes) {
   const int32_t gpus = ranks / std::max(boxes, 1);
   const std::string r = fmt::format("ranks={}", ranks);
   std::vector<LibrarySpec> out;
@@ -50,7 +50,7 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
     }
   };
   switch (c) {
-    case CollectiveType::AllReduce:
+    case semantics::CollectiveType::AllReduce:
       for (int i : {1, 4, 8})
         withForms("ring-allreduce", {r, fmt::format("instances={}", i)}, fmt::format("ring-allreduce-i{}", i));
       withForms("allpairs-allreduce", {r}, "allpairs-allreduce");
@@ -61,17 +61,17 @@ std::vector<LibrarySpec> librarySpecs(CollectiveType c, int32_t ranks, int32_t b
                          {fmt::format("nodes={}", boxes), fmt::format("gpus={}", gpus), fmt::format("instances={}", i)},
                          fmt::format("hierarchical-allreduce-i{}", i)});
       break;
-    case CollectiveType::AllGather:
+    case semantics::CollectiveType::AllGather:
       for (int i : {1, 4, 8})
         withForms("ring-allgather", {r, fmt::format("instances={}", i)}, fmt::format("ring-allgather-i{}", i));
       withForms("allpairs-allgather", {r}, "allpairs-allgather");
       if (powerOfTwo(ranks)) withForms("recursive-doubling-allgather", {r}, "rd-allgather");
       break;
-    case CollectiveType::ReduceScatter:
+    case semantics::CollectiveType::ReduceScatter:
       for (int i : {1, 4, 8})
         withForms("ring-reducescatter", {r, fmt::format("instances={}", i)}, fmt::format("ring-reducescatter-i{}", i));
       break;
-    case CollectiveType::AllToAll:
+    case semantics::CollectiveType::AllToAll:
       for (int i : {1, 4})
         out.push_back(
             {"allpairs-alltoall", {r, fmt::format("instances={}", i)}, fmt::format("allpairs-alltoall-i{}", i)});
@@ -92,7 +92,7 @@ std::string settingsText(const std::vector<std::string>& settings) {
   return s;
 }
 
-void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& set) {
+void addLibrary(const topo::Topology& topology, semantics::CollectiveType c, CandidateSet& set) {
   const int32_t ranks = static_cast<int32_t>(topology.gpus().size());
   // The ring algorithms run on the rings NCCL's search would build on this machine (at most one
   // per rank), each channel over its own share of the buffer: in a box of direct links rings that
@@ -123,9 +123,11 @@ void addLibrary(const topo::Topology& topology, CollectiveType c, CandidateSet& 
     }
 }
 
-void addSynthesized(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options,
+void addSynthesized(const topo::Topology& topology, semantics::CollectiveType c, const CandidateOptions& options,
                     CandidateSet& set) {
-  if (c != CollectiveType::AllReduce && c != CollectiveType::AllGather && c != CollectiveType::ReduceScatter) return;
+  if (c != semantics::CollectiveType::AllReduce && c != semantics::CollectiveType::AllGather &&
+      c != semantics::CollectiveType::ReduceScatter)
+    return;
   for (synth::trees::Composition composition :
        synth::trees::compositionsOf({.timeoutSeconds = options.synthesisSeconds}, topology, c))
     for (ir::Protocol p : {ir::Protocol::Simple}) {  // one protocol: each synthesis costs seconds
@@ -164,7 +166,8 @@ std::string fileId(const std::string& path, size_t index) {
   return fmt::format("file{}-{}", index, lower(stem));
 }
 
-void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateOptions& options, CandidateSet& set) {
+void addFiles(const topo::Topology& topology, semantics::CollectiveType c, const CandidateOptions& options,
+              CandidateSet& set) {
   const int32_t ranks = static_cast<int32_t>(topology.gpus().size());
   for (size_t k = 0; k < options.userFiles.size(); ++k) {
     const std::string& path = options.userFiles[k];
@@ -173,7 +176,7 @@ void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateO
     try {
       if (read.algorithm.coll != irKindOf(c) || read.algorithm.ngpus != ranks) continue;  // another collective's file
       verify::Options vo;
-      vo.profile = profileForHeader(read.algorithm);
+      vo.profile = semantics::profileForHeader(read.algorithm);
       vo.boxes = driver::boxLayoutOf(topology);
       const verify::FileReport report = verify::verifyAlgorithm(read.algorithm, path, vo, read.runtimeParserIssues);
       if (report.verdict != verify::Verdict::Verified) {
@@ -189,7 +192,7 @@ void addFiles(const topo::Topology& topology, CollectiveType c, const CandidateO
 
 }  // namespace
 
-CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective,
+CandidateSet gatherCandidates(const topo::Topology& topology, semantics::CollectiveType collective,
                               const CandidateOptions& options) {
   CandidateSet set;
   if (options.library) addLibrary(topology, collective, set);

@@ -40,7 +40,7 @@ struct CandidateOptions {
 };
 
 // Candidates for one collective on the topology, in a fixed order (library, synthesized, files).
-CandidateSet gatherCandidates(const topo::Topology& topology, CollectiveType collective,
+CandidateSet gatherCandidates(const topo::Topology& topology, semantics::CollectiveType collective,
                               const CandidateOptions& options);
 
 }  // namespace ccforge::tune

@@ -37,7 +37,8 @@ LegacyConfig legacyConfig(const CollectiveTuning& t, size_t limit,
                           const std::function<std::string(const ir::Algorithm&)>& refusal) {
   std::vector<size_t> order;
   for (size_t k = 0; k < t.windows.size(); ++k)
-    if (t.collective != CollectiveType::AllToAll || t.windows[k].form != CallForm::InPlace) order.push_back(k);
+    if (t.collective != semantics::CollectiveType::AllToAll || t.windows[k].form != semantics::CallForm::InPlace)
+      order.push_back(k);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return savings(t, t.windows[a]) > savings(t, t.windows[b]); });
   LegacyConfig out;
@@ -73,9 +74,10 @@ std::string legacyConfigXml(const CollectiveTuning& t, const LegacyConfig& confi
 
 LegacyCheck checkLegacyConfig(const CollectiveTuning& t, const LegacyConfig& config) {
   LegacyCheck check;
-  for (const SelectionCall& call : consideredCalls(Selector::Legacy, irKindOf(t.collective), t.ranks)) {
+  for (const semantics::SelectionCall& call :
+       consideredCalls(semantics::Selector::Legacy, irKindOf(t.collective), t.ranks)) {
     const uint64_t bytes = callBytes(call);
-    if (bytes < kCheckedMinBytes || bytes > kCheckedMaxBytes) continue;
+    if (bytes < semantics::kCheckedMinBytes || bytes > semantics::kCheckedMaxBytes) continue;
     std::optional<size_t> intended, chosen;
     for (size_t k = 0; k < config.loads.size(); ++k) {
       const Window& w = t.windows[config.loads[k].window];
@@ -83,7 +85,7 @@ LegacyCheck checkLegacyConfig(const CollectiveTuning& t, const LegacyConfig& con
       const bool form = call.coll == ir::CollectiveKind::AllToAll || w.form == call.form;
       if (form && bytes >= static_cast<uint64_t>(w.minBytes) && bytes <= static_cast<uint64_t>(w.maxBytes))
         intended = k;
-      if (!chosen && accepts(Selector::Legacy, config.loads[k].program, call)) chosen = k;
+      if (!chosen && accepts(semantics::Selector::Legacy, config.loads[k].program, call)) chosen = k;
     }
     if (intended) ++check.callsInWindows;
     if (chosen && chosen == intended) ++check.callsServed;

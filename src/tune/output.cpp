@@ -123,10 +123,10 @@ DirectoryCheck checkTuneDirectory(const TuneRun& run, const std::string& directo
     }
   }
   for (const CollectiveTuning& t : run.collectives)
-    for (Selector s : executorProfile().selectors)
-      for (const SelectionCall& call : consideredCalls(s, irKindOf(t.collective), t.ranks)) {
+    for (semantics::Selector s : semantics::executorProfile().selectors)
+      for (const semantics::SelectionCall& call : consideredCalls(s, irKindOf(t.collective), t.ranks)) {
         const uint64_t bytes = callBytes(call);
-        if (bytes < kCheckedMinBytes || bytes > kCheckedMaxBytes) continue;
+        if (bytes < semantics::kCheckedMinBytes || bytes > semantics::kCheckedMaxBytes) continue;
         ++check.callsChecked;
         std::vector<std::string> takers;
         for (const auto& [name, a] : headers)
@@ -186,18 +186,19 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
     // The legacy runtime's config, over copies in its own spelling under report/legacy/COLL/ (which
     // the executor, reading DIR only, never sees), each verified for that runtime. One directory
     // per config: MSCCL_CONFIG names one file, and the runtime loads at most 4 algorithms.
-    const LegacyConfig legacy = legacyConfig(
-        t, static_cast<size_t>(legacyProfile().maxAlgorithmFiles), [](const ir::Algorithm& a) -> std::string {
-          verify::Options o;
-          o.profile = legacyProfile();
-          const verify::FileReport r = verify::verifyAlgorithm(a, a.name, o);
-          if (r.verdict == verify::Verdict::Verified) return "";
-          if (!r.violations.empty())
-            return fmt::format("the legacy profile's verifier: {} [{}]", r.violations.front().message,
-                               r.violations.front().rule);
-          return fmt::format("the legacy profile's verifier: {}",
-                             r.error.empty() ? verify::verdictName(r.verdict) : r.error);
-        });
+    const LegacyConfig legacy =
+        legacyConfig(t, static_cast<size_t>(semantics::legacyProfile().maxAlgorithmFiles),
+                     [](const ir::Algorithm& a) -> std::string {
+                       verify::Options o;
+                       o.profile = semantics::legacyProfile();
+                       const verify::FileReport r = verify::verifyAlgorithm(a, a.name, o);
+                       if (r.verdict == verify::Verdict::Verified) return "";
+                       if (!r.violations.empty())
+                         return fmt::format("the legacy profile's verifier: {} [{}]", r.violations.front().message,
+                                            r.violations.front().rule);
+                       return fmt::format("the legacy profile's verifier: {}",
+                                          r.error.empty() ? verify::verdictName(r.verdict) : r.error);
+                     });
     const fs::path legacyDir = report / "legacy" / name;
     for (const LegacyLoad& l : legacy.loads)
       out.reportFiles.push_back(synth::deploy::writeProgram(legacyDir.string(), t.windows[l.window].file, l.program));
@@ -250,9 +251,9 @@ WrittenDirectory writeTuneDirectory(const TuneRun& run, const std::string& direc
                        {"gain_needed", t.requiredGain[i]}};
       s["time_us"] = nlohmann::json::array();
       for (const Evaluation& e : t.evaluations) s["time_us"].push_back(optionalTime(e.timeUs[i]));
-      for (CallForm f : kForms) {
+      for (semantics::CallForm f : kForms) {
         const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];
-        s[f == CallForm::InPlace ? "in_place" : "out_of_place"] =
+        s[f == semantics::CallForm::InPlace ? "in_place" : "out_of_place"] =
             ch ? nlohmann::json(*ch + 1) : nlohmann::json(nullptr);
       }
       c["sizes"].push_back(s);
@@ -341,7 +342,7 @@ std::string reportMarkdown(const TuneRun& run, const WrittenDirectory& written) 
       const double ncclBw = algbwGBps(t.sizes[i], t.nccl[i].timeUs);
       s += fmt::format("| {} | {} {} | {:.2f} | x{:.2f} |", base::byteSizeName(t.sizes[i]), t.nccl[i].algorithm,
                        ir::protocolName(t.nccl[i].protocol), ncclBw, t.requiredGain[i]);
-      for (CallForm f : kForms) {
+      for (semantics::CallForm f : kForms) {
         const std::optional<size_t>& ch = t.chosen[formIndex(f)][i];
         if (!ch) {
           s += fmt::format(" NCCL | {:.2f} | {:.2f} | |", ncclBw, ncclBw * factor);

@@ -51,7 +51,7 @@ std::string plotSvg(const CollectiveTuning& t, const std::string& title) {
                    base::xmlEscaped(title));
   // Windows: in-place in the upper half of the plot, out-of-place in the lower half.
   for (const Window& w : t.windows) {
-    const bool ip = w.form == CallForm::InPlace;
+    const bool ip = w.form == semantics::CallForm::InPlace;
     const double xa = X(static_cast<double>(t.sizes[w.firstSize])),
                  xb = X(static_cast<double>(t.sizes[w.lastSize]) * 2);
     const double ya = ip ? kTop : kTop + plotH / 2;

@@ -44,11 +44,11 @@ ir::Algorithm openedHeader(const ir::Algorithm& header) {
 
 // Whether every power-of-two call of `form` with callBytes in [low, high) that the executor's
 // selectors pass reaches the header's divisibility and call-form tests with success.
-bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_t high) {
+bool servesAll(const ir::Algorithm& header, semantics::CallForm form, uint64_t low, uint64_t high) {
   const ir::Algorithm open = openedHeader(header);
   bool any = false;
-  for (Selector s : executorProfile().selectors)
-    for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
+  for (semantics::Selector s : semantics::executorProfile().selectors)
+    for (const semantics::SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
       if (call.form != form) continue;
       const uint64_t bytes = callBytes(call);
       if (bytes < low || bytes >= high) continue;
@@ -58,28 +58,30 @@ bool servesAll(const ir::Algorithm& header, CallForm form, uint64_t low, uint64_
   return any;
 }
 
-std::string formName(CallForm f) { return f == CallForm::InPlace ? "in-place" : "out-of-place"; }
+std::string formName(semantics::CallForm f) { return f == semantics::CallForm::InPlace ? "in-place" : "out-of-place"; }
 
 // Which calls of [low, 2 low) a header leaves unserved, exactly: "with nchunksperloop=16 it serves
 // 8-byte elements (count 8) under the msccl-scheduler plugin only for counts that are multiples of 16".
-std::string unservedText(const ir::Algorithm& header, CallForm form, uint64_t low) {
-  const SizeWindow compiled = sizeWindowOf(header);
+std::string unservedText(const ir::Algorithm& header, semantics::CallForm form, uint64_t low) {
+  const semantics::SizeWindow compiled = semantics::sizeWindowOf(header);
   if (!compiled.contains(static_cast<int64_t>(low)) || !compiled.contains(static_cast<int64_t>(2 * low - 1)))
     return fmt::format("its compiled window {} does not hold all of {}..{} bytes",
-                       windowText(Selector::Internal, header), low, 2 * low - 1);
+                       windowText(semantics::Selector::Internal, header), low, 2 * low - 1);
   const ir::Algorithm open = openedHeader(header);
   std::vector<std::string> parts;
-  for (Selector s : executorProfile().selectors)
-    for (const SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
+  for (semantics::Selector s : semantics::executorProfile().selectors)
+    for (const semantics::SelectionCall& call : consideredCalls(s, header.coll, header.ngpus)) {
       const uint64_t bytes = callBytes(call);
       if (call.form != form || bytes < low || bytes >= 2 * low || accepts(s, open, call)) continue;
       // The divisibility test: count (plugin) or count x ranks (internal scheduler) by nchunksperloop.
       const uint64_t n = static_cast<uint64_t>(std::max(header.nchunksperloop, 1));
-      const uint64_t multiplier = s == Selector::Internal ? sizeMultiplier(call.coll, call.ranks) : 1;
+      const uint64_t multiplier =
+          s == semantics::Selector::Internal ? semantics::sizeMultiplier(call.coll, call.ranks) : 1;
       const uint64_t needed = n / std::gcd(n, multiplier);
       parts.push_back(fmt::format(
           "{}-byte elements (count {}) under {}, which takes counts that are multiples of {}", call.typeSize,
-          call.count, s == Selector::Internal ? "the internal scheduler" : "the msccl-scheduler plugin", needed));
+          call.count, s == semantics::Selector::Internal ? "the internal scheduler" : "the msccl-scheduler plugin",
+          needed));
     }
   std::string text = fmt::format("with nchunksperloop={} it does not serve ", header.nchunksperloop);
   for (size_t k = 0; k < parts.size(); ++k) text += (k == 0 ? "" : "; ") + parts[k];
@@ -112,7 +114,8 @@ std::string whyNoWindow(const CollectiveTuning& t, size_t candidate) {
   if (!best) {
     // The first call it leaves unserved is enough to say why; the report's size table has the rest.
     std::string unserved =
-        unservedText(a, a.servesInPlace() ? CallForm::InPlace : CallForm::OutOfPlace, t.sizes[*firstSimulated]);
+        unservedText(a, a.servesInPlace() ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace,
+                     t.sizes[*firstSimulated]);
     if (const size_t cut = unserved.find("; "); cut != std::string::npos) unserved = unserved.substr(0, cut) + "; ...";
     return "the runtime selects it for no size it was simulated at (at " + sizeLabel(t.sizes[*firstSimulated]) + ": " +
            unserved + ")";
@@ -138,14 +141,14 @@ std::vector<uint64_t> tunedSizes(const TuneOptions& o) {
 
 ir::Algorithm windowedProgram(const CollectiveTuning& t, const Window& w) {
   ir::Algorithm a = t.set.candidates[w.candidate].algorithm;
-  a.inplace = w.form == CallForm::InPlace;
-  a.outofplace = w.form == CallForm::OutOfPlace;
+  a.inplace = w.form == semantics::CallForm::InPlace;
+  a.outofplace = w.form == semantics::CallForm::OutOfPlace;
   a.minBytes = w.minBytes;
   a.maxBytes = w.maxBytes;
   return a;
 }
 
-CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType collective, CandidateSet set,
+CollectiveTuning tuneCollective(const topo::Topology& topology, semantics::CollectiveType collective, CandidateSet set,
                                 const TuneOptions& options) {
   CollectiveTuning t;
   t.collective = collective;
@@ -163,11 +166,11 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
 
   for (const Candidate& c : t.set.candidates) {
     Evaluation e;
-    const SizeWindow compiled = sizeWindowOf(c.algorithm);
+    const semantics::SizeWindow compiled = semantics::sizeWindowOf(c.algorithm);
     sim::SizeSweep sweep = sim::sweepSizes(c.algorithm, c.source, topology, options.arch, compiled, t.sizes);
     e.timeUs = std::move(sweep.timeUs);
     e.simulationError = std::move(sweep.error);
-    for (CallForm f : kForms) {
+    for (semantics::CallForm f : kForms) {
       std::vector<bool>& serves = e.serves[formIndex(f)];
       serves.assign(n, false);
       for (size_t i = 0; i < n; ++i) {
@@ -181,7 +184,7 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
   }
 
   // Per form and size: the fastest candidate that serves the size and beats NCCL by the margin.
-  for (CallForm f : kForms) {
+  for (semantics::CallForm f : kForms) {
     const size_t fi = formIndex(f);
     t.chosen[fi].assign(n, std::nullopt);
     std::vector<std::vector<size_t>> unservedWins(t.set.candidates.size());  // sizes a candidate would have won
@@ -191,7 +194,7 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
         const std::optional<double>& time = t.evaluations[c].timeUs[i];
         if (!time || *time * t.requiredGain[i] > t.nccl[i].timeUs) continue;
         const ir::Algorithm& a = t.set.candidates[c].algorithm;
-        const bool formOk = f == CallForm::InPlace ? a.servesInPlace() : a.servesOutOfPlace();
+        const bool formOk = f == semantics::CallForm::InPlace ? a.servesInPlace() : a.servesOutOfPlace();
         if (formOk && (!bestAny || *time < *t.evaluations[*bestAny].timeUs[i])) bestAny = c;
         if (t.evaluations[c].serves[fi][i] && (!best || *time < *t.evaluations[*best].timeUs[i])) best = c;
       }
@@ -224,9 +227,9 @@ CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType c
       w.lastSize = j;
       w.minBytes = static_cast<int64_t>(t.sizes[i]);
       w.maxBytes = static_cast<int64_t>(2 * t.sizes[j] - 1);
-      w.file =
-          fmt::format("{}-{}-{}-{}.xml", ir::collectiveName(irKindOf(collective)),
-                      f == CallForm::InPlace ? "ip" : "oop", t.set.candidates[w.candidate].id, sizeLabel(t.sizes[i]));
+      w.file = fmt::format("{}-{}-{}-{}.xml", ir::collectiveName(irKindOf(collective)),
+                           f == semantics::CallForm::InPlace ? "ip" : "oop", t.set.candidates[w.candidate].id,
+                           sizeLabel(t.sizes[i]));
       t.windows.push_back(w);
       i = j + 1;
     }

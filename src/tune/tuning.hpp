@@ -18,8 +18,8 @@
 
 namespace ccforge::tune {
 
-inline constexpr CallForm kForms[2] = {CallForm::InPlace, CallForm::OutOfPlace};
-inline size_t formIndex(CallForm f) { return f == CallForm::InPlace ? 0 : 1; }
+inline constexpr semantics::CallForm kForms[2] = {semantics::CallForm::InPlace, semantics::CallForm::OutOfPlace};
+inline size_t formIndex(semantics::CallForm f) { return f == semantics::CallForm::InPlace ? 0 : 1; }
 
 struct TuneOptions {
   uint64_t minBytes = uint64_t{1} << 10;  // the tuned range: powers of two, both ends included
@@ -39,7 +39,7 @@ struct Evaluation {
 };
 
 struct Window {
-  CallForm form = CallForm::InPlace;
+  semantics::CallForm form = semantics::CallForm::InPlace;
   size_t candidate = 0;
   size_t firstSize = 0, lastSize = 0;  // indexes into sizes
   int64_t minBytes = 0, maxBytes = 0;  // what the file's header gets (both inclusive)
@@ -47,7 +47,7 @@ struct Window {
 };
 
 struct CollectiveTuning {
-  CollectiveType collective = CollectiveType::AllReduce;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllReduce;
   int32_t ranks = 0;
   std::vector<uint64_t> sizes;
   CandidateSet set;
@@ -66,7 +66,7 @@ struct CollectiveTuning {
 std::vector<uint64_t> tunedSizes(const TuneOptions& options);
 
 // Simulates the candidates, predicts NCCL and chooses the windows.
-CollectiveTuning tuneCollective(const topo::Topology& topology, CollectiveType collective, CandidateSet set,
+CollectiveTuning tuneCollective(const topo::Topology& topology, semantics::CollectiveType collective, CandidateSet set,
                                 const TuneOptions& options);
 
 // The executor-header copy of a candidate written for a window: only that call form, its window.

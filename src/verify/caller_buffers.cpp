@@ -10,20 +10,21 @@ namespace ccforge::verify {
 namespace {
 
 // A fused program's input buffer holds its product, which its compute steps define (docs/fused.md).
-bool writesSendBuffer(const LoadedStep& step) {
-  return writesLocalDestination(step.type) && step.dstbuf == ir::Buffer::Input && !computes(step.type);
+bool writesSendBuffer(const semantics::LoadedStep& step) {
+  return semantics::writesLocalDestination(step.type) && step.dstbuf == ir::Buffer::Input &&
+         !semantics::computes(step.type);
 }
 
-void checkSendBuffer(const LoadedProgram& program, Findings& findings) {
+void checkSendBuffer(const semantics::LoadedProgram& program, Findings& findings) {
   const ir::Algorithm& algo = program.algorithm();
   uint32_t writers = 0;
-  for (const LoadedStep& step : program.steps()) writers += writesSendBuffer(step) ? 1 : 0;
+  for (const semantics::LoadedStep& step : program.steps()) writers += writesSendBuffer(step) ? 1 : 0;
   if (writers == 0) return;
   const std::string form = algo.outofplace ? "outofplace=\"1\""
                            : algo.inplace  ? "inplace=\"0\""
                                            : "no inplace attribute: the runtime reads 0";
   for (uint32_t s = 0; s < program.stepCount(); ++s) {
-    const LoadedStep& step = program.step(s);
+    const semantics::LoadedStep& step = program.step(s);
     if (!writesSendBuffer(step)) continue;
     const StepRef where =
         stepRef(program, s,
@@ -40,25 +41,26 @@ void checkSendBuffer(const LoadedProgram& program, Findings& findings) {
 }
 
 // The buffer a non-root rank may pass as NULL, if the collective has one.
-std::optional<ir::Buffer> rootOnlyBuffer(CollectiveType type) {
+std::optional<ir::Buffer> rootOnlyBuffer(semantics::CollectiveType type) {
   switch (type) {
-    case CollectiveType::Reduce:
-    case CollectiveType::Gather: return ir::Buffer::Output;
-    case CollectiveType::Broadcast:
-    case CollectiveType::Scatter: return ir::Buffer::Input;
+    case semantics::CollectiveType::Reduce:
+    case semantics::CollectiveType::Gather: return ir::Buffer::Output;
+    case semantics::CollectiveType::Broadcast:
+    case semantics::CollectiveType::Scatter: return ir::Buffer::Input;
     default: return std::nullopt;
   }
 }
 
-void checkRootOnlyBuffer(const LoadedProgram& program, const Collective& collective, Findings& findings) {
+void checkRootOnlyBuffer(const semantics::LoadedProgram& program, const semantics::Collective& collective,
+                         Findings& findings) {
   const std::optional<ir::Buffer> buffer = rootOnlyBuffer(collective.type());
   if (!buffer) return;
   for (uint32_t s = 0; s < program.stepCount(); ++s) {
-    const LoadedStep& step = program.step(s);
+    const semantics::LoadedStep& step = program.step(s);
     const int32_t rank = program.rankOf(program.tbOfStep(s));
     if (rank == collective.root() || step.type == ir::OpType::Nop) continue;
-    const bool reads = readsLocalSource(step.type) && step.srcbuf == *buffer;
-    const bool writes = writesLocalDestination(step.type) && step.dstbuf == *buffer;
+    const bool reads = semantics::readsLocalSource(step.type) && step.srcbuf == *buffer;
+    const bool writes = semantics::writesLocalDestination(step.type) && step.dstbuf == *buffer;
     if (!reads && !writes) continue;
     const int32_t offset = writes ? step.dstoff : step.srcoff;
     const StepRef where =
@@ -78,7 +80,8 @@ void checkRootOnlyBuffer(const LoadedProgram& program, const Collective& collect
 
 }  // namespace
 
-void checkCallerBuffers(const LoadedProgram& program, const std::optional<Collective>& collective, Findings& findings) {
+void checkCallerBuffers(const semantics::LoadedProgram& program, const std::optional<semantics::Collective>& collective,
+                        Findings& findings) {
   if (!program.algorithm().servesOutOfPlace()) return;
   checkSendBuffer(program, findings);
   if (collective) checkRootOnlyBuffer(program, *collective, findings);

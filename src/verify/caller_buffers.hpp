@@ -18,6 +18,7 @@ namespace ccforge::verify {
 // Reports `buffers.sendbuf-written` for every step that writes `i` when the program serves
 // out-of-place calls, and `buffers.root-only` for every step of a non-root rank of an
 // out-of-place rooted collective that touches the buffer only the root passes.
-void checkCallerBuffers(const LoadedProgram& program, const std::optional<Collective>& collective, Findings& findings);
+void checkCallerBuffers(const semantics::LoadedProgram& program, const std::optional<semantics::Collective>& collective,
+                        Findings& findings);
 
 }  // namespace ccforge::verify

@@ -15,7 +15,7 @@ bool looksLikePath(const std::string& s) {
 }
 
 struct NamedCollective {
-  CollectiveType type;
+  semantics::CollectiveType type;
   int32_t root = 0;
   bool rootGiven = false;
 };
@@ -31,8 +31,8 @@ NamedCollective parseName(const std::string& text) {
     n.root = std::stoi(root);
     n.rootGiven = true;
   }
-  auto type = parseCollectiveType(name);
-  if (!type || *type == CollectiveType::Custom)
+  auto type = semantics::parseCollectiveType(name);
+  if (!type || *type == semantics::CollectiveType::Custom)
     throw std::invalid_argument("--collective " + text +
                                 ": unknown collective (allreduce, allgather, reducescatter, alltoall, broadcast, "
                                 "reduce, gather, scatter, alltonext, or a spec file)");
@@ -49,43 +49,43 @@ void checkCollectiveOption(const std::string& option) {
     (void)parseName(option);
     return;
   }
-  CustomCollectiveSpec spec = readCollectiveSpecFile(option);
+  semantics::CustomCollectiveSpec spec = semantics::readCollectiveSpecFile(option);
   try {
-    (void)Collective::custom(std::move(spec));
+    (void)semantics::Collective::custom(std::move(spec));
   } catch (const std::invalid_argument& e) {
     throw base::InputError(option, {}, std::string("invalid collective spec: ") + e.what());
   }
 }
 
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
-                                     const std::optional<CustomCollectiveSpec>& custom, Findings& findings) {
+                                     const std::optional<semantics::CustomCollectiveSpec>& custom, Findings& findings) {
   ResolvedCollective out;
-  std::optional<CollectiveType> declared = collectiveTypeOf(algo.coll);
+  std::optional<semantics::CollectiveType> declared = semantics::collectiveTypeOf(algo.coll);
   try {
     if (custom) {
       if (custom->ranks != algo.ngpus)
         throw std::invalid_argument("custom collective '" + custom->name + "' is for " + std::to_string(custom->ranks) +
                                     " ranks, the program has ngpus=" + std::to_string(algo.ngpus));
-      out.collective = Collective::custom(*custom);
+      out.collective = semantics::Collective::custom(*custom);
     } else if (override && looksLikePath(*override)) {
-      CustomCollectiveSpec spec = readCollectiveSpecFile(*override);
+      semantics::CustomCollectiveSpec spec = semantics::readCollectiveSpecFile(*override);
       if (spec.ranks != algo.ngpus)
         throw std::invalid_argument("collective spec " + *override + " is for " + std::to_string(spec.ranks) +
                                     " ranks, the program has ngpus=" + std::to_string(algo.ngpus));
-      out.collective = Collective::custom(std::move(spec));
+      out.collective = semantics::Collective::custom(std::move(spec));
     } else if (override) {
       NamedCollective named = parseName(*override);
       if (declared && *declared != named.type)
         throw std::invalid_argument("--collective " + *override + " does not match coll=\"" + algo.collName +
                                     "\" of the file");
-      out.collective = Collective::standard(named.type, algo.ngpus, algo.nchunksperloop, named.root);
+      out.collective = semantics::Collective::standard(named.type, algo.ngpus, algo.nchunksperloop, named.root);
       if (isRooted(named.type) && !named.rootGiven)
         out.notes.push_back("assuming root 0 (give --collective " + std::string(collectiveTypeName(named.type)) +
                             ":ROOT for another root)");
     } else if (!declared && algo.collectiveSpec) {
-      CustomCollectiveSpec spec;
+      semantics::CustomCollectiveSpec spec;
       try {
-        spec = parseCollectiveSpec(*algo.collectiveSpec, std::string(ir::kCollectiveSpecComment));
+        spec = semantics::parseCollectiveSpec(*algo.collectiveSpec, std::string(ir::kCollectiveSpecComment));
       } catch (const base::InputError& e) {  // a finding about this file, not a bad command line
         throw std::invalid_argument(std::string("the file's collective spec comment: ") + e.what());
       }
@@ -95,16 +95,17 @@ ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optio
       out.notes.push_back("coll=\"custom\": checking '" + spec.name +
                           "', the collective spec ccforge wrote into the file "
                           "(--collective chooses another)");
-      out.collective = Collective::custom(std::move(spec));
-    } else if (!declared && parseCollectiveType(algo.name) == CollectiveType::AllToNext) {
+      out.collective = semantics::Collective::custom(std::move(spec));
+    } else if (!declared && semantics::parseCollectiveType(algo.name) == semantics::CollectiveType::AllToNext) {
       // The runtime knows alltonext only as coll="custom"; ccforge's compile names the program
       // after it, so its own files verify with no flag.
-      out.collective = Collective::standard(CollectiveType::AllToNext, algo.ngpus, algo.nchunksperloop, 0);
+      out.collective =
+          semantics::Collective::standard(semantics::CollectiveType::AllToNext, algo.ngpus, algo.nchunksperloop, 0);
       out.notes.push_back(
           "coll=\"custom\": checking alltonext, the collective the program is named after "
           "(--collective chooses another)");
     } else if (declared) {
-      out.collective = Collective::standard(*declared, algo.ngpus, algo.nchunksperloop, 0);
+      out.collective = semantics::Collective::standard(*declared, algo.ngpus, algo.nchunksperloop, 0);
       if (isRooted(*declared))
         out.notes.push_back("the file does not name a root: assuming root 0 (give --collective " +
                             std::string(collectiveTypeName(*declared)) + ":ROOT for another root)");

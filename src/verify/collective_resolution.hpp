@@ -13,7 +13,7 @@
 namespace ccforge::verify {
 
 struct ResolvedCollective {
-  std::optional<Collective> collective;  // nullopt: no postcondition known
+  std::optional<semantics::Collective> collective;  // nullopt: no postcondition known
   std::string description;
   std::vector<std::string> notes;
 };
@@ -21,7 +21,7 @@ struct ResolvedCollective {
 // Problems with the file's own header become findings; an unreadable spec file throws InputError.
 // `custom`, when given, is the postcondition (Options::customCollective).
 ResolvedCollective resolveCollective(const ir::Algorithm& algo, const std::optional<std::string>& override,
-                                     const std::optional<CustomCollectiveSpec>& custom, Findings& findings);
+                                     const std::optional<semantics::CustomCollectiveSpec>& custom, Findings& findings);
 
 // The --collective option on its own, before any file is read: throws std::invalid_argument for
 // an unknown name or a bad root (a usage error) and InputError for a spec file that cannot be

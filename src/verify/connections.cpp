@@ -7,16 +7,16 @@
 namespace ccforge::verify {
 namespace {
 
-std::string tbName(const LoadedProgram& index, int32_t tb) {
+std::string tbName(const semantics::LoadedProgram& index, int32_t tb) {
   return fmt::format("rank {} tb {}", index.rankOf(tb), index.idOf(tb));
 }
 
-std::string stepRole(const LoadedProgram& index, uint32_t s) {
-  const LoadedStep& st = index.step(s);
+std::string stepRole(const semantics::LoadedProgram& index, uint32_t s) {
+  const semantics::LoadedStep& st = index.step(s);
   return fmt::format("{} cnt={}", ir::opTypeName(st.type), st.cnt);
 }
 
-void ownership(const LoadedProgram& index, const LoadedConnection& c, Findings& findings) {
+void ownership(const semantics::LoadedProgram& index, const semantics::LoadedConnection& c, Findings& findings) {
   auto report = [&](int32_t first, const std::vector<int32_t>& extra, const char* verb) {
     for (int32_t tb : extra)
       findings.error(Check::Connections, "connections.ownership", index.threadBlock(tb).where,
@@ -29,7 +29,7 @@ void ownership(const LoadedProgram& index, const LoadedConnection& c, Findings& 
   report(c.recvTb, c.extraRecvTbs, "receive");
 }
 
-void pairing(const LoadedProgram& index, const LoadedConnection& c, Findings& findings) {
+void pairing(const semantics::LoadedProgram& index, const semantics::LoadedConnection& c, Findings& findings) {
   if (c.sendTb < 0 || c.recvTb < 0) {
     bool sends = c.sendTb >= 0;
     const auto& steps = sends ? c.sendSteps : c.recvSteps;
@@ -87,9 +87,9 @@ void pairing(const LoadedProgram& index, const LoadedConnection& c, Findings& fi
 
 }  // namespace
 
-bool checkConnections(const LoadedProgram& index, Findings& findings) {
+bool checkConnections(const semantics::LoadedProgram& index, Findings& findings) {
   bool sound = true;
-  for (const LoadedConnection& c : index.connections()) {
+  for (const semantics::LoadedConnection& c : index.connections()) {
     if (!c.extraSendTbs.empty() || !c.extraRecvTbs.empty()) {
       sound = false;
       ownership(index, c, findings);

@@ -9,6 +9,6 @@ namespace ccforge::verify {
 
 // Returns false when a connection has several owners: the program then has no defined
 // execution and the semantic checks must not run.
-bool checkConnections(const LoadedProgram& index, Findings& findings);
+bool checkConnections(const semantics::LoadedProgram& index, Findings& findings);
 
 }  // namespace ccforge::verify

@@ -17,7 +17,7 @@ namespace {
 constexpr int32_t kMaxSlotsSearched = 64;
 
 // Whether every configuration completes with `slots` transfers in flight; the first failure.
-std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const LoadedProgram& index,
+std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const semantics::LoadedProgram& index,
                                                                            std::vector<SimulationConfig> configs,
                                                                            int32_t slots) {
   for (SimulationConfig& c : configs) {
@@ -30,40 +30,42 @@ std::optional<std::pair<SimulationConfig, SimulationResult>> firstDeadlock(const
 
 }  // namespace
 
-std::vector<SimulationConfig> reachableConfigurations(const LoadedProgram& program) {
+std::vector<SimulationConfig> reachableConfigurations(const semantics::LoadedProgram& program) {
   const ir::Algorithm& algo = program.algorithm();
-  const auto tile = static_cast<uint64_t>(tileBytes(algo.proto));
+  const auto tile = static_cast<uint64_t>(semantics::tileBytes(algo.proto));
   const auto chunks = static_cast<uint64_t>(std::max(algo.nchunksperloop, 1));
-  const SizeWindow window = sizeWindowOf(algo);
+  const semantics::SizeWindow window = semantics::sizeWindowOf(algo);
   // Chunk bytes as the runtime rounds them (DIVUP(nBytes, nchunksperloop)), in the unsigned
   // 64 bits it reads the window in: a maxBytes near 2^63 is a window of huge calls, not none.
-  const uint64_t minChunk = ceilDiv(static_cast<uint64_t>(std::max<int64_t>(window.minBytes, 0)), chunks);
-  const uint64_t maxChunk = window.maxBytes ? ceilDiv(static_cast<uint64_t>(*window.maxBytes), chunks) : UINT64_MAX;
+  const uint64_t minChunk = semantics::ceilDiv(static_cast<uint64_t>(std::max<int64_t>(window.minBytes, 0)), chunks);
+  const uint64_t maxChunk =
+      window.maxBytes ? semantics::ceilDiv(static_cast<uint64_t>(*window.maxBytes), chunks) : UINT64_MAX;
 
   std::vector<SimulationConfig> candidates;
   if (minChunk <= tile) {
-    candidates.push_back({1, maxAllowedCount(static_cast<int64_t>(minChunk), static_cast<int64_t>(tile)), 0});
     candidates.push_back(
-        {1, maxAllowedCount(static_cast<int64_t>(std::min(maxChunk, tile)), static_cast<int64_t>(tile)), 0});
+        {1, semantics::maxAllowedCount(static_cast<int64_t>(minChunk), static_cast<int64_t>(tile)), 0});
+    candidates.push_back(
+        {1, semantics::maxAllowedCount(static_cast<int64_t>(std::min(maxChunk, tile)), static_cast<int64_t>(tile)), 0});
   }
   for (int32_t t = 2; t <= 3; ++t)
     if (maxChunk > tile * static_cast<uint64_t>(t - 1)) candidates.push_back({t, 1, 0});
 
   std::set<int32_t> counts;
-  for (const LoadedStep& s : program.steps())
+  for (const semantics::LoadedStep& s : program.steps())
     if (s.cnt > 0) counts.insert(s.cnt);
   // Two configurations with the same tiles that split every cnt the same way behave the same.
   std::vector<SimulationConfig> out;
   std::set<std::pair<int32_t, std::vector<int32_t>>> seen;
   for (const SimulationConfig& c : candidates) {
     std::vector<int32_t> pattern;
-    for (int32_t cnt : counts) pattern.push_back(transfersOf(cnt, c.maxAllowedCount));
+    for (int32_t cnt : counts) pattern.push_back(semantics::transfersOf(cnt, c.maxAllowedCount));
     if (seen.insert({c.tiles, pattern}).second) out.push_back(c);
   }
   return out;
 }
 
-WaitCycle findWaitCycle(const LoadedProgram& index, const SimulationResult& result) {
+WaitCycle findWaitCycle(const semantics::LoadedProgram& index, const SimulationResult& result) {
   std::vector<const BlockedThreadBlock*> blockedOf(static_cast<size_t>(index.threadBlockCount()), nullptr);
   for (const BlockedThreadBlock& b : result.blocked) blockedOf[b.tb] = &b;
   WaitCycle out;
@@ -102,10 +104,11 @@ WaitCycle findWaitCycle(const LoadedProgram& index, const SimulationResult& resu
   return out;
 }
 
-DeadlockSummary checkDeadlock(const LoadedProgram& index, std::optional<int32_t> slotsOverride, Findings& findings) {
+DeadlockSummary checkDeadlock(const semantics::LoadedProgram& index, std::optional<int32_t> slotsOverride,
+                              Findings& findings) {
   const ir::Algorithm& algo = index.algorithm();
   DeadlockSummary summary;
-  summary.slotsChecked = slotsOverride.value_or(transfersInFlight(algo.proto));
+  summary.slotsChecked = slotsOverride.value_or(semantics::transfersInFlight(algo.proto));
   std::vector<SimulationConfig> configs = reachableConfigurations(index);
   for (const SimulationConfig& c : configs)
     summary.configurations.push_back(fmt::format("tiles={} maxAllowedCount={}", c.tiles, c.maxAllowedCount));

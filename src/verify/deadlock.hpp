@@ -14,7 +14,7 @@ namespace ccforge::verify {
 
 // (tiles, maxAllowedCount) pairs reachable within the algorithm's size window that lead to
 // different transfer patterns; slots are left at 0 for the caller.
-std::vector<SimulationConfig> reachableConfigurations(const LoadedProgram& program);
+std::vector<SimulationConfig> reachableConfigurations(const semantics::LoadedProgram& program);
 
 // The wait-for chain from the first blocked tb: a cycle, or a chain ending at a tb that has
 // finished or at a connection with nobody on the other side.
@@ -23,8 +23,9 @@ struct WaitCycle {
   bool isCycle = false;
   std::string end;  // what the chain ends at when it is not a cycle
 };
-WaitCycle findWaitCycle(const LoadedProgram& index, const SimulationResult& result);
+WaitCycle findWaitCycle(const semantics::LoadedProgram& index, const SimulationResult& result);
 
-DeadlockSummary checkDeadlock(const LoadedProgram& index, std::optional<int32_t> slotsOverride, Findings& findings);
+DeadlockSummary checkDeadlock(const semantics::LoadedProgram& index, std::optional<int32_t> slotsOverride,
+                              Findings& findings);
 
 }  // namespace ccforge::verify

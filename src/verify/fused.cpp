@@ -17,13 +17,13 @@ namespace {
 std::string rowsText(int64_t first, int64_t count) { return fmt::format("rows {}..{}", first, first + count - 1); }
 
 // Compute steps of a rank, in step order.
-std::vector<uint32_t> producersOf(const LoadedProgram& program, int32_t rank) {
+std::vector<uint32_t> producersOf(const semantics::LoadedProgram& program, int32_t rank) {
   std::vector<uint32_t> out;
   const uint32_t begin = program.firstStep(program.firstTbOfRank(rank));
   const uint32_t end =
       rank + 1 < program.ranks() ? program.firstStep(program.firstTbOfRank(rank + 1)) : program.stepCount();
   for (uint32_t s = begin; s < end; ++s)
-    if (computes(program.step(s).type)) out.push_back(s);
+    if (semantics::computes(program.step(s).type)) out.push_back(s);
   return out;
 }
 
@@ -31,7 +31,7 @@ std::vector<uint32_t> producersOf(const LoadedProgram& program, int32_t rank) {
 // path with at least one strict edge?
 class HappensBefore {
  public:
-  HappensBefore(const LoadedProgram& program, const StepGraph& graph, uint64_t& budget)
+  HappensBefore(const semantics::LoadedProgram& program, const StepGraph& graph, uint64_t& budget)
       : graph_(graph), budget_(budget), mark_(2 * static_cast<size_t>(program.stepCount()), 0) {}
 
   // nullopt: the budget ran out.
@@ -73,7 +73,7 @@ class HappensBefore {
 
 }  // namespace
 
-void checkProductPartition(const LoadedProgram& program, Findings& findings) {
+void checkProductPartition(const semantics::LoadedProgram& program, Findings& findings) {
   for (int32_t r = 0; r < program.ranks(); ++r) {
     const ir::Gpu& g = program.gpu(r);
     if (!g.product) continue;
@@ -81,15 +81,15 @@ void checkProductPartition(const LoadedProgram& program, Findings& findings) {
     std::stable_sort(producers.begin(), producers.end(),
                      [&](uint32_t a, uint32_t b) { return program.step(a).row < program.step(b).row; });
     int64_t covered = 0;  // rows 0..covered-1 are covered so far
-    uint32_t last = kNoStep;
+    uint32_t last = semantics::kNoStep;
     for (uint32_t s : producers) {
-      const LoadedStep& st = program.step(s);
+      const semantics::LoadedStep& st = program.step(s);
       if (st.row > covered)
         findings.error(Check::Postcondition, "fused.partition", st.where,
                        fmt::format("gpu {}: no compute step defines {} of the {}-row product", r,
                                    rowsText(covered, st.row - covered), g.product->rows),
                        {stepRef(program, s, "the next producer")});
-      else if (st.row < covered && last != kNoStep)
+      else if (st.row < covered && last != semantics::kNoStep)
         findings.error(
             Check::Postcondition, "fused.partition", st.where,
             fmt::format("gpu {}: {} of this step overlap {} of another producer; the row ranges must "
@@ -109,7 +109,8 @@ void checkProductPartition(const LoadedProgram& program, Findings& findings) {
   }
 }
 
-bool checkProducers(const LoadedProgram& program, const StepGraph& graph, uint64_t& budget, Findings& findings) {
+bool checkProducers(const semantics::LoadedProgram& program, const StepGraph& graph, uint64_t& budget,
+                    Findings& findings) {
   HappensBefore hb(program, graph, budget);
   bool complete = true;
   for (int32_t r = 0; r < program.ranks() && complete; ++r) {
@@ -118,7 +119,7 @@ bool checkProducers(const LoadedProgram& program, const StepGraph& graph, uint64
     // Producers of each input chunk of the rank.
     std::map<int32_t, std::vector<uint32_t>> producers;
     for (uint32_t s : producersOf(program, r)) {
-      const LoadedStep& st = program.step(s);
+      const semantics::LoadedStep& st = program.step(s);
       for (int32_t j = 0; j < st.cnt; ++j) producers[st.dstoff + j].push_back(s);
     }
     for (const auto& [chunk, list] : producers)
@@ -133,11 +134,11 @@ bool checkProducers(const LoadedProgram& program, const StepGraph& graph, uint64
     const uint32_t end =
         r + 1 < program.ranks() ? program.firstStep(program.firstTbOfRank(r + 1)) : program.stepCount();
     for (uint32_t s = begin; s < end && complete; ++s) {
-      const LoadedStep& st = program.step(s);
+      const semantics::LoadedStep& st = program.step(s);
       std::vector<int32_t> read;
-      if (readsLocalSource(st.type) && st.srcbuf == ir::Buffer::Input)
+      if (semantics::readsLocalSource(st.type) && st.srcbuf == ir::Buffer::Input)
         for (int32_t j = 0; j < st.cnt; ++j) read.push_back(st.srcoff + j);
-      if (readsLocalDestination(st.type) && st.dstbuf == ir::Buffer::Input)
+      if (semantics::readsLocalDestination(st.type) && st.dstbuf == ir::Buffer::Input)
         for (int32_t j = 0; j < st.cnt; ++j) read.push_back(st.dstoff + j);
       for (int32_t chunk : read) {
         auto it = producers.find(chunk);

@@ -15,9 +15,10 @@
 namespace ccforge::verify {
 
 // fused.partition (Check::Postcondition).
-void checkProductPartition(const LoadedProgram& program, Findings& findings);
+void checkProductPartition(const semantics::LoadedProgram& program, Findings& findings);
 // fused.double-produce, fused.unproduced-read, fused.producer-order (Check::Races).
 // `searchBudget` bounds the happens-before search; returns false when it ran out.
-bool checkProducers(const LoadedProgram& program, const StepGraph& graph, uint64_t& searchBudget, Findings& findings);
+bool checkProducers(const semantics::LoadedProgram& program, const StepGraph& graph, uint64_t& searchBudget,
+                    Findings& findings);
 
 }  // namespace ccforge::verify

@@ -11,11 +11,12 @@ std::string SimulationConfig::describe() const {
   return fmt::format("tiles={} maxAllowedCount={} slots={}", tiles, maxAllowedCount, slots);
 }
 
-BlockedThreadBlock blockedAt(const FifoMachine& machine, int32_t tb, const FifoMachine::Requirement& need) {
-  const TbCursor& c = machine.cursor(tb);
+BlockedThreadBlock blockedAt(const semantics::FifoMachine& machine, int32_t tb,
+                             const semantics::FifoMachine::Requirement& need) {
+  const semantics::TbCursor& c = machine.cursor(tb);
   BlockedThreadBlock b{tb, static_cast<int32_t>(c.tile), c.step, WaitKind::Dependency, need.on, need.flagNeeded};
-  if (need.need == Need::Data) b.kind = WaitKind::Data;
-  if (need.need == Need::Slot) b.kind = WaitKind::Slot;
+  if (need.need == semantics::Need::Data) b.kind = WaitKind::Data;
+  if (need.need == semantics::Need::Slot) b.kind = WaitKind::Slot;
   return b;
 }
 
@@ -24,7 +25,7 @@ namespace {
 // Parks a blocked thread block on what it waits for and wakes it when that changes.
 class KahnDriver {
  public:
-  KahnDriver(const LoadedProgram& p, const MachineConfig& config)
+  KahnDriver(const semantics::LoadedProgram& p, const semantics::MachineConfig& config)
       : p_(p),
         m_(p, config),
         queued_(static_cast<size_t>(p.threadBlockCount()), false),
@@ -43,8 +44,8 @@ class KahnDriver {
     SimulationResult result;
     result.unitsMoved = m_.unitsMoved();
     for (int32_t g = 0; g < p_.threadBlockCount(); ++g) {
-      const FifoMachine::Requirement need = m_.next(g);
-      if (need.need != Need::Finished) result.blocked.push_back(blockedAt(m_, g, need));
+      const semantics::FifoMachine::Requirement need = m_.next(g);
+      if (need.need != semantics::Need::Finished) result.blocked.push_back(blockedAt(m_, g, need));
     }
     result.completed = result.blocked.empty();
     return result;
@@ -60,11 +61,11 @@ class KahnDriver {
 
   // The machine runs the block as far as it can; each move may enable another block.
   void advance(int32_t g) {
-    const FifoMachine::Requirement need = m_.runUntilBlocked(g, *this);
+    const semantics::FifoMachine::Requirement need = m_.runUntilBlocked(g, *this);
     switch (need.need) {
-      case Need::Flag: flagWaiters_[need.on].push_back(g); break;
-      case Need::Data: dataWaiter_[need.on] = g; break;
-      case Need::Slot: slotWaiter_[need.on] = g; break;
+      case semantics::Need::Flag: flagWaiters_[need.on].push_back(g); break;
+      case semantics::Need::Data: dataWaiter_[need.on] = g; break;
+      case semantics::Need::Slot: slotWaiter_[need.on] = g; break;
       default: break;
     }
   }
@@ -83,8 +84,8 @@ class KahnDriver {
     std::vector<int32_t>& waiters = flagWaiters_[g];
     size_t kept = 0;
     for (int32_t w : waiters) {
-      const FifoMachine::Requirement need = m_.next(w);
-      if (need.need != Need::Flag || need.on != g)
+      const semantics::FifoMachine::Requirement need = m_.next(w);
+      if (need.need != semantics::Need::Flag || need.on != g)
         enqueue(w);
       else
         waiters[kept++] = w;
@@ -92,8 +93,8 @@ class KahnDriver {
     waiters.resize(kept);
   }
 
-  const LoadedProgram& p_;
-  FifoMachine m_;
+  const semantics::LoadedProgram& p_;
+  semantics::FifoMachine m_;
   std::vector<bool> queued_;
   std::vector<std::vector<int32_t>> flagWaiters_;
   std::vector<int32_t> dataWaiter_, slotWaiter_;
@@ -102,8 +103,10 @@ class KahnDriver {
 
 }  // namespace
 
-SimulationResult simulate(const LoadedProgram& program, ir::Protocol protocol, const SimulationConfig& config) {
-  return KahnDriver(program, machineConfig(protocol, config.tiles, config.maxAllowedCount, config.slots)).run();
+SimulationResult simulate(const semantics::LoadedProgram& program, ir::Protocol protocol,
+                          const SimulationConfig& config) {
+  return KahnDriver(program, semantics::machineConfig(protocol, config.tiles, config.maxAllowedCount, config.slots))
+      .run();
 }
 
 }  // namespace ccforge::verify

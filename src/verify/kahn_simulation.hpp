@@ -13,9 +13,9 @@
 namespace ccforge::verify {
 
 struct SimulationConfig {
-  int32_t tiles = 1;                        // tile iterations per launch
-  int32_t maxAllowedCount = kMaxStepCount;  // chunks per transfer (msccl-ir.md §2 "cnt > 1")
-  int32_t slots = 2;                        // transfers in flight per connection
+  int32_t tiles = 1;                                   // tile iterations per launch
+  int32_t maxAllowedCount = semantics::kMaxStepCount;  // chunks per transfer (msccl-ir.md §2 "cnt > 1")
+  int32_t slots = 2;                                   // transfers in flight per connection
   std::string describe() const;
 };
 
@@ -37,7 +37,9 @@ struct SimulationResult {
 };
 
 // Where a blocked thread block of the machine waits.
-BlockedThreadBlock blockedAt(const FifoMachine& machine, int32_t tb, const FifoMachine::Requirement& need);
-SimulationResult simulate(const LoadedProgram& program, ir::Protocol protocol, const SimulationConfig& config);
+BlockedThreadBlock blockedAt(const semantics::FifoMachine& machine, int32_t tb,
+                             const semantics::FifoMachine::Requirement& need);
+SimulationResult simulate(const semantics::LoadedProgram& program, ir::Protocol protocol,
+                          const SimulationConfig& config);
 
 }  // namespace ccforge::verify

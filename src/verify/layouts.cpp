@@ -2,32 +2,35 @@
 
 namespace ccforge::verify {
 
-std::vector<RankLayout> rankLayouts(const std::optional<Collective>& collective, CallForm form,
-                                    const std::vector<std::array<int32_t, 3>>& bufferLengths) {
-  std::vector<RankLayout> out;
+std::vector<semantics::RankLayout> rankLayouts(const std::optional<semantics::Collective>& collective,
+                                               semantics::CallForm form,
+                                               const std::vector<std::array<int32_t, 3>>& bufferLengths) {
+  std::vector<semantics::RankLayout> out;
   for (size_t r = 0; r < bufferLengths.size(); ++r) {
     const auto& len = bufferLengths[r];
     if (collective) {
       out.push_back(collective->layout(static_cast<int32_t>(r), form, len[2]));
       continue;
     }
-    RankLayout l;
-    if (form == CallForm::OutOfPlace) {
+    semantics::RankLayout l;
+    if (form == semantics::CallForm::OutOfPlace) {
       l.regionSizes = {len[0], len[1], len[2]};
-      l.views = {BufferView{0, 0, len[0]}, BufferView{1, 0, len[1]}, BufferView{2, 0, len[2]}};
+      l.views = {semantics::BufferView{0, 0, len[0]}, semantics::BufferView{1, 0, len[1]},
+                 semantics::BufferView{2, 0, len[2]}};
     } else {
       l.regionSizes = {std::max(len[0], len[1]), len[2]};
-      l.views = {BufferView{0, 0, len[0]}, BufferView{0, 0, len[1]}, BufferView{1, 0, len[2]}};
+      l.views = {semantics::BufferView{0, 0, len[0]}, semantics::BufferView{0, 0, len[1]},
+                 semantics::BufferView{1, 0, len[2]}};
     }
     out.push_back(l);
   }
   return out;
 }
 
-std::vector<CallForm> callFormsOf(const ir::Algorithm& algo) {
-  std::vector<CallForm> forms;
-  if (algo.servesInPlace()) forms.push_back(CallForm::InPlace);
-  if (algo.servesOutOfPlace()) forms.push_back(CallForm::OutOfPlace);
+std::vector<semantics::CallForm> callFormsOf(const ir::Algorithm& algo) {
+  std::vector<semantics::CallForm> forms;
+  if (algo.servesInPlace()) forms.push_back(semantics::CallForm::InPlace);
+  if (algo.servesOutOfPlace()) forms.push_back(semantics::CallForm::OutOfPlace);
   return forms;
 }
 

@@ -25,23 +25,23 @@ std::string stepName(int32_t rank, int32_t tb, int32_t step) {
 
 class Linter {
  public:
-  Linter(const ir::Algorithm& algo, const std::optional<Collective>& collective, const Options& options,
+  Linter(const ir::Algorithm& algo, const std::optional<semantics::Collective>& collective, const Options& options,
          Findings& findings)
       : a_(algo), collective_(collective), o_(options), p_(options.profile), f_(findings) {}
 
-  LintResult run(const LoadResult& load, const std::vector<ir::RuntimeParserIssue>& parserIssues) {
+  LintResult run(const semantics::LoadResult& load, const std::vector<ir::RuntimeParserIssue>& parserIssues) {
     for (const auto& issue : parserIssues)
       issue.warning ? f_.warning(Check::Format, "format.runtime-parser", issue.where, issue.message)
                     : f_.error(Check::Format, "format.runtime-parser", issue.where, issue.message);
     headerRules();
     checkParserStorage(a_, p_, f_);
     checkTileIterations(a_, p_, f_);
-    for (const LoadIssue& issue : load.issues) {
+    for (const semantics::LoadIssue& issue : load.issues) {
       const RuleInfo* rule = findRule(issue.rule);
       f_.error(rule ? rule->check : Check::Limits, issue.rule, issue.where, issue.message);
     }
     if (!load.program) return std::move(r_);
-    const LoadedProgram& program = *load.program;
+    const semantics::LoadedProgram& program = *load.program;
     if (collective_) chunkCountRules(program);
     computeBufferLengths(program);
     for (int32_t rank = 0; rank < a_.ngpus; ++rank) threadBlockRules(program, rank);
@@ -88,9 +88,10 @@ class Linter {
                "inplace=0 and outofplace=0: the algorithm serves no call and is never selected");
   }
 
-  void chunkCountRules(const LoadedProgram& program) {
+  void chunkCountRules(const semantics::LoadedProgram& program) {
     // In place, the buffer that lives inside the other one may be declared with 0 chunks.
-    bool gathers = collective_->type() == CollectiveType::AllGather || collective_->type() == CollectiveType::Gather;
+    bool gathers = collective_->type() == semantics::CollectiveType::AllGather ||
+                   collective_->type() == semantics::CollectiveType::Gather;
     for (int32_t r = 0; r < a_.ngpus; ++r) {
       const ir::Gpu& g = program.gpu(r);
       bool inOk = g.inputChunks == collective_->inputChunks() || (a_.servesInPlace() && gathers && g.inputChunks == 0);
@@ -109,7 +110,7 @@ class Linter {
     }
   }
 
-  void computeBufferLengths(const LoadedProgram& program) {
+  void computeBufferLengths(const semantics::LoadedProgram& program) {
     r_.bufferLengths.resize(a_.ngpus);
     for (int32_t r = 0; r < a_.ngpus; ++r) {
       const ir::Gpu& g = program.gpu(r);
@@ -126,7 +127,7 @@ class Linter {
     }
   }
 
-  void threadBlockRules(const LoadedProgram& program, int32_t rank) {
+  void threadBlockRules(const semantics::LoadedProgram& program, int32_t rank) {
     const ir::Gpu& g = program.gpu(rank);
     const int32_t ntbs = program.threadBlocksOfRank(rank);
     int32_t coResident = o_.maxCoResidentThreadBlocks.value_or(p_.maxCoResidentThreadBlocks);
@@ -177,20 +178,20 @@ class Linter {
   // Whether a block of the rank can wait: on a peer (a receive waits for data, a send for a free
   // slot) or on a flag. Blocks that never wait finish whatever runs when, so more of them than
   // can be resident only run in turns.
-  static bool anyBlockWaits(const LoadedProgram& program, int32_t rank) {
+  static bool anyBlockWaits(const semantics::LoadedProgram& program, int32_t rank) {
     for (int32_t t = program.firstTbOfRank(rank); t < program.firstTbOfRank(rank + 1); ++t)
       for (const ir::Step& st : program.threadBlock(t).steps)
-        if (communicates(st.type) || st.depid >= 0) return true;
+        if (semantics::communicates(st.type) || st.depid >= 0) return true;
     return false;
   }
 
-  void stepRules(const LoadedProgram& program, int32_t rank, int32_t t) {
+  void stepRules(const semantics::LoadedProgram& program, int32_t rank, int32_t t) {
     const ir::ThreadBlock& tb = program.threadBlock(t);
     const auto nsteps = static_cast<int32_t>(tb.steps.size());
     for (int32_t i = 0; i < nsteps; ++i) {
       const ir::Step& st = tb.steps[i];
       const uint32_t s = program.firstStep(t) + static_cast<uint32_t>(i);
-      const LoadedStep& loaded = program.step(s);
+      const semantics::LoadedStep& loaded = program.step(s);
       const std::string where = stepName(rank, tb.id, i);
       if (st.s != i)
         f_.error(Check::Limits, "limits.step-numbering", st.where,
@@ -198,7 +199,8 @@ class Linter {
                              "wrong step",
                              where, st.s, i));
       const bool isNop = st.type == OpType::Nop;
-      if (!p_.runsRecvCombinedOps && communicates(st.type) && st.type != OpType::Send && st.type != OpType::Recv)
+      if (!p_.runsRecvCombinedOps && semantics::communicates(st.type) && st.type != OpType::Send &&
+          st.type != OpType::Recv)
         f_.error(Check::Limits, "limits.unsupported-op", st.where,
                  fmt::format("{}: '{}' is not in {}'s kernels (built without rcs, rrs, rrc and rrcs): the file loads, "
                              "and every call it is selected for fails at launch",
@@ -207,16 +209,20 @@ class Linter {
         f_.error(Check::Limits, "limits.cnt", st.where,
                  fmt::format("{}: cnt={} exceeds {} (MSCCL_MAX_COUNT-1)", where, st.cnt, p_.maxCount));
       if (!isNop && loaded.cnt >= 1) {
-        if (readsLocalSource(st.type)) boundsRule(rank, where, loaded, st.srcbuf, st.srcoff, "srcoff", "reads");
-        if (writesLocalDestination(st.type)) boundsRule(rank, where, loaded, st.dstbuf, st.dstoff, "dstoff", "writes");
+        if (semantics::readsLocalSource(st.type))
+          boundsRule(rank, where, loaded, st.srcbuf, st.srcoff, "srcoff", "reads");
+        if (semantics::writesLocalDestination(st.type))
+          boundsRule(rank, where, loaded, st.dstbuf, st.dstoff, "dstoff", "writes");
       }
       // The parser checks the offsets of every step but rrc against the <gpu>'s own chunk counts
       // (msccl_parser.cc:610-611, mscclCheckBufferBounds at 270-287; microsoft/msccl topo.cc:1099-1100
       // and 725-741): only the offset, -1 included, and only where the step reads or writes locally.
       if (!isNop && st.type != OpType::RecvReduceCopy) {
         const ir::Gpu& g = program.gpu(rank);
-        if (readsLocalSource(st.type)) parserBoundsRule(g, rank, where, loaded, st.srcbuf, st.srcoff, "srcoff");
-        if (writesLocalDestination(st.type)) parserBoundsRule(g, rank, where, loaded, st.dstbuf, st.dstoff, "dstoff");
+        if (semantics::readsLocalSource(st.type))
+          parserBoundsRule(g, rank, where, loaded, st.srcbuf, st.srcoff, "srcoff");
+        if (semantics::writesLocalDestination(st.type))
+          parserBoundsRule(g, rank, where, loaded, st.dstbuf, st.dstoff, "dstoff");
       }
       if (st.depid >= 0) dependencyRules(program, rank, where, st);
       if (st.depid < 0 && (st.depid != -1 || st.deps != -1))
@@ -241,14 +247,14 @@ class Linter {
   }
 
   // A fused reduction (semantics/loaded_program.hpp) is one kernel operation over all members.
-  void fusedReduceRules(const LoadedProgram& program, int32_t rank, int32_t t, int32_t first) {
+  void fusedReduceRules(const semantics::LoadedProgram& program, int32_t rank, int32_t t, int32_t first) {
     const ir::ThreadBlock& tb = program.threadBlock(t);
-    const LoadedStep& head = program.step(program.firstStep(t) + static_cast<uint32_t>(first));
+    const semantics::LoadedStep& head = program.step(program.firstStep(t) + static_cast<uint32_t>(first));
     if (head.chainLength < 2) return;
     const std::string where = stepName(rank, tb.id, first);
     std::vector<int32_t> members;
     for (int32_t i = first; i < static_cast<int32_t>(tb.steps.size()); ++i) {
-      const LoadedStep& l = program.step(program.firstStep(t) + static_cast<uint32_t>(i));
+      const semantics::LoadedStep& l = program.step(program.firstStep(t) + static_cast<uint32_t>(i));
       if (l.type == OpType::Reduce && l.chainFirst == first) members.push_back(i);
     }
     for (int32_t i : members) {
@@ -269,7 +275,8 @@ class Linter {
     }
     if (!p_.fusedReduceSourceArray) return;
     const bool simple = a_.proto == ir::Protocol::Simple;
-    const int32_t n = head.chainLength, sourceSlots = fusedReduceSourceCapacity(a_.proto, p_.maxFusedReduceSources);
+    const int32_t n = head.chainLength,
+                  sourceSlots = semantics::fusedReduceSourceCapacity(a_.proto, p_.maxFusedReduceSources);
     if (n > sourceSlots)
       f_.error(Check::Limits, "limits.fused-reduce", head.where,
                fmt::format("{}: the runtime's parser fuses {} 're' steps into one reduction (it ends a chain only at "
@@ -284,7 +291,7 @@ class Linter {
                            where, n, n + 1, p_.maxFusedReduceSources));
   }
 
-  void boundsRule(int32_t rank, const std::string& where, const LoadedStep& st, Buffer buf, int32_t off,
+  void boundsRule(int32_t rank, const std::string& where, const semantics::LoadedStep& st, Buffer buf, int32_t off,
                   const char* attr, const char* verb) {
     int32_t len = r_.bufferLengths[rank][static_cast<size_t>(buf)];
     if (off >= 0 && static_cast<int64_t>(off) + st.cnt <= len) return;
@@ -296,8 +303,8 @@ class Linter {
 
   // Reported where limits.bounds is not (an offset inside the collective's buffer, outside the
   // count the <gpu> declares) and where the offset is stored unchanged (else limits.narrowing).
-  void parserBoundsRule(const ir::Gpu& g, int32_t rank, const std::string& where, const LoadedStep& st, Buffer buf,
-                        int32_t off, const char* attr) {
+  void parserBoundsRule(const ir::Gpu& g, int32_t rank, const std::string& where, const semantics::LoadedStep& st,
+                        Buffer buf, int32_t off, const char* attr) {
     const int32_t declared = buf == Buffer::Input    ? g.inputChunks
                              : buf == Buffer::Output ? g.outputChunks
                                                      : g.scratchChunks;
@@ -315,15 +322,16 @@ class Linter {
                          declared, p_.name));
   }
 
-  void dependencyRules(const LoadedProgram& program, int32_t rank, const std::string& where, const ir::Step& st) {
+  void dependencyRules(const semantics::LoadedProgram& program, int32_t rank, const std::string& where,
+                       const ir::Step& st) {
     if (st.depid > p_.maxDepId)
       f_.error(Check::Limits, "limits.depid-int8", st.where,
                fmt::format("{}: depid={} is stored as int8 by {} and wraps to {}", where, st.depid, p_.name,
                            st.depid - 256));
     const int32_t target = program.globalTb(rank, st.depid);
-    const uint32_t publisher = program.publisherOf(FlagWait{target, st.deps});
-    if (publisher != kNoStep && program.indexInTb(publisher) == st.deps) return;
-    if (publisher != kNoStep)
+    const uint32_t publisher = program.publisherOf(semantics::FlagWait{target, st.deps});
+    if (publisher != semantics::kNoStep && program.indexInTb(publisher) == st.deps) return;
+    if (publisher != semantics::kNoStep)
       f_.warning(Check::Limits, "limits.hasdep", st.where,
                  fmt::format("{}: depends on tb {} step {}, which publishes no flag of that step; it waits until step "
                              "{} (the next with hasdep=1) instead",
@@ -337,18 +345,18 @@ class Linter {
   }
 
   const ir::Algorithm& a_;
-  const std::optional<Collective>& collective_;
+  const std::optional<semantics::Collective>& collective_;
   const Options& o_;
-  const RuntimeProfile& p_;
+  const semantics::RuntimeProfile& p_;
   Findings& f_;
   LintResult r_;
 };
 
 }  // namespace
 
-LintResult lint(const LoadResult& load, const ir::Algorithm& algo,
-                const std::vector<ir::RuntimeParserIssue>& parserIssues, const std::optional<Collective>& collective,
-                const Options& options, Findings& findings) {
+LintResult lint(const semantics::LoadResult& load, const ir::Algorithm& algo,
+                const std::vector<ir::RuntimeParserIssue>& parserIssues,
+                const std::optional<semantics::Collective>& collective, const Options& options, Findings& findings) {
   return Linter(algo, collective, options, findings).run(load, parserIssues);
 }
 

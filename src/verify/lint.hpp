@@ -23,8 +23,8 @@ struct LintResult {
 
 // Reports the load's structural issues, then (when it loaded) the profile's limits on the
 // loaded form.
-LintResult lint(const LoadResult& load, const ir::Algorithm& algo,
-                const std::vector<ir::RuntimeParserIssue>& parserIssues, const std::optional<Collective>& collective,
-                const Options& options, Findings& findings);
+LintResult lint(const semantics::LoadResult& load, const ir::Algorithm& algo,
+                const std::vector<ir::RuntimeParserIssue>& parserIssues,
+                const std::optional<semantics::Collective>& collective, const Options& options, Findings& findings);
 
 }  // namespace ccforge::verify

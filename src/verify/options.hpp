@@ -14,10 +14,7 @@
 #include "verify/rule_overrides.hpp"
 #include "semantics/collective.hpp"
 #include "semantics/runtime_profile.hpp"
-
-namespace ccforge::smt {
-class Solver;
-}
+#include "smt/solver.hpp"
 
 namespace ccforge::verify {
 
@@ -32,11 +29,11 @@ struct SmtOptions {
   uint64_t rlimit = 0;                       // deterministic resource limit per query (--smt-rlimit); 0: none
   std::optional<std::string> dumpDirectory;  // --dump-smt: every query as a .smt2 file
   // When not empty, these solver backends answer instead of `solvers` (embedding, tests).
-  std::vector<std::shared_ptr<const smt::Solver>> backends;
+  std::vector<std::shared_ptr<const ccforge::smt::Solver>> backends;
 };
 
 struct Options {
-  RuntimeProfile profile = executorProfile();
+  semantics::RuntimeProfile profile = semantics::executorProfile();
   // Check each file against the profile its header is written for (profileForHeader) instead of
   // `profile`: `verify` and `run` without --profile. A directory's selection is checked against
   // msccl-executor when any of its files has an executor header, else msccl-legacy.
@@ -49,7 +46,7 @@ struct Options {
   std::optional<std::string> collective;
   // A custom collective given as data (a compiled DSL program's own, e.g. a Python script's
   // Collective subclass); takes the place of `collective`.
-  std::optional<CustomCollectiveSpec> customCollective;
+  std::optional<semantics::CustomCollectiveSpec> customCollective;
   uint64_t maxInputBytes = base::kDefaultMaxInputBytes;
   // Node visits the precise happens-before search may spend per file before the race check
   // gives up as inconclusive.

@@ -26,8 +26,8 @@ void childrenRule(size_t children, int32_t max, base::TextLocation where, const 
 // The parser checks `maxIndex == MAX_NODES` before it reads each node, stored or not: once the
 // MAX_NODES-th node is stored, the next read (if only of an end tag) fails the load
 // (semantics/parser_nodes.hpp counts what a rank's load stores).
-void nodeRule(const ir::Algorithm& algo, const RuntimeProfile& profile, Findings& findings) {
-  const std::vector<int64_t> nodes = parserNodesPerRank(algo);
+void nodeRule(const ir::Algorithm& algo, const semantics::RuntimeProfile& profile, Findings& findings) {
+  const std::vector<int64_t> nodes = semantics::parserNodesPerRank(algo);
   for (const ir::Gpu& g : algo.gpus) {
     if (g.id < 0 || g.id >= algo.ngpus || nodes[static_cast<size_t>(g.id)] <= profile.maxNodesPerLoad) continue;
     int64_t steps = 0;
@@ -51,7 +51,7 @@ int64_t wrapped(int64_t value, int64_t max) {
 // then runs mscclCheckBufferBounds on the stored value, which accepts -1..chunks-1 (and is not
 // run at all for rrc). Only the offsets a step uses matter; the others are stored and ignored.
 void narrowingRule(const ir::Gpu& g, const ir::ThreadBlock& tb, int32_t index, const ir::Step& st,
-                   const RuntimeProfile& profile, Findings& findings) {
+                   const semantics::RuntimeProfile& profile, Findings& findings) {
   auto check = [&](int32_t value, ir::Buffer buffer, const char* attribute, const char* field, const char* verb) {
     const int64_t max = profile.maxStoredOffset;
     if (value >= -(max + 1) && value <= max) return;
@@ -75,15 +75,15 @@ void narrowingRule(const ir::Gpu& g, const ir::ThreadBlock& tb, int32_t index, c
         fmt::format("rank {} tb {} step {}: {}={} is stored by {} in the int{}_t {} and wraps to {}, {}", g.id, tb.id,
                     index, attribute, value, profile.name, std::bit_width(uint64_t(max)) + 1, field, w, consequence));
   };
-  if (readsLocalSource(st.type))
+  if (semantics::readsLocalSource(st.type))
     check(st.srcoff, st.srcbuf, "srcoff",
           st.type == ir::OpType::Reduce ? "srcOffset (and reductionSrcOffsets)" : "srcOffset", "reads");
-  if (writesLocalDestination(st.type)) check(st.dstoff, st.dstbuf, "dstoff", "dstOffset", "writes");
+  if (semantics::writesLocalDestination(st.type)) check(st.dstoff, st.dstbuf, "dstoff", "dstOffset", "writes");
 }
 
 }  // namespace
 
-void checkParserStorage(const ir::Algorithm& algo, const RuntimeProfile& profile, Findings& findings) {
+void checkParserStorage(const ir::Algorithm& algo, const semantics::RuntimeProfile& profile, Findings& findings) {
   const int32_t maxChildren = profile.maxChildrenPerElement;
   childrenRule(algo.gpus.size(), maxChildren, algo.where, "<algo>", "gpu", findings);
   nodeRule(algo, profile, findings);

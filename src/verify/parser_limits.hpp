@@ -10,6 +10,6 @@
 
 namespace ccforge::verify {
 
-void checkParserStorage(const ir::Algorithm& algo, const RuntimeProfile& profile, Findings& findings);
+void checkParserStorage(const ir::Algorithm& algo, const semantics::RuntimeProfile& profile, Findings& findings);
 
 }  // namespace ccforge::verify

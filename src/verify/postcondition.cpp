@@ -15,7 +15,7 @@ namespace {
 
 constexpr size_t kChainLength = 12;
 
-std::string atomList(const std::vector<Atom>& atoms) {
+std::string atomList(const std::vector<semantics::Atom>& atoms) {
   std::string out;
   for (size_t i = 0; i < atoms.size() && i < 8; ++i) {
     if (!out.empty()) out += ", ";
@@ -26,15 +26,16 @@ std::string atomList(const std::vector<Atom>& atoms) {
 }
 
 // What is missing, extra, or counted twice in `actual` compared with `expected`.
-std::vector<std::string> valueDifferences(const ChunkValues& values, ChunkValues::Id actual, ChunkValues::Id expected) {
-  std::vector<Atom> have = values.atoms(actual), want = values.atoms(expected), missing, extra;
+std::vector<std::string> valueDifferences(const semantics::ChunkValues& values, semantics::ChunkValues::Id actual,
+                                          semantics::ChunkValues::Id expected) {
+  std::vector<semantics::Atom> have = values.atoms(actual), want = values.atoms(expected), missing, extra;
   std::set_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(missing));
   std::set_difference(have.begin(), have.end(), want.begin(), want.end(), std::back_inserter(extra));
   std::vector<std::string> out;
-  std::vector<Atom> twice = values.repeatedAtoms(actual);
+  std::vector<semantics::Atom> twice = values.repeatedAtoms(actual);
   if (!twice.empty()) out.push_back("reduced in more than once: " + atomList(twice));
   extra.erase(std::remove_if(extra.begin(), extra.end(),
-                             [&](const Atom& a) {
+                             [&](const semantics::Atom& a) {
                                return a.uninitialized() || std::binary_search(twice.begin(), twice.end(), a);
                              }),
               extra.end());
@@ -47,8 +48,8 @@ std::vector<std::string> valueDifferences(const ChunkValues& values, ChunkValues
 
 class Explainer {
  public:
-  Explainer(const LoadedProgram& index, const StepGraph& graph, const SymbolicExecution& exec,
-            const ChunkValues& values)
+  Explainer(const semantics::LoadedProgram& index, const StepGraph& graph, const SymbolicExecution& exec,
+            const semantics::ChunkValues& values)
       : index_(index), graph_(graph), exec_(exec), values_(values) {}
 
   // The steps that produced a cell, latest first in discovery, reported in execution order.
@@ -60,7 +61,7 @@ class Explainer {
       uint32_t id = queue.front();
       queue.pop_front();
       const Provenance& p = exec_.provenance(id);
-      if (p.step == kNoStep || !seen.insert(id).second) continue;
+      if (p.step == semantics::kNoStep || !seen.insert(id).second) continue;
       nodes.push_back(id);
       noteUninitialisedOperands(p, evidence);
       queue.push_back(p.from);
@@ -71,7 +72,7 @@ class Explainer {
     });
     for (uint32_t id : nodes) {
       const Provenance& p = exec_.provenance(id);
-      const LoadedStep& st = index_.step(p.step);
+      const semantics::LoadedStep& st = index_.step(p.step);
       steps.push_back(stepRef(index_, p.step,
                               fmt::format("{} {}[{}..{}) -> {}", ir::opTypeName(st.type), bufferOf(st), offsetOf(st),
                                           offsetOf(st) + st.cnt, values_.describe(p.value))));
@@ -79,28 +80,31 @@ class Explainer {
   }
 
  private:
-  static char bufferOf(const LoadedStep& st) {
-    return ir::bufferLetter(writesLocalDestination(st.type) ? st.dstbuf : st.srcbuf);
+  static char bufferOf(const semantics::LoadedStep& st) {
+    return ir::bufferLetter(semantics::writesLocalDestination(st.type) ? st.dstbuf : st.srcbuf);
   }
-  static int32_t offsetOf(const LoadedStep& st) { return writesLocalDestination(st.type) ? st.dstoff : st.srcoff; }
+  static int32_t offsetOf(const semantics::LoadedStep& st) {
+    return semantics::writesLocalDestination(st.type) ? st.dstoff : st.srcoff;
+  }
 
   // Where uninitialised data enters: `with` is always the local source operand of a reduction,
   // `from` the received data, the copied source, or (for 're') the destination reduced into.
   void noteUninitialisedOperands(const Provenance& p, std::vector<std::string>& evidence) const {
-    const LoadedStep& st = index_.step(p.step);
+    const semantics::LoadedStep& st = index_.step(p.step);
     StepRef at = stepRef(index_, p.step);
     std::string who = fmt::format("rank {} tb {} step {} ('{}')", at.rank, at.tb, at.step, ir::opTypeName(st.type));
     if (p.with == SymbolicExecution::kOutOfBounds || p.from == SymbolicExecution::kOutOfBounds)
       evidence.push_back(who + " reads outside its buffer (see the limits errors): unknown data");
     if (p.with == SymbolicExecution::kNeverWritten)
-      evidence.push_back(fmt::format(
-          "{} reduces with {}[{}] of rank {}, which nothing wrote (uninitialised){}", who, ir::bufferLetter(st.srcbuf),
-          st.srcoff, at.rank,
-          receives(st.type) ? "; the runtime reads the local operand at srcbuf/srcoff, where some compilers put "
-                              "the sender's buffer"
-                            : ""));
+      evidence.push_back(
+          fmt::format("{} reduces with {}[{}] of rank {}, which nothing wrote (uninitialised){}", who,
+                      ir::bufferLetter(st.srcbuf), st.srcoff, at.rank,
+                      semantics::receives(st.type)
+                          ? "; the runtime reads the local operand at srcbuf/srcoff, where some compilers put "
+                            "the sender's buffer"
+                          : ""));
     if (p.from != SymbolicExecution::kNeverWritten) return;
-    if (receives(st.type))
+    if (semantics::receives(st.type))
       evidence.push_back(who + " receives data that the sender never wrote");
     else if (st.type == ir::OpType::Reduce)
       evidence.push_back(
@@ -110,17 +114,18 @@ class Explainer {
           fmt::format("{} copies {}[{}], which nothing wrote", who, ir::bufferLetter(st.srcbuf), st.srcoff));
   }
 
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   const StepGraph& graph_;
   const SymbolicExecution& exec_;
-  const ChunkValues& values_;
+  const semantics::ChunkValues& values_;
 };
 
 }  // namespace
 
-size_t checkPostcondition(const LoadedProgram& index, const StepGraph& graph, const Collective& collective,
-                          CallForm form, const std::vector<RankLayout>& layouts, Findings& findings) {
-  ChunkValues values;
+size_t checkPostcondition(const semantics::LoadedProgram& index, const StepGraph& graph,
+                          const semantics::Collective& collective, semantics::CallForm form,
+                          const std::vector<semantics::RankLayout>& layouts, Findings& findings) {
+  semantics::ChunkValues values;
   SymbolicExecution exec(index, layouts, collective, values);
   exec.run(graph);
   Explainer explainer(index, graph, exec, values);

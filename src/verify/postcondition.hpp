@@ -13,7 +13,8 @@
 namespace ccforge::verify {
 
 // Returns the number of wrong output chunks.
-size_t checkPostcondition(const LoadedProgram& index, const StepGraph& graph, const Collective& collective,
-                          CallForm form, const std::vector<RankLayout>& layouts, Findings& findings);
+size_t checkPostcondition(const semantics::LoadedProgram& index, const StepGraph& graph,
+                          const semantics::Collective& collective, semantics::CallForm form,
+                          const std::vector<semantics::RankLayout>& layouts, Findings& findings);
 
 }  // namespace ccforge::verify

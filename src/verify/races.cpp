@@ -19,23 +19,23 @@ struct Access {
 };
 
 // The chunks a step touches under runtime semantics; `re` reads and writes its destination.
-std::vector<Access> accessesOf(const LoadedStep& st) {
+std::vector<Access> accessesOf(const semantics::LoadedStep& st) {
   std::vector<Access> out;
   if (st.type == ir::OpType::Nop) return out;
-  if (readsLocalSource(st.type)) out.push_back({st.srcbuf, st.srcoff, false});
-  if (writesLocalDestination(st.type)) out.push_back({st.dstbuf, st.dstoff, true});
+  if (semantics::readsLocalSource(st.type)) out.push_back({st.srcbuf, st.srcoff, false});
+  if (semantics::writesLocalDestination(st.type)) out.push_back({st.dstbuf, st.dstoff, true});
   return out;
 }
 
 struct LocationHistory {
-  uint32_t lastWrite = kNoStep;
+  uint32_t lastWrite = semantics::kNoStep;
   std::vector<uint32_t> reads;  // since the last write, the latest per thread block
 };
 
 class RaceChecker {
  public:
-  RaceChecker(const LoadedProgram& index, const StepGraph& graph, CallForm form, const std::vector<RankLayout>& layouts,
-              uint64_t& budget, Findings& findings)
+  RaceChecker(const semantics::LoadedProgram& index, const StepGraph& graph, semantics::CallForm form,
+              const std::vector<semantics::RankLayout>& layouts, uint64_t& budget, Findings& findings)
       : index_(index), graph_(graph), form_(form), layouts_(layouts), budget_(budget), findings_(findings) {
     visited_[0].assign(index.stepCount(), 0);
     visited_[1].assign(index.stepCount(), 0);
@@ -61,13 +61,13 @@ class RaceChecker {
     for (uint32_t s : steps) {
       const int32_t t = index_.tbOfStep(s) - firstTb;
       int32_t* clock = &clocks_[static_cast<size_t>(t) * nTbs];
-      const LoadedStep& st = index_.step(s);
-      for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w)
+      const semantics::LoadedStep& st = index_.step(s);
+      for (const semantics::FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w)
         if (auto it = snapshots_.find(index_.publisherOf(*w)); it != snapshots_.end())
           for (int32_t u = 0; u < nTbs; ++u) clock[u] = std::max(clock[u], it->second[u]);
       if (st.chainLength < 2) overlapWithinStep(rank, s, st);
       for (const Access& a : accessesOf(st)) {
-        const BufferView& view = layouts_[rank].view(a.buffer);
+        const semantics::BufferView& view = layouts_[rank].view(a.buffer);
         // Only the chunks inside the view (outside: a lint error, not a race), in 64 bits: a
         // file's offset and count may be anything up to 2^31 - 1.
         const int64_t first = std::max<int64_t>(0, -int64_t{a.offset});
@@ -86,9 +86,9 @@ class RaceChecker {
   // (msccl_kernel.cu: localCopy, reduce and the recv-reduce primitives split the elements among
   // warps). Identical ranges are fine: each element is read and written by one thread. Fused
   // chains are limits.fused-reduce's.
-  void overlapWithinStep(int32_t rank, uint32_t s, const LoadedStep& st) {
-    if (!readsLocalSource(st.type) || !writesLocalDestination(st.type)) return;
-    const BufferView &src = layouts_[rank].view(st.srcbuf), &dst = layouts_[rank].view(st.dstbuf);
+  void overlapWithinStep(int32_t rank, uint32_t s, const semantics::LoadedStep& st) {
+    if (!semantics::readsLocalSource(st.type) || !semantics::writesLocalDestination(st.type)) return;
+    const semantics::BufferView &src = layouts_[rank].view(st.srcbuf), &dst = layouts_[rank].view(st.dstbuf);
     const int64_t from = int64_t{src.base} + st.srcoff, to = int64_t{dst.base} + st.dstoff;
     if (src.region != dst.region || from == to || from + st.cnt <= to || to + st.cnt <= from) return;
     ++result_.races;
@@ -106,7 +106,7 @@ class RaceChecker {
 
   void visit(LocationHistory& h, uint32_t s, const Access& a, int32_t j, const int32_t* clock, int32_t firstTb) {
     auto check = [&](uint32_t earlier, bool earlierWrites) {
-      if (earlier != kNoStep && earlier != s && !ordered(earlier, s, clock, firstTb))
+      if (earlier != semantics::kNoStep && earlier != s && !ordered(earlier, s, clock, firstTb))
         report(earlier, earlierWrites, s, a, j);
     };
     check(h.lastWrite, true);
@@ -169,7 +169,7 @@ class RaceChecker {
     const char* rule = earlierWrites ? (a.writes ? "race.write-write" : "race.write-read") : "race.read-write";
     const int32_t rank = index_.rankOf(index_.tbOfStep(later));
     auto role = [&](uint32_t s) {
-      const LoadedStep& st = index_.step(s);
+      const semantics::LoadedStep& st = index_.step(s);
       std::string parts;
       for (const Access& x : accessesOf(st)) {
         if (!parts.empty()) parts += ", ";
@@ -187,10 +187,10 @@ class RaceChecker {
                     {first, second});
   }
 
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   const StepGraph& graph_;
-  CallForm form_;
-  const std::vector<RankLayout>& layouts_;
+  semantics::CallForm form_;
+  const std::vector<semantics::RankLayout>& layouts_;
   uint64_t& budget_;
   Findings& findings_;
   RaceResult result_;
@@ -203,8 +203,8 @@ class RaceChecker {
 
 }  // namespace
 
-RaceResult checkRaces(const LoadedProgram& index, const StepGraph& graph, CallForm form,
-                      const std::vector<RankLayout>& layouts, uint64_t& searchBudget, Findings& findings) {
+RaceResult checkRaces(const semantics::LoadedProgram& index, const StepGraph& graph, semantics::CallForm form,
+                      const std::vector<semantics::RankLayout>& layouts, uint64_t& searchBudget, Findings& findings) {
   return RaceChecker(index, graph, form, layouts, searchBudget, findings).run();
 }
 

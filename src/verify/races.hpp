@@ -19,7 +19,7 @@ struct RaceResult {
 };
 
 // `searchBudget` (node visits of the precise search) is shared by the call forms of one file.
-RaceResult checkRaces(const LoadedProgram& index, const StepGraph& graph, CallForm form,
-                      const std::vector<RankLayout>& layouts, uint64_t& searchBudget, Findings& findings);
+RaceResult checkRaces(const semantics::LoadedProgram& index, const StepGraph& graph, semantics::CallForm form,
+                      const std::vector<semantics::RankLayout>& layouts, uint64_t& searchBudget, Findings& findings);
 
 }  // namespace ccforge::verify

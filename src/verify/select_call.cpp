@@ -40,18 +40,19 @@ std::vector<DirectoryFile> readDirectory(const std::string& directory) {
 
 bool rooted(ir::CollectiveKind c) { return c == ir::CollectiveKind::Broadcast || c == ir::CollectiveKind::Reduce; }
 
-std::string why(Selector s, const ir::Algorithm& a, const SelectionCall& call, Rejection r) {
+std::string why(semantics::Selector s, const ir::Algorithm& a, const semantics::SelectionCall& call,
+                semantics::Rejection r) {
   switch (r) {
-    case Rejection::None: return "accepts the call";
-    case Rejection::NotLoaded: return notLoadedReason(s, a);
-    case Rejection::Collective: return fmt::format("another collective (coll=\"{}\")", a.collName);
-    case Rejection::Ranks: return fmt::format("for {} ranks", a.ngpus);
-    case Rejection::CallForm: return fmt::format("does not serve {} calls", callFormName(call.form));
-    case Rejection::Divisibility:
+    case semantics::Rejection::None: return "accepts the call";
+    case semantics::Rejection::NotLoaded: return notLoadedReason(s, a);
+    case semantics::Rejection::Collective: return fmt::format("another collective (coll=\"{}\")", a.collName);
+    case semantics::Rejection::Ranks: return fmt::format("for {} ranks", a.ngpus);
+    case semantics::Rejection::CallForm: return fmt::format("does not serve {} calls", callFormName(call.form));
+    case semantics::Rejection::Divisibility:
       return fmt::format("nchunksperloop={} does not divide {} (count {})", a.nchunksperloop,
                          divisibilityTerm(s, call.coll, call.ranks), call.count);
-    case Rejection::Window:
-      return fmt::format("its window {} does not hold {} bytes", windowText(s, a), callBytes(call));
+    case semantics::Rejection::Window:
+      return fmt::format("its window {} does not hold {} bytes", windowText(s, a), semantics::callBytes(call));
   }
   return "";
 }
@@ -65,25 +66,25 @@ std::vector<int32_t> rankCounts(const std::vector<DirectoryFile>& files, const S
   return {counts.begin(), counts.end()};
 }
 
-SelectorAnswer answer(Selector s, int32_t ranks, uint64_t count, const std::vector<DirectoryFile>& files,
+SelectorAnswer answer(semantics::Selector s, int32_t ranks, uint64_t count, const std::vector<DirectoryFile>& files,
                       const SelectRequest& request) {
   SelectorAnswer a;
   a.selector = s;
   a.ranks = ranks;
   a.count = count;
   a.selectorTypeSize = selectorTypeSize(s, *request.type);
-  a.selectorBytes = callBytes({request.coll, ranks, request.form, a.selectorTypeSize, count});
-  std::map<CallForm, std::vector<int32_t>> byForm;
+  a.selectorBytes = semantics::callBytes({request.coll, ranks, request.form, a.selectorTypeSize, count});
+  std::map<semantics::CallForm, std::vector<int32_t>> byForm;
   for (int32_t rank = 0; rank < ranks; ++rank)
     byForm[seenForm(s, request.coll, request.form, a.selectorTypeSize, request.type->size, rank)].push_back(rank);
   std::set<std::optional<std::string>> outcomes;
   for (const auto& [seen, group] : byForm) {
     RankChoice choice{group, seen, {}, {}};
-    const SelectionCall call{request.coll, ranks, seen, a.selectorTypeSize, count};
+    const semantics::SelectionCall call{request.coll, ranks, seen, a.selectorTypeSize, count};
     for (const DirectoryFile& f : files) {
-      const Rejection r = rejection(s, f.header, call);
+      const semantics::Rejection r = rejection(s, f.header, call);
       choice.tests.push_back({f.path, r, why(s, f.header, call, r)});
-      if (r == Rejection::None) choice.takers.push_back(f.path);
+      if (r == semantics::Rejection::None) choice.takers.push_back(f.path);
     }
     if (choice.takers.empty()) {
       outcomes.insert(std::nullopt);
@@ -117,12 +118,12 @@ SelectorAnswer answer(Selector s, int32_t ranks, uint64_t count, const std::vect
   return a;
 }
 
-std::string_view selectorTitle(Selector s) {
+std::string_view selectorTitle(semantics::Selector s) {
   switch (s) {
-    case Selector::Internal: return "executor (msccl-executor-nccl's internal scheduler, path order)";
-    case Selector::External: return "plugin (Azure/msccl-scheduler, readdir order)";
-    case Selector::Legacy: return "legacy (microsoft/msccl, MSCCL_XML_FILES order)";
-    case Selector::Rccl: return "rccl (ROCm/rccl's internal scheduler, readdir order)";
+    case semantics::Selector::Internal: return "executor (msccl-executor-nccl's internal scheduler, path order)";
+    case semantics::Selector::External: return "plugin (Azure/msccl-scheduler, readdir order)";
+    case semantics::Selector::Legacy: return "legacy (microsoft/msccl, MSCCL_XML_FILES order)";
+    case semantics::Selector::Rccl: return "rccl (ROCm/rccl's internal scheduler, readdir order)";
   }
   return "?";
 }
@@ -142,7 +143,7 @@ std::string rankList(const std::vector<int32_t>& ranks, int32_t total) {
 }  // namespace
 
 std::vector<SelectorAnswer> selectCall(const std::string& directory, const SelectRequest& request,
-                                       const std::vector<Selector>& selectors) {
+                                       const std::vector<semantics::Selector>& selectors) {
   if (!request.type) throw std::invalid_argument("select: no data type");
   if (request.bytes.has_value() == request.count.has_value())
     throw std::invalid_argument("give the call's size as --bytes or as --count, one of them");
@@ -162,16 +163,17 @@ std::vector<SelectorAnswer> selectCall(const std::string& directory, const Selec
     if (request.root && *request.root >= ranks) continue;
     uint64_t count = request.count.value_or(0);
     if (request.bytes) {
-      const uint64_t perCount = static_cast<uint64_t>(request.type->size) * sizeMultiplier(request.coll, ranks);
+      const uint64_t perCount =
+          static_cast<uint64_t>(request.type->size) * semantics::sizeMultiplier(request.coll, ranks);
       if (*request.bytes == 0 || *request.bytes % perCount != 0)
         throw std::invalid_argument(
             fmt::format("--bytes {} is not a positive multiple of {} ({}-byte {}{}): no call has that size",
                         *request.bytes, perCount, request.type->size, request.type->name,
-                        sizeMultiplier(request.coll, ranks) > 1 ? fmt::format(" x {} ranks", ranks) : ""));
+                        semantics::sizeMultiplier(request.coll, ranks) > 1 ? fmt::format(" x {} ranks", ranks) : ""));
       count = *request.bytes / perCount;
     }
     if (count == 0) throw std::invalid_argument("--count must be at least 1");
-    for (Selector s : selectors) answers.push_back(answer(s, ranks, count, files, request));
+    for (semantics::Selector s : selectors) answers.push_back(answer(s, ranks, count, files, request));
   }
   return answers;
 }
@@ -188,7 +190,8 @@ void writeSelectAnswers(std::ostream& out, const SelectRequest& request, const s
     return;
   }
   for (const SelectorAnswer& a : answers) {
-    const uint64_t bytes = a.count * static_cast<uint64_t>(request.type->size) * sizeMultiplier(request.coll, a.ranks);
+    const uint64_t bytes =
+        a.count * static_cast<uint64_t>(request.type->size) * semantics::sizeMultiplier(request.coll, a.ranks);
     out << fmt::format("{} on {} ranks, {} call, count {} of {} ({} bytes){}\n", ir::collectiveName(request.coll),
                        a.ranks, callFormName(request.form), a.count, request.type->name, bytes,
                        request.root ? fmt::format(", root {}", *request.root) : "");

@@ -17,8 +17,8 @@ namespace ccforge::verify {
 struct SelectRequest {
   ir::CollectiveKind coll = ir::CollectiveKind::AllReduce;
   std::optional<int32_t> ranks;  // nullopt: every rank count of the directory's files of `coll`
-  CallForm form = CallForm::OutOfPlace;
-  const NcclDataType* type = nullptr;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
+  const semantics::NcclDataType* type = nullptr;
   // Exactly one of the two: the call's size as the selectors compare it with minBytes/maxBytes
   // (count x element size, x ranks for allgather, reducescatter and alltoall), or its count.
   std::optional<uint64_t> bytes;
@@ -29,20 +29,20 @@ struct SelectRequest {
 // One file's first failed test for the call as one group of ranks sees it.
 struct FileTest {
   std::string path;
-  Rejection rejection = Rejection::None;
+  semantics::Rejection rejection = semantics::Rejection::None;
   std::string why;  // "accepts the call", "the window 0..1048576 bytes does not hold ..."
 };
 
 // The ranks that see the call alike and the file they run.
 struct RankChoice {
   std::vector<int32_t> ranks;  // ascending
-  CallForm seen = CallForm::OutOfPlace;
+  semantics::CallForm seen = semantics::CallForm::OutOfPlace;
   std::vector<std::string> takers;  // files that accept it, in path order
   std::vector<FileTest> tests;      // every file of the directory, in path order
 };
 
 struct SelectorAnswer {
-  Selector selector = Selector::Internal;
+  semantics::Selector selector = semantics::Selector::Internal;
   int32_t ranks = 0;  // 0: no file of the directory is for this collective
   uint64_t count = 0;
   int32_t selectorTypeSize = 0;  // what the selector multiplies the count by (-1: plugin bf16/fp8)
@@ -59,7 +59,7 @@ struct SelectorAnswer {
 // that makes no sense (bytes not a multiple of the element size, a root for an unrooted
 // collective, a rank count below 1, a root outside the ranks).
 std::vector<SelectorAnswer> selectCall(const std::string& directory, const SelectRequest& request,
-                                       const std::vector<Selector>& selectors);
+                                       const std::vector<semantics::Selector>& selectors);
 
 // The text `ccforge select` prints.
 void writeSelectAnswers(std::ostream& out, const SelectRequest& request, const std::vector<SelectorAnswer>& answers);

@@ -44,55 +44,59 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
   return s;
 }
 
-std::string selectorsPhrase(const std::vector<Selector>& selectors) {
+std::string selectorsPhrase(const std::vector<semantics::Selector>& selectors) {
   std::vector<std::string> names;
-  for (Selector s : selectors) names.emplace_back(selectorPhrase(s));
+  for (semantics::Selector s : selectors) names.emplace_back(selectorPhrase(s));
   return "the " + joined(names, ", the ", " and the ");
 }
 
 // Every considered call of one selector for one collective and rank count, and which of them
 // each file of that group accepts and runs.
 struct GroupAnalysis {
-  Selector selector;
-  std::vector<SelectionCall> calls;
+  semantics::Selector selector;
+  std::vector<semantics::SelectionCall> calls;
   std::vector<size_t> members;                // indices into the directory's files, in path order
   std::vector<CallSet> accepted;              // per member
   std::vector<CallSet> selected;              // per member
   std::vector<std::optional<size_t>> winner;  // per call, fixed order: the member that runs it
 };
 
-bool boundedAbove(Selector s, const ir::Algorithm& a) {
-  return s == Selector::Legacy || sizeWindowOf(a).maxBytes.has_value();
+bool boundedAbove(semantics::Selector s, const ir::Algorithm& a) {
+  return s == semantics::Selector::Legacy || semantics::sizeWindowOf(a).maxBytes.has_value();
 }
 
 // The calls a group is checked for: the power-of-two counts of consideredCalls and, for every
 // member, call form and element size, the smallest count it accepts and, under a window with an
 // upper end, the largest (solved by acceptedCounts): a file whose counts are no power of two still
 // shows its calls, and two windows that share a boundary show the call both accept there.
-std::vector<SelectionCall> groupCalls(Selector s, ir::CollectiveKind coll, int32_t ranks,
-                                      const std::vector<size_t>& members, const std::vector<LoadedAlgorithm>& files) {
-  std::vector<SelectionCall> calls = consideredCalls(s, coll, ranks);
+std::vector<semantics::SelectionCall> groupCalls(semantics::Selector s, ir::CollectiveKind coll, int32_t ranks,
+                                                 const std::vector<size_t>& members,
+                                                 const std::vector<LoadedAlgorithm>& files) {
+  std::vector<semantics::SelectionCall> calls = consideredCalls(s, coll, ranks);
   if (calls.empty()) return calls;
   for (size_t m : members)
-    for (CallForm form : formsPassed(s, coll))
-      for (int32_t typeSize : kTypeSizes) {
-        const SelectionCall shape{coll, ranks, form, typeSize, 0};
-        const auto counts = acceptedCounts(s, *files[m].algorithm, shape, maxConsideredCount(coll, ranks, typeSize));
+    for (semantics::CallForm form : formsPassed(s, coll))
+      for (int32_t typeSize : semantics::kTypeSizes) {
+        const semantics::SelectionCall shape{coll, ranks, form, typeSize, 0};
+        const auto counts =
+            acceptedCounts(s, *files[m].algorithm, shape, semantics::maxConsideredCount(coll, ranks, typeSize));
         if (!counts) continue;
         calls.push_back({coll, ranks, form, typeSize, counts->first});
         // The largest count matters at a window's upper end, not at the cap of an unbounded one.
         if (boundedAbove(s, *files[m].algorithm)) calls.push_back({coll, ranks, form, typeSize, counts->last});
       }
-  auto key = [](const SelectionCall& c) { return std::make_tuple(c.form, c.typeSize, c.count); };
+  auto key = [](const semantics::SelectionCall& c) { return std::make_tuple(c.form, c.typeSize, c.count); };
   std::sort(calls.begin(), calls.end(),
-            [&](const SelectionCall& a, const SelectionCall& b) { return key(a) < key(b); });
+            [&](const semantics::SelectionCall& a, const semantics::SelectionCall& b) { return key(a) < key(b); });
   calls.erase(std::unique(calls.begin(), calls.end(),
-                          [&](const SelectionCall& a, const SelectionCall& b) { return key(a) == key(b); }),
+                          [&](const semantics::SelectionCall& a, const semantics::SelectionCall& b) {
+                            return key(a) == key(b);
+                          }),
               calls.end());
   return calls;
 }
 
-GroupAnalysis analyse(Selector s, ir::CollectiveKind coll, int32_t ranks, std::vector<size_t> members,
+GroupAnalysis analyse(semantics::Selector s, ir::CollectiveKind coll, int32_t ranks, std::vector<size_t> members,
                       const std::vector<LoadedAlgorithm>& files) {
   GroupAnalysis g{s, groupCalls(s, coll, ranks, members, files), std::move(members), {}, {}, {}};
   g.accepted.assign(g.members.size(), CallSet(g.calls.size()));
@@ -116,11 +120,11 @@ GroupAnalysis analyse(Selector s, ir::CollectiveKind coll, int32_t ranks, std::v
   return g;
 }
 
-std::vector<CallRange> rangesOf(const CallSet& set, const std::vector<SelectionCall>& calls) {
+std::vector<CallRange> rangesOf(const CallSet& set, const std::vector<semantics::SelectionCall>& calls) {
   std::vector<CallRange> ranges;
   for (size_t i = 0; i < calls.size(); ++i) {
     if (!set[i]) continue;
-    const SelectionCall& c = calls[i];
+    const semantics::SelectionCall& c = calls[i];
     // Calls are ordered by form, element size and count.
     if (i > 0 && set[i - 1] && calls[i - 1].form == c.form && calls[i - 1].typeSize == c.typeSize) {
       ranges.back().countMax = c.count;
@@ -139,7 +143,7 @@ bool sameRanges(const std::vector<CallRange>& a, const std::vector<CallRange>& b
 }
 
 // One concrete call of the set: the 4-byte one nearest to 1 MiB where there is one.
-std::string exampleCall(const CallSet& set, const std::vector<SelectionCall>& calls) {
+std::string exampleCall(const CallSet& set, const std::vector<semantics::SelectionCall>& calls) {
   constexpr uint64_t kTypical = uint64_t{1} << 20;
   auto distance = [&](size_t i) {
     const uint64_t b = callBytes(calls[i]);
@@ -149,12 +153,12 @@ std::string exampleCall(const CallSet& set, const std::vector<SelectionCall>& ca
   for (size_t i = 0; i < calls.size(); ++i)
     if (set[i] && (!pick || distance(i) < distance(*pick))) pick = i;
   if (!pick) return "";
-  const SelectionCall& c = calls[*pick];
+  const semantics::SelectionCall& c = calls[*pick];
   return fmt::format("e.g. an {} call of count {} with a {}-byte type ({} bytes)", callFormName(c.form), c.count,
                      c.typeSize, callBytes(c));
 }
 
-std::string callsWithExample(const CallSet& set, const std::vector<SelectionCall>& calls) {
+std::string callsWithExample(const CallSet& set, const std::vector<semantics::SelectionCall>& calls) {
   return describeCalls(rangesOf(set, calls)) + ", " + exampleCall(set, calls);
 }
 
@@ -163,39 +167,40 @@ std::string subject(const ir::Algorithm& a) { return fmt::format("{} on {} ranks
 // Why a file accepts none of the considered calls.
 std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
   if (g.calls.empty()) {
-    if (g.selector == Selector::Legacy && a.ngpus <= 1) return "the legacy runtime runs no MSCCL algorithm on one rank";
+    if (g.selector == semantics::Selector::Legacy && a.ngpus <= 1)
+      return "the legacy runtime runs no MSCCL algorithm on one rank";
     return fmt::format("no NCCL call reaches the {} as coll=\"{}\"", selectorPhrase(g.selector), a.collName);
   }
-  Rejection furthest = Rejection::NotLoaded;
-  for (const SelectionCall& c : g.calls) furthest = std::max(furthest, rejection(g.selector, a, c));
+  semantics::Rejection furthest = semantics::Rejection::NotLoaded;
+  for (const semantics::SelectionCall& c : g.calls) furthest = std::max(furthest, rejection(g.selector, a, c));
   // Past the shape tests, some count passes the divisibility test unless its step exceeds every count.
-  for (CallForm form : formsPassed(g.selector, a.coll))
+  for (semantics::CallForm form : formsPassed(g.selector, a.coll))
     for (int32_t typeSize : selectorTypeSizes(g.selector)) {
-      const SelectionCall shape{a.coll, a.ngpus, form, typeSize, 0};
-      if (shapeRejection(g.selector, a, shape) != Rejection::None) continue;
+      const semantics::SelectionCall shape{a.coll, a.ngpus, form, typeSize, 0};
+      if (shapeRejection(g.selector, a, shape) != semantics::Rejection::None) continue;
       const auto step = countStep(g.selector, a, shape);
-      furthest =
-          std::max(furthest, step && *step <= maxConsideredCount(a.coll, a.ngpus, typeSize) ? Rejection::Window
-                                                                                            : Rejection::Divisibility);
+      furthest = std::max(furthest, step && *step <= semantics::maxConsideredCount(a.coll, a.ngpus, typeSize)
+                                        ? semantics::Rejection::Window
+                                        : semantics::Rejection::Divisibility);
     }
   const std::string term = divisibilityTerm(g.selector, a.coll, a.ngpus);
   switch (furthest) {
-    case Rejection::NotLoaded: return notLoadedReason(g.selector, a);
-    case Rejection::CallForm: {
+    case semantics::Rejection::NotLoaded: return notLoadedReason(g.selector, a);
+    case semantics::Rejection::CallForm: {
       std::vector<std::string> forms;
-      for (const SelectionCall& c : g.calls)
+      for (const semantics::SelectionCall& c : g.calls)
         if (std::find(forms.begin(), forms.end(), callFormName(c.form)) == forms.end())
           forms.emplace_back(callFormName(c.form));
       return fmt::format("it serves none of the call forms the {} passes for {} ({})", selectorPhrase(g.selector),
                          a.collName, joined(forms, ", ", " and "));
     }
-    case Rejection::Divisibility:
+    case semantics::Rejection::Divisibility:
       return a.nchunksperloop <= 0
                  ? fmt::format("nchunksperloop={} divides {} for no count", a.nchunksperloop, term)
                  : fmt::format("nchunksperloop={} divides {} for no count of a call of at most {}", a.nchunksperloop,
-                               term, base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2));
-    case Rejection::Window:
-      if (g.selector == Selector::Legacy && a.maxBytes && *a.maxBytes == 0)
+                               term, base::byteSizeName(uint64_t{1} << semantics::kMaxConsideredBytesLog2));
+    case semantics::Rejection::Window:
+      if (g.selector == semantics::Selector::Legacy && a.maxBytes && *a.maxBytes == 0)
         return fmt::format(
             "the legacy runtime reads maxBytes=\"0\" as 0 bytes, not as unbounded: its window {} is empty",
             windowText(g.selector, a));
@@ -207,19 +212,20 @@ std::string deadReason(const GroupAnalysis& g, const ir::Algorithm& a) {
 
 // Whether a call whose element size the selector takes as -1 (the plugin's bfloat16 and fp8)
 // selects the file: the group's calls do not hold those.
-bool acceptsMinusOneSize(Selector s, const ir::Algorithm& a) {
-  if (s != Selector::External) return false;
-  for (CallForm form : formsPassed(s, a.coll))
-    if (acceptedCounts(s, a, {a.coll, a.ngpus, form, -1, 0}, maxConsideredCount(a.coll, a.ngpus, 1))) return true;
+bool acceptsMinusOneSize(semantics::Selector s, const ir::Algorithm& a) {
+  if (s != semantics::Selector::External) return false;
+  for (semantics::CallForm form : formsPassed(s, a.coll))
+    if (acceptedCounts(s, a, {a.coll, a.ngpus, form, -1, 0}, semantics::maxConsideredCount(a.coll, a.ngpus, 1)))
+      return true;
   return false;
 }
 
-std::string orderText(Selector s, size_t position, size_t total, int32_t ranks) {
+std::string orderText(semantics::Selector s, size_t position, size_t total, int32_t ranks) {
   switch (s) {
-    case Selector::Internal: return fmt::format("path order, {} of {}", position + 1, total);
-    case Selector::External:
-    case Selector::Rccl: return "readdir order, unspecified";
-    case Selector::Legacy:
+    case semantics::Selector::Internal: return fmt::format("path order, {} of {}", position + 1, total);
+    case semantics::Selector::External:
+    case semantics::Selector::Rccl: return "readdir order, unspecified";
+    case semantics::Selector::Legacy:
       return fmt::format("MSCCL_XML_FILES in path order, {} of {} for {} ranks", position + 1, total, ranks);
   }
   return "";
@@ -233,8 +239,8 @@ class DirectoryCheck {
   }
 
   void run() {
-    for (Selector s : options_.profile.selectors) {
-      if (s == Selector::Legacy)
+    for (semantics::Selector s : options_.profile.selectors) {
+      if (s == semantics::Selector::Legacy)
         legacyLoadLimit();
       else if (files_.size() > static_cast<size_t>(options_.profile.maxAlgorithmFiles))
         directoryLoadLimit();
@@ -262,7 +268,7 @@ class DirectoryCheck {
     size_t member;
   };
   struct PerSelector {
-    Selector selector;
+    semantics::Selector selector;
     std::vector<GroupAnalysis> analyses;
     std::map<size_t, Slot> slots;  // by file index
   };
@@ -282,12 +288,12 @@ class DirectoryCheck {
   void legacyLoadLimit() {
     std::map<int32_t, std::vector<size_t>> byRanks;
     for (size_t f = 0; f < files_.size(); ++f)
-      if (files_[f].algorithm && loads(Selector::Legacy, *files_[f].algorithm))
+      if (files_[f].algorithm && loads(semantics::Selector::Legacy, *files_[f].algorithm))
         byRanks[files_[f].algorithm->ngpus].push_back(f);
     const size_t limit = static_cast<size_t>(options_.profile.maxAlgorithmFiles);
     for (const auto& [ranks, loaded] : byRanks) {
       for (size_t k = 0; k < loaded.size() && k < limit; ++k)
-        legacyOrder_[loaded[k]] = orderText(Selector::Legacy, k, std::min(loaded.size(), limit), ranks);
+        legacyOrder_[loaded[k]] = orderText(semantics::Selector::Legacy, k, std::min(loaded.size(), limit), ranks);
       for (size_t k = limit; k < loaded.size(); ++k) {
         ignored_.push_back(loaded[k]);
         findings_[loaded[k]].error(
@@ -305,7 +311,7 @@ class DirectoryCheck {
   // The index of that file, or the number of files.
   size_t internalStop() const {
     for (size_t f = 0; f < files_.size(); ++f)
-      if (files_[f].algorithm && !loads(Selector::Internal, *files_[f].algorithm)) return f;
+      if (files_[f].algorithm && !loads(semantics::Selector::Internal, *files_[f].algorithm)) return f;
     return files_.size();
   }
 
@@ -316,18 +322,18 @@ class DirectoryCheck {
     findings_[stop].error(Check::Selection, "selection.stops-loading", a.where,
                           fmt::format("{}: the internal scheduler stops reading the directory at this file ({}), so "
                                       "the {} algorithm file{} after it in path order never load{}",
-                                      subject(a), notLoadedReason(Selector::Internal, a), later, later == 1 ? "" : "s",
-                                      later == 1 ? "s" : ""));
+                                      subject(a), notLoadedReason(semantics::Selector::Internal, a), later,
+                                      later == 1 ? "" : "s", later == 1 ? "s" : ""));
   }
 
-  void analyseSelector(Selector s) {
+  void analyseSelector(semantics::Selector s) {
     std::map<std::pair<ir::CollectiveKind, int32_t>, std::vector<size_t>> groups;
-    const size_t stop = s == Selector::Internal ? internalStop() : files_.size();
+    const size_t stop = s == semantics::Selector::Internal ? internalStop() : files_.size();
     if (stop < files_.size()) stopsLoadingFinding(stop);
     for (size_t f = 0; f < files_.size(); ++f) {
       const ir::Algorithm* a = files_[f].algorithm;
       if (!a) continue;
-      if (s == Selector::Legacy && std::find(ignored_.begin(), ignored_.end(), f) != ignored_.end()) {
+      if (s == semantics::Selector::Legacy && std::find(ignored_.begin(), ignored_.end(), f) != ignored_.end()) {
         files_[f].report->selection.push_back({std::string(selectorName(s)), "not loaded (too many files)", {}, {}});
         continue;
       }
@@ -348,7 +354,7 @@ class DirectoryCheck {
     for (const auto& [f, slot] : slots) {
       const GroupAnalysis& g = analyses[slot.group];
       std::string order = orderText(s, f, files_.size(), files_[f].algorithm->ngpus);
-      if (s == Selector::Legacy) order = legacyOrder_.count(f) ? legacyOrder_.at(f) : "not loaded";
+      if (s == semantics::Selector::Legacy) order = legacyOrder_.count(f) ? legacyOrder_.at(f) : "not loaded";
       files_[f].report->selection.push_back({std::string(selectorName(s)), std::move(order),
                                              rangesOf(g.accepted[slot.member], g.calls),
                                              rangesOf(g.selected[slot.member], g.calls)});
@@ -367,13 +373,13 @@ class DirectoryCheck {
 
   void deadFinding(size_t f) {
     const ir::Algorithm& a = *files_[f].algorithm;
-    std::vector<Selector> dead;
+    std::vector<semantics::Selector> dead;
     std::vector<std::string> reasons, alive;
     for (const PerSelector& p : perSelector_) {
       auto slot = p.slots.find(f);
       if (slot == p.slots.end()) continue;
       const GroupAnalysis& g = p.analyses[slot->second.group];
-      if (g.calls.empty() && p.selector == Selector::Legacy && a.coll == ir::CollectiveKind::Custom)
+      if (g.calls.empty() && p.selector == semantics::Selector::Legacy && a.coll == ir::CollectiveKind::Custom)
         continue;  // run by its index (ncclCustomCollective), never selected by size
       const CallSet& accepted = g.accepted[slot->second.member];
       if (accepted.any()) {
@@ -394,7 +400,7 @@ class DirectoryCheck {
     std::string message = fmt::format(
         "{}: no call of any count (1-, 2-, 4- and 8-byte types, and the plugin's size -1 for bfloat16 and fp8, up "
         "to {} a call) selects this file under {}: {}",
-        subject(a), base::byteSizeName(uint64_t{1} << kMaxConsideredBytesLog2), selectorsPhrase(dead),
+        subject(a), base::byteSizeName(uint64_t{1} << semantics::kMaxConsideredBytesLog2), selectorsPhrase(dead),
         joined(reasons, "; ", "; "));
     if (!alive.empty()) message += " (" + joined(alive, "; ", "; ") + ")";
     findings_[f].warning(Check::Selection, "selection.dead", a.where, message);
@@ -419,13 +425,13 @@ class DirectoryCheck {
                        fmt::format("{}: the {} tries files in {} and gives every call this file accepts ({}) to {} "
                                    "first, so this file is never selected",
                                    subject(a), selectorPhrase(p.selector),
-                                   p.selector == Selector::Legacy ? "MSCCL_XML_FILES order" : "path order",
+                                   p.selector == semantics::Selector::Legacy ? "MSCCL_XML_FILES order" : "path order",
                                    callsWithExample(accepted, g.calls), joined(names, ", ", " and ")));
   }
 
   void ambiguousFinding(size_t earlier, size_t later) {
     struct Clause {
-      std::vector<Selector> selectors;
+      std::vector<semantics::Selector> selectors;
       std::vector<CallRange> ranges;
       std::string calls;
     };
@@ -450,10 +456,11 @@ class DirectoryCheck {
     std::vector<std::string> parts;
     for (const Clause& c : clauses) {
       std::vector<std::string> outcomes;
-      for (Selector s : c.selectors)
+      for (semantics::Selector s : c.selectors)
         outcomes.push_back(hasFixedOrder(s)
                                ? fmt::format("{} gives them to {}",
-                                             s == Selector::Legacy ? "MSCCL_XML_FILES order" : "path order", other)
+                                             s == semantics::Selector::Legacy ? "MSCCL_XML_FILES order" : "path order",
+                                             other)
                                : "readdir order, which is unspecified, gives them to either file");
       parts.push_back(fmt::format("under {} both accept {}, and {}", selectorsPhrase(c.selectors), c.calls,
                                   joined(outcomes, ", ", " and ")));
@@ -484,7 +491,7 @@ FileReport strayFileReport(const std::string& path, const std::string& why, size
   FileReport r;
   r.file = path;
   const bool executor = std::find(options.profile.selectors.begin(), options.profile.selectors.end(),
-                                  Selector::Legacy) == options.profile.selectors.end();
+                                  semantics::Selector::Legacy) == options.profile.selectors.end();
   Findings findings(path, options);
   if (executor) {
     findings.error(Check::Selection, "selection.stray-file", {},

@@ -35,7 +35,7 @@ struct BackPressure {
 
 class StepGraph {
  public:
-  StepGraph(const LoadedProgram& index, const BackPressure& backPressure);
+  StepGraph(const semantics::LoadedProgram& index, const BackPressure& backPressure);
 
   template <typename F>  // f(uint32_t predecessor, bool strict)
   void forEachPredecessor(uint32_t s, F&& f) const;
@@ -52,7 +52,7 @@ class StepGraph {
   bool waitsInVain(uint32_t s) const;
   void sort();
 
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   std::vector<uint32_t> distance_;                      // per connection: W, or 0 where back-pressure orders nothing
   std::vector<uint32_t> dependentsStart_, dependents_;  // CSR: flagged step -> steps waiting on it
   std::vector<uint32_t> order_, position_;
@@ -62,17 +62,17 @@ template <typename F>
 void StepGraph::forEachPredecessor(uint32_t s, F&& f) const {
   const int32_t tb = index_.tbOfStep(s);
   if (index_.indexInTb(s) > 0) f(s - 1, true);
-  for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
+  for (const semantics::FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
     const uint32_t publisher = index_.publisherOf(*w);
-    if (publisher != kNoStep) f(publisher, true);
+    if (publisher != semantics::kNoStep) f(publisher, true);
   }
-  const LoadedStep& st = index_.step(s);
-  if (receives(st.type)) {
-    const LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
+  const semantics::LoadedStep& st = index_.step(s);
+  if (semantics::receives(st.type)) {
+    const semantics::LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
     uint32_t k = index_.recvPosition(s);
     if (k < c.sendSteps.size()) f(c.sendSteps[k], false);
   }
-  if (sends(st.type)) {
+  if (semantics::sends(st.type)) {
     const auto c = static_cast<size_t>(index_.sendConnection(tb));
     const uint32_t w = distance_[c], k = index_.sendPosition(s);
     if (w > 0 && k >= w && k - w < index_.connections()[c].recvSteps.size())

@@ -9,7 +9,7 @@
 
 namespace ccforge::verify {
 
-inline StepRef stepRef(const LoadedProgram& program, uint32_t s, std::string role = {}, int32_t tile = -1) {
+inline StepRef stepRef(const semantics::LoadedProgram& program, uint32_t s, std::string role = {}, int32_t tile = -1) {
   const int32_t tb = program.tbOfStep(s);
   return StepRef{program.rankOf(tb),    program.idOf(tb), program.indexInTb(s), tile,
                  program.step(s).where, std::move(role)};

@@ -5,15 +5,16 @@ namespace ccforge::verify {
 
 using ir::OpType;
 
-SymbolicExecution::SymbolicExecution(const LoadedProgram& index, const std::vector<RankLayout>& layouts,
-                                     const Collective& collective, ChunkValues& values)
+SymbolicExecution::SymbolicExecution(const semantics::LoadedProgram& index,
+                                     const std::vector<semantics::RankLayout>& layouts,
+                                     const semantics::Collective& collective, semantics::ChunkValues& values)
     : index_(index), layouts_(layouts), collective_(collective), values_(values) {
   provenance_.resize(3);  // kInitialInput, kNeverWritten, kOutOfBounds
   memory_.resize(layouts.size());
   for (size_t r = 0; r < layouts.size(); ++r) {
     for (int32_t size : layouts[r].regionSizes)
-      memory_[r].emplace_back(static_cast<size_t>(size), Cell{ChunkValues::kUninitialized, kNeverWritten});
-    const BufferView& in = layouts[r].view(ir::Buffer::Input);
+      memory_[r].emplace_back(static_cast<size_t>(size), Cell{semantics::ChunkValues::kUninitialized, kNeverWritten});
+    const semantics::BufferView& in = layouts[r].view(ir::Buffer::Input);
     if (index.algorithm().fused && index.gpu(static_cast<int32_t>(r)).product) continue;  // compute steps define it
     for (int32_t k = 0; k < in.length; ++k)
       memory_[r][in.region][in.base + k] =
@@ -24,17 +25,17 @@ SymbolicExecution::SymbolicExecution(const LoadedProgram& index, const std::vect
 }
 
 Cell* SymbolicExecution::at(int32_t rank, ir::Buffer buffer, int32_t i) {
-  const BufferView& v = layouts_[rank].view(buffer);
+  const semantics::BufferView& v = layouts_[rank].view(buffer);
   if (i < 0 || i >= v.length) return nullptr;
   return &memory_[rank][v.region][v.base + i];
 }
 
 Cell SymbolicExecution::cell(int32_t rank, ir::Buffer buffer, int32_t i) const {
-  const BufferView& v = layouts_[rank].view(buffer);
+  const semantics::BufferView& v = layouts_[rank].view(buffer);
   return memory_[rank][v.region][v.base + i];
 }
 
-uint32_t SymbolicExecution::record(uint32_t step, uint32_t from, uint32_t with, ChunkValues::Id value) {
+uint32_t SymbolicExecution::record(uint32_t step, uint32_t from, uint32_t with, semantics::ChunkValues::Id value) {
   provenance_.push_back(Provenance{step, from, with, value});
   return static_cast<uint32_t>(provenance_.size() - 1);
 }
@@ -44,7 +45,7 @@ void SymbolicExecution::run(const StepGraph& graph) {
 }
 
 void SymbolicExecution::execute(uint32_t s) {
-  const LoadedStep& st = index_.step(s);
+  const semantics::LoadedStep& st = index_.step(s);
   if (st.type == OpType::Nop) return;
   const int32_t tb = index_.tbOfStep(s);
   const int32_t rank = index_.rankOf(tb);
@@ -52,11 +53,11 @@ void SymbolicExecution::execute(uint32_t s) {
 
   // What arrives: the chunks of the matching send, in FIFO order.
   std::vector<Cell> incoming;
-  if (receives(st.type)) {
-    const LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
+  if (semantics::receives(st.type)) {
+    const semantics::LoadedConnection& c = index_.connections()[index_.recvConnection(tb)];
     uint32_t sender = c.sendSteps[index_.recvPosition(s)];
     const std::vector<Cell>& stream = sent_[index_.recvConnection(tb)];
-    incoming.resize(cnt, Cell{ChunkValues::kUninitialized, kNeverWritten});
+    incoming.resize(cnt, Cell{semantics::ChunkValues::kUninitialized, kNeverWritten});
     for (size_t j = 0;
          j < cnt && sentStart_[sender] + j < stream.size() && j < static_cast<size_t>(index_.step(sender).cnt); ++j)
       incoming[j] = stream[sentStart_[sender] + j];
@@ -65,43 +66,45 @@ void SymbolicExecution::execute(uint32_t s) {
   std::vector<Cell> local(cnt), result(cnt);
   auto read = [&](ir::Buffer b, int32_t i) {
     Cell* c = at(rank, b, i);
-    return c ? *c : Cell{ChunkValues::kUninitialized, kOutOfBounds};
+    return c ? *c : Cell{semantics::ChunkValues::kUninitialized, kOutOfBounds};
   };
-  if (readsLocalSource(st.type))
+  if (semantics::readsLocalSource(st.type))
     for (size_t j = 0; j < cnt; ++j) local[j] = read(st.srcbuf, st.srcoff + static_cast<int32_t>(j));
   for (size_t j = 0; j < cnt; ++j) {
-    switch (stepValue(st.type)) {
-      case StepValue::Source:  // a copy's result is a new write, with its provenance; a send's is the operand
-        result[j] = writesLocalDestination(st.type)
+    switch (semantics::stepValue(st.type)) {
+      case semantics::StepValue::Source:  // a copy's result is a new write, with its provenance; a send's is the
+                                          // operand
+        result[j] = semantics::writesLocalDestination(st.type)
                         ? Cell{local[j].value, record(s, local[j].provenance, 0, local[j].value)}
                         : local[j];
         break;
-      case StepValue::Incoming:
+      case semantics::StepValue::Incoming:
         result[j] = Cell{incoming[j].value, record(s, incoming[j].provenance, 0, incoming[j].value)};
         break;
-      case StepValue::IncomingPlusSource: {
-        ChunkValues::Id v = values_.reduce(incoming[j].value, local[j].value);
+      case semantics::StepValue::IncomingPlusSource: {
+        semantics::ChunkValues::Id v = values_.reduce(incoming[j].value, local[j].value);
         result[j] = Cell{v, record(s, incoming[j].provenance, local[j].provenance, v)};
         break;
       }
-      case StepValue::DestinationPlusSource: {
+      case semantics::StepValue::DestinationPlusSource: {
         Cell dst = read(st.dstbuf, st.dstoff + static_cast<int32_t>(j));
-        ChunkValues::Id v = values_.reduce(dst.value, local[j].value);
+        semantics::ChunkValues::Id v = values_.reduce(dst.value, local[j].value);
         result[j] = Cell{v, record(s, dst.provenance, local[j].provenance, v)};
         break;
       }
-      case StepValue::Computed: {  // product chunk dstoff + j of the rank: its input in the collective's terms
-        ChunkValues::Id v = collective_.initialInput(values_, rank, st.dstoff + static_cast<int32_t>(j));
+      case semantics::StepValue::Computed: {  // product chunk dstoff + j of the rank: its input in the collective's
+                                              // terms
+        semantics::ChunkValues::Id v = collective_.initialInput(values_, rank, st.dstoff + static_cast<int32_t>(j));
         result[j] = Cell{v, record(s, kInitialInput, 0, v)};
         break;
       }
-      case StepValue::None: break;
+      case semantics::StepValue::None: break;
     }
   }
-  if (writesLocalDestination(st.type))
+  if (semantics::writesLocalDestination(st.type))
     for (size_t j = 0; j < cnt; ++j)
       if (Cell* c = at(rank, st.dstbuf, st.dstoff + static_cast<int32_t>(j))) *c = result[j];
-  if (sends(st.type)) {
+  if (semantics::sends(st.type)) {
     std::vector<Cell>& stream = sent_[index_.sendConnection(tb)];
     sentStart_[s] = static_cast<uint32_t>(stream.size());
     stream.insert(stream.end(), result.begin(), result.end());

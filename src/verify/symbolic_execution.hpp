@@ -15,14 +15,14 @@
 namespace ccforge::verify {
 
 struct Provenance {
-  uint32_t step = kNoStep;  // the step that wrote the chunk
-  uint32_t from = 0;        // provenance of the data it received or copied
-  uint32_t with = 0;        // provenance of the local operand it reduced with (reductions only)
-  ChunkValues::Id value = ChunkValues::kUninitialized;
+  uint32_t step = semantics::kNoStep;  // the step that wrote the chunk
+  uint32_t from = 0;                   // provenance of the data it received or copied
+  uint32_t with = 0;                   // provenance of the local operand it reduced with (reductions only)
+  semantics::ChunkValues::Id value = semantics::ChunkValues::kUninitialized;
 };
 
 struct Cell {
-  ChunkValues::Id value = ChunkValues::kUninitialized;
+  semantics::ChunkValues::Id value = semantics::ChunkValues::kUninitialized;
   uint32_t provenance = 0;
 };
 
@@ -32,8 +32,8 @@ class SymbolicExecution {
   static constexpr uint32_t kNeverWritten = 1;  // provenance of uninitialised memory
   static constexpr uint32_t kOutOfBounds = 2;   // read outside its buffer (reported by the lint)
 
-  SymbolicExecution(const LoadedProgram& index, const std::vector<RankLayout>& layouts, const Collective& collective,
-                    ChunkValues& values);
+  SymbolicExecution(const semantics::LoadedProgram& index, const std::vector<semantics::RankLayout>& layouts,
+                    const semantics::Collective& collective, semantics::ChunkValues& values);
   void run(const StepGraph& graph);
 
   Cell cell(int32_t rank, ir::Buffer buffer, int32_t index) const;
@@ -42,13 +42,13 @@ class SymbolicExecution {
  private:
   // nullptr outside the buffer: such reads yield unknown data and such writes are lost.
   Cell* at(int32_t rank, ir::Buffer buffer, int32_t index);
-  uint32_t record(uint32_t step, uint32_t from, uint32_t with, ChunkValues::Id value);
+  uint32_t record(uint32_t step, uint32_t from, uint32_t with, semantics::ChunkValues::Id value);
   void execute(uint32_t s);
 
-  const LoadedProgram& index_;
-  const std::vector<RankLayout>& layouts_;
-  const Collective& collective_;
-  ChunkValues& values_;
+  const semantics::LoadedProgram& index_;
+  const std::vector<semantics::RankLayout>& layouts_;
+  const semantics::Collective& collective_;
+  semantics::ChunkValues& values_;
   std::vector<std::vector<std::vector<Cell>>> memory_;  // [rank][region][chunk]
   std::vector<std::vector<Cell>> sent_;                 // per connection: every chunk sent, in order
   std::vector<uint32_t> sentStart_;                     // per send-type step: offset in its connection

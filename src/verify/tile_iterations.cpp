@@ -25,9 +25,9 @@ bool waitsOnFlags(const ir::Algorithm& algo) {
 // MSCCL_MAX_ITER finds the work index of its flag one too high and never stops waiting; blocks
 // that wait on no flag are unaffected. A bounded window that admits such a call is an error; an
 // unbounded one claims no particular size, and is a warning when such a call fits the GPU.
-void checkTileIterations(const ir::Algorithm& algo, const RuntimeProfile& profile, Findings& findings) {
+void checkTileIterations(const ir::Algorithm& algo, const semantics::RuntimeProfile& profile, Findings& findings) {
   if (algo.nchunksperloop < 1 || !waitsOnFlags(algo)) return;
-  const SizeWindow window = sizeWindowOf(algo);
+  const semantics::SizeWindow window = semantics::sizeWindowOf(algo);
   if (window.maxBytes && *window.maxBytes < window.minBytes) return;  // selects nothing: limits.size-window
   const std::optional<int64_t> safe = largestFlagSafeBytes(algo.proto, algo.nchunksperloop, profile);
   if (!safe) return;  // no call is that large
@@ -52,7 +52,7 @@ void checkTileIterations(const ir::Algorithm& algo, const RuntimeProfile& profil
   if (*window.maxBytes < firstHanging) return;
   findings.error(Check::Limits, "limits.tile-iterations", algo.where,
                  fmt::format("maxBytes={} admits {} tile iterations per chunk: {}", *window.maxBytes,
-                             tileIterations(*window.maxBytes / chunks, tile), why));
+                             semantics::tileIterations(*window.maxBytes / chunks, tile), why));
 }
 
 }  // namespace ccforge::verify

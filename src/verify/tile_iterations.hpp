@@ -8,6 +8,6 @@
 
 namespace ccforge::verify {
 
-void checkTileIterations(const ir::Algorithm& algo, const RuntimeProfile& profile, Findings& findings);
+void checkTileIterations(const ir::Algorithm& algo, const semantics::RuntimeProfile& profile, Findings& findings);
 
 }  // namespace ccforge::verify

@@ -40,7 +40,7 @@ ProgramSummary summarize(const ir::Algorithm& algo, const std::string& collectiv
   s.chunksPerLoop = algo.nchunksperloop;
   for (const ir::Gpu& g : algo.gpus) s.threadBlocks += g.threadBlocks.size();
   s.steps = algo.stepCount();
-  for (CallForm f : callFormsOf(algo)) s.callForms.emplace_back(callFormName(f));
+  for (semantics::CallForm f : callFormsOf(algo)) s.callForms.emplace_back(callFormName(f));
   return s;
 }
 
@@ -61,7 +61,7 @@ class FileVerification {
         findings_.error(Check::Format, "format.suppression", s.where,
                         "the suppression comment names no rule or group: '" + s.rule +
                             "' (docs/verify.md, \"Rule reference\"); it suppresses nothing");
-    const LoadResult load = loadProgram(algo_);
+    const semantics::LoadResult load = semantics::loadProgram(algo_);
     LintResult lint = verify::lint(load, algo_, parserIssues, resolved.collective, options_, findings_);
     outcome(Check::Format, findings_.hasErrors(Check::Format) ? CheckStatus::Failed : CheckStatus::Passed);
     outcome(Check::Limits, findings_.hasErrors(Check::Limits) ? CheckStatus::Failed : CheckStatus::Passed);
@@ -103,7 +103,8 @@ class FileVerification {
     return findings_.hasErrors(check) ? CheckStatus::Failed : CheckStatus::Passed;
   }
 
-  void semanticChecks(const LoadedProgram& index, const LintResult& lint, const ResolvedCollective& resolved) {
+  void semanticChecks(const semantics::LoadedProgram& index, const LintResult& lint,
+                      const ResolvedCollective& resolved) {
     if (algo_.fused) checkProductPartition(index, findings_);
     bool connectionsSound = checkConnections(index, findings_);
     outcome(Check::Connections, statusOf(Check::Connections));
@@ -120,18 +121,18 @@ class FileVerification {
     if (smt) report_.smt = smt->takeSummary();
   }
 
-  void summarizeBoxes(const LoadedProgram& index) {
+  void summarizeBoxes(const semantics::LoadedProgram& index) {
     BoxSummary& b = report_.boxes.emplace();
     b.layout = options_.boxes.describe();
     b.layoutKnown = options_.boxes.known();
     b.connections = static_cast<int32_t>(index.connections().size());
-    for (const LoadedConnection& c : index.connections())
+    for (const semantics::LoadedConnection& c : index.connections())
       if (!options_.boxes.sameBox(c.sender, c.receiver)) ++b.acrossBoxes;
   }
 
   // The symbolic checks and the deadlock search walk every chunk each step moves (one transfer
   // per chunk at worst): a file's cnt may be 2^31 - 1. Past the budget they are inconclusive.
-  std::optional<std::string> tooManyChunksMoved(const LoadedProgram& index) const {
+  std::optional<std::string> tooManyChunksMoved(const semantics::LoadedProgram& index) const {
     uint64_t moved = 0;
     for (uint32_t st = 0; st < index.stepCount(); ++st) moved += static_cast<uint64_t>(std::max(index.step(st).cnt, 0));
     if (moved <= options_.maxSymbolicCells) return std::nullopt;
@@ -140,8 +141,8 @@ class FileVerification {
   }
 
   // Returns the slot count checked.
-  int32_t deadlockCheck(const LoadedProgram& index, smt::SmtEngine* smt) {
-    const int32_t slots = options_.slots.value_or(transfersInFlight(algo_.proto));
+  int32_t deadlockCheck(const semantics::LoadedProgram& index, smt::SmtEngine* smt) {
+    const int32_t slots = options_.slots.value_or(semantics::transfersInFlight(algo_.proto));
     if (const std::optional<std::string> why = tooManyChunksMoved(index)) {
       outcome(Check::Deadlock, CheckStatus::Inconclusive, *why);
       return slots;
@@ -171,9 +172,9 @@ class FileVerification {
     return slots;
   }
 
-  void dataChecks(const LoadedProgram& index, int32_t slots, const LintResult& lint, const ResolvedCollective& resolved,
-                  smt::SmtEngine* smt) {
-    std::vector<CallForm> forms = callFormsOf(algo_);
+  void dataChecks(const semantics::LoadedProgram& index, int32_t slots, const LintResult& lint,
+                  const ResolvedCollective& resolved, smt::SmtEngine* smt) {
+    std::vector<semantics::CallForm> forms = callFormsOf(algo_);
     if (forms.empty()) {
       skip({Check::Races, Check::Postcondition}, "the algorithm serves no call form");
       return;
@@ -229,8 +230,9 @@ class FileVerification {
                          [&](const CheckOutcome& c) { return c.check == check; });
   }
 
-  void racesCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
-                  const LintResult& lint, const ResolvedCollective& resolved, bool producersComplete) {
+  void racesCheck(const semantics::LoadedProgram& index, const StepGraph& graph,
+                  const std::vector<semantics::CallForm>& forms, const LintResult& lint,
+                  const ResolvedCollective& resolved, bool producersComplete) {
     for (int32_t r = 0; r < index.ranks(); ++r) {
       const auto tbs = static_cast<uint64_t>(index.threadBlocksOfRank(r));
       if (tbs * tbs > options_.maxRaceClockEntries) {
@@ -243,7 +245,7 @@ class FileVerification {
     }
     uint64_t budget = options_.raceSearchBudget;
     bool complete = producersComplete;
-    for (CallForm form : forms)
+    for (semantics::CallForm form : forms)
       complete =
           checkRaces(index, graph, form, rankLayouts(resolved.collective, form, lint.bufferLengths), budget, findings_)
               .complete &&
@@ -259,8 +261,9 @@ class FileVerification {
       outcome(Check::Races, statusOf(Check::Races), note);
   }
 
-  void postconditionCheck(const LoadedProgram& index, const StepGraph& graph, const std::vector<CallForm>& forms,
-                          const LintResult& lint, const ResolvedCollective& resolved) {
+  void postconditionCheck(const semantics::LoadedProgram& index, const StepGraph& graph,
+                          const std::vector<semantics::CallForm>& forms, const LintResult& lint,
+                          const ResolvedCollective& resolved) {
     if (!resolved.collective) {
       outcome(Check::Postcondition, CheckStatus::Skipped,
               "no postcondition for coll=\"" + algo_.collName + "\": give --collective");
@@ -274,7 +277,7 @@ class FileVerification {
       unbounded = std::make_unique<StepGraph>(index, BackPressure{});
       dataOrder = unbounded.get();
     }
-    for (CallForm form : forms)
+    for (semantics::CallForm form : forms)
       checkPostcondition(index, *dataOrder, *resolved.collective, form,
                          rankLayouts(resolved.collective, form, lint.bufferLengths), findings_);
     std::string note = resolved.collective->describe();
@@ -340,7 +343,7 @@ FileReport verifyAlgorithm(const ir::Algorithm& algo, const std::string& source,
   if (!options.profileFromHeader) return noteEngine(checkAgainstProfile(algo, source, options, parserIssues));
   Options fromHeader = options;
   fromHeader.profileFromHeader = false;
-  fromHeader.profile = profileForHeader(algo);
+  fromHeader.profile = semantics::profileForHeader(algo);
   FileReport r = checkAgainstProfile(algo, source, fromHeader, parserIssues);
   r.notes.insert(r.notes.begin(),
                  fmt::format("profile {} from the header ({}); --profile chooses another", fromHeader.profile.name,
@@ -378,10 +381,11 @@ ReadFile readAndVerify(const std::string& path, const Options& options, size_t i
 }
 
 // A directory is loaded by one runtime: msccl-executor when any of its files is written for it.
-const RuntimeProfile& directoryProfile(const std::vector<ReadFile>& files) {
+const semantics::RuntimeProfile& directoryProfile(const std::vector<ReadFile>& files) {
   for (const ReadFile& f : files)
-    if (f.read && profileForHeader(f.read->algorithm).name == executorProfile().name) return executorProfile();
-  return legacyProfile();
+    if (f.read && semantics::profileForHeader(f.read->algorithm).name == semantics::executorProfile().name)
+      return semantics::executorProfile();
+  return semantics::legacyProfile();
 }
 
 }  // namespace

@@ -6,11 +6,12 @@
 
 namespace ccforge::verify {
 
-std::string waitDescription(const LoadedProgram& index, const BlockedThreadBlock& b) {
+std::string waitDescription(const semantics::LoadedProgram& index, const BlockedThreadBlock& b) {
   switch (b.kind) {
     case WaitKind::Dependency:
       return fmt::format("waits for tb {} to finish step {} of tile {} (hasdep flag)", index.idOf(b.on),
-                         FifoMachine::flagStep(b.flagNeeded), FifoMachine::flagTile(b.flagNeeded));
+                         semantics::FifoMachine::flagStep(b.flagNeeded),
+                         semantics::FifoMachine::flagTile(b.flagNeeded));
     case WaitKind::Data:
       return b.on < 0 ? "waits for data on a connection it does not have"
                       : fmt::format("waits for data on connection {}", index.connections()[b.on].describe());
@@ -21,7 +22,7 @@ std::string waitDescription(const LoadedProgram& index, const BlockedThreadBlock
   return "";
 }
 
-StepRef blockedStepRef(const LoadedProgram& index, const BlockedThreadBlock& b, int32_t unit) {
+StepRef blockedStepRef(const semantics::LoadedProgram& index, const BlockedThreadBlock& b, int32_t unit) {
   const uint32_t s = index.firstStep(b.tb) + static_cast<uint32_t>(b.step);
   std::string role = fmt::format("'{}' {}", ir::opTypeName(index.step(s).type), waitDescription(index, b));
   if (unit > 0) role += fmt::format(" (unit {})", unit);

@@ -9,8 +9,8 @@
 
 namespace ccforge::verify {
 
-std::string waitDescription(const LoadedProgram& index, const BlockedThreadBlock& b);
+std::string waitDescription(const semantics::LoadedProgram& index, const BlockedThreadBlock& b);
 // The step a block is blocked at, its role saying what it waits for; unit > 0 names the FIFO unit.
-StepRef blockedStepRef(const LoadedProgram& index, const BlockedThreadBlock& b, int32_t unit);
+StepRef blockedStepRef(const semantics::LoadedProgram& index, const BlockedThreadBlock& b, int32_t unit);
 
 }  // namespace ccforge::verify

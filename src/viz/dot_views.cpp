@@ -37,7 +37,7 @@ std::string rankLabel(int32_t rank, int32_t) { return fmt::format("rank {}", ran
 // Chunk range of compiled chunks [off, off+cnt) in DSL chunks.
 ChunkRange dslChunks(int32_t off, int32_t cnt, int32_t refinement) {
   if (off < 0 || cnt <= 0) return {};
-  const int64_t end = ceilDiv(int64_t{off} + cnt, int64_t{refinement});
+  const int64_t end = semantics::ceilDiv(int64_t{off} + cnt, int64_t{refinement});
   return {off / refinement, static_cast<int32_t>(std::min<int64_t>(end, std::numeric_limits<int32_t>::max()))};
 }
 
@@ -74,7 +74,7 @@ DotModel chunkDagModel(const dsl::Program& program) {
   return m;
 }
 
-DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& target) {
+DotModel instructionDagModel(const dsl::Program& program, const semantics::RuntimeProfile& target) {
   Lowered lowered = lower(program, target);
   fuse(lowered);
   auto dag = std::make_shared<InstructionDag>(std::move(lowered.dag));
@@ -100,9 +100,9 @@ DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& 
   m.label = [dag, instrOf](int32_t v) {
     const Instr& in = dag->instrs[static_cast<size_t>(instrOf[static_cast<size_t>(v)])];
     std::string s(ir::opTypeName(in.type));
-    const bool reads = readsLocalSource(in.type);
+    const bool reads = semantics::readsLocalSource(in.type);
     if (reads) s += fmt::format(" {}", chunks(in.srcBuf, in.srcOff, in.cnt));
-    if (writesLocalDestination(in.type) && !(reads && in.srcBuf == in.dstBuf && in.srcOff == in.dstOff))
+    if (semantics::writesLocalDestination(in.type) && !(reads && in.srcBuf == in.dstBuf && in.srcOff == in.dstOff))
       s += fmt::format(" -> {}", chunks(in.dstBuf, in.dstOff, in.cnt));
     if (in.recvPeer >= 0) s += fmt::format(" from r{}", in.recvPeer);
     if (in.sendPeer >= 0) s += fmt::format(" to r{}", in.sendPeer);
@@ -128,16 +128,17 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
         const ir::Step& st = tb.steps[s];
         const auto v = static_cast<int32_t>(m.nodes.size());
         const bool local = st.type == OpType::Copy || st.type == OpType::Reduce;
-        m.nodes.push_back(DotNode{g.id, tb.id, static_cast<int32_t>(s),
-                                  readsLocalSource(st.type) || local ? stepChunks(st.srcoff, st.cnt) : ChunkRange{},
-                                  writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
-                                      ? stepChunks(st.dstoff, st.cnt)
-                                      : ChunkRange{},
-                                  NodeMark::None, computes(st.type)});
+        m.nodes.push_back(
+            DotNode{g.id, tb.id, static_cast<int32_t>(s),
+                    semantics::readsLocalSource(st.type) || local ? stepChunks(st.srcoff, st.cnt) : ChunkRange{},
+                    semantics::writesLocalDestination(st.type) || st.type == OpType::RecvReduceSend
+                        ? stepChunks(st.dstoff, st.cnt)
+                        : ChunkRange{},
+                    NodeMark::None, semantics::computes(st.type)});
         stepOf.push_back(&st);
         if (s > 0) m.edges.push_back(DotEdge{v - 1, v, DotEdgeKind::Order});
-        if (sends(st.type)) sent[{g.id, tb.send, tb.chan}].push_back(v);
-        if (receives(st.type)) received[{tb.recv, g.id, tb.chan}].push_back(v);
+        if (semantics::sends(st.type)) sent[{g.id, tb.send, tb.chan}].push_back(v);
+        if (semantics::receives(st.type)) received[{tb.recv, g.id, tb.chan}].push_back(v);
       }
     }
   for (const auto& [conn, out] : sent) {
@@ -160,9 +161,9 @@ DotModel threadBlockModel(const ir::Algorithm& algo) {
     if (st.type == OpType::Compute)
       return fmt::format("{}: {} rows {}..{} -> {}", st.s, ir::computeOpName(st.op), st.row, st.row + st.nrows - 1,
                          chunks(st.dstbuf, st.dstoff, st.cnt));
-    const bool reads = readsLocalSource(st.type);
+    const bool reads = semantics::readsLocalSource(st.type);
     if (reads) s += fmt::format(" {}", chunks(st.srcbuf, st.srcoff, st.cnt));
-    if (writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
+    if (semantics::writesLocalDestination(st.type) && !(reads && st.srcbuf == st.dstbuf && st.srcoff == st.dstoff))
       s += fmt::format(" -> {}", chunks(st.dstbuf, st.dstoff, st.cnt));
     return s;
   };

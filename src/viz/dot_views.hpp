@@ -20,7 +20,7 @@ namespace ccforge::viz {
 // Nodes: the program's operations, clustered by the rank they write; chunks in DSL terms.
 DotModel chunkDagModel(const dsl::Program& program);
 // Nodes: the instructions after fusion, clustered by rank; chunks in DSL terms.
-DotModel instructionDagModel(const dsl::Program& program, const RuntimeProfile& target);
+DotModel instructionDagModel(const dsl::Program& program, const semantics::RuntimeProfile& target);
 // Nodes: the steps; chunks are the file's chunk offsets.
 DotModel threadBlockModel(const ir::Algorithm& algo);
 

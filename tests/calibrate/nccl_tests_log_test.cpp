@@ -37,7 +37,7 @@ TEST_CASE("nccl-tests log: a modern log with two collectives, the devices, the v
   const std::vector<NcclTestsTable> tables = readNcclTestsLog(kModern, "log.txt");
   REQUIRE(tables.size() == 2);
   const NcclTestsTable& ag = tables[0];
-  CHECK(ag.collective == CollectiveType::AllGather);
+  CHECK(ag.collective == semantics::CollectiveType::AllGather);
   CHECK(ag.ncclVersion == "2.29.2");
   CHECK(ag.gpusPerThread == 8);
   REQUIRE(ag.devices.size() == 2);
@@ -55,7 +55,7 @@ TEST_CASE("nccl-tests log: a modern log with two collectives, the devices, the v
   REQUIRE(ag.notes.size() == 1);
   CHECK_THAT(ag.notes[0], Catch::Contains("#wrong 2"));
   const NcclTestsTable& a2a = tables[1];
-  CHECK(a2a.collective == CollectiveType::AllToAll);
+  CHECK(a2a.collective == semantics::CollectiveType::AllToAll);
   CHECK_FALSE(a2a.rows[0].inPlace.timeUs);  // N/A
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("nccl-tests log: the old layout (no root, 'error' deviations), an allt
 )";
   const std::vector<NcclTestsTable> tables = readNcclTestsLog(old, "old.txt");
   REQUIRE(tables.size() == 1);
-  CHECK(tables[0].collective == CollectiveType::AllReduce);  // from the command line
+  CHECK(tables[0].collective == semantics::CollectiveType::AllReduce);  // from the command line
   REQUIRE(tables[0].rows.size() == 2);
   CHECK(*tables[0].rows[0].outOfPlace.timeUs == 48.46);  // a deviation of 1e-07 is rounding
   CHECK_FALSE(tables[0].rows[1].outOfPlace.timeUs);      // 2 is wrong data
@@ -86,12 +86,12 @@ TEST_CASE("nccl-tests log: pages that drop the '#', rows without a header, ranks
 (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)
    1073741824     268435456     float     sum      -1   4512.0  237.98  446.21      0   4510.0  238.08  446.40      0
 )";
-  const NcclTestsTable t = readNcclTestsLog(page, "page.txt", CollectiveType::AllReduce).at(0);
+  const NcclTestsTable t = readNcclTestsLog(page, "page.txt", semantics::CollectiveType::AllReduce).at(0);
   CHECK(t.ranks() == 16);  // 446.21 / 237.98 = 1.875 = 2 x 15 / 16
   const char* rows =
       "     1048576        262144     float     sum      -1    78.77   13.31   23.29      0    81.31   12.90   22.57   "
       "   0\n";
-  const NcclTestsTable r = readNcclTestsLog(rows, "rows.txt", CollectiveType::AllReduce).at(0);
+  const NcclTestsTable r = readNcclTestsLog(rows, "rows.txt", semantics::CollectiveType::AllReduce).at(0);
   CHECK(r.rows.size() == 1);
   CHECK_THAT(r.notes.at(0), Catch::Contains("without a header"));
 }
@@ -106,7 +106,7 @@ TEST_CASE("nccl-tests log: what NCCL reports as set by the environment") {
 }
 
 TEST_CASE("nccl-tests log: bad logs are located errors") {
-  auto message = [](const std::string& text, std::optional<CollectiveType> c = std::nullopt) {
+  auto message = [](const std::string& text, std::optional<semantics::CollectiveType> c = std::nullopt) {
     try {
       readNcclTestsLog(text, "bad.txt", c);
     } catch (const base::InputError& e) {
@@ -131,6 +131,6 @@ TEST_CASE("nccl-tests log: bad logs are located errors") {
              Catch::StartsWith("bad.txt:1:29: 'sendrecv_perf' is not modelled"));
   CHECK_THAT(message(header + "        1024           256     float     sum      -1    ten    0.10    0.18       0     "
                               "9.00    0.11    0.20       0\n",
-                     CollectiveType::AllReduce),
+                     semantics::CollectiveType::AllReduce),
              Catch::StartsWith("bad.txt:2:9: the time column holds 'ten'"));
 }

@@ -12,7 +12,7 @@
 
 namespace ccforge::testing {
 
-inline RuntimeProfile target(const std::string& name) { return *profileByName(name); }
+inline semantics::RuntimeProfile target(const std::string& name) { return *semantics::profileByName(name); }
 
 inline verify::FileReport verifyCompiled(const ir::Algorithm& algo, const dsl::Program& program,
                                          const std::string& profile) {

@@ -300,7 +300,7 @@ TEST_CASE("chunk DAG: one node per DSL operation, dependencies point forward") {
 
 TEST_CASE("instruction DAG: fused instructions with their communication edges") {
   const dsl::Program prog = algorithms::instantiate("ring-allreduce", {"ranks=4"}).program;
-  const viz::DotModel m = viz::instructionDagModel(prog, executorProfile());
+  const viz::DotModel m = viz::instructionDagModel(prog, semantics::executorProfile());
   CHECK(m.nodes.size() == 28);
   size_t comm = 0;
   for (const viz::DotEdge& e : m.edges) comm += e.kind == viz::DotEdgeKind::Communication;

@@ -20,7 +20,7 @@ constexpr int32_t kRanks = 4, kSlices = 2, kChunks = kRanks * kSlices;
 
 dsl::CollectiveBinding fusedBinding(const dsl::FusedProduct& product) {
   dsl::CollectiveBinding b;
-  b.type = product.allreduce() ? CollectiveType::AllReduce : CollectiveType::AllToAll;
+  b.type = product.allreduce() ? semantics::CollectiveType::AllReduce : semantics::CollectiveType::AllToAll;
   b.ranks = kRanks;
   b.chunkFactor = product.allreduce() ? kChunks : kSlices;
   b.product = product;

@@ -56,11 +56,14 @@ TEST_CASE("out-of-place ring reduce-scatter forwards every partial sum without s
   for (const ir::Gpu& g : c.algorithm.gpus)
     for (const ir::ThreadBlock& tb : g.threadBlocks)
       for (const ir::Step& s : tb.steps)
-        if (writesLocalDestination(s.type)) CHECK(s.dstbuf != Buffer::Input);  // inputs stay untouched
+        if (semantics::writesLocalDestination(s.type)) CHECK(s.dstbuf != Buffer::Input);  // inputs stay untouched
 }
 
 TEST_CASE("a receive and a send on different channels are not fused") {
-  dsl::Program p("split", {.type = CollectiveType::AllGather, .ranks = 3, .chunkFactor = 1, .form = CallForm::InPlace});
+  dsl::Program p("split", {.type = semantics::CollectiveType::AllGather,
+                           .ranks = 3,
+                           .chunkFactor = 1,
+                           .form = semantics::CallForm::InPlace});
   for (int32_t r = 0; r < 3; ++r) {
     auto c = p.chunk(r, Buffer::Input, 0).copy((r + 1) % 3, Buffer::Output, r, {.ch = 0});
     c.copy((r + 2) % 3, Buffer::Output, r, {.ch = 1});
@@ -71,7 +74,10 @@ TEST_CASE("a receive and a send on different channels are not fused") {
   CHECK(c.algorithm.nchannels == 2);
   CHECK(testing::verifyCompiled(c.algorithm, p, "msccl-executor").verdict == verify::Verdict::Verified);
 
-  dsl::Program q("same", {.type = CollectiveType::AllGather, .ranks = 3, .chunkFactor = 1, .form = CallForm::InPlace});
+  dsl::Program q("same", {.type = semantics::CollectiveType::AllGather,
+                          .ranks = 3,
+                          .chunkFactor = 1,
+                          .form = semantics::CallForm::InPlace});
   for (int32_t r = 0; r < 3; ++r)
     q.chunk(r, Buffer::Input, 0).copy((r + 1) % 3, Buffer::Output, r).copy((r + 2) % 3, Buffer::Output, r);
   CHECK(countType(codegen::compile(q).algorithm, OpType::RecvCopySend) == 3);
@@ -82,7 +88,10 @@ TEST_CASE("a chain that comes back to a rank with the same send peer and another
   // in one thread block per rank, so rank 0 would forward from 1 to 2 and from 3 to 2 in one thread
   // block with two receive peers, on every channel (this did not compile). The second forward on
   // rank 0 stays a receive and a send; the three forwards before it are fused.
-  dsl::Program p("back", {.type = CollectiveType::AllGather, .ranks = 4, .chunkFactor = 1, .form = CallForm::InPlace});
+  dsl::Program p("back", {.type = semantics::CollectiveType::AllGather,
+                          .ranks = 4,
+                          .chunkFactor = 1,
+                          .form = semantics::CallForm::InPlace});
   p.chunk(1, Buffer::Input, 0)
       .copy(0, Buffer::Output, 1)
       .copy(2, Buffer::Output, 1)
@@ -115,8 +124,10 @@ namespace {
 // its own input, and copies the sum to its output. With `secondReader` the copy is also read by
 // another copy, so the rrc cannot take its place.
 dsl::Program sumInScratch(bool secondReader) {
-  dsl::Program p("scratch",
-                 {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1, .form = CallForm::OutOfPlace});
+  dsl::Program p("scratch", {.type = semantics::CollectiveType::ReduceScatter,
+                             .ranks = 2,
+                             .chunkFactor = 1,
+                             .form = semantics::CallForm::OutOfPlace});
   for (int32_t i = 0; i < 2; ++i) {
     const dsl::ChunkRef own = p.chunk(i, Buffer::Input, i).copy(i, Buffer::Scratch, 0);
     if (secondReader) own.copy(i, Buffer::Scratch, 1);

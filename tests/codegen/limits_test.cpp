@@ -19,7 +19,10 @@ namespace {
 
 // A ring allreduce over n ranks; `pin` puts every transfer on channel 0.
 dsl::Program ring(int32_t n, bool pin) {
-  dsl::Program p("ring", {.type = CollectiveType::AllReduce, .ranks = n, .chunkFactor = n, .form = CallForm::InPlace});
+  dsl::Program p("ring", {.type = semantics::CollectiveType::AllReduce,
+                          .ranks = n,
+                          .chunkFactor = n,
+                          .form = semantics::CallForm::InPlace});
   const dsl::Directives on{.ch = pin ? 0 : -1};
   for (int32_t i = 0; i < n; ++i) {
     auto c = p.chunk(i, Buffer::Input, i);
@@ -87,7 +90,7 @@ TEST_CASE("a custom collective cannot be compiled for the executor, which has no
 }
 
 TEST_CASE("a program that does not implement its collective is refused before lowering") {
-  dsl::Program p("half", {.type = CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1});
+  dsl::Program p("half", {.type = semantics::CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1});
   p.chunk(0, Buffer::Input, 0).copy(1, Buffer::Output, 0);
   CHECK_THROWS_AS(codegen::compile(p), codegen::CompileError);
   CHECK_THROWS_WITH(codegen::compile(p), Catch::Contains("does not implement allgather: 3 output chunks are wrong") &&
@@ -95,7 +98,7 @@ TEST_CASE("a program that does not implement its collective is refused before lo
 }
 
 TEST_CASE("contradicting thread block labels are reported at the call") {
-  dsl::Program p("labels", {.type = CollectiveType::AllToAll, .ranks = 3, .chunkFactor = 1});
+  dsl::Program p("labels", {.type = semantics::CollectiveType::AllToAll, .ranks = 3, .chunkFactor = 1});
   for (int32_t r = 0; r < 3; ++r)
     for (int32_t i = 0; i < 3; ++i)  // every send of rank r in thread block 0: three send peers
       p.chunk(r, Buffer::Input, i).copy(i, Buffer::Output, r, {.sendtb = 0});
@@ -114,8 +117,10 @@ namespace {
 // A ring reduce-scatter in which every rank first sends two chunks in one transfer, the chains
 // pinned to one channel or left to the compiler.
 dsl::Program pinnedRing(bool pin) {
-  dsl::Program p("rs",
-                 {.type = CollectiveType::ReduceScatter, .ranks = 4, .chunkFactor = 2, .form = CallForm::InPlace});
+  dsl::Program p("rs", {.type = semantics::CollectiveType::ReduceScatter,
+                        .ranks = 4,
+                        .chunkFactor = 2,
+                        .form = semantics::CallForm::InPlace});
   for (int32_t i = 0; i < 4; ++i) {
     auto c = p.chunk((i + 1) % 4, Buffer::Input, 2 * i, 2);
     for (int32_t s = 2; s <= 4; ++s) c = p.chunk((i + s) % 4, Buffer::Input, 2 * i, 2).reduce(c, {.ch = pin ? 0 : -1});
@@ -129,7 +134,7 @@ TEST_CASE("a ring whose ranks all start chains on one connection overfills it un
   // With Simple's two transfers in flight, every rank sends its chain's first transfer and no
   // rank can forward: the free schedule overfills every connection, the held-back one none.
   const dsl::Program program = pinnedRing(true);
-  const RuntimeProfile& target = executorProfile();
+  const semantics::RuntimeProfile& target = semantics::executorProfile();
   codegen::Lowered lowered = codegen::lower(program, target);
   codegen::fuse(lowered);
   codegen::computeDepths(lowered.dag);
@@ -162,8 +167,10 @@ TEST_CASE("pinned chains that overfill a connection get the held-back schedule, 
 TEST_CASE("an out-of-place program that stores into its input is refused, naming the DSL call") {
   // Rank i reduces the other rank's chunk i into its own input, then copies it out: out of place
   // the input is the caller's const sendbuff.
-  dsl::Program p("sendbuf",
-                 {.type = CollectiveType::ReduceScatter, .ranks = 2, .chunkFactor = 1, .form = CallForm::OutOfPlace});
+  dsl::Program p("sendbuf", {.type = semantics::CollectiveType::ReduceScatter,
+                             .ranks = 2,
+                             .chunkFactor = 1,
+                             .form = semantics::CallForm::OutOfPlace});
   for (int32_t i = 0; i < 2; ++i)
     p.chunk(i, Buffer::Input, i).reduce(p.chunk(1 - i, Buffer::Input, i)).copy(i, Buffer::Output, 0);
   CHECK_THROWS_WITH(codegen::compile(p), Catch::Contains("rank 0: reduce at") && Catch::Contains("limits_test.cpp") &&
@@ -181,7 +188,7 @@ TEST_CASE("a rank's share of the file must fit the XML nodes the runtime's parse
     for (const ir::ThreadBlock& tb : g.threadBlocks) nodes += static_cast<int64_t>(tb.steps.size());
     most = std::max(most, nodes);
   }
-  RuntimeProfile target = executorProfile();
+  semantics::RuntimeProfile target = semantics::executorProfile();
   target.maxNodesPerLoad = static_cast<int32_t>(most);  // exactly on the limit: compiles
   CHECK(codegen::compile(p, {target}).algorithm.sameAs(c.algorithm));
   target.maxNodesPerLoad = static_cast<int32_t>(most - 1);  // one past it

@@ -46,7 +46,7 @@ TEST_CASE("instances cut every chunk and put each replica on its own channel") {
 }
 
 TEST_CASE("parallelize splits a fragment's operations over distinct channels") {
-  dsl::Program p("par", {.type = CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 2});
+  dsl::Program p("par", {.type = semantics::CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 2});
   p.parallelize(2, [&] {
     p.chunk(0, Buffer::Input, 2, 2).copy(1, Buffer::Output, 0);
     p.chunk(1, Buffer::Input, 0, 2).copy(0, Buffer::Output, 2);
@@ -69,7 +69,10 @@ TEST_CASE("parallelize splits a fragment's operations over distinct channels") {
 }
 
 TEST_CASE("an aggregated transfer over the cnt limit is split into steps of at most 71 chunks") {
-  dsl::Program p("big", {.type = CollectiveType::Broadcast, .ranks = 2, .chunkFactor = 100, .form = CallForm::InPlace});
+  dsl::Program p("big", {.type = semantics::CollectiveType::Broadcast,
+                         .ranks = 2,
+                         .chunkFactor = 100,
+                         .form = semantics::CallForm::InPlace});
   p.chunk(0, Buffer::Input, 0, 100).copy(1, Buffer::Output, 0);
   const codegen::Compiled c = codegen::compile(p);
   std::vector<std::pair<int32_t, int32_t>> sends;
@@ -100,7 +103,10 @@ TEST_CASE("the header follows the target runtime") {
 
 TEST_CASE("thread block labels put a program's operations in the thread blocks it names") {
   // The msccl-tools ring with sendtb = recvtb = channel: two labels, so two thread blocks per rank.
-  dsl::Program p("ring", {.type = CollectiveType::AllReduce, .ranks = 4, .chunkFactor = 4, .form = CallForm::InPlace});
+  dsl::Program p("ring", {.type = semantics::CollectiveType::AllReduce,
+                          .ranks = 4,
+                          .chunkFactor = 4,
+                          .form = semantics::CallForm::InPlace});
   for (int32_t i = 0; i < 4; ++i) {
     const dsl::Directives on{.ch = i % 2, .sendtb = i % 2, .recvtb = i % 2};
     auto c = p.chunk(i, Buffer::Input, i);
@@ -124,7 +130,7 @@ TEST_CASE("thread block labels put a program's operations in the thread blocks i
 }
 
 TEST_CASE("a local operation's label names its thread block") {
-  dsl::Program p("local", {.type = CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1});
+  dsl::Program p("local", {.type = semantics::CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1});
   for (int32_t r = 0; r < 2; ++r) {
     auto c = p.chunk(r, Buffer::Input, 0);
     c.copy(r, Buffer::Output, r, {.sendtb = 5});

@@ -21,7 +21,7 @@ struct Pair {
 
 verify::FileReport verifyTheirs(const ir::Algorithm& theirs, const std::string& file) {
   verify::Options options;
-  options.profile = legacyProfile();  // msccl-tools writes the legacy header
+  options.profile = semantics::legacyProfile();  // msccl-tools writes the legacy header
   return verify::verifyAlgorithm(theirs, file, options);
 }
 

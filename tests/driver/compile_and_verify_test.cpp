@@ -22,7 +22,7 @@ TEST_CASE("driver: a library algorithm compiles and verifies for the profile it 
   CHECK(executor.report.profile == "msccl-executor");
   CHECK(executor.compiled.algorithm.headerStyle() == ir::HeaderStyle::Executor);
   const driver::CompiledAndVerified legacy =
-      driver::compileAndVerify(ring.program, {legacyProfile(), std::nullopt}, "ring.xml");
+      driver::compileAndVerify(ring.program, {semantics::legacyProfile(), std::nullopt}, "ring.xml");
   CHECK(legacy.verified());
   CHECK(legacy.report.profile == "msccl-legacy");
   CHECK(legacy.compiled.algorithm.headerStyle() == ir::HeaderStyle::Legacy);
@@ -31,12 +31,13 @@ TEST_CASE("driver: a library algorithm compiles and verifies for the profile it 
 TEST_CASE("driver: the co-residency override bounds the compiler and the verifier alike") {
   // All-pairs alltoall on 8 ranks: one thread block per peer, 7 per rank.
   const algorithms::Instance a2a = algorithms::instantiate("allpairs-alltoall", {"ranks=8"}, std::nullopt);
-  CHECK_THROWS_AS(driver::compileFor(a2a.program, {executorProfile(), 6}), codegen::CompileError);
-  const driver::CompiledAndVerified seven = driver::compileAndVerify(a2a.program, {executorProfile(), 7}, "a2a.xml");
+  CHECK_THROWS_AS(driver::compileFor(a2a.program, {semantics::executorProfile(), 6}), codegen::CompileError);
+  const driver::CompiledAndVerified seven =
+      driver::compileAndVerify(a2a.program, {semantics::executorProfile(), 7}, "a2a.xml");
   CHECK(seven.verified());
   CHECK(seven.compiled.stats.threadBlocks == 8 * 7);
   const verify::FileReport six =
-      driver::verifyCompiled(seven.compiled.algorithm, std::nullopt, {executorProfile(), 6}, "a2a.xml");
+      driver::verifyCompiled(seven.compiled.algorithm, std::nullopt, {semantics::executorProfile(), 6}, "a2a.xml");
   CHECK(six.verdict == verify::Verdict::Violation);
   CHECK(test::hasRule(six, "limits.co-residency"));
 }

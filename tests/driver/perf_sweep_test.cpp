@@ -12,7 +12,7 @@ TEST_CASE("sweep rows: per-rank counts, N/A, skipped sizes and reasons, and the 
   // selected at 4096 B.
   const std::vector<SweepCall> measured = addSweepRows(
       table, {8, 64, 4096}, {.elementBytes = 4, .multiplier = 4, .type = "float", .redop = "none"},
-      [](CallForm f) { return f == CallForm::OutOfPlace; },
+      [](semantics::CallForm f) { return f == semantics::CallForm::OutOfPlace; },
       [](const SweepCall& c) { return c.bytes == 4096 ? std::string("size window 0..1024") : ""; });
   REQUIRE(table.rows.size() == 3);
   CHECK(table.rows[0].count == 0);

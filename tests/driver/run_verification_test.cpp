@@ -37,7 +37,7 @@ TEST_CASE("run policy: a legacy file is checked against msccl-legacy, as its hea
 
 TEST_CASE("run policy: an explicit profile overrides the header") {
   const driver::RunVerification v =
-      check("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml", {.profile = executorProfile()});
+      check("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml", {.profile = semantics::executorProfile()});
   CHECK(v.decision == LoadDecision::Refuse);
   CHECK(v.report.profile == "msccl-executor");
   CHECK(test::hasRule(v.report, "format.executor-header"));

@@ -12,7 +12,10 @@ using namespace ccforge;
 using ir::Buffer;
 
 TEST_CASE("a call position given by the caller is what errors and the trace report") {
-  dsl::Program p("fe", {.type = CollectiveType::AllReduce, .ranks = 3, .chunkFactor = 1, .form = CallForm::OutOfPlace});
+  dsl::Program p("fe", {.type = semantics::CollectiveType::AllReduce,
+                        .ranks = 3,
+                        .chunkFactor = 1,
+                        .form = semantics::CallForm::OutOfPlace});
   const dsl::SourcePos first("script.py", 7, 5);
   auto c = p.chunk(0, Buffer::Input, 0, 1, first);
   c.copy(1, Buffer::Output, 0, {}, dsl::SourcePos("script.py", 8, 1));
@@ -32,28 +35,35 @@ TEST_CASE("a call position given by the caller is what errors and the trace repo
 }
 
 TEST_CASE("sharesMemory follows the in-place aliasing of the collective") {
-  dsl::Program ag("ag", {.type = CollectiveType::AllGather, .ranks = 4, .chunkFactor = 1, .form = CallForm::InPlace});
+  dsl::Program ag("ag", {.type = semantics::CollectiveType::AllGather,
+                         .ranks = 4,
+                         .chunkFactor = 1,
+                         .form = semantics::CallForm::InPlace});
   // In place, rank 2's input chunk 0 is its output chunk 2.
   CHECK(ag.sharesMemory({2, Buffer::Input, 0}, 1, {2, Buffer::Output, 2}, 1));
   CHECK_FALSE(ag.sharesMemory({2, Buffer::Input, 0}, 1, {2, Buffer::Output, 0}, 1));
   CHECK_FALSE(ag.sharesMemory({2, Buffer::Input, 0}, 1, {1, Buffer::Output, 2}, 1));  // other rank
   CHECK_FALSE(ag.sharesMemory({9, Buffer::Input, 0}, 1, {9, Buffer::Output, 2}, 1));  // no such rank
-  dsl::Program ar("ar",
-                  {.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2, .form = CallForm::OutOfPlace});
+  dsl::Program ar("ar", {.type = semantics::CollectiveType::AllReduce,
+                         .ranks = 2,
+                         .chunkFactor = 2,
+                         .form = semantics::CallForm::OutOfPlace});
   CHECK_FALSE(ar.sharesMemory({0, Buffer::Input, 1}, 1, {0, Buffer::Output, 1}, 1));
 }
 
 TEST_CASE("a custom postcondition replaced after the trace is what the program is checked against") {
-  CustomCollectiveSpec spec{"next", 2, 1, 1, std::nullopt, {}};
-  dsl::CollectiveBinding binding{.type = CollectiveType::Custom, .ranks = 2, .chunkFactor = 1, .custom = spec};
+  semantics::CustomCollectiveSpec spec{"next", 2, 1, 1, std::nullopt, {}};
+  dsl::CollectiveBinding binding{
+      .type = semantics::CollectiveType::Custom, .ranks = 2, .chunkFactor = 1, .custom = spec};
   dsl::Program p("next", binding);
   p.chunk(0, Buffer::Input, 0).copy(1, Buffer::Output, 0);
   CHECK(p.checkPostcondition().holds());  // nothing required yet
-  p.replaceCustomPostcondition({ChunkMapEntry{1, 0, {Atom{0, 0}}}});
+  p.replaceCustomPostcondition({semantics::ChunkMapEntry{1, 0, {semantics::Atom{0, 0}}}});
   CHECK(p.checkPostcondition().holds());
-  p.replaceCustomPostcondition({ChunkMapEntry{1, 0, {Atom{1, 0}}}});
+  p.replaceCustomPostcondition({semantics::ChunkMapEntry{1, 0, {semantics::Atom{1, 0}}}});
   CHECK(p.checkPostcondition().mismatches == 1);
-  CHECK_THROWS_AS(p.replaceCustomPostcondition({ChunkMapEntry{5, 0, {Atom{0, 0}}}}), std::invalid_argument);
+  CHECK_THROWS_AS(p.replaceCustomPostcondition({semantics::ChunkMapEntry{5, 0, {semantics::Atom{0, 0}}}}),
+                  std::invalid_argument);
   // The spec at a finer granularity (instances), as the verifier gets it.
   const auto refined = p.binding().refinedCustom(2);
   REQUIRE(refined);
@@ -61,7 +71,7 @@ TEST_CASE("a custom postcondition replaced after the trace is what the program i
   REQUIRE(refined->post.size() == 2);
   CHECK(refined->post[1].index == 1);
   CHECK(refined->post[1].value.front().index == 1);
-  dsl::Program builtin("ar", {.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 1});
+  dsl::Program builtin("ar", {.type = semantics::CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 1});
   CHECK_THROWS_AS(builtin.replaceCustomPostcondition({}), std::invalid_argument);
   CHECK_FALSE(builtin.binding().refinedCustom(2));
 }

@@ -10,8 +10,10 @@ using ir::Buffer;
 namespace {
 
 dsl::Program program(int32_t ranks = 4) {
-  return dsl::Program(
-      "m", {.type = CollectiveType::AllReduce, .ranks = ranks, .chunkFactor = ranks, .form = CallForm::InPlace});
+  return dsl::Program("m", {.type = semantics::CollectiveType::AllReduce,
+                            .ranks = ranks,
+                            .chunkFactor = ranks,
+                            .form = semantics::CallForm::InPlace});
 }
 
 // Runs `f`, which must throw a DslError raised by the call on line `line` of this file.
@@ -45,7 +47,7 @@ TEST_CASE("using a stale reference names both calls") {
 }
 
 TEST_CASE("reading an uninitialised chunk") {
-  dsl::Program p("u", {.type = CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 1});
+  dsl::Program p("u", {.type = semantics::CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 1});
   const std::string msg = errorAt(__LINE__, [&] { p.chunk(1, Buffer::Output, 0); });
   CHECK_THAT(msg, Catch::Contains("chunk(rank 1 output[0])") && Catch::Contains("uninitialised"));
   const std::string m1 = errorAt(__LINE__, [&] { p.chunk(0, Buffer::Scratch, 3); });
@@ -129,7 +131,7 @@ TEST_CASE("an error inside parallelize leaves the factor as it was") {
 }
 
 TEST_CASE("programs with nonsensical options are refused") {
-  CHECK_THROWS_WITH(dsl::Program("x", {.type = CollectiveType::AllReduce, .ranks = 2}, {.instances = 0}),
+  CHECK_THROWS_WITH(dsl::Program("x", {.type = semantics::CollectiveType::AllReduce, .ranks = 2}, {.instances = 0}),
                     Catch::Contains("instances must be between 1 and 32"));
 }
 
@@ -138,7 +140,7 @@ TEST_CASE("compute: only in fused programs, each product chunk once, and read on
   const std::string notFused = errorAt(__LINE__, [&] { plain.compute(0, 0); });
   CHECK_THAT(notFused, Catch::Contains("compute(rank 0 input[0])") && Catch::Contains("only a fused program computes"));
 
-  dsl::CollectiveBinding b{.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2};
+  dsl::CollectiveBinding b{.type = semantics::CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2};
   b.product = dsl::FusedProduct{ir::ComputeOp::Gemv, 8, 1, 4, 0};
   dsl::Program fused("f", b);
   const std::string early = errorAt(__LINE__, [&] { fused.chunk(1, Buffer::Input, 0); });
@@ -154,16 +156,16 @@ TEST_CASE("compute: only in fused programs, each product chunk once, and read on
 }
 
 TEST_CASE("a fused binding names a product that fits its collective") {
-  dsl::CollectiveBinding b{.type = CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1};
+  dsl::CollectiveBinding b{.type = semantics::CollectiveType::AllGather, .ranks = 2, .chunkFactor = 1};
   b.product = dsl::FusedProduct{ir::ComputeOp::Gemv, 8, 1, 4, 0};
   CHECK_THROWS_WITH(b.validate(), Catch::Contains("goes with allreduce, not allgather"));
-  b.type = CollectiveType::AllReduce;
+  b.type = semantics::CollectiveType::AllReduce;
   b.chunkFactor = 3;
   CHECK_THROWS_WITH(b.validate(), Catch::Contains("must be a multiple of the 3 input chunks"));
   b.chunkFactor = 2;
-  b.form = CallForm::InPlace;
+  b.form = semantics::CallForm::InPlace;
   CHECK_THROWS_WITH(b.validate(), Catch::Contains("out of place"));
-  b.form = CallForm::OutOfPlace;
+  b.form = semantics::CallForm::OutOfPlace;
   b.product->cols = 2;
   CHECK_THROWS_WITH(b.validate(), Catch::Contains("one column"));
   b.product->cols = 1;

@@ -7,8 +7,9 @@ using ir::Buffer;
 
 namespace {
 
-dsl::Program allreduce(int32_t ranks, CallForm form = CallForm::InPlace) {
-  return dsl::Program("t", {.type = CollectiveType::AllReduce, .ranks = ranks, .chunkFactor = ranks, .form = form});
+dsl::Program allreduce(int32_t ranks, semantics::CallForm form = semantics::CallForm::InPlace) {
+  return dsl::Program(
+      "t", {.type = semantics::CollectiveType::AllReduce, .ranks = ranks, .chunkFactor = ranks, .form = form});
 }
 
 }  // namespace
@@ -33,7 +34,7 @@ TEST_CASE("copy and reduce return the reference at the destination and chain flu
   CHECK(p.trace()[1].kind == dsl::TraceOpKind::Reduce);
   CHECK(p.trace()[1].where.line() > copy.where.line());
   // in(1,1) + in(0,1): the value of a reduce is the sum of both operands.
-  ChunkValues v;
+  semantics::ChunkValues v;
   CHECK(p.values().describe(p.valueAt(1, Buffer::Input, 1)) == "in(0,1)+in(1,1)");
 }
 
@@ -50,17 +51,20 @@ TEST_CASE("in place, input and output are one buffer: writing one makes referenc
   p.chunk(0, Buffer::Input, 0).copy(1, Buffer::Output, 0);
   CHECK_THROWS_WITH(in.copy(0, Buffer::Scratch, 0), Catch::Contains("stale"));
   // Out of place they are separate memories.
-  auto q = allreduce(2, CallForm::OutOfPlace);
+  auto q = allreduce(2, semantics::CallForm::OutOfPlace);
   auto in2 = q.chunk(1, Buffer::Input, 0);
   q.chunk(0, Buffer::Input, 0).copy(1, Buffer::Output, 0);
   CHECK_NOTHROW(in2.copy(0, Buffer::Scratch, 0));
 }
 
 TEST_CASE("in-place allgather keeps each rank's input inside its output") {
-  dsl::Program p("ag", {.type = CollectiveType::AllGather, .ranks = 4, .chunkFactor = 1, .form = CallForm::InPlace});
+  dsl::Program p("ag", {.type = semantics::CollectiveType::AllGather,
+                        .ranks = 4,
+                        .chunkFactor = 1,
+                        .form = semantics::CallForm::InPlace});
   // Rank 2's input chunk 0 is its output chunk 2.
   CHECK(p.values().describe(p.valueAt(2, Buffer::Output, 2)) == "in(2,0)");
-  CHECK(p.valueAt(2, Buffer::Output, 1) == ChunkValues::kUninitialized);
+  CHECK(p.valueAt(2, Buffer::Output, 1) == semantics::ChunkValues::kUninitialized);
 }
 
 TEST_CASE("the trace-level postcondition check explains what is wrong and which call wrote it") {
@@ -77,7 +81,7 @@ TEST_CASE("the trace-level postcondition check explains what is wrong and which 
 }
 
 TEST_CASE("a wrong route is reported with the call that last wrote the chunk") {
-  dsl::Program p("a2a", {.type = CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 1});
+  dsl::Program p("a2a", {.type = semantics::CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 1});
   p.chunk(0, Buffer::Input, 0).copy(0, Buffer::Output, 0);
   p.chunk(0, Buffer::Input, 1).copy(1, Buffer::Output, 0);
   p.chunk(1, Buffer::Input, 0).copy(0, Buffer::Output, 1);
@@ -101,13 +105,17 @@ TEST_CASE("parallelize records its factor on the operations it traces, nested fa
   CHECK(p.trace()[1].parallel == 6);
   CHECK(p.trace()[2].parallel == 1);
   CHECK(p.parallelFactors() == 6);
-  dsl::Program q("t", {.type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2, .form = CallForm::InPlace},
+  dsl::Program q("t",
+                 {.type = semantics::CollectiveType::AllReduce,
+                  .ranks = 2,
+                  .chunkFactor = 2,
+                  .form = semantics::CallForm::InPlace},
                  {.instances = 4});
   CHECK(q.refinement() == 4);
 }
 
 TEST_CASE("split and group make references to parts and to adjacent chunks") {
-  dsl::Program p("s", {.type = CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 2});
+  dsl::Program p("s", {.type = semantics::CollectiveType::AllToAll, .ranks = 2, .chunkFactor = 2});
   auto whole = p.chunk(0, Buffer::Input, 0, 4);
   auto parts = whole.split(2);
   REQUIRE(parts.size() == 2);

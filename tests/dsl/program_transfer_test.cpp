@@ -41,11 +41,12 @@ bool sameTrace(const dsl::Program& a, const dsl::Program& b) {
 
 // A two-rank in-place allreduce with reduces, directives and a parallelized copy back.
 std::shared_ptr<dsl::Program> allreduceOfTwo() {
-  auto p = std::make_shared<dsl::Program>(
-      "two",
-      dsl::CollectiveBinding{
-          .type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 2, .form = CallForm::InPlace},
-      dsl::ProgramOptions{.protocol = ir::Protocol::LL, .instances = 2});
+  auto p = std::make_shared<dsl::Program>("two",
+                                          dsl::CollectiveBinding{.type = semantics::CollectiveType::AllReduce,
+                                                                 .ranks = 2,
+                                                                 .chunkFactor = 2,
+                                                                 .form = semantics::CallForm::InPlace},
+                                          dsl::ProgramOptions{.protocol = ir::Protocol::LL, .instances = 2});
   for (int32_t k = 0; k < 2; ++k) {
     const int32_t from = k, to = 1 - k;
     auto sum = p->chunk(to, Buffer::Input, k, 1, {kScript, 10, 5})
@@ -120,9 +121,10 @@ TEST_CASE("bytes that are not a whole transfer are refused, never read past thei
 }
 
 TEST_CASE("a forged trace is rebuilt through the DSL, which refuses what no program could do") {
-  auto p = std::make_shared<dsl::Program>(
-      "x", dsl::CollectiveBinding{
-               .type = CollectiveType::AllReduce, .ranks = 2, .chunkFactor = 1, .form = CallForm::InPlace});
+  auto p = std::make_shared<dsl::Program>("x", dsl::CollectiveBinding{.type = semantics::CollectiveType::AllReduce,
+                                                                      .ranks = 2,
+                                                                      .chunkFactor = 1,
+                                                                      .form = semantics::CallForm::InPlace});
   p->chunk(0, Buffer::Input, 0, 1, {kScript, 1, 1}).copy(1, Buffer::Scratch, 0, {}, {kScript, 1, 1});
   dsl::ProgramTransfer t = one(p);
   t.last = -1;

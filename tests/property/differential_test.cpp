@@ -121,13 +121,14 @@ class ProgramCheck {
 
  private:
   const ir::Algorithm& algorithm() const { return read_.algorithm; }
-  Collective collective() const {
-    return Collective::standard(generated_.collective, algorithm().ngpus, algorithm().nchunksperloop, generated_.root);
+  semantics::Collective collective() const {
+    return semantics::Collective::standard(generated_.collective, algorithm().ngpus, algorithm().nchunksperloop,
+                                           generated_.root);
   }
-  std::vector<CallForm> forms() const {
-    std::vector<CallForm> out;
-    if (algorithm().servesInPlace()) out.push_back(CallForm::InPlace);
-    if (algorithm().servesOutOfPlace()) out.push_back(CallForm::OutOfPlace);
+  std::vector<semantics::CallForm> forms() const {
+    std::vector<semantics::CallForm> out;
+    if (algorithm().servesInPlace()) out.push_back(semantics::CallForm::InPlace);
+    if (algorithm().servesOutOfPlace()) out.push_back(semantics::CallForm::OutOfPlace);
     return out;
   }
 
@@ -140,7 +141,7 @@ class ProgramCheck {
     }
   }
 
-  RuntimeRun call(const runtime::ExecutableProgram& p, const Regime& regime, CallForm form,
+  RuntimeRun call(const runtime::ExecutableProgram& p, const Regime& regime, semantics::CallForm form,
                   runtime::DataType dtype = runtime::DataType::I32, runtime::ReduceOp op = runtime::ReduceOp::Sum,
                   std::chrono::milliseconds timeout = std::chrono::milliseconds(10000)) {
     ++tally_.runtimeRuns;
@@ -203,7 +204,7 @@ class ProgramCheck {
     countFeatures();
     const std::optional<runtime::ExecutableProgram> p = load("verify says VERIFIED");
     if (!p) return;
-    for (CallForm form : forms())
+    for (semantics::CallForm form : forms())
       for (const Regime& regime : regimes()) {
         const RuntimeRun r = call(*p, regime, form);
         if (r.outcome != RunOutcome::Matches)
@@ -341,7 +342,7 @@ class ProgramCheck {
   // The runtime must get exactly the reported chunks wrong (those with uninitialised data may come
   // out right: the runtime zeroes scratch).
   void checkWrongChunks(const runtime::ExecutableProgram& p, const std::vector<const verify::Violation*>& wrong) {
-    for (CallForm form : forms()) {
+    for (semantics::CallForm form : forms()) {
       std::set<std::pair<int32_t, int32_t>> surely, maybe;
       for (const verify::Violation* v : wrong)
         if (const std::optional<WrongChunk> w = wrongChunkOf(*v); w && w->form == form)

@@ -90,7 +90,7 @@ void simulate(const ir::Algorithm& algorithm, const std::vector<std::pair<int32_
   // Routes run over links and through switches, not through other GPUs: every pair needs one.
   const topo::Topology topology =
       topo::familyTopology(topologyChoice % 2 ? topo::Family::Switch : topo::Family::FullyConnected, {algorithm.ngpus});
-  const int64_t tile = tileBytes(algorithm.proto);
+  const int64_t tile = semantics::tileBytes(algorithm.proto);
   sim::SimulationOptions options;
   for (const auto& [tiles, maxAllowed] : configurations) {
     const int64_t chunk = tiles <= 1 ? tile / maxAllowed : tile * (tiles - 1) + tile / 2;

@@ -37,7 +37,7 @@ struct RuntimeRun {
 };
 
 struct CallSettings {
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
   int32_t root = 0;
   runtime::DataType dtype = runtime::DataType::I32;
   runtime::ReduceOp op = runtime::ReduceOp::Sum;

@@ -9,7 +9,9 @@
 namespace ccforge::property {
 namespace {
 
-CallForm formNamed(const std::string& s) { return s == "in-place" ? CallForm::InPlace : CallForm::OutOfPlace; }
+semantics::CallForm formNamed(const std::string& s) {
+  return s == "in-place" ? semantics::CallForm::InPlace : semantics::CallForm::OutOfPlace;
+}
 
 // The chunk range a step reads or writes, as the runtime executes it.
 struct Range {
@@ -19,26 +21,26 @@ struct Range {
   bool writes;
 };
 
-std::vector<Range> rangesOf(const LoadedStep& s) {
+std::vector<Range> rangesOf(const semantics::LoadedStep& s) {
   std::vector<Range> out;
-  if (readsLocalSource(s.type)) out.push_back({s.srcbuf, s.srcoff, s.cnt, false});
-  if (readsLocalDestination(s.type)) out.push_back({s.dstbuf, s.dstoff, s.cnt, false});
-  if (writesLocalDestination(s.type)) out.push_back({s.dstbuf, s.dstoff, s.cnt, true});
+  if (semantics::readsLocalSource(s.type)) out.push_back({s.srcbuf, s.srcoff, s.cnt, false});
+  if (semantics::readsLocalDestination(s.type)) out.push_back({s.dstbuf, s.dstoff, s.cnt, false});
+  if (semantics::writesLocalDestination(s.type)) out.push_back({s.dstbuf, s.dstoff, s.cnt, true});
   return out;
 }
 
 // Whether `r` covers chunk `index` of `buffer` (aliasing as the call form lays the buffers out).
-bool covers(const RankLayout& layout, const Range& r, ir::Buffer buffer, int32_t index) {
-  const BufferView &a = layout.view(r.buffer), &b = layout.view(buffer);
+bool covers(const semantics::RankLayout& layout, const Range& r, ir::Buffer buffer, int32_t index) {
+  const semantics::BufferView &a = layout.view(r.buffer), &b = layout.view(buffer);
   const int32_t at = b.base + index, begin = a.base + r.offset;
   return a.region == b.region && begin <= at && at < begin + r.count;
 }
 
 class StepLookup {
  public:
-  explicit StepLookup(const ir::Algorithm& algorithm) : load_(loadProgram(algorithm)) {}
+  explicit StepLookup(const ir::Algorithm& algorithm) : load_(semantics::loadProgram(algorithm)) {}
   // The loaded step a finding names, or nullptr.
-  const LoadedStep* find(const verify::StepRef& ref) const {
+  const semantics::LoadedStep* find(const verify::StepRef& ref) const {
     if (!load_.program || ref.rank < 0 || ref.rank >= load_.program->ranks() || ref.tb < 0 ||
         ref.tb >= load_.program->threadBlocksOfRank(ref.rank))
       return nullptr;
@@ -48,14 +50,14 @@ class StepLookup {
   }
 
  private:
-  LoadResult load_;
+  semantics::LoadResult load_;
 };
 
 std::string refName(const verify::StepRef& r) {
   return "rank " + std::to_string(r.rank) + " tb " + std::to_string(r.tb) + " step " + std::to_string(r.step);
 }
 
-void checkPostcondition(const StepLookup& steps, const Collective& collective, const verify::Violation& v,
+void checkPostcondition(const StepLookup& steps, const semantics::Collective& collective, const verify::Violation& v,
                         std::vector<std::string>& problems) {
   static const std::regex kMessage(
       R"(^(in-place|out-of-place): rank (\d+) output chunk (\d+) holds (.+), but .+ requires (.+)$)");
@@ -75,10 +77,10 @@ void checkPostcondition(const StepLookup& steps, const Collective& collective, c
   for (const verify::StepRef& r : v.steps)
     if (!steps.find(r)) problems.push_back("names " + refName(r) + ", which does not exist");
   const verify::StepRef& last = v.steps.back();
-  const LoadedStep* writer = steps.find(last);
+  const semantics::LoadedStep* writer = steps.find(last);
   if (!writer) return;
   const int32_t rank = std::stoi(m[2]), chunk = std::stoi(m[3]);
-  const RankLayout layout = collective.layout(rank, formNamed(m[1]), 0);
+  const semantics::RankLayout layout = collective.layout(rank, formNamed(m[1]), 0);
   const std::vector<Range> ranges = rangesOf(*writer);
   const bool writesIt = last.rank == rank && std::any_of(ranges.begin(), ranges.end(), [&](const Range& r) {
                           return r.writes && covers(layout, r, ir::Buffer::Output, chunk);
@@ -86,7 +88,7 @@ void checkPostcondition(const StepLookup& steps, const Collective& collective, c
   if (!writesIt) problems.push_back("the last step named, " + refName(last) + ", does not write the wrong chunk");
 }
 
-void checkRace(const StepLookup& steps, const Collective& collective, const verify::Violation& v,
+void checkRace(const StepLookup& steps, const semantics::Collective& collective, const verify::Violation& v,
                std::vector<std::string>& problems) {
   static const std::regex kMessage(
       R"(^(in-place|out-of-place): rank (\d+) ([ios])\[(\d+)\] is accessed by tb (\d+) step (\d+) and tb (\d+) step (\d+),)");
@@ -101,10 +103,10 @@ void checkRace(const StepLookup& steps, const Collective& collective, const veri
   }
   const int32_t rank = std::stoi(m[2]), index = std::stoi(m[4]);
   const ir::Buffer buffer = *ir::parseBuffer(m[3].str());
-  const RankLayout layout = collective.layout(rank, formNamed(m[1]), 0);
+  const semantics::RankLayout layout = collective.layout(rank, formNamed(m[1]), 0);
   bool someWrite = false;
   for (const verify::StepRef& r : v.steps) {
-    const LoadedStep* s = steps.find(r);
+    const semantics::LoadedStep* s = steps.find(r);
     if (!s || r.rank != rank) {
       problems.push_back("names " + refName(r) + ", which is not a step of rank " + std::to_string(rank));
       continue;
@@ -122,7 +124,7 @@ void checkRace(const StepLookup& steps, const Collective& collective, const veri
 }
 
 // One step whose source and destination share memory, shifted: recomputed from the step itself.
-void checkRaceWithinStep(const StepLookup& steps, const Collective& collective, const verify::Violation& v,
+void checkRaceWithinStep(const StepLookup& steps, const semantics::Collective& collective, const verify::Violation& v,
                          std::vector<std::string>& problems) {
   static const std::regex kMessage(R"(^(in-place|out-of-place): rank (\d+) tb (\d+) step (\d+): ')");
   std::smatch m;
@@ -131,16 +133,16 @@ void checkRaceWithinStep(const StepLookup& steps, const Collective& collective, 
     return;
   }
   const verify::StepRef& r = v.steps.front();
-  const LoadedStep* s = steps.find(r);
+  const semantics::LoadedStep* s = steps.find(r);
   if (!s || r.rank != std::stoi(m[2]) || r.tb != std::stoi(m[3]) || r.step != std::stoi(m[4])) {
     problems.push_back("names " + refName(r) + ", which is not the step of the message");
     return;
   }
-  const RankLayout layout = collective.layout(r.rank, formNamed(m[1]), 0);
-  const BufferView &src = layout.view(s->srcbuf), &dst = layout.view(s->dstbuf);
+  const semantics::RankLayout layout = collective.layout(r.rank, formNamed(m[1]), 0);
+  const semantics::BufferView &src = layout.view(s->srcbuf), &dst = layout.view(s->dstbuf);
   const int64_t from = int64_t{src.base} + s->srcoff, to = int64_t{dst.base} + s->dstoff;
   const bool shiftedOverlap = src.region == dst.region && from != to && from < to + s->cnt && to < from + s->cnt;
-  if (!readsLocalSource(s->type) || !writesLocalDestination(s->type) || !shiftedOverlap)
+  if (!semantics::readsLocalSource(s->type) || !semantics::writesLocalDestination(s->type) || !shiftedOverlap)
     problems.push_back(refName(r) + " does not read and write the same memory shifted");
 }
 
@@ -168,7 +170,7 @@ std::optional<DeadlockConfiguration> deadlockConfigurationOf(const verify::Viola
   return DeadlockConfiguration{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
 }
 
-std::vector<std::string> evidenceProblems(const ir::Algorithm& algorithm, const Collective& collective,
+std::vector<std::string> evidenceProblems(const ir::Algorithm& algorithm, const semantics::Collective& collective,
                                           const verify::Violation& v) {
   std::vector<std::string> problems;
   const StepLookup steps(algorithm);

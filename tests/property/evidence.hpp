@@ -19,7 +19,7 @@ inline bool inRuleFamily(const verify::Violation& v, std::string_view family) { 
 
 // A wrong output chunk as a postcondition finding states it.
 struct WrongChunk {
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
   int32_t rank = 0;
   int32_t chunk = 0;
   bool uninitialised = false;  // the value includes uninitialised data (the runtime's scratch is zero)
@@ -35,7 +35,7 @@ struct DeadlockConfiguration {
 std::optional<DeadlockConfiguration> deadlockConfigurationOf(const verify::Violation& v);
 
 // What is missing from the evidence of a postcondition, race or deadlock finding (empty: none).
-std::vector<std::string> evidenceProblems(const ir::Algorithm& algorithm, const Collective& collective,
+std::vector<std::string> evidenceProblems(const ir::Algorithm& algorithm, const semantics::Collective& collective,
                                           const verify::Violation& v);
 
 }  // namespace ccforge::property

@@ -24,8 +24,10 @@ void makeFused(ir::Algorithm& a) {
       std::vector<ir::Step> steps;
       for (ir::Step st : g.threadBlocks[t].steps) {
         int32_t last = -1;
-        if (readsLocalSource(st.type) && st.srcbuf == Buffer::Input) last = std::max(last, st.srcoff + st.cnt - 1);
-        if (readsLocalDestination(st.type) && st.dstbuf == Buffer::Input) last = std::max(last, st.dstoff + st.cnt - 1);
+        if (semantics::readsLocalSource(st.type) && st.srcbuf == Buffer::Input)
+          last = std::max(last, st.srcoff + st.cnt - 1);
+        if (semantics::readsLocalDestination(st.type) && st.dstbuf == Buffer::Input)
+          last = std::max(last, st.dstoff + st.cnt - 1);
         if (last >= 0 && st.depid >= 0) {
           ir::Step nop;
           nop.type = OpType::Nop;

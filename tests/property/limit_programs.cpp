@@ -28,7 +28,7 @@ ir::ThreadBlock block(int32_t id, int32_t send, int32_t recv, std::vector<ir::St
   return tb;
 }
 
-ir::Algorithm header(const std::string& name, CollectiveType type, int32_t ranks, int32_t chunks, Rng& rng) {
+ir::Algorithm header(const std::string& name, semantics::CollectiveType type, int32_t ranks, int32_t chunks, Rng& rng) {
   ir::Algorithm a;
   a.name = name;
   a.proto = rng.chance(50) ? ir::Protocol::Simple : rng.chance(50) ? ir::Protocol::LL : ir::Protocol::LL128;
@@ -47,7 +47,8 @@ ir::Algorithm header(const std::string& name, CollectiveType type, int32_t ranks
 // Allreduce on two ranks, every transfer and local step over all C chunks at once.
 GeneratedProgram bigCount(Rng& rng, const std::string& name) {
   const int32_t c = rng.between(64, 76);
-  GeneratedProgram out{header(name, CollectiveType::AllReduce, 2, c, rng), CollectiveType::AllReduce, 0, {}, {}};
+  GeneratedProgram out{
+      header(name, semantics::CollectiveType::AllReduce, 2, c, rng), semantics::CollectiveType::AllReduce, 0, {}, {}};
   for (int32_t r = 0; r < 2; ++r) {
     ir::Gpu g;
     g.id = r, g.inputChunks = c, g.outputChunks = c, g.scratchChunks = c;
@@ -66,7 +67,8 @@ GeneratedProgram bigCount(Rng& rng, const std::string& name) {
 // and adds them up in two runs of k `re` steps in one block.
 GeneratedProgram longRuns(Rng& rng, const std::string& name) {
   const int32_t k = rng.between(12, 19);
-  GeneratedProgram out{header(name, CollectiveType::Reduce, k + 1, 2, rng), CollectiveType::Reduce, 0, {}, {}};
+  GeneratedProgram out{
+      header(name, semantics::CollectiveType::Reduce, k + 1, 2, rng), semantics::CollectiveType::Reduce, 0, {}, {}};
   ir::Gpu root;
   root.id = 0, root.inputChunks = 2, root.outputChunks = 2, root.scratchChunks = 2 * k;
   std::vector<ir::Step> sum{step(OpType::Copy, Buffer::Input, 0, Buffer::Output, 0, 2)};
@@ -94,7 +96,8 @@ GeneratedProgram longRuns(Rng& rng, const std::string& name) {
 GeneratedProgram manySteps(Rng& rng, const std::string& name) {
   const int32_t s = rng.between(56, 70);
   constexpr int32_t kPerLocalStep = 32;
-  GeneratedProgram out{header(name, CollectiveType::AllReduce, 2, s, rng), CollectiveType::AllReduce, 0, {}, {}};
+  GeneratedProgram out{
+      header(name, semantics::CollectiveType::AllReduce, 2, s, rng), semantics::CollectiveType::AllReduce, 0, {}, {}};
   for (int32_t r = 0; r < 2; ++r) {
     std::vector<ir::Step> sends, receives, local;
     for (int32_t k = 0; k < s; ++k) {

@@ -97,8 +97,8 @@ class AgreementCheck {
     options.maxReportedPerRule = 1000;
     // Custom collectives load in msccl-legacy only (the executor takes the built-in names); fused
     // programs run on ccforge's interpreter (docs/fused.md).
-    if (family_ == Family::Custom) options.profile = legacyProfile();
-    if (family_ == Family::Fused) options.profile = fusedProfile();
+    if (family_ == Family::Custom) options.profile = semantics::legacyProfile();
+    if (family_ == Family::Fused) options.profile = semantics::fusedProfile();
     if (generated_.custom)
       options.customCollective = generated_.custom;
     else if (isRooted(generated_.collective))
@@ -122,9 +122,9 @@ class AgreementCheck {
       return oracle::standardPostcondition(std::string(collectiveTypeName(generated_.collective)), a.ngpus,
                                            a.nchunksperloop, generated_.root);
     std::vector<oracle::RequiredChunk> required;
-    for (const ChunkMapEntry& e : generated_.custom->post) {
+    for (const semantics::ChunkMapEntry& e : generated_.custom->post) {
       oracle::RequiredChunk c{e.rank, e.index, {}};
-      for (const Atom& atom : e.value) c.sources.emplace_back(atom.rank, atom.index);
+      for (const semantics::Atom& atom : e.value) c.sources.emplace_back(atom.rank, atom.index);
       required.push_back(std::move(c));
     }
     return oracle::customPostcondition(a.ngpus, generated_.custom->inputChunks, generated_.custom->outputChunks,
@@ -194,7 +194,8 @@ class AgreementCheck {
     for (bool form : forms()) {
       std::set<std::pair<int32_t, int32_t>> named;
       for (const verify::Violation* v : wrong)
-        if (const std::optional<WrongChunk> w = wrongChunkOf(*v); w && (w->form == CallForm::InPlace) == form)
+        if (const std::optional<WrongChunk> w = wrongChunkOf(*v);
+            w && (w->form == semantics::CallForm::InPlace) == form)
           named.insert({w->rank, w->chunk});
       for (const auto& [tiles, maxAllowedCount] : kConfigurations) {
         const oracle::Outcome o = run(form, tiles, maxAllowedCount, slots);

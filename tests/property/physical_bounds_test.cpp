@@ -34,16 +34,17 @@ using namespace ccforge;
 
 namespace {
 
-constexpr CollectiveType kCollectives[] = {CollectiveType::AllReduce, CollectiveType::AllGather,
-                                           CollectiveType::ReduceScatter, CollectiveType::AllToAll};
+constexpr semantics::CollectiveType kCollectives[] = {
+    semantics::CollectiveType::AllReduce, semantics::CollectiveType::AllGather,
+    semantics::CollectiveType::ReduceScatter, semantics::CollectiveType::AllToAll};
 
 // The largest algbw (GB/s, nccl-tests' size over the time) the topology allows for the collective;
 // nullopt where the bound is past its work limit. Allreduce: reducescatter + allgather, or the
 // in-switch reduction where the switches reduce, whichever allows more.
-std::optional<double> algbwBound(const topo::Topology& t, CollectiveType c) {
+std::optional<double> algbwBound(const topo::Topology& t, semantics::CollectiveType c) {
   try {
     double bound = topo::toDouble(synth::collectiveBound(t, c).algbwUpperBoundGBps);
-    if (c == CollectiveType::AllReduce)
+    if (c == semantics::CollectiveType::AllReduce)
       if (const std::optional<synth::CollectiveBound> s = synth::inSwitchAllReduceBound(t))
         bound = std::max(bound, topo::toDouble(s->algbwUpperBoundGBps));
     return bound;
@@ -68,7 +69,7 @@ struct Machine {
 
 void checkNcclModel(const Machine& m) {
   const sim::NcclSetup setup = sim::ncclSetup(m.topology, sim::modelParameters(m.topology));
-  for (CollectiveType c : kCollectives) {
+  for (semantics::CollectiveType c : kCollectives) {
     const std::optional<double> bound = algbwBound(m.topology, c);
     if (!bound) continue;
     for (uint64_t bytes = 1024; bytes <= (uint64_t{8} << 30); bytes *= 8)
@@ -88,7 +89,7 @@ tune::TuneOptions tuneOptions(const topo::Topology& t) {
 // tune's predictions: every library candidate simulated (and extrapolated past 64 MiB) and
 // NCCL's, 1 KiB to 4 GiB.
 void checkTune(const Machine& m) {
-  for (CollectiveType c : kCollectives) {
+  for (semantics::CollectiveType c : kCollectives) {
     const std::optional<double> bound = algbwBound(m.topology, c);
     if (!bound) continue;
     tune::CandidateSet set = tune::gatherCandidates(
@@ -107,7 +108,7 @@ void checkTune(const Machine& m) {
 
 // plan's cost tables: each library allreduce in each protocol, 1 KiB to 256 MiB.
 void checkPlan(const Machine& m) {
-  const std::optional<double> bound = algbwBound(m.topology, CollectiveType::AllReduce);
+  const std::optional<double> bound = algbwBound(m.topology, semantics::CollectiveType::AllReduce);
   REQUIRE(bound);
   plan::SimulatedCostOptions options;
   options.maxBytes = uint64_t{256} << 20;

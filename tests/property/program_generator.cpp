@@ -53,23 +53,24 @@ struct Target {
 };
 
 struct Shape {
-  CollectiveType type = CollectiveType::AllReduce;
+  semantics::CollectiveType type = semantics::CollectiveType::AllReduce;
   int32_t ranks = 2;
   int32_t chunks = 1;  // nchunksperloop
   int32_t root = 0;
   int32_t channels = 1;
   ir::Protocol protocol = ir::Protocol::Simple;
-  std::vector<CallForm> forms;
-  std::optional<CustomCollectiveSpec> custom;  // type Custom: the chunk map
+  std::vector<semantics::CallForm> forms;
+  std::optional<semantics::CustomCollectiveSpec> custom;  // type Custom: the chunk map
 };
 
-Collective collectiveOf(const Shape& s) {
-  return s.custom ? Collective::custom(*s.custom) : Collective::standard(s.type, s.ranks, s.chunks, s.root);
+semantics::Collective collectiveOf(const Shape& s) {
+  return s.custom ? semantics::Collective::custom(*s.custom)
+                  : semantics::Collective::standard(s.type, s.ranks, s.chunks, s.root);
 }
 
 // A chunk range a step reads or writes, in the memory regions a call form lays the buffers out in.
 struct Access {
-  CallForm form;
+  semantics::CallForm form;
   int32_t region;
   int32_t begin;
   int32_t end;
@@ -99,7 +100,7 @@ class Planner {
       return out;
     };
     switch (shape_.type) {
-      case CollectiveType::AllReduce:
+      case semantics::CollectiveType::AllReduce:
         forRuns(shape_.chunks, [&](int32_t g, int32_t len) {
           const int32_t c = rng_.below(static_cast<size_t>(n));
           std::vector<Target> others;
@@ -108,18 +109,18 @@ class Planner {
           pieces.push_back(reduction(c, g, len, Loc{Buffer::Output, g}, others));
         });
         break;
-      case CollectiveType::Reduce:
+      case semantics::CollectiveType::Reduce:
         forRuns(shape_.chunks, [&](int32_t g, int32_t len) {
           pieces.push_back(reduction(shape_.root, g, len, Loc{Buffer::Output, g}, {}));
         });
         break;
-      case CollectiveType::ReduceScatter:
+      case semantics::CollectiveType::ReduceScatter:
         for (int32_t r = 0; r < n; ++r)
           forRuns(shard, [&](int32_t k, int32_t len) {
             pieces.push_back(reduction(r, r * shard + k, len, Loc{Buffer::Output, k}, {}));
           });
         break;
-      case CollectiveType::AllGather:
+      case semantics::CollectiveType::AllGather:
         for (int32_t q = 0; q < n; ++q)
           forRuns(shard, [&](int32_t k, int32_t len) {
             pieces.push_back(multicast(q, Loc{Buffer::Input, k}, len, everyRank([&](int32_t) {
@@ -127,31 +128,31 @@ class Planner {
                                        })));
           });
         break;
-      case CollectiveType::Broadcast:
+      case semantics::CollectiveType::Broadcast:
         forRuns(shape_.chunks, [&](int32_t g, int32_t len) {
           pieces.push_back(multicast(shape_.root, Loc{Buffer::Input, g}, len, everyRank([&](int32_t) {
                                        return Loc{Buffer::Output, g};
                                      })));
         });
         break;
-      case CollectiveType::Gather:
+      case semantics::CollectiveType::Gather:
         for (int32_t q = 0; q < n; ++q)
           forRuns(shard, [&](int32_t k, int32_t len) {
             pieces.push_back(
                 multicast(q, Loc{Buffer::Input, k}, len, {{shape_.root, Loc{Buffer::Output, q * shard + k}}}));
           });
         break;
-      case CollectiveType::Scatter:
+      case semantics::CollectiveType::Scatter:
         for (int32_t r = 0; r < n; ++r)
           forRuns(shard, [&](int32_t k, int32_t len) {
             pieces.push_back(
                 multicast(shape_.root, Loc{Buffer::Input, r * shard + k}, len, {{r, Loc{Buffer::Output, k}}}));
           });
         break;
-      case CollectiveType::AllToAll: {
+      case semantics::CollectiveType::AllToAll: {
         // In place, rank r's output q*shard+k is its input for rank q: stage results in scratch.
         const bool staged =
-            std::find(shape_.forms.begin(), shape_.forms.end(), CallForm::InPlace) != shape_.forms.end();
+            std::find(shape_.forms.begin(), shape_.forms.end(), semantics::CallForm::InPlace) != shape_.forms.end();
         for (int32_t q = 0; q < n; ++q)
           for (int32_t r = 0; r < n; ++r)
             forRuns(shard, [&](int32_t k, int32_t len) {
@@ -166,8 +167,8 @@ class Planner {
             });
         break;
       }
-      case CollectiveType::Custom:
-        for (const ChunkMapEntry& e : shape_.custom->post) {
+      case semantics::CollectiveType::Custom:
+        for (const semantics::ChunkMapEntry& e : shape_.custom->post) {
           const Loc out{Buffer::Output, e.index};
           if (e.value.size() == 1)
             pieces.push_back(multicast(e.value[0].rank, Loc{Buffer::Input, e.value[0].index}, 1, {{e.rank, out}}));
@@ -234,9 +235,9 @@ class Planner {
 
   // Whether a and b are the same memory in every call form the program serves.
   bool sameMemory(int32_t rank, Loc a, Loc b) const {
-    for (CallForm f : shape_.forms) {
-      const RankLayout l = collective_.layout(rank, f, 0);
-      const BufferView &va = l.view(a.buf), &vb = l.view(b.buf);
+    for (semantics::CallForm f : shape_.forms) {
+      const semantics::RankLayout l = collective_.layout(rank, f, 0);
+      const semantics::BufferView &va = l.view(a.buf), &vb = l.view(b.buf);
       if (va.region != vb.region || va.base + a.off != vb.base + b.off) return false;
     }
     return true;
@@ -504,7 +505,7 @@ class Planner {
 
   Rng& rng_;
   const Shape& shape_;
-  Collective collective_;
+  semantics::Collective collective_;
   std::vector<int32_t> scratch_;
 };
 
@@ -620,15 +621,15 @@ class Assembler {
 
   std::vector<Access> accessesOf(const PlannedStep& s) const {
     std::vector<Access> out;
-    for (CallForm f : shape_.forms) {
-      const RankLayout l = collective_.layout(s.rank, f, 0);
+    for (semantics::CallForm f : shape_.forms) {
+      const semantics::RankLayout l = collective_.layout(s.rank, f, 0);
       auto add = [&](Loc loc, bool writes) {
-        const BufferView& v = l.view(loc.buf);
+        const semantics::BufferView& v = l.view(loc.buf);
         out.push_back({f, v.region, v.base + loc.off, v.base + loc.off + s.cnt, writes});
       };
-      if (readsLocalSource(s.type)) add(s.src, false);
-      if (readsLocalDestination(s.type)) add(s.dst, false);
-      if (writesLocalDestination(s.type)) add(s.dst, true);
+      if (semantics::readsLocalSource(s.type)) add(s.src, false);
+      if (semantics::readsLocalDestination(s.type)) add(s.dst, false);
+      if (semantics::writesLocalDestination(s.type)) add(s.dst, true);
     }
     return out;
   }
@@ -686,7 +687,7 @@ class Assembler {
       st.s = static_cast<int32_t>(tb.steps.size());
       st.type = s.type;
       st.cnt = s.cnt;
-      const bool src = readsLocalSource(s.type), dst = writesLocalDestination(s.type);
+      const bool src = semantics::readsLocalSource(s.type), dst = semantics::writesLocalDestination(s.type);
       const Loc unused = rng_.chance(50) ? Loc{Buffer::Input, -1} : (src ? s.src : s.dst);
       st.srcbuf = (src ? s.src : unused).buf;
       st.srcoff = (src ? s.src : unused).off;
@@ -706,29 +707,32 @@ class Assembler {
 
   Rng& rng_;
   const Shape& shape_;
-  Collective collective_;
+  semantics::Collective collective_;
   std::vector<Rank> ranks_;
 };
 
 Shape randomShape(Rng& rng) {
-  static constexpr std::array<CollectiveType, 8> kTypes{
-      CollectiveType::AllReduce, CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllToAll,
-      CollectiveType::Broadcast, CollectiveType::Reduce,    CollectiveType::Gather,        CollectiveType::Scatter};
+  static constexpr std::array<semantics::CollectiveType, 8> kTypes{
+      semantics::CollectiveType::AllReduce,     semantics::CollectiveType::AllGather,
+      semantics::CollectiveType::ReduceScatter, semantics::CollectiveType::AllToAll,
+      semantics::CollectiveType::Broadcast,     semantics::CollectiveType::Reduce,
+      semantics::CollectiveType::Gather,        semantics::CollectiveType::Scatter};
   Shape s;
   s.type = kTypes[static_cast<size_t>(rng.below(kTypes.size()))];
   s.ranks = rng.between(2, 5);
-  const bool shards = s.type == CollectiveType::AllGather || s.type == CollectiveType::ReduceScatter ||
-                      s.type == CollectiveType::AllToAll || s.type == CollectiveType::Gather ||
-                      s.type == CollectiveType::Scatter;
-  const int32_t perRank = s.type == CollectiveType::AllToAll && s.ranks > 3 ? 1 : rng.between(1, 2);
+  const bool shards = s.type == semantics::CollectiveType::AllGather ||
+                      s.type == semantics::CollectiveType::ReduceScatter ||
+                      s.type == semantics::CollectiveType::AllToAll || s.type == semantics::CollectiveType::Gather ||
+                      s.type == semantics::CollectiveType::Scatter;
+  const int32_t perRank = s.type == semantics::CollectiveType::AllToAll && s.ranks > 3 ? 1 : rng.between(1, 2);
   s.chunks = shards ? s.ranks * perRank : rng.between(1, 3);
   s.root = isRooted(s.type) ? rng.below(static_cast<size_t>(s.ranks)) : 0;
   s.channels = rng.between(1, 2);
   s.protocol = rng.chance(50) ? ir::Protocol::Simple : rng.chance(50) ? ir::Protocol::LL : ir::Protocol::LL128;
   switch (rng.below(3)) {
-    case 0: s.forms = {CallForm::InPlace}; break;
-    case 1: s.forms = {CallForm::OutOfPlace}; break;
-    default: s.forms = {CallForm::InPlace, CallForm::OutOfPlace}; break;
+    case 0: s.forms = {semantics::CallForm::InPlace}; break;
+    case 1: s.forms = {semantics::CallForm::OutOfPlace}; break;
+    default: s.forms = {semantics::CallForm::InPlace, semantics::CallForm::OutOfPlace}; break;
   }
   return s;
 }
@@ -737,9 +741,9 @@ Shape randomShape(Rng& rng) {
 // chunk of any rank, or the sum of one input index over all ranks.
 Shape randomCustomShape(Rng& rng) {
   Shape s;
-  s.type = CollectiveType::Custom;
+  s.type = semantics::CollectiveType::Custom;
   s.ranks = rng.between(2, 4);
-  CustomCollectiveSpec spec;
+  semantics::CustomCollectiveSpec spec;
   spec.name = "property-custom";
   spec.ranks = s.ranks;
   spec.inputChunks = rng.between(1, 3);
@@ -748,19 +752,19 @@ Shape randomCustomShape(Rng& rng) {
     for (int32_t k = 0; k < spec.outputChunks; ++k) {
       const int32_t kind = rng.below(4);
       if (kind == 0) continue;
-      ChunkMapEntry e{r, k, {}};
+      semantics::ChunkMapEntry e{r, k, {}};
       const int32_t index = rng.below(static_cast<size_t>(spec.inputChunks));
       if (kind == 3)
-        for (int32_t q = 0; q < s.ranks; ++q) e.value.push_back(Atom{q, index});
+        for (int32_t q = 0; q < s.ranks; ++q) e.value.push_back(semantics::Atom{q, index});
       else
-        e.value.push_back(Atom{rng.below(static_cast<size_t>(s.ranks)), index});
+        e.value.push_back(semantics::Atom{rng.below(static_cast<size_t>(s.ranks)), index});
       spec.post.push_back(std::move(e));
     }
-  if (spec.post.empty()) spec.post.push_back(ChunkMapEntry{0, 0, {Atom{s.ranks - 1, 0}}});
+  if (spec.post.empty()) spec.post.push_back(semantics::ChunkMapEntry{0, 0, {semantics::Atom{s.ranks - 1, 0}}});
   s.chunks = std::max(spec.inputChunks, spec.outputChunks);
   s.channels = rng.between(1, 2);
   s.protocol = rng.chance(50) ? ir::Protocol::Simple : ir::Protocol::LL;
-  s.forms = {CallForm::OutOfPlace};
+  s.forms = {semantics::CallForm::OutOfPlace};
   s.custom = std::move(spec);
   return s;
 }
@@ -780,9 +784,9 @@ GeneratedProgram generateProgram(uint64_t seed, const GeneratorOptions& options)
       // Fused programs are out of place, and compute on every rank: not broadcast or scatter, whose
       // non-root ranks may not touch their input (buffers.root-only).
       while (options.fusedPrograms &&
-             (shape.type == CollectiveType::Broadcast || shape.type == CollectiveType::Scatter))
+             (shape.type == semantics::CollectiveType::Broadcast || shape.type == semantics::CollectiveType::Scatter))
         shape = randomShape(rng);
-      if (options.fusedPrograms) shape.forms = {CallForm::OutOfPlace};
+      if (options.fusedPrograms) shape.forms = {semantics::CallForm::OutOfPlace};
     }
     Planner planner(rng, shape);
     const std::vector<Action> order = planner.plan();
@@ -791,11 +795,12 @@ GeneratedProgram generateProgram(uint64_t seed, const GeneratorOptions& options)
     out.algorithm = assembler.algorithm(planner.scratchChunks());
     out.collective = shape.type;
     out.root = shape.root;
-    const bool inPlace = std::find(shape.forms.begin(), shape.forms.end(), CallForm::InPlace) != shape.forms.end();
+    const bool inPlace =
+        std::find(shape.forms.begin(), shape.forms.end(), semantics::CallForm::InPlace) != shape.forms.end();
     out.algorithm.name = "property-" + std::to_string(seed);
     out.algorithm.inplace = inPlace;
     out.algorithm.outofplace =
-        std::find(shape.forms.begin(), shape.forms.end(), CallForm::OutOfPlace) != shape.forms.end();
+        std::find(shape.forms.begin(), shape.forms.end(), semantics::CallForm::OutOfPlace) != shape.forms.end();
     out.algorithm.minBytes = 0;
     out.algorithm.maxBytes = 0;
     out.custom = shape.custom;

@@ -27,10 +27,10 @@ namespace ccforge::property {
 
 struct GeneratedProgram {
   ir::Algorithm algorithm;
-  CollectiveType collective = CollectiveType::AllReduce;
-  int32_t root = 0;                            // rooted collectives
-  std::vector<std::string> mutations;          // what was changed after the correct construction, in order
-  std::optional<CustomCollectiveSpec> custom;  // collective Custom: its chunk map
+  semantics::CollectiveType collective = semantics::CollectiveType::AllReduce;
+  int32_t root = 0;                                       // rooted collectives
+  std::vector<std::string> mutations;                     // what was changed after the correct construction, in order
+  std::optional<semantics::CustomCollectiveSpec> custom;  // collective Custom: its chunk map
 };
 
 // Programs of other kinds than the eight collectives' plain schedules.

@@ -92,13 +92,13 @@ TEST_CASE("bad input: a program for a different number of ranks") {
 
 TEST_CASE("bad input: in-place buffers that do not alias as NCCL requires") {
   samples::SampleOptions o;
-  o.form = CallForm::InPlace;
+  o.form = semantics::CallForm::InPlace;
   const ExecutableProgram p = compileSample(samples::ringAllGather(2, o));
   ProgramSet set;
   set.add(p);
   Runtime runtime(std::move(set), makeCpuTarget({}));
   CallShape call = callFor(p, 8, DataType::F32, ReduceOp::Sum);
-  call.form = CallForm::InPlace;
+  call.form = semantics::CallForm::InPlace;
   std::vector<std::vector<float>> buf(2, std::vector<float>(16, kPoison));
   std::vector<RankBuffers> views{{buf[0].data(), 8, buf[0].data(), 16}, {buf[1].data(), 8, buf[1].data(), 16}};
   CHECK_THROWS_WITH(runtime.run(call, views),
@@ -110,15 +110,15 @@ TEST_CASE("bad input: in-place buffers that do not alias as NCCL requires") {
 
 TEST_CASE("bad input: parameters the collective cannot have") {
   CallShape gather;
-  gather.collective = CollectiveType::Gather;
+  gather.collective = semantics::CollectiveType::Gather;
   gather.ranks = 4;
   gather.count = 10;
   CHECK_THROWS_WITH(bufferSizes(gather, 0), "gather needs count (10) to be a multiple of the number of ranks (4)");
   CallShape custom;
-  custom.collective = CollectiveType::Custom;
+  custom.collective = semantics::CollectiveType::Custom;
   CHECK_THROWS_WITH(bufferSizes(custom, 0), Catch::Contains("cannot run a custom collective"));
   CallShape rooted;
-  rooted.collective = CollectiveType::Broadcast;
+  rooted.collective = semantics::CollectiveType::Broadcast;
   rooted.ranks = 2;
   rooted.root = 2;
   CHECK_THROWS_WITH(bufferSizes(rooted, 0), Catch::Contains("root 2 is out of range"));

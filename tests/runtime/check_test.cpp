@@ -14,7 +14,7 @@ namespace {
 
 CallShape allreduce(int32_t ranks, int64_t count, DataType t, ReduceOp op = ReduceOp::Sum) {
   CallShape c;
-  c.collective = CollectiveType::AllReduce;
+  c.collective = semantics::CollectiveType::AllReduce;
   c.ranks = ranks;
   c.count = count;
   c.dtype = t;
@@ -84,7 +84,7 @@ TEST_CASE("min and max are exact, and NaN never passes") {
 
 TEST_CASE("outputs the collective leaves unconstrained are not checked") {
   CallShape reduce = allreduce(2, 1, DataType::I32);
-  reduce.collective = CollectiveType::Reduce;
+  reduce.collective = semantics::CollectiveType::Reduce;
   reduce.root = 1;
   std::vector<std::vector<int32_t>> in{{1}, {2}}, out{{12345}, {3}};
   const CheckResult r = checkOutputs(reduce, pointers(in), pointers(out));

@@ -39,7 +39,8 @@ std::vector<fs::path> filesIn(const std::string& dir) {
 
 void sweepFile(const fs::path& path) {
   const ExecutableProgram p = loadFile(path.string());
-  const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+  const semantics::CallForm form =
+      p.serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
   for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles}) sweep(p, regime, form);
 }
 
@@ -74,7 +75,7 @@ TEST_CASE("every invalid corpus file has an expectation here") {
 
 TEST_CASE("CPU: the LL128 ring file runs at the protocol's own tile with several tile iterations") {
   const ExecutableProgram p = loadFile(corpusDir() + "/msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml");
-  const int64_t chunk = tileBytes(ir::Protocol::LL128) * 5 / 2 / 4;
+  const int64_t chunk = semantics::tileBytes(ir::Protocol::LL128) * 5 / 2 / 4;
   CallShape call = callFor(p, countForChunk(p, chunk), DataType::F32, ReduceOp::Sum);
   const Measurement m = runOnCpu(p, call);
   INFO(m.check.describe());

@@ -68,9 +68,9 @@ void runAndCheck(const FusedParameters& p, int64_t tileBytes, int workers, uint3
   const bool allreduce = p.op == ir::ComputeOp::Gemv;
   const int64_t elems = static_cast<int64_t>(p.rows) * p.cols;  // each rank's product
   CallShape call;
-  call.collective = allreduce ? CollectiveType::AllReduce : CollectiveType::AllToAll;
+  call.collective = allreduce ? semantics::CollectiveType::AllReduce : semantics::CollectiveType::AllToAll;
   call.ranks = R;
-  call.form = CallForm::OutOfPlace;
+  call.form = semantics::CallForm::OutOfPlace;
   call.count = allreduce ? elems : elems / R;
   call.dtype = DataType::F32;
   TargetOptions options;
@@ -201,9 +201,9 @@ TEST_CASE("cpu fused: a call whose size is not the product's is refused") {
   FusedParameters p = shape(ir::ComputeOp::Gemv, 2, 1, 4, 0);
   const ExecutableProgram program = ExecutableProgram::compile(algorithms::fusedProgram(p), "gemv");
   CallShape call;
-  call.collective = CollectiveType::AllReduce;
+  call.collective = semantics::CollectiveType::AllReduce;
   call.ranks = 2;
-  call.form = CallForm::OutOfPlace;
+  call.form = semantics::CallForm::OutOfPlace;
   call.count = 16;  // the product has 8 elements
   std::unique_ptr<Target> target = makeCpuTarget({});
   CHECK_THROWS_AS(target->prepare(program, call), std::invalid_argument);

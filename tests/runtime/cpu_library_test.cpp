@@ -39,7 +39,7 @@ TEST_CASE("CPU: every library algorithm, compiled, matches the reference") {
       const std::vector<std::string> settings = settingsFor(entry, variant);
       const algorithms::Instance instance = algorithms::instantiate(entry.name, settings);
       codegen::CompileOptions options;
-      options.target = *profileByName(entry.defaultTarget);  // msccl-legacy for custom collectives
+      options.target = *semantics::profileByName(entry.defaultTarget);  // msccl-legacy for custom collectives
       const ir::Algorithm compiled = codegen::compile(instance.program, options).algorithm;
       INFO(entry.name << " " << compiled.name << " (" << settings.size() << " settings)");
       if (entry.name == "alltonext") {
@@ -47,7 +47,8 @@ TEST_CASE("CPU: every library algorithm, compiled, matches the reference") {
         continue;
       }
       const ExecutableProgram p = loadExecutable(compiled, entry.name, {});
-      const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+      const semantics::CallForm form =
+          p.serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
       const auto root = instance.arguments.find("root");
       const int32_t r = root == instance.arguments.end() ? 0 : static_cast<int32_t>(root->second);
       for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles}) sweep(p, regime, form, {}, r);

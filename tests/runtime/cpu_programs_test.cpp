@@ -20,8 +20,8 @@ using Make = ir::Algorithm (*)(const samples::SampleOptions&);
 // and send (rings) need k = 1 once every chunk is its own transfer (see watchdog_test.cpp).
 void sweepFamily(Make make, bool inPlaceToo, bool ring) {
   for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL, ir::Protocol::LL128}) {
-    for (CallForm form : {CallForm::OutOfPlace, CallForm::InPlace}) {
-      if (form == CallForm::InPlace && !inPlaceToo) continue;
+    for (semantics::CallForm form : {semantics::CallForm::OutOfPlace, semantics::CallForm::InPlace}) {
+      if (form == semantics::CallForm::InPlace && !inPlaceToo) continue;
       samples::SampleOptions o;
       o.proto = proto;
       o.form = form;

@@ -153,9 +153,11 @@ Outcome outcomeOf(const fs::path& file, int32_t slots = 0) {
   } catch (const base::InputError&) {
     return Outcome::Unreadable;
   }
-  if (!p->serves(CallForm::OutOfPlace) && !p->serves(CallForm::InPlace)) return Outcome::NoCallForm;
+  if (!p->serves(semantics::CallForm::OutOfPlace) && !p->serves(semantics::CallForm::InPlace))
+    return Outcome::NoCallForm;
   CallShape call = callFor(*p, countForChunk(*p, 96), DataType::I32, ReduceOp::Sum);
-  call.form = p->serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+  call.form =
+      p->serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
   if (!mismatch(*p, call).empty()) return Outcome::NoCallForm;
   TargetOptions options;
   options.tuning.slots = slots;
@@ -226,7 +228,7 @@ TEST_CASE("CPU: program directories select by size window, the first file winnin
     CallShape call;
     call.ranks = 2;
     call.count = c.count;
-    call.form = CallForm::InPlace;
+    call.form = semantics::CallForm::InPlace;
     MeasureOptions m;
     m.iterations = 0;
     const Measurement r = measure(runtime, call, m);

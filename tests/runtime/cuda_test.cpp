@@ -51,12 +51,12 @@ TEST_CASE("CUDA ranks-on-one-gpu: the sample programs match the reference in eve
           samples::ringAllGather(3, o), samples::ringReduceScatter(3, o)}) {
       const ExecutableProgram p = compileSample(a);
       for (const SizeRegime& regime : {kSmallChunks, kTwoTiles, kManyTiles})
-        sweep(p, regime, CallForm::OutOfPlace, gpu());
+        sweep(p, regime, semantics::CallForm::OutOfPlace, gpu());
     }
-    o.form = CallForm::InPlace;
+    o.form = semantics::CallForm::InPlace;
     o.chunksPerStep = 3;
     const ExecutableProgram allPairs = compileSample(samples::allPairsAllReduce(4, o));
-    sweep(allPairs, kTwoChunksPerTransfer, CallForm::InPlace, gpu());
+    sweep(allPairs, kTwoChunksPerTransfer, semantics::CallForm::InPlace, gpu());
   }
 }
 
@@ -67,7 +67,8 @@ TEST_CASE("CUDA ranks-on-one-gpu: every valid corpus file matches the reference"
         "allreduce_ring_a100_n4_ch1_i1_LL128.xml", "alltoall_two_step_2nodes_x4gpus.xml",
         "azure_allreduce_ring_a100_n8_ch4_i1_LL128.xml", "sccl_allgather_dgx1_pareto_s2_r3_c2.xml"}) {
     const ExecutableProgram p = loadFile(corpusDir() + "/msccl-tools/valid/" + name);
-    const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+    const semantics::CallForm form =
+        p.serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
     for (const SizeRegime& regime : {kSmallChunks, kTwoTiles}) sweep(p, regime, form, gpu());
   }
 }
@@ -78,7 +79,8 @@ TEST_CASE("CUDA ranks-on-one-gpu: every library algorithm, compiled, matches the
     if (entry.name == "alltonext") continue;  // a custom collective: refused at load (cpu_library_test.cpp)
     const algorithms::Instance instance = algorithms::instantiate(entry.name, {});
     const ExecutableProgram p = loadExecutable(codegen::compile(instance.program).algorithm, entry.name, {});
-    const CallForm form = p.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+    const semantics::CallForm form =
+        p.serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
     const auto root = instance.arguments.find("root");
     const int32_t r = root == instance.arguments.end() ? 0 : static_cast<int32_t>(root->second);
     for (const SizeRegime& regime : {kSmallChunks, kTwoTiles}) sweep(p, regime, form, gpu(), r);
@@ -182,9 +184,9 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused GEMV + AllReduce is bit-exact, fused and
       p.bulkSynchronous = bulk;
       const ExecutableProgram program = ExecutableProgram::compile(algorithms::fusedProgram(p), "gemv");
       CallShape call;
-      call.collective = CollectiveType::AllReduce;
+      call.collective = semantics::CollectiveType::AllReduce;
       call.ranks = ranks;
-      call.form = CallForm::OutOfPlace;
+      call.form = semantics::CallForm::OutOfPlace;
       call.count = p.rows;
       TargetOptions options = gpu();
       options.computeFirst = computeFirst;
@@ -252,7 +254,7 @@ TEST_CASE("CUDA ranks-on-one-gpu: fused programs give the CPU backend's bits on 
     const bool allreduce = op == ir::ComputeOp::Gemv;
     const int64_t elems = int64_t{p.rows} * p.cols;
     CallShape call;
-    call.collective = allreduce ? CollectiveType::AllReduce : CollectiveType::AllToAll;
+    call.collective = allreduce ? semantics::CollectiveType::AllReduce : semantics::CollectiveType::AllToAll;
     call.ranks = p.ranks;
     call.count = allreduce ? elems : elems / p.ranks;
     std::mt19937 rng(11);

@@ -9,7 +9,7 @@ using namespace ccforge::runtime;
 
 TEST_CASE("host memory: a small call fits, an absurd count is refused before any allocation") {
   CallShape call;
-  call.collective = CollectiveType::AllReduce;
+  call.collective = semantics::CollectiveType::AllReduce;
   call.ranks = 8;
   call.count = 1024;
   CHECK_NOTHROW(checkHostMemory(call, nullptr));

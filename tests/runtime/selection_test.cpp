@@ -12,7 +12,7 @@ namespace {
 
 ExecutableProgram ring(const std::string& source, int32_t ranks, std::optional<int64_t> minBytes,
                        std::optional<int64_t> maxBytes, int32_t chunksPerStep = 1,
-                       CallForm form = CallForm::OutOfPlace) {
+                       semantics::CallForm form = semantics::CallForm::OutOfPlace) {
   samples::SampleOptions o;
   o.chunksPerStep = chunksPerStep;
   o.form = form;
@@ -24,7 +24,7 @@ ExecutableProgram ring(const std::string& source, int32_t ranks, std::optional<i
 
 CallShape allreduce(int32_t ranks, int64_t count, ReduceOp op = ReduceOp::Sum) {
   CallShape c;
-  c.collective = CollectiveType::AllReduce;
+  c.collective = semantics::CollectiveType::AllReduce;
   c.ranks = ranks;
   c.count = count;
   c.op = op;
@@ -49,7 +49,7 @@ TEST_CASE("selection takes the first program by source name whose window holds t
 TEST_CASE("selection skips programs for another rank count, form, op or a count their chunks do not divide") {
   ProgramSet set;
   set.add(ring("a_8ranks.xml", 8, 0, 0));
-  set.add(ring("b_inplace.xml", 4, 0, 0, 1, CallForm::InPlace));
+  set.add(ring("b_inplace.xml", 4, 0, 0, 1, semantics::CallForm::InPlace));
   set.add(ring("c_k2.xml", 4, 0, 0, 2));  // nchunksperloop 8
   set.add(ring("d_k1.xml", 4, 0, 0, 1));  // nchunksperloop 4
   const Selection s = set.select(allreduce(4, 12));

@@ -22,7 +22,8 @@ CallShape callFor(const ExecutableProgram& program, int64_t count, DataType dtyp
   c.count = count;
   c.dtype = dtype;
   c.op = op;
-  c.form = program.serves(CallForm::OutOfPlace) ? CallForm::OutOfPlace : CallForm::InPlace;
+  c.form =
+      program.serves(semantics::CallForm::OutOfPlace) ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
   return c;
 }
 
@@ -53,7 +54,7 @@ int64_t countForChunk(const ExecutableProgram& program, int64_t chunkElems) {
 
 namespace ccforge::runtime::test {
 
-std::vector<TypeOp> typeOpsFor(CollectiveType t) {
+std::vector<TypeOp> typeOpsFor(semantics::CollectiveType t) {
   std::vector<TypeOp> v;
   if (!reduces(t)) {
     for (DataType d :
@@ -68,7 +69,7 @@ std::vector<TypeOp> typeOpsFor(CollectiveType t) {
   return v;
 }
 
-void sweep(const ExecutableProgram& program, const SizeRegime& regime, CallForm form, TargetOptions options,
+void sweep(const ExecutableProgram& program, const SizeRegime& regime, semantics::CallForm form, TargetOptions options,
            int32_t root) {
   for (const TypeOp& to : typeOpsFor(program.collective())) {
     const int64_t elem = static_cast<int64_t>(dataTypeSize(to.dtype));

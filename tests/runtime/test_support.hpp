@@ -51,10 +51,10 @@ struct TypeOp {
   ReduceOp op;
 };
 // Every op on f32 and i32, sum and max on the other types; sum only when the collective does not reduce.
-std::vector<TypeOp> typeOpsFor(CollectiveType t);
+std::vector<TypeOp> typeOpsFor(semantics::CollectiveType t);
 
 // Runs `program` for every type/op at the regime's size; REQUIREs a correct result for each.
-void sweep(const ExecutableProgram& program, const SizeRegime& regime, CallForm form, TargetOptions options = {},
-           int32_t root = 0);
+void sweep(const ExecutableProgram& program, const SizeRegime& regime, semantics::CallForm form,
+           TargetOptions options = {}, int32_t root = 0);
 
 }  // namespace ccforge::runtime::test

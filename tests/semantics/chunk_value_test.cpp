@@ -2,8 +2,8 @@
 
 #include "semantics/chunk_value.hpp"
 
-using ccforge::Atom;
-using ccforge::ChunkValues;
+using ccforge::semantics::Atom;
+using ccforge::semantics::ChunkValues;
 
 TEST_CASE("equal multisets get one id whatever the reduction order") {
   ChunkValues v;

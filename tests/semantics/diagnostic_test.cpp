@@ -45,7 +45,7 @@ TEST_CASE("collective spec errors name the line and column of the value at fault
       "{\"name\": \"x\", \"ranks\": 2, \"input_chunks\": 1,\n"
       " \"output_chunks\": \"one\", \"postcondition\": []}\n";
   try {
-    parseCollectiveSpec(text, "swap.json");
+    semantics::parseCollectiveSpec(text, "swap.json");
     FAIL("no InputError");
   } catch (const base::InputError& e) {
     CHECK(e.where().line == 2);

@@ -38,11 +38,11 @@ const char* kProgram =
 TEST_CASE("parser nodes per rank: the algo, every gpu, and the rank's own tb and step elements") {
   const ir::Algorithm a = ir::readAlgorithm(kProgram, "t.xml").algorithm;
   // Shared by every load: 1 algo + 3 gpu elements = 4.
-  CHECK(parserNodesPerRank(a) == std::vector<int64_t>{4 + 1 + 2, 4 + 2 + 4, 4});
+  CHECK(semantics::parserNodesPerRank(a) == std::vector<int64_t>{4 + 1 + 2, 4 + 2 + 4, 4});
 }
 
 TEST_CASE("parser nodes per rank: gpu elements with ids no rank has are stored by every load, their children by none") {
   ir::Algorithm a = ir::readAlgorithm(kProgram, "t.xml").algorithm;
   a.ngpus = 2;  // the <gpu id="2"> is loaded by nobody but still parsed as a node
-  CHECK(parserNodesPerRank(a) == std::vector<int64_t>{4 + 1 + 2, 4 + 2 + 4});
+  CHECK(semantics::parserNodesPerRank(a) == std::vector<int64_t>{4 + 1 + 2, 4 + 2 + 4});
 }

@@ -198,7 +198,7 @@ TEST_CASE("text the runtime's own parser would misread is reported, not refused"
 namespace {
 
 std::vector<RuntimeParserIssue> issuesOf(const std::string& text) {
-  return readAlgorithm(text, "t.xml", executorProfile().lexical).runtimeParserIssues;
+  return readAlgorithm(text, "t.xml", semantics::executorProfile().lexical).runtimeParserIssues;
 }
 
 }  // namespace
@@ -288,7 +288,7 @@ TEST_CASE("every msccl-tools sample reads") {
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(CCFORGE_FIXTURES) / "msccl-tools")) {
     if (entry.path().extension() != ".xml") continue;
     INFO(entry.path());
-    auto r = readAlgorithmFile(entry.path(), base::kDefaultMaxInputBytes, executorProfile().lexical);
+    auto r = readAlgorithmFile(entry.path(), base::kDefaultMaxInputBytes, semantics::executorProfile().lexical);
     CHECK(r.algorithm.stepCount() > 0);
     CHECK(r.runtimeParserIssues.empty());
     ++files;

@@ -6,9 +6,9 @@
 
 #include "semantics/step_kinds.hpp"
 
-using ccforge::StepValue;
-using ccforge::stepValue;
 using ccforge::ir::OpType;
+using ccforge::semantics::StepValue;
+using ccforge::semantics::stepValue;
 
 TEST_CASE("the value each step kind produces") {
   CHECK(stepValue(OpType::Send) == StepValue::Source);

@@ -91,7 +91,7 @@ TEST_CASE("the writer emits what the runtime's hand-written parser needs") {
 }
 
 TEST_CASE("a custom collective's spec travels in a comment inside <algo>, even with -- in its name") {
-  ccforge::CustomCollectiveSpec spec;
+  ccforge::semantics::CustomCollectiveSpec spec;
   spec.name = "to--next";
   spec.ranks = 2;
   spec.inputChunks = 1;
@@ -102,7 +102,7 @@ TEST_CASE("a custom collective's spec travels in a comment inside <algo>, even w
   a.ngpus = 2;
   a.collName = "custom";
   a.coll = CollectiveKind::Custom;
-  a.collectiveSpec = ccforge::collectiveSpecJson(spec);
+  a.collectiveSpec = ccforge::semantics::collectiveSpecJson(spec);
   CHECK(a.collectiveSpec->find("--") == std::string::npos);
   const std::string text = toXml(a);
   CHECK(text.find("<!-- ccforge-collective-spec {") != std::string::npos);
@@ -110,12 +110,13 @@ TEST_CASE("a custom collective's spec travels in a comment inside <algo>, even w
   CHECK(back.runtimeParserIssues.empty());
   REQUIRE(back.algorithm.collectiveSpec);
   CHECK(*back.algorithm.collectiveSpec == *a.collectiveSpec);
-  const ccforge::CustomCollectiveSpec read = ccforge::parseCollectiveSpec(*back.algorithm.collectiveSpec, "x");
+  const ccforge::semantics::CustomCollectiveSpec read =
+      ccforge::semantics::parseCollectiveSpec(*back.algorithm.collectiveSpec, "x");
   CHECK(read.name == "to--next");
   CHECK(read.ranks == 2);
   CHECK_FALSE(read.pre);
   REQUIRE(read.post.size() == 2);
-  CHECK(read.post[1].value == std::vector<ccforge::Atom>{{0, 0}});
+  CHECK(read.post[1].value == std::vector<ccforge::semantics::Atom>{{0, 0}});
   // Any other comment is only a comment.
   const ReadResult plain = readAlgorithm(
       "<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"1\" ngpus=\"1\" "

@@ -66,20 +66,21 @@ TEST_CASE("nccl model: H100 allreduce picks NVLS at 1 GiB, the ring when told to
   const NcclSetup h100 = setupOf("h100-1");
   // NVLS: 40 x 0.85 x 7/8 x 2 = 59.5 per head (under bwInter 60), 8 heads: bus 476 GB/s, algbw
   // 476 x 8/14; latency 25 us (hwLatencies NVLink NVLS).
-  const NcclChoice pick = ncclChoice(h100, {.collective = CollectiveType::AllReduce, .bytes = kGiB});
+  const NcclChoice pick = ncclChoice(h100, {.collective = semantics::CollectiveType::AllReduce, .bytes = kGiB});
   CHECK(pick.algorithm == "nvls");
   CHECK(pick.ncclTimeUs == Approx(25 + kGiB / (1000 * 476.0 * 8 / 14)).epsilon(1e-9));
   // Default parameters are NCCL's own rates: the prediction is NCCL's estimate.
   CHECK(pick.timeUs == Approx(pick.ncclTimeUs).epsilon(1e-9));
   // NCCL_ALGO=Ring: 12 x 30 x 8/14 GB/s; 8.4 + 14 x 3.4 us. (Measured on an H100 box: 5218.6 us,
   // tests/fixtures/nccl-tests-logs/h100-1x8-allreduce-ring-nccl2.26.txt.)
-  const NcclChoice ring =
-      ncclChoice(setupOf("h100-1", {"NCCL_ALGO=Ring"}), {.collective = CollectiveType::AllReduce, .bytes = kGiB});
+  const NcclChoice ring = ncclChoice(setupOf("h100-1", {"NCCL_ALGO=Ring"}),
+                                     {.collective = semantics::CollectiveType::AllReduce, .bytes = kGiB});
   CHECK(ring.algorithm == "ring");
   CHECK(ring.protocol == ir::Protocol::Simple);
   CHECK(ring.ncclTimeUs == Approx(56 + kGiB / (1000 * 360.0 * 8 / 14)).epsilon(1e-9));
   // NCCL_NVLS_ENABLE=0 leaves ring and tree.
-  CHECK(ncclChoice(setupOf("h100-1", {"NCCL_NVLS_ENABLE=0"}), {.collective = CollectiveType::AllReduce, .bytes = kGiB})
+  CHECK(ncclChoice(setupOf("h100-1", {"NCCL_NVLS_ENABLE=0"}),
+                   {.collective = semantics::CollectiveType::AllReduce, .bytes = kGiB})
             .algorithm == "ring");
 }
 
@@ -93,8 +94,9 @@ TEST_CASE("nccl model: NVLS's smaller chunks cost nvls_step_us per added step") 
       {kGiB / 2, 32 * 4.0}, {uint64_t{16} << 20, 3 * 4.0}, {uint64_t{4} << 20, 1.75 * 4.0}, {kGiB, 0.0}};
   for (const auto& [bytes, extraUs] : cases) {
     INFO(bytes);
-    const NcclChoice nvls = optionOf(ncclOptions(h100, {.collective = CollectiveType::AllReduce, .bytes = bytes}),
-                                     "nvls", ir::Protocol::Simple);
+    const NcclChoice nvls =
+        optionOf(ncclOptions(h100, {.collective = semantics::CollectiveType::AllReduce, .bytes = bytes}), "nvls",
+                 ir::Protocol::Simple);
     REQUIRE(nvls.channels == 16);
     CHECK(nvls.timeUs - nvls.ncclTimeUs == Approx(extraUs).epsilon(1e-9));
   }
@@ -102,7 +104,8 @@ TEST_CASE("nccl model: NVLS's smaller chunks cost nvls_step_us per added step") 
 
 TEST_CASE("nccl model: small sizes, the floor and the channels a call uses") {
   const NcclSetup a100 = setupOf("a100-1");
-  const auto options = ncclOptions(a100, {.collective = CollectiveType::AllReduce, .bytes = 1024, .gpusPerThread = 8});
+  const auto options =
+      ncclOptions(a100, {.collective = semantics::CollectiveType::AllReduce, .bytes = 1024, .gpusPerThread = 8});
   // Ring LL: 6.6 + 14 x 0.6 us; bus min(87.7, 240 x 0.5) x 8/14.
   CHECK(optionOf(options, "ring", ir::Protocol::LL).ncclTimeUs ==
         Approx(15 + 1024 / (1000 * 87.7 * 8 / 14)).epsilon(1e-9));
@@ -113,14 +116,14 @@ TEST_CASE("nccl model: small sizes, the floor and the channels a call uses") {
   CHECK(optionOf(options, "ring", ir::Protocol::LL).timeUs == Approx(36.5));
   // 1 KiB of allreduce is 8 KiB of LL traffic: one channel of 24.
   CHECK(optionOf(options, "ring", ir::Protocol::LL).channels == 1);
-  CHECK(optionOf(ncclOptions(a100, {.collective = CollectiveType::AllReduce, .bytes = kGiB}), "ring",
+  CHECK(optionOf(ncclOptions(a100, {.collective = semantics::CollectiveType::AllReduce, .bytes = kGiB}), "ring",
                  ir::Protocol::Simple)
             .channels == 24);
 }
 
 TEST_CASE("nccl model: two boxes pay network steps and the ring plateau") {
   const NcclSetup a2 = setupOf("a100-2", {"NCCL_ALGO=Ring", "NCCL_PROTO=Simple"});
-  const auto options = ncclOptions(a2, {.collective = CollectiveType::AllReduce, .bytes = kGiB});
+  const auto options = ncclOptions(a2, {.collective = semantics::CollectiveType::AllReduce, .bytes = kGiB});
   REQUIRE(options.size() == 1);
   // 30 steps, 2 across the network (14 us), 28 at max(3.4, 3 x 1.0); x 1.4 (the plateau); bus 8 x 24.
   CHECK(options.front().ncclTimeUs ==
@@ -129,22 +132,23 @@ TEST_CASE("nccl model: two boxes pay network steps and the ring plateau") {
 
 TEST_CASE("nccl model: alltoall as grouped point-to-point, and what NCCL does not have") {
   const NcclSetup h2 = setupOf("h100-2");
-  const NcclChoice a2a = ncclChoice(h2, {.collective = CollectiveType::AllToAll, .bytes = 16 * kGiB});
+  const NcclChoice a2a = ncclChoice(h2, {.collective = semantics::CollectiveType::AllToAll, .bytes = 16 * kGiB});
   CHECK(a2a.algorithm == "p2p");
   // Each GPU's 8 remote shares of 1 GiB cross its own 50 GB/s NIC at 0.96: busbw 48 x 15/8.
   const double busbw = 16.0 * kGiB / (a2a.timeUs * 1e3) * 15 / 16;
   CHECK(busbw == Approx(48 * 15.0 / 8).epsilon(0.01));
-  CHECK_THROWS_AS(ncclOptions(h2, {.collective = CollectiveType::Gather, .bytes = 1024}), std::invalid_argument);
+  CHECK_THROWS_AS(ncclOptions(h2, {.collective = semantics::CollectiveType::Gather, .bytes = 1024}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("nccl environment: NCCL's list syntax") {
   const NcclEnvironment e = parseNcclEnvironment({"NCCL_ALGO=ring,tree;allreduce:^ring", "NCCL_PROTO=^LL128"});
-  CHECK(e.algorithmOn(CollectiveType::AllGather, nccl::Algorithm::Ring));
-  CHECK_FALSE(e.algorithmOn(CollectiveType::AllGather, nccl::Algorithm::Nvls));
-  CHECK_FALSE(e.algorithmOn(CollectiveType::AllReduce, nccl::Algorithm::Ring));
-  CHECK(e.algorithmOn(CollectiveType::AllReduce, nccl::Algorithm::Nvls));
-  CHECK(e.protocolOn(CollectiveType::AllReduce, 1) == false);
-  CHECK(e.protocolOn(CollectiveType::AllReduce, 2) == true);
+  CHECK(e.algorithmOn(semantics::CollectiveType::AllGather, nccl::Algorithm::Ring));
+  CHECK_FALSE(e.algorithmOn(semantics::CollectiveType::AllGather, nccl::Algorithm::Nvls));
+  CHECK_FALSE(e.algorithmOn(semantics::CollectiveType::AllReduce, nccl::Algorithm::Ring));
+  CHECK(e.algorithmOn(semantics::CollectiveType::AllReduce, nccl::Algorithm::Nvls));
+  CHECK(e.protocolOn(semantics::CollectiveType::AllReduce, 1) == false);
+  CHECK(e.protocolOn(semantics::CollectiveType::AllReduce, 2) == true);
   CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_ALGO=ring;tree"}),
                   std::invalid_argument);  // second entry without a prefix
   CHECK_THROWS_AS(parseNcclEnvironment({"NCCL_ALGO=rung"}), std::invalid_argument);

@@ -157,10 +157,10 @@ TEST_CASE("the event limit stops a long simulation") {
 }
 
 TEST_CASE("busbw uses nccl-tests' factors") {
-  CHECK(busBandwidthFactor(CollectiveType::AllReduce, 8) == Approx(1.75));
-  CHECK(busBandwidthFactor(CollectiveType::AllGather, 8) == Approx(0.875));
-  CHECK(busBandwidthFactor(CollectiveType::AllToAll, 4) == Approx(0.75));
-  CHECK(busBandwidthFactor(CollectiveType::Broadcast, 8) == 1);
+  CHECK(busBandwidthFactor(semantics::CollectiveType::AllReduce, 8) == Approx(1.75));
+  CHECK(busBandwidthFactor(semantics::CollectiveType::AllGather, 8) == Approx(0.875));
+  CHECK(busBandwidthFactor(semantics::CollectiveType::AllToAll, 4) == Approx(0.75));
+  CHECK(busBandwidthFactor(semantics::CollectiveType::Broadcast, 8) == 1);
 }
 
 // Ranks are <gpu id>s, wherever the elements stand (msccl_parser.cc finds a rank's program by

@@ -59,17 +59,17 @@ struct Truth {
 
 std::optional<Truth> oracle(const test::SmtFixture& p, int32_t slots, const verify::BoxLayout& boxes) {
   Truth truth;
-  std::vector<CallForm> forms = verify::callFormsOf(p.algorithm());
-  for (CallForm form : forms) {
-    std::vector<RankLayout> layouts = verify::rankLayouts(p.collective(), form, p.bufferLengths());
-    ChunkValues values;
-    smt::DataSetting setting(p.index(), layouts, p.collective(), values);
-    smt::SyncGraph bounded(p.index(), {verify::backPressureDistance(p.algorithm().proto, slots), boxes});
+  std::vector<semantics::CallForm> forms = verify::callFormsOf(p.algorithm());
+  for (semantics::CallForm form : forms) {
+    std::vector<semantics::RankLayout> layouts = verify::rankLayouts(p.collective(), form, p.bufferLengths());
+    semantics::ChunkValues values;
+    verify::smt::DataSetting setting(p.index(), layouts, p.collective(), values);
+    verify::smt::SyncGraph bounded(p.index(), {verify::backPressureDistance(p.algorithm().proto, slots), boxes});
     auto outcomes = test::everyOutcome(setting, bounded);
     if (!outcomes) return std::nullopt;
     truth.resultChanges = truth.resultChanges || outcomes->size() > 1;
     if (!p.collective()) continue;
-    smt::SyncGraph unbounded(p.index(), verify::BackPressure{});
+    verify::smt::SyncGraph unbounded(p.index(), verify::BackPressure{});
     auto data = bounded.allRun() ? outcomes : test::everyOutcome(setting, unbounded);
     if (!data) return std::nullopt;
     for (const auto& outputs : *data)
@@ -98,12 +98,12 @@ void checkDeadlockWitness(const test::SmtFixture& p, const verify::Witness& w) {
 void checkJsonReplay(const test::SmtFixture& p, const fs::path& path, const verify::Witness& w) {
   std::stringstream json;
   verify::writeWitness(json, path.string(), w);
-  verify::Witness back = smt::readWitness(json);
+  verify::Witness back = verify::smt::readWitness(json);
   CHECK(back.schedule.size() == w.schedule.size());
-  CHECK(smt::replayWitness(p.index(), p.collective(), p.bufferLengths(), back) == "");
+  CHECK(verify::smt::replayWitness(p.index(), p.collective(), p.bufferLengths(), back) == "");
   if (back.schedule.empty()) return;
   back.schedule.erase(back.schedule.begin());
-  CHECK_FALSE(smt::replayWitness(p.index(), p.collective(), p.bufferLengths(), back).empty());
+  CHECK_FALSE(verify::smt::replayWitness(p.index(), p.collective(), p.bufferLengths(), back).empty());
 }
 
 void checkFixture(const fs::path& path) {
@@ -126,7 +126,8 @@ void checkFixture(const fs::path& path) {
   std::unique_ptr<test::SmtFixture> program = test::SmtFixture::read(path, options);
   std::optional<Truth> truth;
   if (program && simRaces != CheckStatus::Skipped)
-    truth = oracle(*program, options.slots.value_or(transfersInFlight(program->algorithm().proto)), options.boxes);
+    truth = oracle(*program, options.slots.value_or(semantics::transfersInFlight(program->algorithm().proto)),
+                   options.boxes);
   if (truth) {
     CHECK((smtRaces == CheckStatus::Failed) == truth->resultChanges);
     if (simPost != CheckStatus::Skipped) CHECK((smtPost == CheckStatus::Failed) == truth->someWrong);

@@ -17,31 +17,33 @@ namespace fs = std::filesystem;
 namespace {
 
 // The simulation's step order as a schedule of atomic steps.
-std::vector<verify::ScheduleEvent> inOrder(const smt::DataSetting& setting, const verify::StepGraph& graph) {
-  const LoadedProgram& index = setting.index();
+std::vector<verify::ScheduleEvent> inOrder(const verify::smt::DataSetting& setting, const verify::StepGraph& graph) {
+  const semantics::LoadedProgram& index = setting.index();
   std::vector<verify::ScheduleEvent> out;
   for (uint32_t s : graph.order()) {
     const verify::StepRef r = verify::stepRef(index, s);
-    const LoadedStep& st = index.step(s);
+    const semantics::LoadedStep& st = index.step(s);
     const int32_t n = st.type == ir::OpType::Nop ? 0 : st.cnt;
     out.push_back({r.rank, r.tb, r.step, 0, -1, "begin", -1});
     for (int32_t j = 0; j < n; ++j) out.push_back({r.rank, r.tb, r.step, 0, -1, "read", j});
     for (int32_t j = 0; j < n; ++j)
-      if (setting.destinationCell(s, j) != smt::kOutside) out.push_back({r.rank, r.tb, r.step, 0, -1, "write", j});
+      if (setting.destinationCell(s, j) != verify::smt::kOutside)
+        out.push_back({r.rank, r.tb, r.step, 0, -1, "write", j});
     out.push_back({r.rank, r.tb, r.step, 0, -1, "end", -1});
   }
   return out;
 }
 
-smt::SmtDataResult checkData(const test::SmtFixture& p, verify::SmtSolvers solvers, verify::Findings& findings) {
+verify::smt::SmtDataResult checkData(const test::SmtFixture& p, verify::SmtSolvers solvers,
+                                     verify::Findings& findings) {
   smt::RunSettings settings;
   settings.solvers =
       solvers == verify::SmtSolvers::Cvc5 ? std::vector{smt::SolverKind::Cvc5} : std::vector{smt::SolverKind::Z3};
   smt::QueryRunner runner(settings);
-  std::vector<CallForm> forms = verify::callFormsOf(p.algorithm());
+  std::vector<semantics::CallForm> forms = verify::callFormsOf(p.algorithm());
   const verify::BoxLayout oneBox = verify::BoxLayout::oneBox();
-  smt::DataCheckInput input{p.index(), p.collective(), forms, p.bufferLengths(), 2, oneBox};
-  return smt::checkDataSmt(input, runner, findings);
+  verify::smt::DataCheckInput input{p.index(), p.collective(), forms, p.bufferLengths(), 2, oneBox};
+  return verify::smt::checkDataSmt(input, runner, findings);
 }
 
 }  // namespace
@@ -56,19 +58,19 @@ TEST_CASE("replaying the simulation's order computes what the symbolic execution
     if (p->algorithm().fused) continue;
     INFO(path.string());
     verify::StepGraph graph(p->index(), verify::BackPressure{});
-    smt::SyncGraph sync(p->index(), verify::BackPressure{});
+    verify::smt::SyncGraph sync(p->index(), verify::BackPressure{});
     REQUIRE(sync.order().size() == graph.order().size());
-    for (CallForm form : verify::callFormsOf(p->algorithm())) {
-      std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), form, p->bufferLengths());
-      ChunkValues values;
+    for (semantics::CallForm form : verify::callFormsOf(p->algorithm())) {
+      std::vector<semantics::RankLayout> layouts = verify::rankLayouts(p->collective(), form, p->bufferLengths());
+      semantics::ChunkValues values;
       verify::SymbolicExecution exec(p->index(), layouts, *p->collective(), values);
       exec.run(graph);
-      smt::DataSetting setting(p->index(), layouts, p->collective(), values);
-      const smt::DataReplay replay = smt::replayDataSchedule(setting, sync, inOrder(setting, graph));
+      verify::smt::DataSetting setting(p->index(), layouts, p->collective(), values);
+      const verify::smt::DataReplay replay = verify::smt::replayDataSchedule(setting, sync, inOrder(setting, graph));
       INFO(replay.error);
       REQUIRE(replay.ok);
       for (size_t k = 0; k < setting.outputs().size(); ++k) {
-        const smt::OutputChunk& o = setting.outputs()[k];
+        const verify::smt::OutputChunk& o = setting.outputs()[k];
         CHECK(replay.outputs[k] == exec.cell(o.rank, ir::Buffer::Output, o.index).value);
       }
       ++compared;
@@ -93,12 +95,12 @@ TEST_CASE("races that change the result are told from races that do not") {
     auto p = test::SmtFixture::read(test::fixture(c.file));
     REQUIRE(p);
     bool oracleChanges = false;
-    for (CallForm form : verify::callFormsOf(p->algorithm())) {
-      std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), form, p->bufferLengths());
-      ChunkValues values;
-      smt::DataSetting setting(p->index(), layouts, p->collective(), values);
-      smt::SyncGraph graph(p->index(),
-                           {verify::backPressureDistance(p->algorithm().proto, 2), verify::BoxLayout::oneBox()});
+    for (semantics::CallForm form : verify::callFormsOf(p->algorithm())) {
+      std::vector<semantics::RankLayout> layouts = verify::rankLayouts(p->collective(), form, p->bufferLengths());
+      semantics::ChunkValues values;
+      verify::smt::DataSetting setting(p->index(), layouts, p->collective(), values);
+      verify::smt::SyncGraph graph(
+          p->index(), {verify::backPressureDistance(p->algorithm().proto, 2), verify::BoxLayout::oneBox()});
       auto outcomes = test::everyOutcome(setting, graph);
       REQUIRE(outcomes);
       oracleChanges = oracleChanges || outcomes->size() > 1;
@@ -106,7 +108,7 @@ TEST_CASE("races that change the result are told from races that do not") {
     CHECK(oracleChanges == c.changesResult);
     for (verify::SmtSolvers solvers : {verify::SmtSolvers::Z3, verify::SmtSolvers::Cvc5}) {
       verify::Findings findings(c.file, 20);
-      const smt::SmtDataResult r = checkData(*p, solvers, findings);
+      const verify::smt::SmtDataResult r = checkData(*p, solvers, findings);
       CHECK(r.races == (c.changesResult ? verify::CheckStatus::Failed : verify::CheckStatus::Passed));
       CHECK(findings.hasErrors(verify::Check::Races) == c.changesResult);
       CHECK(r.internalErrors.empty());
@@ -118,19 +120,20 @@ TEST_CASE("races that change the result are told from races that do not") {
 TEST_CASE("the data replay refuses schedules the synchronisation forbids") {
   auto p = test::SmtFixture::read(test::fixture("verify/good/write_read_ordered_by_dependency.xml"));
   REQUIRE(p);
-  std::vector<RankLayout> layouts = verify::rankLayouts(p->collective(), CallForm::OutOfPlace, p->bufferLengths());
-  ChunkValues values;
-  smt::DataSetting setting(p->index(), layouts, p->collective(), values);
-  smt::SyncGraph graph(p->index(), verify::BackPressure{});
-  std::vector<verify::ScheduleEvent> schedule = smt::atomicSchedule(setting, graph);
-  REQUIRE(smt::replayDataSchedule(setting, graph, schedule).ok);
+  std::vector<semantics::RankLayout> layouts =
+      verify::rankLayouts(p->collective(), semantics::CallForm::OutOfPlace, p->bufferLengths());
+  semantics::ChunkValues values;
+  verify::smt::DataSetting setting(p->index(), layouts, p->collective(), values);
+  verify::smt::SyncGraph graph(p->index(), verify::BackPressure{});
+  std::vector<verify::ScheduleEvent> schedule = verify::smt::atomicSchedule(setting, graph);
+  REQUIRE(verify::smt::replayDataSchedule(setting, graph, schedule).ok);
   // Move the dependent step (tb 1) in front of everything.
   std::stable_partition(schedule.begin(), schedule.end(), [](const verify::ScheduleEvent& e) { return e.tb == 1; });
-  const smt::DataReplay early = smt::replayDataSchedule(setting, graph, schedule);
+  const verify::smt::DataReplay early = verify::smt::replayDataSchedule(setting, graph, schedule);
   CHECK_FALSE(early.ok);
   CHECK(early.error == "rank 0 tb 0 step 0 must end before rank 0 tb 1 step 0");
   schedule.pop_back();
-  CHECK(smt::replayDataSchedule(setting, graph, schedule)
+  CHECK(verify::smt::replayDataSchedule(setting, graph, schedule)
             .error.ends_with("runs but the schedule lacks some of its events"));
 }
 
@@ -165,7 +168,7 @@ TEST_CASE("chunks with too many possible values leave the checks inconclusive, n
   auto p = test::SmtFixture::of(a);
   REQUIRE(p);
   verify::Findings findings("t", 20);
-  const smt::SmtDataResult r = checkData(*p, verify::SmtSolvers::Z3, findings);
+  const verify::smt::SmtDataResult r = checkData(*p, verify::SmtSolvers::Z3, findings);
   CHECK(r.races == verify::CheckStatus::Inconclusive);
   CHECK(r.racesNote.find("can hold more than 64 different values") != std::string::npos);
   CHECK_FALSE(findings.hasErrors());

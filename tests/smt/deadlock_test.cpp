@@ -50,8 +50,8 @@ TEST_CASE("encoding 1 decides deadlock as the simulation does, and every witness
         config.slots = slots;
         INFO(config.describe());
         const verify::SimulationResult sim = verify::simulate(p->index(), p->algorithm().proto, config);
-        smt::UnitEventGraph graph(p->index(), p->algorithm().proto, config);
-        smt::DeadlockEncoding encoding(graph);
+        verify::smt::UnitEventGraph graph(p->index(), p->algorithm().proto, config);
+        verify::smt::DeadlockEncoding encoding(graph);
         const smt::QueryOutcome answer = runner.run(encoding.query());
         REQUIRE(answer.answer == (sim.completed ? smt::Answer::Unsat : smt::Answer::Sat));
         if (sim.completed) {
@@ -59,9 +59,9 @@ TEST_CASE("encoding 1 decides deadlock as the simulation does, and every witness
           continue;
         }
         ++deadlocks;
-        const smt::DeadlockWitness w = encoding.witness(answer.model());
-        const smt::UnitReplay replay =
-            smt::replayUnitSchedule(p->index(), p->algorithm().proto, config, w.witness.schedule);
+        const verify::smt::DeadlockWitness w = encoding.witness(answer.model());
+        const verify::smt::UnitReplay replay =
+            verify::smt::replayUnitSchedule(p->index(), p->algorithm().proto, config, w.witness.schedule);
         INFO(replay.error);
         REQUIRE(replay.ok);
         CHECK(sameWaits(replay.blocked, sim.blocked));
@@ -80,17 +80,18 @@ TEST_CASE("the replay refuses events that are not enabled and states that are no
   const verify::SimulationConfig config{1, 71, 2};
   using E = verify::ScheduleEvent;
   auto replay = [&](const std::vector<E>& schedule) {
-    return smt::replayUnitSchedule(p->index(), p->algorithm().proto, config, schedule);
+    return verify::smt::replayUnitSchedule(p->index(), p->algorithm().proto, config, schedule);
   };
-  smt::UnitReplay outOfOrder = replay({E{0, 0, 1, 0, 0, {}, -1}});
+  verify::smt::UnitReplay outOfOrder = replay({E{0, 0, 1, 0, 0, {}, -1}});
   CHECK_FALSE(outOfOrder.ok);
   CHECK(outOfOrder.error ==
         "event 0 (rank 0 tb 0 step 1 tile 0 unit 0): the block's next event is step 0 tile 0 unit 0");
   // Rank 0 sends its chunk (two Simple units), then would receive what rank 1 has not sent.
-  smt::UnitReplay early = replay({E{0, 0, 0, 0, 0, {}, -1}, E{0, 0, 0, 0, 1, {}, -1}, E{0, 0, 1, 0, 0, {}, -1}});
+  verify::smt::UnitReplay early =
+      replay({E{0, 0, 0, 0, 0, {}, -1}, E{0, 0, 0, 0, 1, {}, -1}, E{0, 0, 1, 0, 0, {}, -1}});
   CHECK_FALSE(early.ok);
   CHECK(early.error == "event 2 (rank 0 tb 0 step 1 tile 0 unit 0): no data to receive");
-  smt::UnitReplay notStuck = replay({});
+  verify::smt::UnitReplay notStuck = replay({});
   CHECK_FALSE(notStuck.ok);
   CHECK(notStuck.error == "rank 0 tb 0 could still run step 0 of tile 0: the state is not stuck");
 }
@@ -98,12 +99,12 @@ TEST_CASE("the replay refuses events that are not enabled and states that are no
 TEST_CASE("the smallest deadlock-free slot count is proved from both sides") {
   // docs/verify.md: the sample ring allreduce for 4 A100s needs 2 slots.
   verify::Options legacy;
-  legacy.profile = legacyProfile();
+  legacy.profile = semantics::legacyProfile();
   auto p = test::SmtFixture::read(test::fixture("msccl-tools/valid/allreduce_ring_a100_n4_ch1_i1_LL128.xml"), legacy);
   REQUIRE(p);
   smt::QueryRunner runner = z3Runner();
-  smt::DeadlockQueries queries(p->index(), runner);
-  const smt::SmtDeadlockResult r = smt::checkDeadlockSmt(p->index(), 8, runner, queries);
+  verify::smt::DeadlockQueries queries(p->index(), runner);
+  const verify::smt::SmtDeadlockResult r = verify::smt::checkDeadlockSmt(p->index(), 8, runner, queries);
   CHECK(r.status == verify::CheckStatus::Passed);
   REQUIRE(r.minimumSlotsDecided);
   CHECK(r.minimumSlots == 2);
@@ -116,14 +117,14 @@ TEST_CASE("the smallest deadlock-free slot count is proved from both sides") {
 TEST_CASE("every tile count: a periodic schedule proves it, or the smallest deadlocking count is shown") {
   smt::QueryRunner runner = z3Runner();
   auto parametric = [&](const test::SmtFixture& p, int32_t slots) {
-    smt::DeadlockQueries queries(p.index(), runner);
-    return smt::checkEveryTileCount(p.index(), slots, runner, queries);
+    verify::smt::DeadlockQueries queries(p.index(), runner);
+    return verify::smt::checkEveryTileCount(p.index(), slots, runner, queries);
   };
   SECTION("a ring allreduce is deadlock-free for every tile count") {
     for (ir::Protocol proto : {ir::Protocol::Simple, ir::Protocol::LL}) {
       auto p = test::SmtFixture::of(bench::ringAllReduce(4, 2, proto));
-      const smt::ParametricResult r = parametric(*p, 2);
-      CHECK(r.verdict == smt::ParametricResult::Verdict::EveryTileCount);
+      const verify::smt::ParametricResult r = parametric(*p, 2);
+      CHECK(r.verdict == verify::smt::ParametricResult::Verdict::EveryTileCount);
       CHECK(r.text.ends_with("(certificate checked)"));
       CHECK(r.internalError.empty());
       CHECK(firstDeadlockingTileCount(*p, 2) == 0);
@@ -131,16 +132,16 @@ TEST_CASE("every tile count: a periodic schedule proves it, or the smallest dead
   }
   SECTION("with one slot the ring deadlocks in its first iteration") {
     auto p = test::SmtFixture::of(bench::ringAllReduce(4, 1, ir::Protocol::Simple));
-    const smt::ParametricResult r = parametric(*p, 1);
-    CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);
+    const verify::smt::ParametricResult r = parametric(*p, 1);
+    CHECK(r.verdict == verify::smt::ParametricResult::Verdict::Counterexample);
     CHECK(r.counterexampleTiles == firstDeadlockingTileCount(*p, 1));
     CHECK(r.counterexampleTiles == 1);
   }
   SECTION("an unbalanced connection deadlocks once its surplus fills the slots") {
     auto p = test::SmtFixture::read(test::fixture("verify/connections/count_mismatch.xml"));
     REQUIRE(p);
-    const smt::ParametricResult r = parametric(*p, 2);
-    CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);
+    const verify::smt::ParametricResult r = parametric(*p, 2);
+    CHECK(r.verdict == verify::smt::ParametricResult::Verdict::Counterexample);
     CHECK(r.counterexampleTiles == firstDeadlockingTileCount(*p, 2));
     CHECK(r.counterexampleTiles == 3);
     CHECK(r.text.find("carries 4 FIFO units per iteration from the sender but 2 to the receiver") != std::string::npos);
@@ -162,8 +163,8 @@ TEST_CASE("every tile count: a periodic schedule proves it, or the smallest dead
     a.gpus[0].threadBlocks.push_back(waiter);
     auto p = test::SmtFixture::of(a);
     REQUIRE(p);
-    const smt::ParametricResult r = parametric(*p, 2);
-    CHECK(r.verdict == smt::ParametricResult::Verdict::Counterexample);
+    const verify::smt::ParametricResult r = parametric(*p, 2);
+    CHECK(r.verdict == verify::smt::ParametricResult::Verdict::Counterexample);
     CHECK(r.counterexampleTiles == firstDeadlockingTileCount(*p, 2));
     CHECK(r.counterexampleTiles == 1);
     CHECK(r.text.find("waits for a flag that no iteration provides in time") != std::string::npos);

@@ -34,7 +34,7 @@ TEST_CASE("two solvers that disagree make the file an internal error that shows 
   const verify::FileReport r = verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"),
                                                   withBackends(verify::Engine::Smt, {z3Sat, cvc5Unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
-  CHECK(reports(r, smt::kDisagreementRule, "the solvers disagree: z3 sat, cvc5 unsat"));
+  CHECK(reports(r, verify::smt::kDisagreementRule, "the solvers disagree: z3 sat, cvc5 unsat"));
   CHECK(r.errorMessage == "the engines disagree or an SMT witness does not replay (see engines.disagree)");
   CHECK(r.error.ends_with(
       ": error: the engines disagree or an SMT witness does not replay (see engines.disagree) [internal.error]"));
@@ -46,9 +46,9 @@ TEST_CASE("an SMT answer that contradicts the simulation is a disagreement (--en
                                                   withBackends(verify::Engine::Both, {unsat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
   CHECK(reports(
-      r, smt::kDisagreementRule,
+      r, verify::smt::kDisagreementRule,
       "tiles=1 maxAllowedCount=71 slots=2: the simulation deadlocks, but the solvers say deadlock-free (unsat)"));
-  CHECK(reports(r, smt::kDisagreementRule,
+  CHECK(reports(r, verify::smt::kDisagreementRule,
                 "the simulation computes a wrong output chunk, but SMT proves every interleaving correct"));
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("a sat answer whose witness does not replay is an internal error, not 
   const verify::FileReport r =
       verify::verifyFile(test::fixture("verify/good/allreduce_pairs_n2.xml"), withBackends(verify::Engine::Smt, {sat}));
   CHECK(r.verdict == verify::Verdict::InternalError);
-  CHECK(reports(r, smt::kDisagreementRule, "the witness does not replay"));
+  CHECK(reports(r, verify::smt::kDisagreementRule, "the witness does not replay"));
   CHECK_FALSE(std::any_of(r.violations.begin(), r.violations.end(),
                           [](const verify::Violation& v) { return v.rule == "deadlock.stuck-state"; }));
 }

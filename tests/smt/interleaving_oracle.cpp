@@ -15,24 +15,26 @@ struct Point {
 
 class Search {
  public:
-  Search(const smt::DataSetting& setting, const smt::SyncGraph& graph, size_t maxStates)
+  Search(const verify::smt::DataSetting& setting, const verify::smt::SyncGraph& graph, size_t maxStates)
       : setting_(setting), graph_(graph), maxStates_(maxStates) {}
 
-  std::optional<std::set<std::vector<ChunkValues::Id>>> run() {
+  std::optional<std::set<std::vector<semantics::ChunkValues::Id>>> run() {
     if (!build()) return std::nullopt;
-    std::vector<ChunkValues::Id> memory(setting_.cellCount());
+    std::vector<semantics::ChunkValues::Id> memory(setting_.cellCount());
     for (size_t c = 0; c < memory.size(); ++c) memory[c] = setting_.initial(static_cast<int32_t>(c));
-    std::vector<ChunkValues::Id> computed(slots_, kNotYet);
+    std::vector<semantics::ChunkValues::Id> computed(slots_, kNotYet);
     if (!visit(0, memory, computed)) return std::nullopt;
     return outcomes_;
   }
 
  private:
-  static constexpr ChunkValues::Id kNotYet = UINT32_MAX;
-  static int32_t chunksOf(const LoadedStep& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
+  static constexpr semantics::ChunkValues::Id kNotYet = UINT32_MAX;
+  static int32_t chunksOf(const semantics::LoadedStep& st) {
+    return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0);
+  }
 
   bool build() {
-    const LoadedProgram& index = setting_.index();
+    const semantics::LoadedProgram& index = setting_.index();
     std::map<uint32_t, std::vector<size_t>> reads, writes;
     for (uint32_t s : graph_.order()) {
       const int32_t n = chunksOf(index.step(s));
@@ -48,7 +50,7 @@ class Search {
       }
       for (int32_t j = 0; j < n; ++j) {
         writes[s].push_back(SIZE_MAX);
-        if (setting_.destinationCell(s, j) == smt::kOutside) continue;
+        if (setting_.destinationCell(s, j) == verify::smt::kOutside) continue;
         writes[s].back() = points_.size();
         uint64_t pred = bit(reads[s][static_cast<size_t>(j)]);
         // A step reads all its operands before it writes them.
@@ -66,7 +68,7 @@ class Search {
         if (w != SIZE_MAX) all |= bit(w);
       points_.push_back({s, -1, Point::End, all});
     }
-    for (const smt::SyncEdge& e : graph_.edges()) {
+    for (const verify::smt::SyncEdge& e : graph_.edges()) {
       if (e.strict) {
         points_[begin_[e.to]].predecessors |= bit(end_[e.from]);
         continue;
@@ -83,15 +85,17 @@ class Search {
   }
   static uint64_t bit(size_t i) { return uint64_t{1} << i; }
 
-  bool visit(uint64_t done, std::vector<ChunkValues::Id>& memory, std::vector<ChunkValues::Id>& computed) {
-    std::vector<ChunkValues::Id> key = memory;
+  bool visit(uint64_t done, std::vector<semantics::ChunkValues::Id>& memory,
+             std::vector<semantics::ChunkValues::Id>& computed) {
+    std::vector<semantics::ChunkValues::Id> key = memory;
     key.insert(key.end(), computed.begin(), computed.end());
     if (!seen_.insert({done, key}).second) return true;
     if (seen_.size() > maxStates_) return false;
     if (done == (points_.size() == 64 ? ~uint64_t{0} : bit(points_.size()) - 1)) {
-      std::vector<ChunkValues::Id> outputs;
-      for (const smt::OutputChunk& o : setting_.outputs())
-        outputs.push_back(o.cell == smt::kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(o.cell)]);
+      std::vector<semantics::ChunkValues::Id> outputs;
+      for (const verify::smt::OutputChunk& o : setting_.outputs())
+        outputs.push_back(o.cell == verify::smt::kOutside ? semantics::ChunkValues::kUninitialized
+                                                          : memory[static_cast<size_t>(o.cell)]);
       outcomes_.insert(outputs);
       return true;
     }
@@ -99,7 +103,7 @@ class Search {
       const Point& p = points_[i];
       if ((done & bit(i)) || (p.predecessors & ~done)) continue;
       const size_t slot = p.chunk >= 0 ? firstSlot_[p.step] + static_cast<size_t>(p.chunk) : 0;
-      std::vector<ChunkValues::Id> nextMemory = memory, nextComputed = computed;
+      std::vector<semantics::ChunkValues::Id> nextMemory = memory, nextComputed = computed;
       if (p.kind == Point::Read) nextComputed[slot] = compute(p, memory, computed);
       if (p.kind == Point::Write)
         nextMemory[static_cast<size_t>(setting_.destinationCell(p.step, p.chunk))] = computed[slot];
@@ -108,37 +112,38 @@ class Search {
     return true;
   }
 
-  ChunkValues::Id compute(const Point& p, const std::vector<ChunkValues::Id>& memory,
-                          const std::vector<ChunkValues::Id>& computed) const {
+  semantics::ChunkValues::Id compute(const Point& p, const std::vector<semantics::ChunkValues::Id>& memory,
+                                     const std::vector<semantics::ChunkValues::Id>& computed) const {
     auto read = [&](int32_t cell) {
-      return cell == smt::kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)];
+      return cell == verify::smt::kOutside ? semantics::ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)];
     };
-    const LoadedStep& st = setting_.index().step(p.step);
-    ChunkValues::Id incoming = ChunkValues::kUninitialized;
-    if (receives(st.type)) {
+    const semantics::LoadedStep& st = setting_.index().step(p.step);
+    semantics::ChunkValues::Id incoming = semantics::ChunkValues::kUninitialized;
+    if (semantics::receives(st.type)) {
       const uint32_t sender = graph_.senderOf(p.step);
       if (p.chunk < chunksOf(setting_.index().step(sender)))
         incoming = computed[firstSlot_.at(sender) + static_cast<size_t>(p.chunk)];
     }
-    return setting_.result(
-        p.step, incoming, read(setting_.sourceCell(p.step, p.chunk)),
-        st.type == ir::OpType::Reduce ? read(setting_.destinationCell(p.step, p.chunk)) : ChunkValues::kUninitialized);
+    return setting_.result(p.step, incoming, read(setting_.sourceCell(p.step, p.chunk)),
+                           st.type == ir::OpType::Reduce ? read(setting_.destinationCell(p.step, p.chunk))
+                                                         : semantics::ChunkValues::kUninitialized);
   }
 
-  const smt::DataSetting& setting_;
-  const smt::SyncGraph& graph_;
+  const verify::smt::DataSetting& setting_;
+  const verify::smt::SyncGraph& graph_;
   size_t maxStates_;
   std::vector<Point> points_;
   std::map<uint32_t, size_t> begin_, end_, firstSlot_;
   size_t slots_ = 0;
-  std::set<std::pair<uint64_t, std::vector<ChunkValues::Id>>> seen_;
-  std::set<std::vector<ChunkValues::Id>> outcomes_;
+  std::set<std::pair<uint64_t, std::vector<semantics::ChunkValues::Id>>> seen_;
+  std::set<std::vector<semantics::ChunkValues::Id>> outcomes_;
 };
 
 }  // namespace
 
-std::optional<std::set<std::vector<ChunkValues::Id>>> everyOutcome(const smt::DataSetting& setting,
-                                                                   const smt::SyncGraph& graph, size_t maxStates) {
+std::optional<std::set<std::vector<semantics::ChunkValues::Id>>> everyOutcome(const verify::smt::DataSetting& setting,
+                                                                              const verify::smt::SyncGraph& graph,
+                                                                              size_t maxStates) {
   return Search(setting, graph, maxStates).run();
 }
 

@@ -15,8 +15,8 @@
 namespace ccforge::test {
 
 // nullopt when the program has more than 64 points or the search exceeds `maxStates`.
-std::optional<std::set<std::vector<ChunkValues::Id>>> everyOutcome(const smt::DataSetting& setting,
-                                                                   const smt::SyncGraph& graph,
-                                                                   size_t maxStates = 2'000'000);
+std::optional<std::set<std::vector<semantics::ChunkValues::Id>>> everyOutcome(const verify::smt::DataSetting& setting,
+                                                                              const verify::smt::SyncGraph& graph,
+                                                                              size_t maxStates = 2'000'000);
 
 }  // namespace ccforge::test

@@ -26,12 +26,12 @@ std::unique_ptr<SmtFixture> SmtFixture::index(std::unique_ptr<SmtFixture> p, con
   verify::Findings findings("program", 0);
   verify::ResolvedCollective resolved =
       verify::resolveCollective(p->algo_, options.collective, options.customCollective, findings);
-  LoadResult load = loadProgram(p->algo_);
+  semantics::LoadResult load = semantics::loadProgram(p->algo_);
   verify::LintResult lint = verify::lint(load, p->algo_, {}, resolved.collective, options, findings);
   if (!load.program) return nullptr;
   p->collective_ = resolved.collective;
   p->bufferLengths_ = lint.bufferLengths;
-  p->index_ = std::make_unique<LoadedProgram>(std::move(*load.program));
+  p->index_ = std::make_unique<semantics::LoadedProgram>(std::move(*load.program));
   if (!verify::checkConnections(*p->index_, findings)) return nullptr;
   return p;
 }

@@ -21,8 +21,8 @@ class SmtFixture {
   static std::unique_ptr<SmtFixture> of(ir::Algorithm algo, const verify::Options& options = {});
 
   const ir::Algorithm& algorithm() const { return algo_; }
-  const LoadedProgram& index() const { return *index_; }
-  const std::optional<Collective>& collective() const { return collective_; }
+  const semantics::LoadedProgram& index() const { return *index_; }
+  const std::optional<semantics::Collective>& collective() const { return collective_; }
   const std::vector<std::array<int32_t, 3>>& bufferLengths() const { return bufferLengths_; }
 
   SmtFixture(const SmtFixture&) = delete;
@@ -33,9 +33,9 @@ class SmtFixture {
   static std::unique_ptr<SmtFixture> index(std::unique_ptr<SmtFixture> p, const verify::Options& options);
 
   ir::Algorithm algo_;
-  std::optional<Collective> collective_;
+  std::optional<semantics::Collective> collective_;
   std::vector<std::array<int32_t, 3>> bufferLengths_;
-  std::unique_ptr<LoadedProgram> index_;
+  std::unique_ptr<semantics::LoadedProgram> index_;
 };
 
 // Every fixture of the corpus: tests/fixtures/verify/** and tests/fixtures/msccl-tools/**, sorted.

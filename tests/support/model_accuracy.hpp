@@ -45,11 +45,11 @@ constexpr uint64_t kMiB = uint64_t{1} << 20;
 // The library ring for the collective on the machine, on the rings NCCL's search builds (its
 // graph's channels, at most one per rank: chunk i runs on ring i mod rings) and as many instances
 // as make NCCL's channel count (comm->nChannels).
-inline std::optional<ir::Algorithm> libraryRing(CollectiveType c, const topo::Topology& t) {
-  const char* name = c == CollectiveType::AllReduce       ? "ring-allreduce"
-                     : c == CollectiveType::AllGather     ? "ring-allgather"
-                     : c == CollectiveType::ReduceScatter ? "ring-reducescatter"
-                                                          : nullptr;
+inline std::optional<ir::Algorithm> libraryRing(semantics::CollectiveType c, const topo::Topology& t) {
+  const char* name = c == semantics::CollectiveType::AllReduce       ? "ring-allreduce"
+                     : c == semantics::CollectiveType::AllGather     ? "ring-allgather"
+                     : c == semantics::CollectiveType::ReduceScatter ? "ring-reducescatter"
+                                                                     : nullptr;
   if (!name) return std::nullopt;
   const auto ranks = static_cast<int32_t>(t.gpus().size());
   const sim::NcclMachine m = sim::ncclMachineOf(t, sim::archOf(t));

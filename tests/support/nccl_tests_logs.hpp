@@ -22,7 +22,7 @@ struct FixtureLog {
   std::string file;      // under kLogsDirectory
   std::string topology;  // a catalog name, or a spec path under kLogsDirectory
   std::vector<std::string> environment;
-  std::optional<CollectiveType> collective;  // where the log does not name it
+  std::optional<semantics::CollectiveType> collective;  // where the log does not name it
   // Whether the model is held to the bands before calibration on it; where not, why (the log then
   // lies under calibration-only/).
   bool modelled = true;
@@ -35,7 +35,8 @@ inline std::vector<FixtureLog> fixtureLogs() {
   for (const nlohmann::json& l : manifest.at("logs"))
     out.push_back({l.at("file").get<std::string>(), l.at("topology").get<std::string>(),
                    l.at("env").get<std::vector<std::string>>(),
-                   l.contains("collective") ? parseCollectiveType(l.at("collective").get<std::string>()) : std::nullopt,
+                   l.contains("collective") ? semantics::parseCollectiveType(l.at("collective").get<std::string>())
+                                            : std::nullopt,
                    !l.contains("calibration_only"), l.value("calibration_only", std::string())});
   return out;
 }

@@ -24,7 +24,7 @@ inline bool hasRule(const verify::FileReport& r, std::string_view rule) {
 
 inline verify::Options legacyOptions() {
   verify::Options o;
-  o.profile = legacyProfile();
+  o.profile = semantics::legacyProfile();
   return o;
 }
 

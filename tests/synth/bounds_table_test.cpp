@@ -16,7 +16,8 @@ using topo::Rational;
 namespace {
 
 std::string allGatherAlgbw(const std::string& name) {
-  return topo::toFixed(collectiveBound(topo::loadTopology(name), CollectiveType::AllGather).algbwUpperBoundGBps, 2);
+  return topo::toFixed(
+      collectiveBound(topo::loadTopology(name), semantics::CollectiveType::AllGather).algbwUpperBoundGBps, 2);
 }
 
 }  // namespace
@@ -36,23 +37,23 @@ TEST_CASE("allgather algbw bounds of the table") {
 }
 
 TEST_CASE("steps lower bounds of the table") {
-  CHECK(collectiveBound(topo::loadTopology("dgx1"), CollectiveType::AllGather).stepsLowerBound == 2);
-  CHECK(collectiveBound(topo::loadTopology("a100-1"), CollectiveType::AllGather).stepsLowerBound == 1);
-  CHECK(collectiveBound(topo::loadTopology("dgx2-1"), CollectiveType::AllGather).stepsLowerBound == 1);
+  CHECK(collectiveBound(topo::loadTopology("dgx1"), semantics::CollectiveType::AllGather).stepsLowerBound == 2);
+  CHECK(collectiveBound(topo::loadTopology("a100-1"), semantics::CollectiveType::AllGather).stepsLowerBound == 1);
+  CHECK(collectiveBound(topo::loadTopology("dgx2-1"), semantics::CollectiveType::AllGather).stepsLowerBound == 1);
   // One route reaches every GCD: the xGMI fabric relays (five GCD-to-GCD hops without).
-  CHECK(collectiveBound(topo::loadTopology("mi250-1"), CollectiveType::AllGather).stepsLowerBound == 1);
+  CHECK(collectiveBound(topo::loadTopology("mi250-1"), semantics::CollectiveType::AllGather).stepsLowerBound == 1);
 }
 
 TEST_CASE("DGX-1 bounds in link-rounds per chunk") {
   topo::Topology t = topo::loadTopology("dgx1");
-  CHECK(collectiveBound(t, CollectiveType::AllGather).roundsPerChunkLowerBound == Rational(7, 6));
-  CHECK(collectiveBound(t, CollectiveType::ReduceScatter).roundsPerChunkLowerBound == Rational(7, 6));
-  CHECK(collectiveBound(t, CollectiveType::AllToAll).roundsPerChunkLowerBound == Rational(8, 3));
+  CHECK(collectiveBound(t, semantics::CollectiveType::AllGather).roundsPerChunkLowerBound == Rational(7, 6));
+  CHECK(collectiveBound(t, semantics::CollectiveType::ReduceScatter).roundsPerChunkLowerBound == Rational(7, 6));
+  CHECK(collectiveBound(t, semantics::CollectiveType::AllToAll).roundsPerChunkLowerBound == Rational(8, 3));
   for (int32_t root = 0; root < 8; ++root) {
     INFO("root " << root);
-    CHECK(collectiveBound(t, CollectiveType::Broadcast, root).roundsPerChunkLowerBound == Rational(1, 6));
-    CHECK(collectiveBound(t, CollectiveType::Scatter, root).roundsPerChunkLowerBound == Rational(7, 6));
-    CHECK(collectiveBound(t, CollectiveType::Gather, root).roundsPerChunkLowerBound == Rational(7, 6));
+    CHECK(collectiveBound(t, semantics::CollectiveType::Broadcast, root).roundsPerChunkLowerBound == Rational(1, 6));
+    CHECK(collectiveBound(t, semantics::CollectiveType::Scatter, root).roundsPerChunkLowerBound == Rational(7, 6));
+    CHECK(collectiveBound(t, semantics::CollectiveType::Gather, root).roundsPerChunkLowerBound == Rational(7, 6));
   }
 }
 
@@ -62,7 +63,7 @@ TEST_CASE("every bound of every catalog topology up to 32 GPUs takes under 1 s o
     INFO(name);
     std::clock_t start = std::clock();
     topo::Topology t = topo::loadTopology(name);
-    for (CollectiveType c : boundedCollectives()) collectiveBound(t, c);
+    for (semantics::CollectiveType c : boundedCollectives()) collectiveBound(t, c);
     double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     if (CCFORGE_TIMING_CHECKS)
       CHECK(seconds < 1.0);
@@ -74,7 +75,7 @@ TEST_CASE("every bound of every catalog topology up to 32 GPUs takes under 1 s o
 // The report `ccforge bounds` prints, from the library (synth/bounds/bounds_report.hpp).
 TEST_CASE("bounds report: the table and the JSON of dgx1 allgather") {
   const topo::Topology dgx1 = topo::loadTopology("dgx1");
-  const std::vector<CollectiveBound> bounds{collectiveBound(dgx1, CollectiveType::AllGather)};
+  const std::vector<CollectiveBound> bounds{collectiveBound(dgx1, semantics::CollectiveType::AllGather)};
   const std::string text = boundsText(dgx1, bounds);
   CHECK(text.starts_with("bounds for dgx1: 8 GPUs, unit "));
   CHECK(text.find("\nallgather                  2") != std::string::npos);

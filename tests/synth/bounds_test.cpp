@@ -13,7 +13,7 @@ using topo::Rational;
 
 namespace {
 
-Rational rounds(const topo::Topology& t, CollectiveType c, int32_t root = 0) {
+Rational rounds(const topo::Topology& t, semantics::CollectiveType c, int32_t root = 0) {
   return collectiveBound(t, c, root).roundsPerChunkLowerBound;
 }
 
@@ -21,44 +21,47 @@ Rational rounds(const topo::Topology& t, CollectiveType c, int32_t root = 0) {
 
 TEST_CASE("ring: allgather needs (N-1)/2 rounds, alltoall N rounds, broadcast 1/2") {
   topo::Topology ring = topo::familyTopology(topo::Family::Ring, {8});
-  CHECK(rounds(ring, CollectiveType::AllGather) == Rational(7, 2));
-  CHECK(rounds(ring, CollectiveType::AllToAll) == 8);
-  CHECK(rounds(ring, CollectiveType::Broadcast) == Rational(1, 2));
-  CHECK(collectiveBound(ring, CollectiveType::AllGather).algbwUpperBoundGBps == Rational(16, 7));
-  CHECK(collectiveBound(ring, CollectiveType::AllGather).stepsLowerBound == 4);
+  CHECK(rounds(ring, semantics::CollectiveType::AllGather) == Rational(7, 2));
+  CHECK(rounds(ring, semantics::CollectiveType::AllToAll) == 8);
+  CHECK(rounds(ring, semantics::CollectiveType::Broadcast) == Rational(1, 2));
+  CHECK(collectiveBound(ring, semantics::CollectiveType::AllGather).algbwUpperBoundGBps == Rational(16, 7));
+  CHECK(collectiveBound(ring, semantics::CollectiveType::AllGather).stepsLowerBound == 4);
   topo::Topology oneWay = topo::familyTopology(topo::Family::Ring, {8}, true);
-  CHECK(rounds(oneWay, CollectiveType::AllGather) == 7);
-  CHECK(collectiveBound(oneWay, CollectiveType::AllGather).stepsLowerBound == 7);
+  CHECK(rounds(oneWay, semantics::CollectiveType::AllGather) == 7);
+  CHECK(collectiveBound(oneWay, semantics::CollectiveType::AllGather).stepsLowerBound == 7);
 }
 
 TEST_CASE("hypercube, fully connected, star, switch and line") {
-  CHECK(rounds(topo::familyTopology(topo::Family::Hypercube, {3}), CollectiveType::AllToAll) == 4);
-  CHECK(rounds(topo::familyTopology(topo::Family::Hypercube, {3}), CollectiveType::AllGather) == Rational(7, 3));
-  CHECK(rounds(topo::familyTopology(topo::Family::FullyConnected, {5}), CollectiveType::AllToAll) == 1);
-  CHECK(rounds(topo::familyTopology(topo::Family::FullyConnected, {5}), CollectiveType::AllGather) == 1);
-  CHECK(rounds(topo::familyTopology(topo::Family::Star, {5}), CollectiveType::AllGather) == 4);
-  CHECK(rounds(topo::familyTopology(topo::Family::Star, {5}), CollectiveType::AllToAll) == 4);
-  CHECK(rounds(topo::familyTopology(topo::Family::Switch, {4}), CollectiveType::AllToAll) == 3);
+  CHECK(rounds(topo::familyTopology(topo::Family::Hypercube, {3}), semantics::CollectiveType::AllToAll) == 4);
+  CHECK(rounds(topo::familyTopology(topo::Family::Hypercube, {3}), semantics::CollectiveType::AllGather) ==
+        Rational(7, 3));
+  CHECK(rounds(topo::familyTopology(topo::Family::FullyConnected, {5}), semantics::CollectiveType::AllToAll) == 1);
+  CHECK(rounds(topo::familyTopology(topo::Family::FullyConnected, {5}), semantics::CollectiveType::AllGather) == 1);
+  CHECK(rounds(topo::familyTopology(topo::Family::Star, {5}), semantics::CollectiveType::AllGather) == 4);
+  CHECK(rounds(topo::familyTopology(topo::Family::Star, {5}), semantics::CollectiveType::AllToAll) == 4);
+  CHECK(rounds(topo::familyTopology(topo::Family::Switch, {4}), semantics::CollectiveType::AllToAll) == 3);
   // A line of 6: the middle link carries 3 x 3 pairs each way.
-  CHECK(rounds(topo::familyTopology(topo::Family::Line, {6}), CollectiveType::AllToAll) == 9);
-  CHECK(rounds(topo::familyTopology(topo::Family::Line, {6}), CollectiveType::Scatter, 0) == 5);
+  CHECK(rounds(topo::familyTopology(topo::Family::Line, {6}), semantics::CollectiveType::AllToAll) == 9);
+  CHECK(rounds(topo::familyTopology(topo::Family::Line, {6}), semantics::CollectiveType::Scatter, 0) == 5);
 }
 
 TEST_CASE("rooted bounds follow the root's routes") {
   topo::Topology t = topo::loadTopology("ndv2-2");
-  CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).stepsLowerBound == 3);
-  CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).algbwUpperBoundGBps == Rational(25, 2));
-  CHECK(collectiveBound(t, CollectiveType::Gather, 0).root == 0);
-  CHECK(collectiveBound(t, CollectiveType::AllGather).root == -1);
+  CHECK(collectiveBound(t, semantics::CollectiveType::Broadcast, 0).stepsLowerBound == 3);
+  CHECK(collectiveBound(t, semantics::CollectiveType::Broadcast, 0).algbwUpperBoundGBps == Rational(25, 2));
+  CHECK(collectiveBound(t, semantics::CollectiveType::Gather, 0).root == 0);
+  CHECK(collectiveBound(t, semantics::CollectiveType::AllGather).root == -1);
 }
 
 TEST_CASE("nonsensical requests are refused with a message") {
   topo::Topology dgx1 = topo::loadTopology("dgx1");
-  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Broadcast, 8),
+  CHECK_THROWS_WITH(collectiveBound(dgx1, semantics::CollectiveType::Broadcast, 8),
                     Catch::Contains("root 8 is out of range: topology dgx1 has ranks 0 to 7"));
-  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Reduce, -1), Catch::Contains("root -1 is out of range"));
-  CHECK_THROWS_WITH(collectiveBound(dgx1, CollectiveType::Custom), Catch::Contains("no exact bound for custom"));
-  CHECK_THROWS_AS(collectiveBound(topo::familyTopology(topo::Family::Ring, {1}), CollectiveType::AllGather),
+  CHECK_THROWS_WITH(collectiveBound(dgx1, semantics::CollectiveType::Reduce, -1),
+                    Catch::Contains("root -1 is out of range"));
+  CHECK_THROWS_WITH(collectiveBound(dgx1, semantics::CollectiveType::Custom),
+                    Catch::Contains("no exact bound for custom"));
+  CHECK_THROWS_AS(collectiveBound(topo::familyTopology(topo::Family::Ring, {1}), semantics::CollectiveType::AllGather),
                   std::invalid_argument);
 }
 
@@ -66,12 +69,12 @@ TEST_CASE("a disconnected topology has no bound: an input error naming the pair"
   topo::Topology t = topo::readTopology(R"({"name": "split", "vertices": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
     "links": [{"from": "a", "to": "b", "bw": 1}, {"from": "b", "to": "c", "bw": 1, "directed": true}]})",
                                         "split.json", {});
-  CHECK_THROWS_WITH(collectiveBound(t, CollectiveType::AllGather),
+  CHECK_THROWS_WITH(collectiveBound(t, semantics::CollectiveType::AllGather),
                     Catch::Contains("split.json: c cannot reach a, so allgather cannot complete"));
-  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::AllToAll), base::InputError);
+  CHECK_THROWS_AS(collectiveBound(t, semantics::CollectiveType::AllToAll), base::InputError);
   // Broadcast from a only needs a to reach everyone.
-  CHECK(collectiveBound(t, CollectiveType::Broadcast, 0).algbwUpperBoundGBps == 1);
-  CHECK_THROWS_AS(collectiveBound(t, CollectiveType::Broadcast, 2), base::InputError);
+  CHECK(collectiveBound(t, semantics::CollectiveType::Broadcast, 0).algbwUpperBoundGBps == 1);
+  CHECK_THROWS_AS(collectiveBound(t, semantics::CollectiveType::Broadcast, 2), base::InputError);
 }
 
 TEST_CASE("an alltoall LP beyond the row limit gives way to the cut bound, not a long wait") {
@@ -87,7 +90,7 @@ TEST_CASE("an alltoall LP beyond the row limit gives way to the cut bound, not a
     t.addLink({i, i + 1, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
     t.addLink({i + 1, i, Rational(i + 1), 0, topo::LinkClass::NVLink, {}});
   }
-  const CollectiveBound b = collectiveBound(t, CollectiveType::AllToAll);
+  const CollectiveBound b = collectiveBound(t, semantics::CollectiveType::AllToAll);
   CHECK_THAT(b.method, Catch::Contains("cut bound, as the exact LP is past its size (the alltoall LP has 2998 rows "
                                        "after symmetry reduction, more than 2000)"));
   // By hand: GPU 0 sends a chunk to each of 999 GPUs over its one link of 1 unit; no other GPU
@@ -98,7 +101,7 @@ TEST_CASE("an alltoall LP beyond the row limit gives way to the cut bound, not a
 TEST_CASE("the alltoall cut bound equals the exact LP on rail-optimized boxes") {
   // 8 A100 boxes: each box sends 8 x 56 chunks through its 8 NICs of 25 GB/s: 200/7 GB/s.
   const topo::Topology a100 = topo::loadTopology("a100-8");
-  const CollectiveBound lp = collectiveBound(a100, CollectiveType::AllToAll);
+  const CollectiveBound lp = collectiveBound(a100, semantics::CollectiveType::AllToAll);
   CHECK_THAT(lp.method, Catch::Contains("exact LP"));
   CHECK(lp.algbwUpperBoundGBps == Rational(200, 7));
   CHECK(allToAllCutRate(a100) * Rational(64) == Rational(200, 7));
@@ -111,7 +114,7 @@ TEST_CASE("the alltoall cut bound equals the exact LP on rail-optimized boxes") 
 // Allreduce as RS + AG: 6 steps, 6 rounds per chunk, algbw N x / 2 = 2/3 unit.
 TEST_CASE("allreduce is bounded as reducescatter + allgather") {
   const topo::Topology line = topo::familyTopology(topo::Family::Line, {4});
-  const CollectiveBound b = collectiveBound(line, CollectiveType::AllReduce);
+  const CollectiveBound b = collectiveBound(line, semantics::CollectiveType::AllReduce);
   CHECK(b.stepsLowerBound == 6);
   CHECK(b.roundsPerChunkLowerBound == Rational(6));
   CHECK(b.algbwUpperBoundGBps == Rational(2, 3));
@@ -120,9 +123,9 @@ TEST_CASE("allreduce is bounded as reducescatter + allgather") {
 
 TEST_CASE("a topology past the work limit is refused before any max-flow") {
   const topo::Topology ring = topo::familyTopology(topo::Family::Ring, {4096});
-  CHECK_THROWS_WITH(collectiveBound(ring, CollectiveType::AllGather),
+  CHECK_THROWS_WITH(collectiveBound(ring, semantics::CollectiveType::AllGather),
                     Catch::Contains("over ccforge's work limit of 2^28"));
-  CHECK_THROWS_AS(collectiveBound(ring, CollectiveType::AllGather), std::invalid_argument);
+  CHECK_THROWS_AS(collectiveBound(ring, semantics::CollectiveType::AllGather), std::invalid_argument);
 }
 
 // Where the NVSwitches reduce (NVLS), allreduce is not bounded by reducescatter + allgather: each
@@ -133,10 +136,10 @@ TEST_CASE("the in-switch allreduce bound: a GPU's switch link in one box, the bo
   const std::optional<CollectiveBound> one = inSwitchAllReduceBound(topo::loadTopology("h100-1"));
   REQUIRE(one);
   CHECK(one->inSwitch);
-  CHECK(one->collective == CollectiveType::AllReduce);
+  CHECK(one->collective == semantics::CollectiveType::AllReduce);
   CHECK(one->algbwUpperBoundGBps == 450);
   CHECK(one->stepsLowerBound == 1);
-  CHECK(collectiveBound(topo::loadTopology("h100-1"), CollectiveType::AllReduce).algbwUpperBoundGBps ==
+  CHECK(collectiveBound(topo::loadTopology("h100-1"), semantics::CollectiveType::AllReduce).algbwUpperBoundGBps ==
         Rational(1800, 7));
   // Two boxes: 8 NICs of 50 GB/s per box, x 2 / (2 x 1) = 400, below the switch link's 450.
   const std::optional<CollectiveBound> two = inSwitchAllReduceBound(topo::loadTopology("h100-2"));

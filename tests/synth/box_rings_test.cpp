@@ -164,7 +164,7 @@ TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and si
   for (auto [root, pieces] : perRoot) CHECK(pieces == 16);
   CHECK(perRoot.size() == 16);
   CHECK(routedRate(t, trees, false) * 16 > Rational(98, 100) * Rational(2400, 7));
-  const TreeSynthesis s = synthesizeTrees(t, CollectiveType::AllGather, {.composition = Composition::Rings});
+  const TreeSynthesis s = synthesizeTrees(t, semantics::CollectiveType::AllGather, {.composition = Composition::Rings});
   CHECK(s.compiled.algorithm.nchunksperloop == 16 * 16);
   CHECK(s.simulatedAlgbwGBps > 0.88 * 2400.0 / 7);
   CHECK(s.packedAlgbwGBps > Rational(98, 100) * Rational(2400, 7));
@@ -186,19 +186,22 @@ TEST_CASE("rings: power-of-two pieces dealt evenly, the lowering verifies and si
 
 TEST_CASE("rings: the composition takes allgather on boxes with rings, and is tried by default there") {
   const topo::Topology mi250 = topo::loadTopology("mi250-1");
-  CHECK(compositionsOf({}, mi250, CollectiveType::AllGather) ==
+  CHECK(compositionsOf({}, mi250, semantics::CollectiveType::AllGather) ==
         std::vector<Composition>{Composition::Packing, Composition::Rings});
-  CHECK(compositionsOf({}, mi250, CollectiveType::ReduceScatter) == std::vector<Composition>{Composition::Packing});
-  CHECK(compositionsOf({}, topo::loadTopology("a100-2"), CollectiveType::AllGather) ==
+  CHECK(compositionsOf({}, mi250, semantics::CollectiveType::ReduceScatter) ==
+        std::vector<Composition>{Composition::Packing});
+  CHECK(compositionsOf({}, topo::loadTopology("a100-2"), semantics::CollectiveType::AllGather) ==
         std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
-  CHECK(compositionsOf({}, topo::loadTopology("mi250-2"), CollectiveType::AllGather) ==
+  CHECK(compositionsOf({}, topo::loadTopology("mi250-2"), semantics::CollectiveType::AllGather) ==
         std::vector<Composition>{Composition::Packing, Composition::Hierarchical, Composition::Rings,
                                  Composition::RingsSplit});
-  CHECK_THROWS_WITH(synthesizeTrees(mi250, CollectiveType::AllGather, {.composition = Composition::RingsSplit}),
-                    Catch::Contains("second entries need several boxes"));
-  CHECK_THROWS_WITH(synthesizeTrees(mi250, CollectiveType::ReduceScatter, {.composition = Composition::Rings}),
-                    Catch::Contains("the ring composition synthesizes allgather, not reducescatter"));
   CHECK_THROWS_WITH(
-      synthesizeTrees(topo::loadTopology("a100-1"), CollectiveType::AllGather, {.composition = Composition::Rings}),
-      Catch::Contains("needs boxes whose GPUs are joined by direct links"));
+      synthesizeTrees(mi250, semantics::CollectiveType::AllGather, {.composition = Composition::RingsSplit}),
+      Catch::Contains("second entries need several boxes"));
+  CHECK_THROWS_WITH(
+      synthesizeTrees(mi250, semantics::CollectiveType::ReduceScatter, {.composition = Composition::Rings}),
+      Catch::Contains("the ring composition synthesizes allgather, not reducescatter"));
+  CHECK_THROWS_WITH(synthesizeTrees(topo::loadTopology("a100-1"), semantics::CollectiveType::AllGather,
+                                    {.composition = Composition::Rings}),
+                    Catch::Contains("needs boxes whose GPUs are joined by direct links"));
 }

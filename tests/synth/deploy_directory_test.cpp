@@ -52,7 +52,8 @@ void checkDirectoryVerifies(const std::filesystem::path& dir, size_t files) {
 }
 
 // The SMT path of `synth -o`: SCCL's two frontier instances, solved directly.
-std::vector<synth::sccl::FrontierPoint> scclFrontier(CollectiveType collective, const std::filesystem::path& dir) {
+std::vector<synth::sccl::FrontierPoint> scclFrontier(semantics::CollectiveType collective,
+                                                     const std::filesystem::path& dir) {
   const topo::Topology dgx1 = topo::loadTopology("dgx1");
   synth::sccl::Synthesizer synth(dgx1, collective, 0, testing::quiet());
   std::vector<synth::sccl::InstanceResult> frontier{synth.solve(2, 2, 3), synth.solve(6, 3, 7)};
@@ -64,15 +65,15 @@ std::vector<synth::sccl::FrontierPoint> scclFrontier(CollectiveType collective, 
 }
 
 // Each instance is lowered out of place and in place: the points come in that order.
-void checkScclDirectory(CollectiveType collective) {
+void checkScclDirectory(semantics::CollectiveType collective) {
   const std::filesystem::path dir = freshDirectory(std::string(collectiveTypeName(collective)));
   const auto points = scclFrontier(collective, dir);
   REQUIRE(points.size() == 4);
   checkDirectoryVerifies(dir, 2);
   const std::string stem = "dgx1-" + std::string(collectiveTypeName(collective)) + "-c2-s2-r3";
-  CHECK(points[0].form == CallForm::OutOfPlace);
+  CHECK(points[0].form == semantics::CallForm::OutOfPlace);
   CHECK(points[0].file == (dir / (stem + ".xml")).string());
-  CHECK(points[1].form == CallForm::InPlace);
+  CHECK(points[1].form == semantics::CallForm::InPlace);
   CHECK(points[1].file == (dir / (stem + "-inplace.xml")).string());
   for (size_t i : {0, 1}) {
     REQUIRE(points[i].deployment.window);
@@ -90,19 +91,19 @@ void checkScclDirectory(CollectiveType collective) {
 TEST_CASE(
     "synth -o dgx1 allgather: only the deployable frontier point is written, in both call forms; the directory "
     "verifies") {
-  checkScclDirectory(CollectiveType::AllGather);
+  checkScclDirectory(semantics::CollectiveType::AllGather);
 }
 
 TEST_CASE(
     "synth -o dgx1 reducescatter: only the deployable frontier point is written, in both call forms; the directory "
     "verifies") {
-  checkScclDirectory(CollectiveType::ReduceScatter);
+  checkScclDirectory(semantics::CollectiveType::ReduceScatter);
 }
 
 TEST_CASE("synth -o a100-4 allgather with trees: both compositions, adjacent windows; the directory verifies") {
   const std::filesystem::path dir = freshDirectory("a100-4");
   const synth::trees::TreeRun run = synth::trees::runTreeSynthesis(
-      topo::loadTopology("a100-4"), CollectiveType::AllGather, {.outputDirectory = dir.string()});
+      topo::loadTopology("a100-4"), semantics::CollectiveType::AllGather, {.outputDirectory = dir.string()});
   checkDirectoryVerifies(dir, 2);
   REQUIRE(run.outcomes.size() == 2);
   const auto& packing = run.outcomes[0].deployment.window;

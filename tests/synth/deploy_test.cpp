@@ -126,11 +126,11 @@ TEST_CASE("fastest ranges: a candidate enters the running at its start") {
 TEST_CASE("deployment: adjacent whole-byte windows from the crossing, the first from 0, the last unbounded") {
   // 2x against 1000 + x: equal at 1000 bytes, which goes to the flatter program.
   const ir::Algorithm small = allgather(16), large = allgather(64);
-  const auto plan = planDeployment({line(small, 0, 2), line(large, 1000, 1)}, executorProfile());
+  const auto plan = planDeployment({line(small, 0, 2), line(large, 1000, 1)}, semantics::executorProfile());
   checkWindow(plan[0], 0, 999);
   checkWindow(plan[1], 1000, std::nullopt);
   // Equal at 1000.5: the first keeps 1000 bytes.
-  const auto half = planDeployment({line(small, 0, 2), line(large, 1000.5, 1)}, executorProfile());
+  const auto half = planDeployment({line(small, 0, 2), line(large, 1000.5, 1)}, semantics::executorProfile());
   checkWindow(half[0], 0, 1000);
   checkWindow(half[1], 1001, std::nullopt);
 }
@@ -141,7 +141,8 @@ TEST_CASE(
   // SCCL's DGX-1 allgather (6,3,7): 8 ranks x 6 chunks = 48 = 3 x 16. The internal scheduler
   // tests count*8 % 48, true for multiples of 6; the plugin count % 48.
   const ir::Algorithm c2 = allgather(16), c6 = allgather(48);
-  const auto plan = planDeployment({line(c2, 1.4, 1.5 * 5e-6), line(c6, 2.1, 7.0 / 6 * 5e-6)}, executorProfile());
+  const auto plan =
+      planDeployment({line(c2, 1.4, 1.5 * 5e-6), line(c6, 2.1, 7.0 / 6 * 5e-6)}, semantics::executorProfile());
   checkWindow(plan[0], 0, std::nullopt);
   CHECK_FALSE(plan[1].window);
   CHECK(plan[1].notWritten ==
@@ -154,7 +155,7 @@ TEST_CASE("deployment: the window stays within the compiler's maxBytes") {
   // 2x against 1000 + x, the flatter one compiled with maxBytes 5000 (its tile-iteration bound):
   // 1000..5000; larger calls go to NCCL.
   const ir::Algorithm small = allgather(16), large = allgather(64, 5000);
-  const auto plan = planDeployment({line(small, 0, 2), line(large, 1000, 1)}, executorProfile());
+  const auto plan = planDeployment({line(small, 0, 2), line(large, 1000, 1)}, semantics::executorProfile());
   checkWindow(plan[0], 0, 999);
   checkWindow(plan[1], 1000, 5000);
 }
@@ -163,7 +164,7 @@ TEST_CASE("deployment: a program no call of its window selects leaves the window
   // 10x against a constant 1000: the first is faster below 100 bytes, but with nchunksperloop
   // 256 on 8 ranks its smallest call is count 32 (internal: 32*8 % 256 == 0), 32 * 8 = 256 bytes.
   const ir::Algorithm steep = allgather(256), flat = allgather(8);
-  const auto plan = planDeployment({line(steep, 0, 10), line(flat, 1000, 0)}, executorProfile());
+  const auto plan = planDeployment({line(steep, 0, 10), line(flat, 1000, 0)}, semantics::executorProfile());
   CHECK_FALSE(plan[0].window);
   CHECK(plan[0].notWritten ==
         "it serves no power-of-two count within 0..99 bytes (under the internal scheduler and the msccl-scheduler "
@@ -177,7 +178,7 @@ TEST_CASE("deployment: programs of different call forms do not compete; a domina
   inPlace.outofplace = false;
   const ir::Algorithm outOfPlace = allgather(16), slower = allgather(16);
   const auto plan =
-      planDeployment({line(outOfPlace, 0, 1), line(inPlace, 50, 2), line(slower, 10, 1)}, executorProfile());
+      planDeployment({line(outOfPlace, 0, 1), line(inPlace, 50, 2), line(slower, 10, 1)}, semantics::executorProfile());
   checkWindow(plan[0], 0, std::nullopt);
   checkWindow(plan[1], 0, std::nullopt);
   CHECK_FALSE(plan[2].window);
@@ -188,7 +189,7 @@ TEST_CASE("deployment: a collective no NCCL call reaches is not written") {
   ir::Algorithm gather = allgather(16);
   gather.coll = ir::CollectiveKind::Gather;
   gather.collName = "gather";
-  const auto plan = planDeployment({line(gather, 0, 1)}, executorProfile());
+  const auto plan = planDeployment({line(gather, 0, 1)}, semantics::executorProfile());
   CHECK_FALSE(plan[0].window);
   CHECK(plan[0].notWritten ==
         "no NCCL call reaches coll=\"gather\" (under the internal scheduler and the msccl-scheduler plugin)");

@@ -58,7 +58,7 @@ TreeShape shapeOf(const Arborescence& t) {
 TEST_CASE("hierarchical on 32 boxes: a forked rail chain, every GPU talks to 9 peers, every NIC carries 31 pieces") {
   const topo::Topology t = h100Boxes(32);
   // The star would give a GPU 7 + 31 peers, more than a channel's 32 thread blocks.
-  CHECK(railShapes(t, kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Chain});
+  CHECK(railShapes(t, semantics::kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Chain});
   const Packing p = hierarchicalTrees(t, RailShape::Chain);
   REQUIRE(p.trees.size() == 256);
   std::map<int32_t, std::set<int32_t>> sendsTo;
@@ -91,8 +91,9 @@ TEST_CASE("hierarchical on 32 boxes: a forked rail chain, every GPU talks to 9 p
 
 TEST_CASE("hierarchical on 4 boxes: the star fits as well, depth 2, rail peers straight from the root") {
   const topo::Topology t = topo::loadTopology("a100-4");
-  CHECK(railShapes(t, kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Star, RailShape::Chain});
-  CHECK(railShapes(topo::loadTopology("a100-2"), kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Star});
+  CHECK(railShapes(t, semantics::kMaxPeersPerChannel) == std::vector<RailShape>{RailShape::Star, RailShape::Chain});
+  CHECK(railShapes(topo::loadTopology("a100-2"), semantics::kMaxPeersPerChannel) ==
+        std::vector<RailShape>{RailShape::Star});
   const Packing p = hierarchicalTrees(t, RailShape::Star);
   REQUIRE(p.trees.size() == 32);
   for (const Arborescence& tree : p.trees) {
@@ -110,6 +111,8 @@ TEST_CASE("the allgather bound of 32 H100 boxes on rails: one max-flow per GPU o
   const std::vector<int32_t> sinks = synth::allGatherSinks(t);
   REQUIRE(sinks.size() == 8);
   for (int32_t g : sinks) CHECK(t.vertices()[static_cast<size_t>(g)].name.rfind("b0.", 0) == 0);
-  CHECK(synth::collectiveBound(t, CollectiveType::AllGather).algbwUpperBoundGBps == topo::Rational(25 * 256, 31));
-  CHECK(synth::collectiveBound(t, CollectiveType::ReduceScatter).algbwUpperBoundGBps == topo::Rational(25 * 256, 31));
+  CHECK(synth::collectiveBound(t, semantics::CollectiveType::AllGather).algbwUpperBoundGBps ==
+        topo::Rational(25 * 256, 31));
+  CHECK(synth::collectiveBound(t, semantics::CollectiveType::ReduceScatter).algbwUpperBoundGBps ==
+        topo::Rational(25 * 256, 31));
 }

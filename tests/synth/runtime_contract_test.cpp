@@ -83,7 +83,7 @@ TEST_CASE("every library algorithm, in each call form it offers, compiles to a f
     for (const auto& settings : forms) {
       INFO(entry.name << (settings.empty() ? "" : " " + settings.front()));
       algorithms::Instance inst = algorithms::instantiate(entry.name, settings);
-      const RuntimeProfile profile = *profileByName(entry.defaultTarget);
+      const semantics::RuntimeProfile profile = *semantics::profileByName(entry.defaultTarget);
       const codegen::Compiled compiled = codegen::compile(inst.program, {.target = profile});
       verify::Options options;
       options.profile = profile;
@@ -103,35 +103,36 @@ TEST_CASE("SMT synthesis on the DGX-1: reduce, reducescatter and allreduce outpu
   using synth::sccl::Synthesizer;
   const topo::Topology dgx1 = topo::loadTopology("dgx1");
   {
-    Synthesizer reduce(dgx1, CollectiveType::Reduce, 0, testing::quiet());
+    Synthesizer reduce(dgx1, semantics::CollectiveType::Reduce, 0, testing::quiet());
     const synth::sccl::InstanceResult r = reduce.solve(2, 2, 2);
     REQUIRE(r.schedule);
     checkEmitted(synth::sccl::emitVerified(reduce.problem(2), *r.schedule, "reduce", ir::Protocol::Simple, "r.xml"));
   }
   {
-    Synthesizer reduceScatter(dgx1, CollectiveType::ReduceScatter, 0, testing::quiet());
+    Synthesizer reduceScatter(dgx1, semantics::CollectiveType::ReduceScatter, 0, testing::quiet());
     const synth::sccl::InstanceResult r = reduceScatter.solve(2, 2, 3);
     REQUIRE(r.schedule);
     checkEmitted(
         synth::sccl::emitVerified(reduceScatter.problem(2), *r.schedule, "rs", ir::Protocol::Simple, "rs.xml"));
   }
   {
-    Synthesizer allReduce(dgx1, CollectiveType::AllReduce, 0, testing::quiet());
+    Synthesizer allReduce(dgx1, semantics::CollectiveType::AllReduce, 0, testing::quiet());
     const synth::sccl::InstanceResult r = allReduce.solve(2, 4, 6);
     REQUIRE(r.schedule);
     REQUIRE(r.allgatherPhase);
-    checkEmitted(synth::sccl::emitVerifiedAllReduce(allReduce.problem(2, CollectiveType::ReduceScatter), *r.schedule,
-                                                    allReduce.problem(2, CollectiveType::AllGather), *r.allgatherPhase,
-                                                    "ar", ir::Protocol::Simple, "ar.xml"));
+    checkEmitted(synth::sccl::emitVerifiedAllReduce(allReduce.problem(2, semantics::CollectiveType::ReduceScatter),
+                                                    *r.schedule,
+                                                    allReduce.problem(2, semantics::CollectiveType::AllGather),
+                                                    *r.allgatherPhase, "ar", ir::Protocol::Simple, "ar.xml"));
   }
 }
 
 TEST_CASE("tree synthesis on 2 x 8 A100: reducescatter and allreduce outputs load on every rank as declared") {
   using synth::trees::Composition;
   const topo::Topology a100 = topo::loadTopology("a100-2");
-  for (auto [collective, composition] : {std::pair{CollectiveType::ReduceScatter, Composition::Packing},
-                                         std::pair{CollectiveType::ReduceScatter, Composition::Hierarchical},
-                                         std::pair{CollectiveType::AllReduce, Composition::Hierarchical}}) {
+  for (auto [collective, composition] : {std::pair{semantics::CollectiveType::ReduceScatter, Composition::Packing},
+                                         std::pair{semantics::CollectiveType::ReduceScatter, Composition::Hierarchical},
+                                         std::pair{semantics::CollectiveType::AllReduce, Composition::Hierarchical}}) {
     const synth::trees::TreeSynthesis s = synth::trees::synthesizeTrees(a100, collective, {.composition = composition});
     const ir::Algorithm& a = s.compiled.algorithm;
     const synth::trees::TreeEvaluation e = synth::trees::evaluateProgram(a, a.name + ".xml", a100, collective);

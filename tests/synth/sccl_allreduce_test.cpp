@@ -24,15 +24,15 @@ void checkVerifies(Synthesizer& synth, const InstanceResult& r) {
   CHECK(r.schedule->steps * 2 == r.steps);
   CHECK(r.allgatherPhase->steps * 2 == r.steps);
   CHECK(r.schedule->rounds() + r.allgatherPhase->rounds() == r.rounds);
-  Emitted e = emitVerifiedAllReduce(synth.problem(r.chunks, CollectiveType::ReduceScatter), *r.schedule,
-                                    synth.problem(r.chunks, CollectiveType::AllGather), *r.allgatherPhase, "test",
-                                    ir::Protocol::Simple, "test.xml");
+  Emitted e = emitVerifiedAllReduce(synth.problem(r.chunks, semantics::CollectiveType::ReduceScatter), *r.schedule,
+                                    synth.problem(r.chunks, semantics::CollectiveType::AllGather), *r.allgatherPhase,
+                                    "test", ir::Protocol::Simple, "test.xml");
   INFO(e.error);
   CHECK(e.verified());
 }
 
 Verdict decide(const topo::Topology& t, int32_t chunks, int32_t steps, int32_t rounds) {
-  Synthesizer synth(t, CollectiveType::AllReduce, 0, quiet());
+  Synthesizer synth(t, semantics::CollectiveType::AllReduce, 0, quiet());
   InstanceResult r = synth.solve(chunks, steps, rounds);
   if (r.verdict == Verdict::Sat) checkVerifies(synth, r);
   return r.verdict;
@@ -50,7 +50,7 @@ TEST_CASE("allreduce ring of 4: (2,4,6) and (1,4,4) are sat and verify") {
 
 // Each phase needs the diameter, 2 steps, so allreduce needs 4; (1,2,2) is pruned.
 TEST_CASE("allreduce ring of 4: fewer steps than twice the diameter is pruned") {
-  Synthesizer synth(family(topo::Family::Ring, 4), CollectiveType::AllReduce, 0, quiet());
+  Synthesizer synth(family(topo::Family::Ring, 4), semantics::CollectiveType::AllReduce, 0, quiet());
   CHECK(synth.bound().stepsLowerBound == 4);
   CHECK(synth.solve(1, 2, 2).verdict == Verdict::Pruned);
 }
@@ -58,7 +58,7 @@ TEST_CASE("allreduce ring of 4: fewer steps than twice the diameter is pruned") 
 // Fully connected 4, one unit per link: each phase is (1,1,1), meeting its bounds (1 step, 1
 // round per chunk), so the allreduce frontier is the single point (1,2,2).
 TEST_CASE("allreduce fully connected 4: the Pareto frontier is the single point (1,2,2)") {
-  Synthesizer synth(family(topo::Family::FullyConnected, 4), CollectiveType::AllReduce, 0, quiet());
+  Synthesizer synth(family(topo::Family::FullyConnected, 4), semantics::CollectiveType::AllReduce, 0, quiet());
   SearchResult r = paretoSearch(synth, {});
   CHECK(r.complete);
   REQUIRE(points(r) == std::vector<std::tuple<int32_t, int32_t, int32_t>>{{1, 2, 2}});
@@ -74,7 +74,7 @@ TEST_CASE("allreduce dgx1: (2,4,6) sat and verifies, (3,4,8) unsat") {
 
 // DGX-1 allgather and reducescatter bounds: 2 steps, 7/6 rounds per chunk (docs/bounds.md).
 TEST_CASE("allreduce dgx1: bounds are twice the phases', and prune") {
-  Synthesizer synth(topo::loadTopology("dgx1"), CollectiveType::AllReduce, 0, quiet());
+  Synthesizer synth(topo::loadTopology("dgx1"), semantics::CollectiveType::AllReduce, 0, quiet());
   CHECK(synth.bound().stepsLowerBound == 4);
   CHECK(synth.bound().roundsPerChunkLowerBound == topo::Rational(7, 3));
   const InstanceResult low = synth.solve(6, 4, 12);  // 12/6 < 7/3
@@ -83,7 +83,7 @@ TEST_CASE("allreduce dgx1: bounds are twice the phases', and prune") {
 }
 
 TEST_CASE("allreduce instances with odd steps or rounds are rejected") {
-  Synthesizer synth(topo::loadTopology("dgx1"), CollectiveType::AllReduce, 0, quiet());
+  Synthesizer synth(topo::loadTopology("dgx1"), semantics::CollectiveType::AllReduce, 0, quiet());
   CHECK_THROWS_WITH(synth.solve(2, 5, 6), Catch::Contains("must be even"));
   CHECK_THROWS_WITH(synth.solve(2, 4, 7), Catch::Contains("must be even"));
 }

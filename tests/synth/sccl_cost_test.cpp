@@ -18,12 +18,12 @@ CostModel dgx1Allgather() { return {.alphaUs = 0.7, .betaUsPerByte = 4e-5, .byte
 
 TEST_CASE("cost model of the DGX-1: its link alpha, one NVLink's beta, m = M/N except for broadcast and reduce") {
   const topo::Topology t = topo::loadTopology("dgx1");
-  const CostModel ag = costModel(t, CollectiveType::AllGather);
+  const CostModel ag = costModel(t, semantics::CollectiveType::AllGather);
   CHECK(ag.alphaUs == Approx(0.7));
   CHECK(ag.betaUsPerByte == Approx(4e-5));
   CHECK(ag.bytesPerChunkUnit == 8);
-  CHECK(costModel(t, CollectiveType::Broadcast).bytesPerChunkUnit == 1);
-  CHECK(costModel(t, CollectiveType::Reduce).bytesPerChunkUnit == 1);
+  CHECK(costModel(t, semantics::CollectiveType::Broadcast).bytesPerChunkUnit == 1);
+  CHECK(costModel(t, semantics::CollectiveType::Reduce).bytesPerChunkUnit == 1);
 }
 
 TEST_CASE("cost of (C,S,R) = (2,2,3) for 8 MB: 2 steps of alpha plus 3/2 of a 1 MB chunk over one link") {

@@ -24,7 +24,7 @@ double secondsAt1GiB(const ir::Algorithm& algorithm, const topo::Topology& dgx1)
   return sim::simulate(algorithm, "t.xml", dgx1, options).results.at(0).timeUs;
 }
 
-void checkAtLeastAsFast(CollectiveType collective, int32_t chunks, int32_t steps, int32_t rounds,
+void checkAtLeastAsFast(semantics::CollectiveType collective, int32_t chunks, int32_t steps, int32_t rounds,
                         const std::string& ncclizeFile) {
   const topo::Topology dgx1 = topo::loadTopology("dgx1");
   synth::sccl::Synthesizer synthesizer(dgx1, collective, 0, testing::quiet());
@@ -43,16 +43,16 @@ void checkAtLeastAsFast(CollectiveType collective, int32_t chunks, int32_t steps
 }  // namespace
 
 TEST_CASE("DGX-1 allgather frontier: ccforge's lowering is at least as fast as ncclize's at 1 GiB") {
-  checkAtLeastAsFast(CollectiveType::AllGather, 2, 2, 3, "allgather_c2_s2_r3.xml");
-  checkAtLeastAsFast(CollectiveType::AllGather, 6, 3, 7, "allgather_c6_s3_r7.xml");
+  checkAtLeastAsFast(semantics::CollectiveType::AllGather, 2, 2, 3, "allgather_c2_s2_r3.xml");
+  checkAtLeastAsFast(semantics::CollectiveType::AllGather, 6, 3, 7, "allgather_c6_s3_r7.xml");
 }
 
 TEST_CASE("DGX-1 reducescatter frontier: ccforge's lowering is at least as fast as ncclize's at 1 GiB") {
-  checkAtLeastAsFast(CollectiveType::ReduceScatter, 2, 2, 3, "reducescatter_c2_s2_r3.xml");
-  checkAtLeastAsFast(CollectiveType::ReduceScatter, 6, 3, 7, "reducescatter_c6_s3_r7.xml");
+  checkAtLeastAsFast(semantics::CollectiveType::ReduceScatter, 2, 2, 3, "reducescatter_c2_s2_r3.xml");
+  checkAtLeastAsFast(semantics::CollectiveType::ReduceScatter, 6, 3, 7, "reducescatter_c6_s3_r7.xml");
 }
 
 TEST_CASE("DGX-1 alltoall frontier and substitute: ccforge's lowering is at least as fast as ncclize's at 1 GiB") {
-  checkAtLeastAsFast(CollectiveType::AllToAll, 24, 2, 8, "alltoall_c3_s2_r8.xml");
-  checkAtLeastAsFast(CollectiveType::AllToAll, 8, 2, 3, "alltoall_c1_s2_r3.xml");
+  checkAtLeastAsFast(semantics::CollectiveType::AllToAll, 24, 2, 8, "alltoall_c3_s2_r8.xml");
+  checkAtLeastAsFast(semantics::CollectiveType::AllToAll, 8, 2, 3, "alltoall_c1_s2_r3.xml");
 }

@@ -24,7 +24,8 @@ TEST_CASE("smt run: one instance on a ring of 4, its text and JSON report") {
   o.chunks = 1, o.steps = 2, o.rounds = 2;
   std::vector<std::string> phases;
   o.phase = [&](const std::string& p) { phases.push_back(p); };
-  const sccl::SmtRun run = sccl::runSmtSynthesis(family(topo::Family::Ring, 4), CollectiveType::AllGather, 0, o);
+  const sccl::SmtRun run =
+      sccl::runSmtSynthesis(family(topo::Family::Ring, 4), semantics::CollectiveType::AllGather, 0, o);
   REQUIRE(run.points.size() == 2);
   CHECK(run.ranks == 4);
   CHECK(run.bound.stepsLowerBound == 2);

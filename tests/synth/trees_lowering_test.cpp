@@ -45,7 +45,8 @@ TEST_CASE("trees: 4 x 8 A100 hierarchical reducescatter keeps local work off the
   // could not start its next tile iteration before the NICs had delivered the last one: 87.4%
   // (docs/benchmarks.md).
   const topo::Topology t = topo::loadTopology("a100-4");
-  const TreeSynthesis s = synthesizeTrees(t, CollectiveType::ReduceScatter, {.composition = Composition::Hierarchical});
+  const TreeSynthesis s =
+      synthesizeTrees(t, semantics::CollectiveType::ReduceScatter, {.composition = Composition::Hierarchical});
   CHECK(s.simulatedAlgbwGBps >= 0.95 * 800 / 3);
   CHECK(localStepsOnConnections(s.compiled.algorithm) == 0);
 }
@@ -54,7 +55,8 @@ TEST_CASE("trees: 4 x 8 A100 hierarchical allreduce is above 94% of the bound") 
   // Half of 266.67 GB/s. 88.7% before the shift order and the slot order below (87.6% with the
   // shift order alone: the compiler then put the contributions behind the network's last).
   const topo::Topology t = topo::loadTopology("a100-4");
-  const TreeSynthesis s = synthesizeTrees(t, CollectiveType::AllReduce, {.composition = Composition::Hierarchical});
+  const TreeSynthesis s =
+      synthesizeTrees(t, semantics::CollectiveType::AllReduce, {.composition = Composition::Hierarchical});
   CHECK(s.simulatedAlgbwGBps >= 0.94 * 400 / 3);
 }
 

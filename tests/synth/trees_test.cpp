@@ -99,10 +99,10 @@ TEST_CASE("trees: a one-way ring of 4 cannot hold two trees per root") {
 
 TEST_CASE("trees: ring of 4 allgather packs at the bound 8/3 GB/s, verifies and simulates near it") {
   const topo::Topology t = ring(4);
-  const TreeSynthesis s = synthesizeTrees(t, CollectiveType::AllGather);
+  const TreeSynthesis s = synthesizeTrees(t, semantics::CollectiveType::AllGather);
   CHECK(s.boundAlgbwGBps == Rational(8, 3));
   CHECK(s.packedAlgbwGBps == Rational(8, 3));
-  const TreeEvaluation e = evaluateProgram(s.compiled.algorithm, "ring4.xml", t, CollectiveType::AllGather);
+  const TreeEvaluation e = evaluateProgram(s.compiled.algorithm, "ring4.xml", t, semantics::CollectiveType::AllGather);
   CHECK(e.report.verdict == verify::Verdict::Verified);
   CHECK(e.simulatedAlgbwGBps >= 0.9 * 8 / 3);
   CHECK(e.simulatedAlgbwGBps <= 8.0 / 3 * 1.0001);
@@ -110,11 +110,12 @@ TEST_CASE("trees: ring of 4 allgather packs at the bound 8/3 GB/s, verifies and 
 
 TEST_CASE("trees: 2 boxes x 2 GPUs with switches pack every collective at the bound and verify") {
   const topo::Topology t = twoBoxes();
-  for (CollectiveType c : {CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllReduce}) {
+  for (semantics::CollectiveType c : {semantics::CollectiveType::AllGather, semantics::CollectiveType::ReduceScatter,
+                                      semantics::CollectiveType::AllReduce}) {
     INFO(collectiveTypeName(c));
     const TreeSynthesis s = synthesizeTrees(t, c);
     // Allreduce as reducescatter + allgather: M/4 + M/4 per GB/s, so 2 GB/s.
-    const Rational bound = c == CollectiveType::AllReduce ? Rational(2) : Rational(4);
+    const Rational bound = c == semantics::CollectiveType::AllReduce ? Rational(2) : Rational(4);
     CHECK(s.boundAlgbwGBps == bound);
     CHECK(s.packedAlgbwGBps == bound);
     const TreeEvaluation e = evaluateProgram(s.compiled.algorithm, "2x2.xml", t, c);
@@ -130,12 +131,13 @@ TEST_CASE("trees: hierarchical composition of 2 boxes x 2 GPUs reaches the bound
   // Per GPU: 1 chunk over the 1 GB/s NIC; own chunk and the remote chunk to the box mate over
   // 2 GB/s: both levels take 1 s per GB/s-chunk, so the rate is the cut bound's.
   const topo::Topology t = twoBoxes();
-  for (CollectiveType c : {CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllReduce}) {
+  for (semantics::CollectiveType c : {semantics::CollectiveType::AllGather, semantics::CollectiveType::ReduceScatter,
+                                      semantics::CollectiveType::AllReduce}) {
     INFO(collectiveTypeName(c));
     const TreeSynthesis s = synthesizeTrees(t, c, {.composition = Composition::Hierarchical});
-    const Rational bound = c == CollectiveType::AllReduce ? Rational(2) : Rational(4);
+    const Rational bound = c == semantics::CollectiveType::AllReduce ? Rational(2) : Rational(4);
     CHECK(s.packedAlgbwGBps == bound);
-    CHECK(s.depth == (c == CollectiveType::AllReduce ? 4 : 2));
+    CHECK(s.depth == (c == semantics::CollectiveType::AllReduce ? 4 : 2));
     const TreeEvaluation e = evaluateProgram(s.compiled.algorithm, "2x2-hier.xml", t, c);
     CHECK(e.report.verdict == verify::Verdict::Verified);
     // Pipeline fill and drain of a few rounds cost allreduce (two phases) about a tenth here.
@@ -146,29 +148,32 @@ TEST_CASE("trees: hierarchical composition of 2 boxes x 2 GPUs reaches the bound
 TEST_CASE("trees: on 2 x 8 A100 the packing routed on the wires reaches the bound 1040/3 GB/s exactly") {
   // topologies.md: 346.67 GB/s. Hierarchical: 16 chunks over 300 GB/s per 14 chunk-sends = 2400/7.
   const topo::Topology t = topo::loadTopology("a100-2");
-  const TreeSynthesis packed = synthesizeTrees(t, CollectiveType::AllGather);
+  const TreeSynthesis packed = synthesizeTrees(t, semantics::CollectiveType::AllGather);
   CHECK(packed.boundAlgbwGBps == Rational(1040, 3));
   CHECK(packed.packedAlgbwGBps == Rational(1040, 3));
-  const TreeSynthesis hier = synthesizeTrees(t, CollectiveType::AllGather, {.composition = Composition::Hierarchical});
+  const TreeSynthesis hier =
+      synthesizeTrees(t, semantics::CollectiveType::AllGather, {.composition = Composition::Hierarchical});
   CHECK(hier.packedAlgbwGBps == Rational(2400, 7));
   CHECK(hier.simulatedAlgbwGBps >= 0.95 * 1040 / 3);
 }
 
 TEST_CASE("trees: hierarchical composition needs boxes") {
-  CHECK_THROWS_AS(synthesizeTrees(ring(4), CollectiveType::AllGather, {.composition = Composition::Hierarchical}),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      synthesizeTrees(ring(4), semantics::CollectiveType::AllGather, {.composition = Composition::Hierarchical}),
+      std::invalid_argument);
 }
 
 TEST_CASE("trees: bad requests are refused with a message") {
-  CHECK_THROWS_AS(synthesizeTrees(ring(4), CollectiveType::AllToAll), std::invalid_argument);
+  CHECK_THROWS_AS(synthesizeTrees(ring(4), semantics::CollectiveType::AllToAll), std::invalid_argument);
   topo::Topology one;
   one.addVertex({.name = "g0", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
-  CHECK_THROWS_AS(synthesizeTrees(one, CollectiveType::AllGather), std::invalid_argument);
+  CHECK_THROWS_AS(synthesizeTrees(one, semantics::CollectiveType::AllGather), std::invalid_argument);
   topo::Topology apart;
   apart.addVertex({.name = "g0", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
   apart.addVertex({.name = "g1", .kind = topo::VertexKind::Gpu, .box = 0, .where = {}});
-  CHECK_THROWS_AS(synthesizeTrees(apart, CollectiveType::AllGather), base::InputError);
-  CHECK_THROWS_AS(synthesizeTrees(twoBoxes(), CollectiveType::AllGather, {.timeoutSeconds = 0}), SynthesisLimit);
+  CHECK_THROWS_AS(synthesizeTrees(apart, semantics::CollectiveType::AllGather), base::InputError);
+  CHECK_THROWS_AS(synthesizeTrees(twoBoxes(), semantics::CollectiveType::AllGather, {.timeoutSeconds = 0}),
+                  SynthesisLimit);
 }
 
 TEST_CASE("trees: a run on one box packs only, writes the verified file and reports it in text and JSON") {
@@ -176,8 +181,8 @@ TEST_CASE("trees: a run on one box packs only, writes the verified file and repo
   std::filesystem::remove_all(dir);
   const topo::Topology t = topo::loadTopology("a100-1");
   // The programs among themselves (--all-windows): the one file takes every size.
-  const TreeRun run =
-      runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string(), .ncclMargin = std::nullopt});
+  const TreeRun run = runTreeSynthesis(t, semantics::CollectiveType::AllGather,
+                                       {.outputDirectory = dir.string(), .ncclMargin = std::nullopt});
   CHECK(run.failures.empty());
   REQUIRE(run.outcomes.size() == 1);
   const TreeOutcome& o = run.outcomes.front();
@@ -209,12 +214,12 @@ TEST_CASE("trees: synth -o keeps a file's window only where it beats NCCL by the
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ccforge_trees_gate_test";
   std::filesystem::remove_all(dir);
   const topo::Topology t = topo::loadTopology("a100-1");
-  const TreeRun run = runTreeSynthesis(t, CollectiveType::AllGather, {.outputDirectory = dir.string()});
+  const TreeRun run = runTreeSynthesis(t, semantics::CollectiveType::AllGather, {.outputDirectory = dir.string()});
   REQUIRE(run.outcomes.size() == 1);
   const TreeOutcome& o = run.outcomes.front();
   REQUIRE(o.deployment.window);
   REQUIRE(o.deployment.overNccl);
-  const SizeWindow& w = *o.deployment.window;
+  const semantics::SizeWindow& w = *o.deployment.window;
   // Whole power-of-two cells [s, 2 s), narrower than the compiler's window (which starts at 0).
   CHECK(std::has_single_bit(static_cast<uint64_t>(w.minBytes)));
   REQUIRE(w.maxBytes);
@@ -229,14 +234,15 @@ TEST_CASE("trees: synth -o keeps a file's window only where it beats NCCL by the
   const double file = sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes}, .arch = std::nullopt})
                           .results.at(0)
                           .timeUs;
-  const double nccl = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes, 1}).timeUs;
+  const double nccl = sim::ncclChoice(sim::ncclSetup(t, p), {semantics::CollectiveType::AllGather, bytes, 1}).timeUs;
   CHECK(nccl / file >= p.gainNeeded(bytes, sim::kDefaultMargin));
   // Half that size is left to NCCL: it falls short there.
   const double fileBelow =
       sim::simulate(o.synthesis.compiled.algorithm, o.file, t, {.sizes = {bytes / 2}, .arch = std::nullopt})
           .results.at(0)
           .timeUs;
-  const double ncclBelow = sim::ncclChoice(sim::ncclSetup(t, p), {CollectiveType::AllGather, bytes / 2, 1}).timeUs;
+  const double ncclBelow =
+      sim::ncclChoice(sim::ncclSetup(t, p), {semantics::CollectiveType::AllGather, bytes / 2, 1}).timeUs;
   CHECK(ncclBelow / fileBelow < p.gainNeeded(bytes / 2, sim::kDefaultMargin));
   // The header carries the narrowed window; the reports say how sure it is.
   const std::string header = base::loadFile(o.file);
@@ -251,12 +257,12 @@ TEST_CASE("trees: synth -o keeps a file's window only where it beats NCCL by the
 
 TEST_CASE("trees: a run tries hierarchical composition as well on several boxes, only it when asked") {
   const topo::Topology t = twoBoxes();
-  const CollectiveType rs = CollectiveType::ReduceScatter;
+  const semantics::CollectiveType rs = semantics::CollectiveType::ReduceScatter;
   CHECK(compositionsOf({}, t, rs) == std::vector<Composition>{Composition::Packing, Composition::Hierarchical});
   CHECK(compositionsOf({}, ring(4), rs) == std::vector<Composition>{Composition::Packing});
   CHECK(compositionsOf({.composition = Composition::Hierarchical}, t, rs) ==
         std::vector<Composition>{Composition::Hierarchical});
-  const TreeRun run = runTreeSynthesis(t, CollectiveType::ReduceScatter, {});
+  const TreeRun run = runTreeSynthesis(t, semantics::CollectiveType::ReduceScatter, {});
   REQUIRE(run.outcomes.size() == 2);
   CHECK(run.outcomes[1].composition == Composition::Hierarchical);
   for (const TreeOutcome& o : run.outcomes) {
@@ -266,11 +272,12 @@ TEST_CASE("trees: a run tries hierarchical composition as well on several boxes,
 }
 
 TEST_CASE("trees: a run past its time limit reports the composition as failed, not the request") {
-  const TreeRun run = runTreeSynthesis(twoBoxes(), CollectiveType::AllGather, {.timeoutSeconds = 0});
+  const TreeRun run = runTreeSynthesis(twoBoxes(), semantics::CollectiveType::AllGather, {.timeoutSeconds = 0});
   CHECK(run.outcomes.empty());
   REQUIRE(run.failures.size() == 2);
   for (const TreeFailure& f : run.failures) CHECK(f.kind == TreeFailure::Kind::TimeLimit);
-  CHECK_THROWS_AS(runTreeSynthesis(ring(4), CollectiveType::AllGather, {.composition = Composition::Hierarchical}),
-                  std::invalid_argument);
-  CHECK_THROWS_AS(runTreeSynthesis(ring(4), CollectiveType::AllToAll, {}), std::invalid_argument);
+  CHECK_THROWS_AS(
+      runTreeSynthesis(ring(4), semantics::CollectiveType::AllGather, {.composition = Composition::Hierarchical}),
+      std::invalid_argument);
+  CHECK_THROWS_AS(runTreeSynthesis(ring(4), semantics::CollectiveType::AllToAll, {}), std::invalid_argument);
 }

@@ -16,8 +16,9 @@ TEST_CASE("tune: every library program routes on every catalog machine") {
     // a100-4 and a100-8 are a100-2's boxes and rails, more of them: a100-2 stands for them.
     if (e.name == "a100-4" || e.name == "a100-8") continue;
     const topo::Topology t = topo::loadTopology(e.name);
-    for (CollectiveType c : {CollectiveType::AllReduce, CollectiveType::AllGather, CollectiveType::ReduceScatter,
-                             CollectiveType::AllToAll}) {
+    for (semantics::CollectiveType c :
+         {semantics::CollectiveType::AllReduce, semantics::CollectiveType::AllGather,
+          semantics::CollectiveType::ReduceScatter, semantics::CollectiveType::AllToAll}) {
       const tune::CandidateSet set =
           tune::gatherCandidates(t, c, {.library = true, .synthesize = false, .synthesisSeconds = 0, .userFiles = {}});
       for (const tune::Rejected& r : set.rejected) {
@@ -25,9 +26,9 @@ TEST_CASE("tune: every library program routes on every catalog machine") {
         CHECK(r.why.find("route") == std::string::npos);
       }
       for (const tune::Candidate& candidate : set.candidates) {
-        const LoadResult load = loadProgram(candidate.algorithm);
+        const semantics::LoadResult load = semantics::loadProgram(candidate.algorithm);
         REQUIRE(load.program);
-        for (const LoadedConnection& conn : load.program->connections()) {
+        for (const semantics::LoadedConnection& conn : load.program->connections()) {
           INFO(e.name << ": " << candidate.name << ": rank " << conn.sender << " -> rank " << conn.receiver);
           CHECK(topo::simulatorRoute(t, conn.sender, conn.receiver));
         }

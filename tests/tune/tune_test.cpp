@@ -19,12 +19,12 @@ TEST_CASE("tune: windows of one call form never overlap and each file serves eve
   const topo::Topology topology = topo::loadTopology("dgx1");
   TuneOptions options;
   options.maxBytes = uint64_t{1} << 24;
-  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather,
+  CandidateSet set = gatherCandidates(topology, semantics::CollectiveType::AllGather,
                                       {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
   REQUIRE(!set.candidates.empty());
-  const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllGather, std::move(set), options);
+  const CollectiveTuning t = tuneCollective(topology, semantics::CollectiveType::AllGather, std::move(set), options);
   REQUIRE(t.sizes.size() == 15);  // 1 KiB .. 16 MiB
-  for (CallForm form : kForms) {
+  for (semantics::CallForm form : kForms) {
     std::vector<const Window*> windows;
     for (const Window& w : t.windows)
       if (w.form == form) windows.push_back(&w);
@@ -36,8 +36,8 @@ TEST_CASE("tune: windows of one call form never overlap and each file serves eve
       // The window holds whole doubling steps of the tuned sizes.
       CHECK(w->minBytes == static_cast<int64_t>(t.sizes[w->firstSize]));
       CHECK(w->maxBytes == static_cast<int64_t>(2 * t.sizes[w->lastSize] - 1));
-      for (Selector s : {Selector::Internal, Selector::External})
-        for (const SelectionCall& call : consideredCalls(s, ir::CollectiveKind::AllGather, 8)) {
+      for (semantics::Selector s : {semantics::Selector::Internal, semantics::Selector::External})
+        for (const semantics::SelectionCall& call : consideredCalls(s, ir::CollectiveKind::AllGather, 8)) {
           const uint64_t bytes = callBytes(call);
           const bool inside =
               bytes >= static_cast<uint64_t>(w->minBytes) && bytes <= static_cast<uint64_t>(w->maxBytes);
@@ -58,7 +58,7 @@ TEST_CASE("tune: no time is extrapolated from sizes below four tile iterations")
   const topo::Topology topology = topo::loadTopology("dgx1");
   TuneOptions options;
   options.maxBytes = uint64_t{1} << 30;
-  CandidateSet set = gatherCandidates(topology, CollectiveType::AllGather,
+  CandidateSet set = gatherCandidates(topology, semantics::CollectiveType::AllGather,
                                       {.library = false, .synthesize = true, .synthesisSeconds = 60, .userFiles = {}});
   const auto rings = std::find_if(set.candidates.begin(), set.candidates.end(),
                                   [](const Candidate& c) { return c.name == "synth rings Simple"; });
@@ -66,7 +66,7 @@ TEST_CASE("tune: no time is extrapolated from sizes below four tile iterations")
   REQUIRE(rings->algorithm.nchunksperloop == 128);
   const size_t index = static_cast<size_t>(rings - set.candidates.begin());
   const Candidate candidate = *rings;
-  const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllGather, std::move(set), options);
+  const CollectiveTuning t = tuneCollective(topology, semantics::CollectiveType::AllGather, std::move(set), options);
   for (size_t i = 0; i < t.sizes.size(); ++i) {
     if (t.sizes[i] <= sim::kExtrapolatedAbove) continue;
     const sim::SimulationReport direct =
@@ -81,9 +81,9 @@ TEST_CASE("tune: a margin no candidate reaches leaves every size to NCCL") {
   TuneOptions options;
   options.maxBytes = uint64_t{1} << 20;
   options.margin = 10;  // 11 times faster than NCCL
-  CandidateSet set = gatherCandidates(topology, CollectiveType::AllReduce,
+  CandidateSet set = gatherCandidates(topology, semantics::CollectiveType::AllReduce,
                                       {.library = true, .synthesize = false, .synthesisSeconds = 20, .userFiles = {}});
-  const CollectiveTuning t = tuneCollective(topology, CollectiveType::AllReduce, std::move(set), options);
+  const CollectiveTuning t = tuneCollective(topology, semantics::CollectiveType::AllReduce, std::move(set), options);
   CHECK(t.windows.empty());
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("tune: the tuned range runs between powers of two") {
 
 TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's protocol, at most the limit") {
   CollectiveTuning t;
-  t.collective = CollectiveType::AllToAll;
+  t.collective = semantics::CollectiveType::AllToAll;
   t.sizes = {1024, 2048};
   t.nccl = {{.algorithm = "p2p", .protocol = ir::Protocol::Simple, .ncclTimeUs = 10, .timeUs = 10, .channels = 1},
             {.algorithm = "p2p", .protocol = ir::Protocol::Simple, .ncclTimeUs = 20, .timeUs = 20, .channels = 1}};
@@ -110,9 +110,9 @@ TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's prot
     e.timeUs = {p == ir::Protocol::LL ? 5.0 : 9.0, 12.0};
     t.evaluations.push_back(e);
   }
-  t.windows = {{CallForm::OutOfPlace, 1, 1, 1, 2048, 4095, "b.xml"},
-               {CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "a.xml"},
-               {CallForm::InPlace, 0, 0, 0, 1024, 2047, "in-place.xml"}};
+  t.windows = {{semantics::CallForm::OutOfPlace, 1, 1, 1, 2048, 4095, "b.xml"},
+               {semantics::CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "a.xml"},
+               {semantics::CallForm::InPlace, 0, 0, 0, 1024, 2047, "in-place.xml"}};
   const auto accepted = [](const ir::Algorithm&) { return std::string(); };
   const LegacyConfig all = legacyConfig(t, 4, accepted);
   // a.xml saves 5 us, b.xml 8 us: b first. In-place alltoall is left out (the legacy runtime refuses it).
@@ -137,7 +137,7 @@ TEST_CASE("tune: the legacy MSCCL_CONFIG has exclusive maxbytes, the file's prot
 // A reducescatter window on 4 ranks, out of place, 1 KiB .. 2 KiB - 1.
 CollectiveTuning reduceScatterTuning(std::vector<Window> windows) {
   CollectiveTuning t;
-  t.collective = CollectiveType::ReduceScatter;
+  t.collective = semantics::CollectiveType::ReduceScatter;
   t.ranks = 4;
   t.sizes = {1024, 2048};
   t.nccl = {{"ring", ir::Protocol::Simple, 10}, {"ring", ir::Protocol::Simple, 20}};
@@ -157,7 +157,7 @@ CollectiveTuning reduceScatterTuning(std::vector<Window> windows) {
 }
 
 TEST_CASE("tune: the legacy config's programs are in the legacy spelling, and its selector serves their windows") {
-  const CollectiveTuning t = reduceScatterTuning({{CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "rs.xml"}});
+  const CollectiveTuning t = reduceScatterTuning({{semantics::CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "rs.xml"}});
   const LegacyConfig c = legacyConfig(t, 4, [](const ir::Algorithm&) { return std::string(); });
   REQUIRE(c.loads.size() == 1);
   const ir::Algorithm& a = c.loads[0].program;
@@ -174,8 +174,9 @@ TEST_CASE("tune: the legacy config's programs are in the legacy spelling, and it
 
 TEST_CASE("tune: the legacy check names a call the legacy selector gives to another window's file") {
   // Overlapping windows (tune never writes them): the first load in the config takes 1 KiB.
-  const CollectiveTuning t = reduceScatterTuning({{CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "first.xml"},
-                                                  {CallForm::OutOfPlace, 1, 0, 0, 1024, 1024, "second.xml"}});
+  const CollectiveTuning t =
+      reduceScatterTuning({{semantics::CallForm::OutOfPlace, 0, 0, 0, 1024, 2047, "first.xml"},
+                           {semantics::CallForm::OutOfPlace, 1, 0, 0, 1024, 1024, "second.xml"}});
   const LegacyCheck check =
       checkLegacyConfig(t, legacyConfig(t, 4, [](const ir::Algorithm&) { return std::string(); }));
   CHECK(check.callsServed == 0);

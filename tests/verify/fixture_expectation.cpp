@@ -23,7 +23,7 @@ verify::Options FixtureExpectation::options(const std::filesystem::path& fixture
     auto eq = setting.find('=');
     std::string key = setting.substr(0, eq), value = eq == std::string::npos ? "" : setting.substr(eq + 1);
     if (key == "profile")
-      o.profile = *profileByName(value);
+      o.profile = *semantics::profileByName(value);
     else if (key == "slots")
       o.slots = std::stoi(value);
     else if (key == "gpus-per-box")

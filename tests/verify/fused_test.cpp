@@ -20,7 +20,7 @@ namespace {
 
 verify::FileReport verifyFused(const ir::Algorithm& a) {
   verify::Options o;
-  o.profile = fusedProfile();
+  o.profile = semantics::fusedProfile();
   return verify::verifyAlgorithm(a, "<memory>", o, {});
 }
 
@@ -102,8 +102,8 @@ TEST_CASE("a fused program round-trips through the writer and the reader") {
 
 TEST_CASE("the stock runtimes' profiles refuse a fused program, and its header selects ccforge-fused") {
   const ir::Algorithm a = gemv2();
-  CHECK(profileForHeader(a).name == "ccforge-fused");
-  for (const RuntimeProfile* p : {&executorProfile(), &legacyProfile()}) {
+  CHECK(semantics::profileForHeader(a).name == "ccforge-fused");
+  for (const semantics::RuntimeProfile* p : {&semantics::executorProfile(), &semantics::legacyProfile()}) {
     verify::Options o;
     o.profile = *p;
     const verify::FileReport r = verify::verifyAlgorithm(a, "<memory>", o, {});
@@ -362,7 +362,7 @@ TEST_CASE("128 ranks: peers spread over channels within the runtime's 32 per cha
     }
   }
   verify::Options o;
-  o.profile = fusedProfile();
+  o.profile = semantics::fusedProfile();
   o.maxCoResidentThreadBlocks = 300;  // 257 blocks per GPU
   const verify::FileReport r = verify::verifyAlgorithm(a, "<memory>", o, {});
   INFO(rulesOf(r) << r.error);

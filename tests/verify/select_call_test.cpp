@@ -23,11 +23,11 @@ namespace {
 
 std::string sweepDir() { return test::fixture("verify-dirs/select_sweep").string(); }
 
-verify::SelectRequest request(CollectiveKind coll, const char* type, CallForm form, uint64_t count,
+verify::SelectRequest request(CollectiveKind coll, const char* type, semantics::CallForm form, uint64_t count,
                               std::optional<int32_t> root = std::nullopt) {
   verify::SelectRequest r;
   r.coll = coll;
-  r.type = findNcclDataType(type);
+  r.type = semantics::findNcclDataType(type);
   r.form = form;
   r.count = count;
   r.root = root;
@@ -45,7 +45,7 @@ std::string outcome(const verify::SelectorAnswer& a) {
 struct Row {
   CollectiveKind coll;
   const char* type;
-  CallForm form;
+  semantics::CallForm form;
   uint64_t count;
   const char* executor;  // expected outcome under the internal scheduler
   const char* plugin;    // and under the msccl-scheduler plugin
@@ -54,7 +54,7 @@ struct Row {
 }  // namespace
 
 TEST_CASE("select: the sweep of collective, data type, call form and count agrees with the hand-derived table") {
-  const CallForm in = CallForm::InPlace, out = CallForm::OutOfPlace;
+  const semantics::CallForm in = semantics::CallForm::InPlace, out = semantics::CallForm::OutOfPlace;
   const CollectiveKind ar = CollectiveKind::AllReduce, ag = CollectiveKind::AllGather, bc = CollectiveKind::Broadcast;
   // a: allreduce 48 chunks in-place 0..1 MiB; b: allreduce 2 chunks out-of-place 0..; c: allgather
   // 3 ranks 3 chunks in-place 0..; d: broadcast 1 chunk out-of-place 0..; e: allreduce 2 chunks
@@ -90,7 +90,7 @@ TEST_CASE("select: the sweep of collective, data type, call form and count agree
   for (const Row& row : rows) {
     CAPTURE(ir::collectiveName(row.coll), row.type, callFormName(row.form), row.count);
     const auto answers = verify::selectCall(sweepDir(), request(row.coll, row.type, row.form, row.count),
-                                            {Selector::Internal, Selector::External});
+                                            {semantics::Selector::Internal, semantics::Selector::External});
     REQUIRE(answers.size() == 2);
     CHECK(outcome(answers[0]) == row.executor);
     CHECK(outcome(answers[1]) == row.plugin);
@@ -98,8 +98,9 @@ TEST_CASE("select: the sweep of collective, data type, call form and count agree
 }
 
 TEST_CASE("select: the plugin's bfloat16 in-place allgather splits the ranks") {
-  const auto answers = verify::selectCall(
-      sweepDir(), request(CollectiveKind::AllGather, "bfloat16", CallForm::InPlace, 6), {Selector::External});
+  const auto answers =
+      verify::selectCall(sweepDir(), request(CollectiveKind::AllGather, "bfloat16", semantics::CallForm::InPlace, 6),
+                         {semantics::Selector::External});
   REQUIRE(answers.size() == 1);
   const verify::SelectorAnswer& a = answers[0];
   CHECK(a.ranks == 3);
@@ -107,44 +108,44 @@ TEST_CASE("select: the plugin's bfloat16 in-place allgather splits the ranks") {
   CHECK(a.selectorBytes == 18446744073709551598ull);  // 2^64 - 6 x 3
   REQUIRE(a.choices.size() == 2);
   CHECK(a.choices[0].ranks == std::vector<int32_t>{0});
-  CHECK(a.choices[0].seen == CallForm::InPlace);
+  CHECK(a.choices[0].seen == semantics::CallForm::InPlace);
   CHECK(a.choices[0].takers.size() == 1);
   CHECK(a.choices[1].ranks == std::vector<int32_t>{1, 2});
-  CHECK(a.choices[1].seen == CallForm::OutOfPlace);
+  CHECK(a.choices[1].seen == semantics::CallForm::OutOfPlace);
   CHECK(a.choices[1].takers.empty());
   CHECK_FALSE(a.determined);
 }
 
 TEST_CASE("select: a root is not compared; bytes, ranks and roots are checked") {
-  const auto rooted =
-      verify::selectCall(sweepDir(), request(CollectiveKind::Broadcast, "float32", CallForm::OutOfPlace, 7, 1),
-                         {Selector::Internal, Selector::External});
+  const auto rooted = verify::selectCall(
+      sweepDir(), request(CollectiveKind::Broadcast, "float32", semantics::CallForm::OutOfPlace, 7, 1),
+      {semantics::Selector::Internal, semantics::Selector::External});
   REQUIRE(rooted.size() == 2);
   for (const verify::SelectorAnswer& a : rooted) {
     CHECK(outcome(a) == "d");
     REQUIRE(a.notes.size() == 1);
     CHECK(a.notes[0].find("neither selector compares the root") != std::string::npos);
   }
-  verify::SelectRequest bytes = request(CollectiveKind::AllGather, "float32", CallForm::InPlace, 0);
+  verify::SelectRequest bytes = request(CollectiveKind::AllGather, "float32", semantics::CallForm::InPlace, 0);
   bytes.count.reset();
   bytes.bytes = 72;  // 6 x 4 bytes x 3 ranks
-  const auto fromBytes = verify::selectCall(sweepDir(), bytes, {Selector::Internal});
+  const auto fromBytes = verify::selectCall(sweepDir(), bytes, {semantics::Selector::Internal});
   REQUIRE(fromBytes.size() == 1);
   CHECK(fromBytes[0].count == 6);
   bytes.bytes = 70;
-  CHECK_THROWS_AS(verify::selectCall(sweepDir(), bytes, {Selector::Internal}), std::invalid_argument);
+  CHECK_THROWS_AS(verify::selectCall(sweepDir(), bytes, {semantics::Selector::Internal}), std::invalid_argument);
   CHECK_THROWS_AS(
-      verify::selectCall(sweepDir(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48, 0),
-                         {Selector::Internal}),
+      verify::selectCall(sweepDir(), request(CollectiveKind::AllReduce, "float32", semantics::CallForm::InPlace, 48, 0),
+                         {semantics::Selector::Internal}),
       std::invalid_argument);
-  verify::SelectRequest badRoot = request(CollectiveKind::Broadcast, "float32", CallForm::OutOfPlace, 7, 2);
+  verify::SelectRequest badRoot = request(CollectiveKind::Broadcast, "float32", semantics::CallForm::OutOfPlace, 7, 2);
   badRoot.ranks = 2;
-  CHECK_THROWS_AS(verify::selectCall(sweepDir(), badRoot, {Selector::Internal}), std::invalid_argument);
+  CHECK_THROWS_AS(verify::selectCall(sweepDir(), badRoot, {semantics::Selector::Internal}), std::invalid_argument);
   // A stray entry is an input error: verify says what the runtimes do with it.
   test::TempDir d("select_stray");
   std::ofstream(d.path / "notes.txt") << "not xml\n";
-  CHECK_THROWS_AS(
-      verify::selectCall(d.path.string(), request(CollectiveKind::AllReduce, "float32", CallForm::InPlace, 48),
-                         {Selector::Internal}),
-      base::InputError);
+  CHECK_THROWS_AS(verify::selectCall(d.path.string(),
+                                     request(CollectiveKind::AllReduce, "float32", semantics::CallForm::InPlace, 48),
+                                     {semantics::Selector::Internal}),
+                  base::InputError);
 }

@@ -115,7 +115,7 @@ TEST_CASE("depid above 127 wraps in the executor and in the legacy runtime") {
   auto r = verify::verifyAlgorithm(a, "chain", executor);
   CHECK(has(r, "limits.depid-int8"));
   verify::Options legacy;
-  legacy.profile = legacyProfile();
+  legacy.profile = semantics::legacyProfile();
   a.minBytes.reset();
   a.maxBytes.reset();
   a.outofplace.reset();

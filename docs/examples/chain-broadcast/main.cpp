@@ -20,10 +20,10 @@ int main(int argc, char** argv) {
   constexpr int32_t ranks = 4, chunks = 4;
   try {
     dsl::Program p("chain_broadcast",
-                   {.type = CollectiveType::Broadcast,
+                   {.type = semantics::CollectiveType::Broadcast,
                     .ranks = ranks,
                     .chunkFactor = chunks,
-                    .form = CallForm::InPlace,
+                    .form = semantics::CallForm::InPlace,
                     .root = 0},
                    {.protocol = ir::Protocol::LL128});
     p.parallelize(2, [&] {

@@ -21,15 +21,15 @@ std::string gpuName(const Topology& t, int32_t rank) {
 
 // The largest step distance over the pairs the collective must connect; throws when one
 // pair has no route at all.
-int32_t stepsNeeded(const Topology& t, CollectiveType c, int32_t root) {
+int32_t stepsNeeded(const Topology& t, semantics::CollectiveType c, int32_t root) {
   const auto d = topo::stepDistances(t);
   const auto n = static_cast<int32_t>(d.size());
   int32_t most = 0;
   for (int32_t a = 0; a < n; ++a)
     for (int32_t b = 0; b < n; ++b) {
-      bool needed = c == CollectiveType::Broadcast || c == CollectiveType::Scatter ? a == root
-                    : c == CollectiveType::Reduce || c == CollectiveType::Gather   ? b == root
-                                                                                   : true;
+      bool needed = c == semantics::CollectiveType::Broadcast || c == semantics::CollectiveType::Scatter ? a == root
+                    : c == semantics::CollectiveType::Reduce || c == semantics::CollectiveType::Gather   ? b == root
+                                                                                                         : true;
       if (!needed || a == b) continue;
       int32_t steps = d[static_cast<size_t>(a)][static_cast<size_t>(b)];
       if (steps == topo::kUnreachable)
@@ -44,9 +44,9 @@ int32_t stepsNeeded(const Topology& t, CollectiveType c, int32_t root) {
 // The exact bounds run a max-flow per GPU (per candidate rate), each over the whole graph:
 // refused up front when GPUs x vertices x links passes limits::kMaxBoundsWork. Allgather and
 // reducescatter (allreduce) need one per sink up to symmetry (cut_bounds.hpp allGatherSinks).
-void requireWithinWorkLimit(const Topology& t, CollectiveType c) {
-  const bool symmetric =
-      c == CollectiveType::AllGather || c == CollectiveType::ReduceScatter || c == CollectiveType::AllReduce;
+void requireWithinWorkLimit(const Topology& t, semantics::CollectiveType c) {
+  const bool symmetric = c == semantics::CollectiveType::AllGather || c == semantics::CollectiveType::ReduceScatter ||
+                         c == semantics::CollectiveType::AllReduce;
   const auto flows = static_cast<int64_t>(symmetric ? allGatherSinks(t).size() : t.gpus().size()),
              vertices = static_cast<int64_t>(t.vertices().size()), links = static_cast<int64_t>(t.links().size());
   const long double work = static_cast<long double>(flows) * vertices * links;
@@ -58,18 +58,20 @@ void requireWithinWorkLimit(const Topology& t, CollectiveType c) {
       " links is over ccforge's work limit of 2^28 (one max-flow per GPU; docs/limits.md)");
 }
 
-CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root);
+CollectiveBound exactBound(const Topology& t, semantics::CollectiveType c, int32_t root);
 
 }  // namespace
 
-const std::vector<CollectiveType>& boundedCollectives() {
-  static const std::vector<CollectiveType> all{
-      CollectiveType::AllGather, CollectiveType::ReduceScatter, CollectiveType::AllReduce, CollectiveType::AllToAll,
-      CollectiveType::Broadcast, CollectiveType::Reduce,        CollectiveType::Scatter,   CollectiveType::Gather};
+const std::vector<semantics::CollectiveType>& boundedCollectives() {
+  static const std::vector<semantics::CollectiveType> all{
+      semantics::CollectiveType::AllGather, semantics::CollectiveType::ReduceScatter,
+      semantics::CollectiveType::AllReduce, semantics::CollectiveType::AllToAll,
+      semantics::CollectiveType::Broadcast, semantics::CollectiveType::Reduce,
+      semantics::CollectiveType::Scatter,   semantics::CollectiveType::Gather};
   return all;
 }
 
-CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t root) {
+CollectiveBound collectiveBound(const Topology& t, semantics::CollectiveType c, int32_t root) {
   try {
     return exactBound(t, c, root);
   } catch (const std::overflow_error& e) {
@@ -83,10 +85,10 @@ CollectiveBound collectiveBound(const Topology& t, CollectiveType c, int32_t roo
 
 namespace {
 
-CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
+CollectiveBound exactBound(const Topology& t, semantics::CollectiveType c, int32_t root) {
   const auto n = static_cast<int32_t>(t.gpus().size());
   bool supported = false;
-  for (CollectiveType b : boundedCollectives()) supported = supported || b == c;
+  for (semantics::CollectiveType b : boundedCollectives()) supported = supported || b == c;
   if (!supported)
     throw std::invalid_argument(
         "no exact bound for " + std::string(collectiveTypeName(c)) +
@@ -101,12 +103,12 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
 
   // The alltoall LP has its own limit (kMaxAllToAllRows, inconclusive past it); every other
   // bound runs max-flows per GPU.
-  if (c != CollectiveType::AllToAll) requireWithinWorkLimit(t, c);
-  if (c == CollectiveType::AllReduce) {
+  if (c != semantics::CollectiveType::AllToAll) requireWithinWorkLimit(t, c);
+  if (c == semantics::CollectiveType::AllReduce) {
     // As reducescatter then allgather (synth --method trees composes it so): steps, rounds per
     // chunk and time add up; algbw = 1 / (1/RS + 1/AG). A bound on those algorithms only.
-    const CollectiveBound rs = collectiveBound(t, CollectiveType::ReduceScatter);
-    const CollectiveBound ag = collectiveBound(t, CollectiveType::AllGather);
+    const CollectiveBound rs = collectiveBound(t, semantics::CollectiveType::ReduceScatter);
+    const CollectiveBound ag = collectiveBound(t, semantics::CollectiveType::AllGather);
     CollectiveBound bound;
     bound.collective = c;
     bound.stepsLowerBound = rs.stepsLowerBound + ag.stepsLowerBound;
@@ -125,22 +127,22 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
   bound.stepsLowerBound = stepsNeeded(t, c, root);
   Rational rate;  // GB/s at which chunks can be delivered
   switch (c) {
-    case CollectiveType::AllGather:
-    case CollectiveType::ReduceScatter:
-      rate = allGatherRate(t, c == CollectiveType::ReduceScatter);
+    case semantics::CollectiveType::AllGather:
+    case semantics::CollectiveType::ReduceScatter:
+      rate = allGatherRate(t, c == semantics::CollectiveType::ReduceScatter);
       bound.method = "cut bound: min over vertex sets S missing a GPU of cap(leaving S) / |GPUs in S|";
       break;
-    case CollectiveType::Scatter:
-    case CollectiveType::Gather:
-      rate = scatterRate(t, root, c == CollectiveType::Gather);
+    case semantics::CollectiveType::Scatter:
+    case semantics::CollectiveType::Gather:
+      rate = scatterRate(t, root, c == semantics::CollectiveType::Gather);
       bound.method = "cut bound: min over vertex sets S holding the root of cap(leaving S) / |GPUs outside S|";
       break;
-    case CollectiveType::Broadcast:
-    case CollectiveType::Reduce:
-      rate = broadcastRate(t, root, c == CollectiveType::Reduce);
+    case semantics::CollectiveType::Broadcast:
+    case semantics::CollectiveType::Reduce:
+      rate = broadcastRate(t, root, c == semantics::CollectiveType::Reduce);
       bound.method = "min over GPUs of the max-flow between them and the root";
       break;
-    case CollectiveType::AllToAll: {
+    case semantics::CollectiveType::AllToAll: {
       ConcurrentFlow flow;
       try {
         flow = allToAllRate(t);
@@ -159,7 +161,7 @@ CollectiveBound exactBound(const Topology& t, CollectiveType c, int32_t root) {
     default: break;
   }
   bound.roundsPerChunkLowerBound = t.unitGBps / rate;
-  const bool wholeBuffer = c == CollectiveType::Broadcast || c == CollectiveType::Reduce;
+  const bool wholeBuffer = c == semantics::CollectiveType::Broadcast || c == semantics::CollectiveType::Reduce;
   bound.algbwUpperBoundGBps = wholeBuffer ? rate : rate * n;
   return bound;
 }
@@ -189,7 +191,7 @@ std::optional<CollectiveBound> inSwitchAllReduceBound(const Topology& t) {
   }
   if (!perGpu || *perGpu <= 0) return std::nullopt;
   CollectiveBound bound;
-  bound.collective = CollectiveType::AllReduce;
+  bound.collective = semantics::CollectiveType::AllReduce;
   bound.inSwitch = true;
   bound.algbwUpperBoundGBps = *perGpu;
   const int32_t boxes = std::max(t.boxCount(), 1);
@@ -203,7 +205,7 @@ std::optional<CollectiveBound> inSwitchAllReduceBound(const Topology& t) {
     const Rational acrossBoxes = weakest * boxes / (2 * (boxes - 1));
     bound.algbwUpperBoundGBps = std::min(bound.algbwUpperBoundGBps, acrossBoxes);
   }
-  bound.stepsLowerBound = boxes > 1 ? stepsNeeded(t, CollectiveType::AllGather, 0) : 1;
+  bound.stepsLowerBound = boxes > 1 ? stepsNeeded(t, semantics::CollectiveType::AllGather, 0) : 1;
   bound.roundsPerChunkLowerBound = t.unitGBps * static_cast<int64_t>(t.gpus().size()) / bound.algbwUpperBoundGBps;
   bound.method =
       "in-switch reduction (NVLS): each GPU sends its buffer to the switch once and takes the result once; "

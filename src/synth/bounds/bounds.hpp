@@ -27,7 +27,7 @@ class BoundsLimit : public std::runtime_error {
 };
 
 struct CollectiveBound {
-  CollectiveType collective = CollectiveType::AllGather;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllGather;
   int32_t root = -1;  // rank, for rooted collectives
   int32_t stepsLowerBound = 0;
   topo::Rational roundsPerChunkLowerBound;
@@ -37,14 +37,14 @@ struct CollectiveBound {
 };
 
 // The collectives with a bound, in report order.
-const std::vector<CollectiveType>& boundedCollectives();
+const std::vector<semantics::CollectiveType>& boundedCollectives();
 
 // Allreduce is bounded as reducescatter + allgather (see docs/bounds.md). Throws
 // LimitExceeded (an std::invalid_argument) past limits::kMaxBoundsWork, and
 // std::invalid_argument for a collective without a bound (custom), a root
 // out of range or a topology with fewer than 2 GPUs; InputError (naming the topology's file)
 // when a GPU the collective needs cannot reach another; BoundsLimit past a work limit.
-CollectiveBound collectiveBound(const topo::Topology& topology, CollectiveType collective, int32_t root = 0);
+CollectiveBound collectiveBound(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root = 0);
 
 // Where the NVSwitches reduce (Topology::nvls, NCCL's NVLS and NVLSTree): allreduce with the
 // reduction in the switch, which the reducescatter + allgather bound does not cover (an H100

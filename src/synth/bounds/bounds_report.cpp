@@ -13,8 +13,8 @@ namespace {
 using nlohmann::ordered_json;
 
 // The chunk a collective's rounds count in: M for broadcast and reduce, M/N otherwise.
-std::string chunkOf(CollectiveType c) {
-  return c == CollectiveType::Broadcast || c == CollectiveType::Reduce ? "M" : "M/N";
+std::string chunkOf(semantics::CollectiveType c) {
+  return c == semantics::CollectiveType::Broadcast || c == semantics::CollectiveType::Reduce ? "M" : "M/N";
 }
 
 }  // namespace

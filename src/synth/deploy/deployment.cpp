@@ -20,49 +20,49 @@ namespace {
 constexpr double kUnwritableBytes = 0x1p63;
 
 // The smallest count (of any value) whose divisibility test passes where `like` fails it.
-uint64_t smallestServedCount(Selector s, const ir::Algorithm& header, SelectionCall like) {
+uint64_t smallestServedCount(semantics::Selector s, const ir::Algorithm& header, semantics::SelectionCall like) {
   const uint64_t limit = static_cast<uint64_t>(std::max(header.nchunksperloop, 1));
   for (like.count = 1; like.count <= limit; ++like.count) {
-    const Rejection r = rejection(s, header, like);
-    if (r == Rejection::None || r == Rejection::Window) return like.count;
+    const semantics::Rejection r = rejection(s, header, like);
+    if (r == semantics::Rejection::None || r == semantics::Rejection::Window) return like.count;
   }
   return 0;
 }
 
 // Why `s` never picks `header` for one of the calls users make; nullopt when it picks it for one.
-std::optional<std::string> neverPicked(Selector s, const ir::Algorithm& header) {
-  const std::vector<SelectionCall> calls = consideredCalls(s, header.coll, header.ngpus);
+std::optional<std::string> neverPicked(semantics::Selector s, const ir::Algorithm& header) {
+  const std::vector<semantics::SelectionCall> calls = consideredCalls(s, header.coll, header.ngpus);
   if (calls.empty()) return fmt::format("no NCCL call reaches coll=\"{}\"", header.collName);
-  Rejection furthest = Rejection::NotLoaded;
-  const SelectionCall* example = &calls.front();
-  for (const SelectionCall& c : calls) {
-    const Rejection r = rejection(s, header, c);
-    if (r == Rejection::None) return std::nullopt;
+  semantics::Rejection furthest = semantics::Rejection::NotLoaded;
+  const semantics::SelectionCall* example = &calls.front();
+  for (const semantics::SelectionCall& c : calls) {
+    const semantics::Rejection r = rejection(s, header, c);
+    if (r == semantics::Rejection::None) return std::nullopt;
     if (r > furthest) {
       furthest = r;
       example = &c;
     }
   }
   switch (furthest) {
-    case Rejection::NotLoaded: return notLoadedReason(s, header);
-    case Rejection::CallForm: return std::string("no call of the forms it serves is passed to it");
-    case Rejection::Divisibility:
+    case semantics::Rejection::NotLoaded: return notLoadedReason(s, header);
+    case semantics::Rejection::CallForm: return std::string("no call of the forms it serves is passed to it");
+    case semantics::Rejection::Divisibility:
       return fmt::format(
           "nchunksperloop={} divides {} for no power-of-two count; it serves only counts that are "
           "multiples of {}",
           header.nchunksperloop, divisibilityTerm(s, header.coll, header.ngpus),
           smallestServedCount(s, header, *example));
-    case Rejection::Window:
-      return fmt::format("it serves no power-of-two count within {}", windowText(sizeWindowOf(header)));
+    case semantics::Rejection::Window:
+      return fmt::format("it serves no power-of-two count within {}", windowText(semantics::sizeWindowOf(header)));
     default: return std::string("no call matches it");
   }
 }
 
 // Why some selector of the profile never picks `header`, naming the selectors that share a
 // reason; empty when every one picks it for some call.
-std::string unpicked(const ir::Algorithm& header, const RuntimeProfile& profile) {
+std::string unpicked(const ir::Algorithm& header, const semantics::RuntimeProfile& profile) {
   std::vector<std::pair<std::string, std::vector<std::string>>> reasons;  // reason, selectors
-  for (Selector s : profile.selectors) {
+  for (semantics::Selector s : profile.selectors) {
     const std::optional<std::string> reason = neverPicked(s, header);
     if (!reason) continue;
     auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == *reason; });
@@ -79,14 +79,14 @@ std::string unpicked(const ir::Algorithm& header, const RuntimeProfile& profile)
 }
 
 // The whole byte counts of `r` within the compiler's window `compiled`; nullopt when none.
-std::optional<SizeWindow> wholeBytes(const SizeRange& r, const SizeWindow& compiled) {
+std::optional<semantics::SizeWindow> wholeBytes(const SizeRange& r, const semantics::SizeWindow& compiled) {
   if (r.low >= kUnwritableBytes) return std::nullopt;
   const int64_t low = std::max(static_cast<int64_t>(std::ceil(r.low)), compiled.minBytes);
-  if (!r.high || *r.high >= kUnwritableBytes) return SizeWindow{low, std::nullopt};
+  if (!r.high || *r.high >= kUnwritableBytes) return semantics::SizeWindow{low, std::nullopt};
   // [low, high) holds the sizes up to ceil(high) - 1; a maxBytes of 0 would read as unbounded.
   const int64_t high = static_cast<int64_t>(std::ceil(*r.high)) - 1;
   if (high < low || high < 1) return std::nullopt;
-  return SizeWindow{low, high};
+  return semantics::SizeWindow{low, high};
 }
 
 // Gives windows to candidates that compete for the same calls, up to each one's compiled maxBytes.
@@ -98,24 +98,24 @@ void assignWindows(const std::vector<size_t>& members, const std::vector<DeployC
   for (size_t i : members) {
     curves.push_back(candidates[i].cost);
     starts.push_back(candidates[i].competesFrom);
-    const std::optional<int64_t> max = sizeWindowOf(headers[i]).maxBytes;
+    const std::optional<int64_t> max = semantics::sizeWindowOf(headers[i]).maxBytes;
     ends.push_back(max ? std::optional<double>(static_cast<double>(*max) + 1) : std::nullopt);
   }
   const std::vector<std::optional<SizeRange>> ranges = fastestRanges(curves, ends, starts);
   for (size_t m = 0; m < members.size(); ++m) {
     const size_t i = members[m];
-    out[i].window = ranges[m] ? wholeBytes(*ranges[m], sizeWindowOf(headers[i])) : std::nullopt;
+    out[i].window = ranges[m] ? wholeBytes(*ranges[m], semantics::sizeWindowOf(headers[i])) : std::nullopt;
   }
 }
 
 }  // namespace
 
-void setWindow(ir::Algorithm& algorithm, const SizeWindow& window) {
+void setWindow(ir::Algorithm& algorithm, const semantics::SizeWindow& window) {
   algorithm.minBytes = window.minBytes;
   algorithm.maxBytes = window.maxBytes.value_or(0);
 }
 
-std::string windowText(const SizeWindow& w) {
+std::string windowText(const semantics::SizeWindow& w) {
   return w.maxBytes ? fmt::format("{}..{} bytes", w.minBytes, *w.maxBytes)
                     : fmt::format("{}..unbounded bytes", w.minBytes);
 }
@@ -147,7 +147,8 @@ std::string writeProgram(const std::string& directory, const std::string& fileNa
   return path;
 }
 
-std::vector<Deployment> planDeployment(const std::vector<DeployCandidate>& candidates, const RuntimeProfile& profile) {
+std::vector<Deployment> planDeployment(const std::vector<DeployCandidate>& candidates,
+                                       const semantics::RuntimeProfile& profile) {
   const size_t n = candidates.size();
   std::vector<Deployment> out(n);
   std::vector<ir::Algorithm> headers;  // the selection reads the header only

@@ -33,20 +33,21 @@ struct GainOverNccl {
 };
 
 struct Deployment {
-  std::optional<SizeWindow> window;      // minBytes..maxBytes to write; nullopt: not written
-  std::string notWritten;                // why, when there is no window
-  std::optional<GainOverNccl> overNccl;  // nullopt: not weighed against NCCL
+  std::optional<semantics::SizeWindow> window;  // minBytes..maxBytes to write; nullopt: not written
+  std::string notWritten;                       // why, when there is no window
+  std::optional<GainOverNccl> overNccl;         // nullopt: not weighed against NCCL
 };
 
 // One decision per candidate, in order. Candidates of one collective and rank count compete
 // where they serve a common call form; a candidate that no selector would ever pick leaves its
 // sizes to the others, and the first window starts at 0 bytes.
-std::vector<Deployment> planDeployment(const std::vector<DeployCandidate>& candidates, const RuntimeProfile& profile);
+std::vector<Deployment> planDeployment(const std::vector<DeployCandidate>& candidates,
+                                       const semantics::RuntimeProfile& profile);
 
 // Writes the window into the header: minBytes, and maxBytes 0 when it has no upper end.
-void setWindow(ir::Algorithm& algorithm, const SizeWindow& window);
+void setWindow(ir::Algorithm& algorithm, const semantics::SizeWindow& window);
 // "0..420043 bytes", "420044..unbounded bytes".
-std::string windowText(const SizeWindow& window);
+std::string windowText(const semantics::SizeWindow& window);
 
 // For reports: ", written to FILE for 0..420043 bytes" or ", not written: WHY"; without an
 // output directory (`file` empty, `writing` false) ", deployable for ..." or ", not deployable: WHY".

@@ -17,13 +17,13 @@ namespace ccforge::synth::deploy {
 void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string& source,
                 const topo::Topology& topology, double margin) {
   if (!d.window) return;
-  const std::optional<CollectiveType> collective = collectiveTypeOf(algorithm.coll);
-  if (!collective || *collective == CollectiveType::Gather || *collective == CollectiveType::Scatter ||
-      *collective == CollectiveType::Custom)
+  const std::optional<semantics::CollectiveType> collective = semantics::collectiveTypeOf(algorithm.coll);
+  if (!collective || *collective == semantics::CollectiveType::Gather ||
+      *collective == semantics::CollectiveType::Scatter || *collective == semantics::CollectiveType::Custom)
     return;
   // The sizes s whose calls [s, 2 s) lie inside the window.
   std::vector<uint64_t> sizes;
-  for (uint64_t s = kCheckedMinBytes; s <= kCheckedMaxBytes; s *= 2)
+  for (uint64_t s = semantics::kCheckedMinBytes; s <= semantics::kCheckedMaxBytes; s *= 2)
     if (d.window->contains(static_cast<int64_t>(s)) && d.window->contains(static_cast<int64_t>(2 * s - 1)))
       sizes.push_back(s);
   const sim::ModelParameters parameters = sim::modelParameters(topology);
@@ -70,9 +70,9 @@ void gateOnNccl(Deployment& d, const ir::Algorithm& algorithm, const std::string
   const uint64_t low = sizes[bestFirst], high = 2 * sizes[bestFirst + bestLength - 1] - 1;
   // The run's ends give the window's, but for an open end that the run reaches (sizes below 1 KiB
   // and above 4 GiB stay where the window put them).
-  SizeWindow narrowed = *d.window;
+  semantics::SizeWindow narrowed = *d.window;
   if (bestFirst > 0 || d.window->minBytes > 0) narrowed.minBytes = static_cast<int64_t>(low);
-  if (bestFirst + bestLength < sizes.size() || sizes.back() < kCheckedMaxBytes)
+  if (bestFirst + bestLength < sizes.size() || sizes.back() < semantics::kCheckedMaxBytes)
     narrowed.maxBytes = static_cast<int64_t>(high);
   d.window = narrowed;
   d.overNccl = best;

@@ -18,10 +18,10 @@ int32_t indexOf(const Problem& p, int32_t chunk) {
 
 dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                                  const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                                 ir::Protocol protocol, CallForm form, TransferLayout transfers) {
+                                 ir::Protocol protocol, semantics::CallForm form, TransferLayout transfers) {
   if (reduceScatter.chunks != allGather.chunks || reduceScatter.ranks != allGather.ranks)
     throw std::logic_error("allreduce phases of different shapes");
-  const dsl::CollectiveBinding binding{.type = CollectiveType::AllReduce,
+  const dsl::CollectiveBinding binding{.type = semantics::CollectiveType::AllReduce,
                                        .ranks = allGather.ranks,
                                        .chunkFactor = allGather.ranks * allGather.chunks,
                                        .form = form,

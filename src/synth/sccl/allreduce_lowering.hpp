@@ -18,7 +18,8 @@ namespace ccforge::synth::sccl {
 // `reduceScatter` and `allGather` are the phases' problems for the same C.
 dsl::Program lowerAllReduceToDsl(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                                  const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                                 ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace,
+                                 ir::Protocol protocol = ir::Protocol::Simple,
+                                 semantics::CallForm form = semantics::CallForm::OutOfPlace,
                                  TransferLayout transfers = TransferLayout::PerConnection);
 
 }  // namespace ccforge::synth::sccl

@@ -4,11 +4,12 @@
 
 namespace ccforge::synth::sccl {
 
-CostModel costModel(const topo::Topology& topology, CollectiveType collective) {
+CostModel costModel(const topo::Topology& topology, semantics::CollectiveType collective) {
   CostModel m;
   for (const topo::Link& l : topology.links()) m.alphaUs = std::max(m.alphaUs, l.alphaUs);
   m.betaUsPerByte = 1.0 / (topo::toDouble(topology.unitGBps) * 1e3);  // 1 GB/s = 1e3 bytes/µs
-  const bool whole = collective == CollectiveType::Broadcast || collective == CollectiveType::Reduce;
+  const bool whole =
+      collective == semantics::CollectiveType::Broadcast || collective == semantics::CollectiveType::Reduce;
   m.bytesPerChunkUnit = whole ? 1.0 : static_cast<double>(topology.gpus().size());
   return m;
 }

@@ -19,7 +19,7 @@ struct CostModel {
   double bytesPerChunkUnit = 1;  // m = M / this (N, or 1 for broadcast and reduce)
 };
 
-CostModel costModel(const topo::Topology& topology, CollectiveType collective);
+CostModel costModel(const topo::Topology& topology, semantics::CollectiveType collective);
 
 struct CostPoint {
   int32_t steps = 0;

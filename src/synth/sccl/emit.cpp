@@ -38,7 +38,7 @@ Emitted emitIn(const std::function<dsl::Program(TransferLayout)>& lower, const s
 }  // namespace
 
 Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name, ir::Protocol protocol,
-                     const std::string& source, CallForm form, std::optional<TransferLayout> layout) {
+                     const std::string& source, semantics::CallForm form, std::optional<TransferLayout> layout) {
   return emitIn(
       [&](TransferLayout transfers) { return lowerToDsl(problem, schedule, name, protocol, form, transfers); }, source,
       layout);
@@ -46,7 +46,7 @@ Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std
 
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                              ir::Protocol protocol, const std::string& source, CallForm form) {
+                              ir::Protocol protocol, const std::string& source, semantics::CallForm form) {
   return emitIn(
       [&](TransferLayout transfers) {
         return lowerAllReduceToDsl(reduceScatter, reduceScatterSchedule, allGather, allGatherSchedule, name, protocol,

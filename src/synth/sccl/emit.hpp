@@ -23,11 +23,12 @@ struct Emitted {
 // `layout`: the thread blocks and channels of the transfers (transfer_layout.hpp); by default
 // ncclize's, or the compiler's where ncclize's exceeds a runtime limit.
 Emitted emitVerified(const Problem& problem, const Schedule& schedule, const std::string& name, ir::Protocol protocol,
-                     const std::string& source, CallForm form = CallForm::OutOfPlace,
+                     const std::string& source, semantics::CallForm form = semantics::CallForm::OutOfPlace,
                      std::optional<TransferLayout> layout = std::nullopt);
 // Allreduce: the reducescatter phase's problem and schedule, then the allgather phase's.
 Emitted emitVerifiedAllReduce(const Problem& reduceScatter, const Schedule& reduceScatterSchedule,
                               const Problem& allGather, const Schedule& allGatherSchedule, const std::string& name,
-                              ir::Protocol protocol, const std::string& source, CallForm form = CallForm::OutOfPlace);
+                              ir::Protocol protocol, const std::string& source,
+                              semantics::CallForm form = semantics::CallForm::OutOfPlace);
 
 }  // namespace ccforge::synth::sccl

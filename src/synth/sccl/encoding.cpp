@@ -169,7 +169,7 @@ int32_t Encoding::freeRoundsLimit() const {
   int64_t most = 1;
   for (size_t e = 0; e < users.size(); ++e) {
     const int64_t load = static_cast<int64_t>(problem_.demands.size()) * users[e];
-    most = std::max(most, ceilDiv(load * problem_.capacityDen[e], problem_.capacityNum[e]));
+    most = std::max(most, semantics::ceilDiv(load * problem_.capacityDen[e], problem_.capacityNum[e]));
   }
   return static_cast<int32_t>(most);
 }

@@ -8,12 +8,12 @@
 
 namespace ccforge::synth::sccl {
 
-std::vector<CallForm> callFormsOf(CollectiveType collective) {
+std::vector<semantics::CallForm> callFormsOf(semantics::CollectiveType collective) {
   switch (collective) {
-    case CollectiveType::AllGather:
-    case CollectiveType::ReduceScatter:
-    case CollectiveType::AllReduce: return {CallForm::OutOfPlace, CallForm::InPlace};
-    default: return {CallForm::OutOfPlace};
+    case semantics::CollectiveType::AllGather:
+    case semantics::CollectiveType::ReduceScatter:
+    case semantics::CollectiveType::AllReduce: return {semantics::CallForm::OutOfPlace, semantics::CallForm::InPlace};
+    default: return {semantics::CallForm::OutOfPlace};
   }
 }
 
@@ -26,23 +26,24 @@ std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::ve
   for (const InstanceResult& r : frontier) {
     const auto [num, den] = roundsPerChunk(synthesizer.collective(), synthesizer.ranks(), r.chunks, r.rounds);
     costPoints.push_back({r.steps, topo::Rational(num, den)});
-    for (const CallForm form : callFormsOf(synthesizer.collective())) {
+    for (const semantics::CallForm form : callFormsOf(synthesizer.collective())) {
       FrontierPoint p;
       p.instance = r;
       p.form = form;
       p.roundsPerChunk = costPoints.back().roundsPerChunk;
-      const std::string suffix =
-          fmt::format("-c{}-s{}-r{}{}", r.chunks, r.steps, r.rounds, form == CallForm::InPlace ? "-inplace" : "");
+      const std::string suffix = fmt::format("-c{}-s{}-r{}{}", r.chunks, r.steps, r.rounds,
+                                             form == semantics::CallForm::InPlace ? "-inplace" : "");
       const std::string name = options.programPrefix + suffix;
       const std::string fileName = options.filePrefix + suffix + ".xml";
       const std::string source = options.outputDirectory.empty()
                                      ? name + ".xml"
                                      : (std::filesystem::path(options.outputDirectory) / fileName).string();
-      p.emitted = r.allgatherPhase
-                      ? emitVerifiedAllReduce(synthesizer.problem(r.chunks, CollectiveType::ReduceScatter), *r.schedule,
-                                              synthesizer.problem(r.chunks, CollectiveType::AllGather),
-                                              *r.allgatherPhase, name, options.protocol, source, form)
-                      : emitVerified(synthesizer.problem(r.chunks), *r.schedule, name, options.protocol, source, form);
+      p.emitted =
+          r.allgatherPhase
+              ? emitVerifiedAllReduce(synthesizer.problem(r.chunks, semantics::CollectiveType::ReduceScatter),
+                                      *r.schedule, synthesizer.problem(r.chunks, semantics::CollectiveType::AllGather),
+                                      *r.allgatherPhase, name, options.protocol, source, form)
+              : emitVerified(synthesizer.problem(r.chunks), *r.schedule, name, options.protocol, source, form);
       fileNames.push_back(fileName);
       points.push_back(std::move(p));
       instanceOf.push_back(costPoints.size() - 1);
@@ -61,7 +62,7 @@ std::vector<FrontierPoint> frontierFiles(Synthesizer& synthesizer, const std::ve
     verified.push_back(i);
     candidates.push_back({&points[i].emitted.algorithm, costCurve(cost, costPoints[instanceOf[i]])});
   }
-  const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, executorProfile());
+  const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, semantics::executorProfile());
   for (size_t k = 0; k < verified.size(); ++k) {
     FrontierPoint& p = points[verified[k]];
     p.deployment = plan[k];

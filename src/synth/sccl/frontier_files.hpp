@@ -30,7 +30,7 @@ struct FrontierFilesOptions {
 
 struct FrontierPoint {
   InstanceResult instance;
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
   topo::Rational roundsPerChunk;
   Emitted emitted;
   std::optional<deploy::SizeRange> cheapest;  // of the whole frontier under the cost model
@@ -40,7 +40,7 @@ struct FrontierPoint {
 
 // The call forms a schedule is lowered for: out of place, and in place where the collective
 // has an in-place call (allgather, reducescatter, allreduce).
-std::vector<CallForm> callFormsOf(CollectiveType collective);
+std::vector<semantics::CallForm> callFormsOf(semantics::CollectiveType collective);
 
 // The points in frontier order, each instance once per call form. A point that fails to compile
 // or verify is not written.

@@ -19,15 +19,15 @@ class Layout {
  public:
   explicit Layout(const Problem& p) : p_(p), perPair_(p.chunks / p.ranks) {}
 
-  int32_t chunkFactor() const { return p_.solved == CollectiveType::AllToAll ? perPair_ : p_.chunks; }
+  int32_t chunkFactor() const { return p_.solved == semantics::CollectiveType::AllToAll ? perPair_ : p_.chunks; }
 
   // Where the chunk's data starts (on its source; for a combining collective, on every rank).
   int32_t inputIndex(const ChunkDemand& d) const {
     switch (p_.solved) {
-      case CollectiveType::AllGather:
-      case CollectiveType::Gather: return p_.reversed ? d.origin * p_.chunks + d.piece : d.piece;
-      case CollectiveType::Scatter: return d.origin * p_.chunks + d.piece;
-      case CollectiveType::AllToAll: return d.target * perPair_ + d.piece;
+      case semantics::CollectiveType::AllGather:
+      case semantics::CollectiveType::Gather: return p_.reversed ? d.origin * p_.chunks + d.piece : d.piece;
+      case semantics::CollectiveType::Scatter: return d.origin * p_.chunks + d.piece;
+      case semantics::CollectiveType::AllToAll: return d.target * perPair_ + d.piece;
       default: return d.piece;  // broadcast
     }
   }
@@ -35,15 +35,15 @@ class Layout {
   int32_t outputIndex(const ChunkDemand& d) const {
     if (p_.reversed) return d.piece;
     switch (p_.solved) {
-      case CollectiveType::AllGather:
-      case CollectiveType::Gather: return d.origin * p_.chunks + d.piece;
-      case CollectiveType::AllToAll: return d.source * perPair_ + d.piece;
+      case semantics::CollectiveType::AllGather:
+      case semantics::CollectiveType::Gather: return d.origin * p_.chunks + d.piece;
+      case semantics::CollectiveType::AllToAll: return d.source * perPair_ + d.piece;
       default: return d.piece;  // broadcast, scatter
     }
   }
   Place at(int32_t chunk, int32_t rank) const {
     const ChunkDemand& d = p_.demands[static_cast<size_t>(chunk)];
-    if (p_.asked == CollectiveType::Scatter) {  // the dual gather's chunk, travelling backwards
+    if (p_.asked == semantics::CollectiveType::Scatter) {  // the dual gather's chunk, travelling backwards
       if (rank == p_.root) return {Buffer::Input, inputIndex(d)};
       if (rank == d.source) return {Buffer::Output, outputIndex(d)};
       return {Buffer::Scratch, chunk};
@@ -102,7 +102,7 @@ void lowerReductions(dsl::Program& program, const Problem& p, const Layout& layo
 }  // namespace
 
 dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
-                        ir::Protocol protocol, CallForm form, TransferLayout transfers) {
+                        ir::Protocol protocol, semantics::CallForm form, TransferLayout transfers) {
   const Layout layout(problem);
   dsl::CollectiveBinding binding{.type = problem.asked,
                                  .ranks = problem.ranks,
@@ -110,7 +110,7 @@ dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const 
                                  .form = form,
                                  .root = problem.root};
   dsl::Program program(name, binding, dsl::ProgramOptions{.protocol = protocol});
-  if (problem.asked == CollectiveType::Scatter)
+  if (problem.asked == semantics::CollectiveType::Scatter)
     lowerBackwardCopies(program, problem, layout, schedule, transfers);
   else if (problem.reversed)
     lowerReductions(program, problem, layout, schedule, transfers);

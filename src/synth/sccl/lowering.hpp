@@ -19,7 +19,8 @@ namespace ccforge::synth::sccl {
 // input (reducescatter); a copy of a chunk onto itself is left out. `transfers`: the thread blocks
 // and channels of the transfers (transfer_layout.hpp).
 dsl::Program lowerToDsl(const Problem& problem, const Schedule& schedule, const std::string& name,
-                        ir::Protocol protocol = ir::Protocol::Simple, CallForm form = CallForm::OutOfPlace,
+                        ir::Protocol protocol = ir::Protocol::Simple,
+                        semantics::CallForm form = semantics::CallForm::OutOfPlace,
                         TransferLayout transfers = TransferLayout::PerConnection);
 
 }  // namespace ccforge::synth::sccl

@@ -11,11 +11,11 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
 }
 
-CollectiveType dualOf(CollectiveType c) {
+semantics::CollectiveType dualOf(semantics::CollectiveType c) {
   switch (c) {
-    case CollectiveType::ReduceScatter: return CollectiveType::AllGather;
-    case CollectiveType::Reduce: return CollectiveType::Broadcast;
-    case CollectiveType::Scatter: return CollectiveType::Gather;
+    case semantics::CollectiveType::ReduceScatter: return semantics::CollectiveType::AllGather;
+    case semantics::CollectiveType::Reduce: return semantics::CollectiveType::Broadcast;
+    case semantics::CollectiveType::Scatter: return semantics::CollectiveType::Gather;
     default: return c;
   }
 }
@@ -81,7 +81,7 @@ std::vector<std::vector<int32_t>> hopDistances(int32_t ranks, const std::vector<
   return d;
 }
 
-std::vector<ChunkDemand> demandsOf(CollectiveType solved, int32_t n, int32_t root, int32_t chunks) {
+std::vector<ChunkDemand> demandsOf(semantics::CollectiveType solved, int32_t n, int32_t root, int32_t chunks) {
   std::vector<ChunkDemand> out;
   const auto only = [n](int32_t r) {
     std::vector<bool> w(static_cast<size_t>(n), false);
@@ -90,22 +90,22 @@ std::vector<ChunkDemand> demandsOf(CollectiveType solved, int32_t n, int32_t roo
   };
   const std::vector<bool> all(static_cast<size_t>(n), true);
   switch (solved) {
-    case CollectiveType::AllGather:
+    case semantics::CollectiveType::AllGather:
       for (int32_t m = 0; m < n; ++m)
         for (int32_t k = 0; k < chunks; ++k) out.push_back({m, all, m, 0, k});
       break;
-    case CollectiveType::Gather:
+    case semantics::CollectiveType::Gather:
       for (int32_t m = 0; m < n; ++m)
         for (int32_t k = 0; k < chunks; ++k) out.push_back({m, only(root), m, 0, k});
       break;
-    case CollectiveType::Broadcast:
+    case semantics::CollectiveType::Broadcast:
       for (int32_t k = 0; k < chunks; ++k) out.push_back({root, all, root, 0, k});
       break;
-    case CollectiveType::Scatter:
+    case semantics::CollectiveType::Scatter:
       for (int32_t m = 0; m < n; ++m)
         for (int32_t k = 0; k < chunks; ++k) out.push_back({root, only(m), m, 0, k});
       break;
-    case CollectiveType::AllToAll:
+    case semantics::CollectiveType::AllToAll:
       for (int32_t s = 0; s < n; ++s)
         for (int32_t d = 0; d < n; ++d)
           for (int32_t k = 0; k < chunks / n; ++k) out.push_back({s, only(d), s, d, k});
@@ -117,25 +117,27 @@ std::vector<ChunkDemand> demandsOf(CollectiveType solved, int32_t n, int32_t roo
 
 }  // namespace
 
-bool smtSynthesizable(CollectiveType c) {
+bool smtSynthesizable(semantics::CollectiveType c) {
   switch (c) {
-    case CollectiveType::AllGather:
-    case CollectiveType::ReduceScatter:
-    case CollectiveType::Broadcast:
-    case CollectiveType::Reduce:
-    case CollectiveType::Gather:
-    case CollectiveType::Scatter:
-    case CollectiveType::AllToAll: return true;
+    case semantics::CollectiveType::AllGather:
+    case semantics::CollectiveType::ReduceScatter:
+    case semantics::CollectiveType::Broadcast:
+    case semantics::CollectiveType::Reduce:
+    case semantics::CollectiveType::Gather:
+    case semantics::CollectiveType::Scatter:
+    case semantics::CollectiveType::AllToAll: return true;
     default: return false;
   }
 }
 
-std::pair<int64_t, int64_t> roundsPerChunk(CollectiveType collective, int32_t ranks, int32_t chunks, int32_t rounds) {
-  if (collective == CollectiveType::AllToAll) return {int64_t{rounds} * ranks, chunks};
+std::pair<int64_t, int64_t> roundsPerChunk(semantics::CollectiveType collective, int32_t ranks, int32_t chunks,
+                                           int32_t rounds) {
+  if (collective == semantics::CollectiveType::AllToAll) return {int64_t{rounds} * ranks, chunks};
   return {rounds, chunks};
 }
 
-Problem makeProblem(const topo::Topology& topology, CollectiveType collective, int32_t root, int32_t chunks) {
+Problem makeProblem(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root,
+                    int32_t chunks) {
   require(smtSynthesizable(collective), "the SMT method cannot synthesize " +
                                             std::string(collectiveTypeName(collective)) +
                                             " (supported: allgather, reducescatter, allreduce, broadcast, reduce, "
@@ -145,7 +147,7 @@ Problem makeProblem(const topo::Topology& topology, CollectiveType collective, i
   require(!isRooted(collective) || (root >= 0 && root < n),
           "root " + std::to_string(root) + " is out of range for " + std::to_string(n) + " GPUs");
   require(chunks >= 1, "the number of chunks must be at least 1, got " + std::to_string(chunks));
-  require(collective != CollectiveType::AllToAll || chunks % n == 0,
+  require(collective != semantics::CollectiveType::AllToAll || chunks % n == 0,
           "alltoall needs the chunks per rank buffer (" + std::to_string(chunks) +
               ") to be a multiple of the number of GPUs (" + std::to_string(n) + ")");
   Problem p;

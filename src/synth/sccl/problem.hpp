@@ -32,10 +32,11 @@ struct ChunkDemand {
 };
 
 struct Problem {
-  CollectiveType asked = CollectiveType::AllGather;   // what the user asked for
-  CollectiveType solved = CollectiveType::AllGather;  // the non-combining collective the solver sees
-  bool reversed = false;                              // solved on reversed links, to be run backwards with reductions
-  int32_t root = 0;                                   // rooted collectives
+  semantics::CollectiveType asked = semantics::CollectiveType::AllGather;  // what the user asked for
+  semantics::CollectiveType solved =
+      semantics::CollectiveType::AllGather;  // the non-combining collective the solver sees
+  bool reversed = false;                     // solved on reversed links, to be run backwards with reductions
+  int32_t root = 0;                          // rooted collectives
   int32_t ranks = 0;
   int32_t chunks = 1;              // C: pieces per rank share (alltoall: per rank buffer, a multiple of ranks)
   std::vector<LogicalLink> links;  // in the solved direction
@@ -48,15 +49,16 @@ struct Problem {
 };
 
 // The collectives `ccforge synth --method smt` can synthesize.
-bool smtSynthesizable(CollectiveType c);
+bool smtSynthesizable(semantics::CollectiveType c);
 
 // C must be at least 1 (alltoall: a positive multiple of the ranks). Throws std::invalid_argument
 // for a collective the SMT method cannot synthesize, a root out of range, fewer than 2 GPUs,
 // a bandwidth that is not a rational multiple of the unit, or C that does not fit the collective.
-Problem makeProblem(const topo::Topology& topology, CollectiveType collective, int32_t root, int32_t chunks);
+Problem makeProblem(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root, int32_t chunks);
 
 // Rounds per bound chunk of an instance: R / C, or R * ranks / C for alltoall (docs/bounds.md).
 // Returns numerator and denominator of the unreduced fraction.
-std::pair<int64_t, int64_t> roundsPerChunk(CollectiveType collective, int32_t ranks, int32_t chunks, int32_t rounds);
+std::pair<int64_t, int64_t> roundsPerChunk(semantics::CollectiveType collective, int32_t ranks, int32_t chunks,
+                                           int32_t rounds);
 
 }  // namespace ccforge::synth::sccl

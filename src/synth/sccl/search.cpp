@@ -139,7 +139,7 @@ SearchResult bandwidthOptimalSearch(Synthesizer& synth, SearchLimits limits) {
   const int32_t maxChunks = limits.maxChunks > 0 ? limits.maxChunks : 0;
   for (int32_t s = synth.bound().stepsLowerBound; s <= maxStepsOf(synth, limits); s += synth.phases()) {
     // R/C = p/q with R >= S: C = q*m*step, R = p*m for the least such m (R even for allreduce).
-    int32_t m = ceilDiv(s, p);
+    int32_t m = semantics::ceilDiv(s, p);
     while (p * m % synth.phases() != 0) ++m;
     const int32_t c = q * m * synth.chunkStep(), r = p * m;
     if (maxChunks > 0 && c > maxChunks) break;

@@ -24,7 +24,7 @@ SearchResult search(Synthesizer& synth, const SmtRunOptions& o) {
 
 }  // namespace
 
-SmtRun runSmtSynthesis(const topo::Topology& topology, CollectiveType collective, int32_t root,
+SmtRun runSmtSynthesis(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root,
                        const SmtRunOptions& options) {
   auto phase = [&](const std::string& p) {
     if (options.phase) options.phase(p);

@@ -32,7 +32,7 @@ struct SmtRunOptions {
 };
 
 struct SmtRun {
-  CollectiveType collective = CollectiveType::AllGather;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllGather;
   int32_t ranks = 0;
   synth::CollectiveBound bound;
   std::vector<InstanceResult> history;  // every instance decided, in order
@@ -43,7 +43,7 @@ struct SmtRun {
 
 // Throws what Synthesizer and the searches throw for a request they refuse (std::invalid_argument,
 // InputError), and std::invalid_argument when a file cannot be written.
-SmtRun runSmtSynthesis(const topo::Topology& topology, CollectiveType collective, int32_t root,
+SmtRun runSmtSynthesis(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root,
                        const SmtRunOptions& options);
 
 }  // namespace ccforge::synth::sccl

@@ -24,7 +24,7 @@ std::vector<ProblemSymmetry> problemSymmetries(const topo::Topology& topology, c
     for (const ChunkDemand& d : problem.demands) {
       std::vector<bool> wanted(d.wanted.size());
       for (size_t n = 0; n < wanted.size(); ++n) wanted[static_cast<size_t>(sym.rank[n])] = d.wanted[n];
-      const bool targeted = problem.solved == CollectiveType::AllToAll;
+      const bool targeted = problem.solved == semantics::CollectiveType::AllToAll;
       auto it = index.find({sym.rank[static_cast<size_t>(d.source)], sym.rank[static_cast<size_t>(d.origin)],
                             targeted ? sym.rank[static_cast<size_t>(d.target)] : d.target, d.piece, wanted});
       if (it == index.end()) {

@@ -14,10 +14,10 @@ namespace {
 // larger of the reducescatter and allgather bounds (the bounds command's allreduce row adds the
 // two instead: phases of different (C,S,R)).
 CollectiveBound allReduceBound(const topo::Topology& topology) {
-  const CollectiveBound rs = collectiveBound(topology, CollectiveType::ReduceScatter);
-  const CollectiveBound ag = collectiveBound(topology, CollectiveType::AllGather);
+  const CollectiveBound rs = collectiveBound(topology, semantics::CollectiveType::ReduceScatter);
+  const CollectiveBound ag = collectiveBound(topology, semantics::CollectiveType::AllGather);
   CollectiveBound b;
-  b.collective = CollectiveType::AllReduce;
+  b.collective = semantics::CollectiveType::AllReduce;
   b.stepsLowerBound = 2 * std::max(rs.stepsLowerBound, ag.stepsLowerBound);
   b.roundsPerChunkLowerBound = 2 * std::max(rs.roundsPerChunkLowerBound, ag.roundsPerChunkLowerBound);
   b.algbwUpperBoundGBps = std::min(rs.algbwUpperBoundGBps, ag.algbwUpperBoundGBps) / 2;
@@ -45,14 +45,15 @@ std::string_view verdictName(Verdict v) {
   return "unknown";
 }
 
-Synthesizer::Synthesizer(const topo::Topology& topology, CollectiveType collective, int32_t root, SynthOptions options)
+Synthesizer::Synthesizer(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root,
+                         SynthOptions options)
     : topology_(topology),
       collective_(collective),
       root_(isRooted(collective) ? root : 0),
       options_(std::move(options)),
       solver_(smt::makeSolver(options_.solver)),
       start_(std::chrono::steady_clock::now()) {
-  if (collective == CollectiveType::AllReduce) {
+  if (collective == semantics::CollectiveType::AllReduce) {
     bound_ = allReduceBound(topology);
   } else {
     makeProblem(topology, collective, root_, chunkStep());  // rejects unsupported requests first
@@ -66,7 +67,7 @@ double Synthesizer::secondsLeft() const {
   return options_.totalTimeoutSeconds - used;
 }
 
-const Problem& Synthesizer::problem(int32_t chunks, CollectiveType phase) {
+const Problem& Synthesizer::problem(int32_t chunks, semantics::CollectiveType phase) {
   auto it = problems_.find({chunks, phase});
   if (it == problems_.end())
     it = problems_.emplace(std::pair{chunks, phase}, makeProblem(topology_, phase, root_, chunks)).first;
@@ -117,8 +118,9 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
         "allreduce instances are (C, 2S, 2R): reducescatter and allgather (C, S, R); "
         "steps and rounds must be even");
   if (options_.starting) options_.starting(chunks, steps, rounds);
-  const Problem& p = collective_ == CollectiveType::AllReduce ? problem(chunks, CollectiveType::ReduceScatter)
-                                                              : problem(chunks);  // validates C
+  const Problem& p = collective_ == semantics::CollectiveType::AllReduce
+                         ? problem(chunks, semantics::CollectiveType::ReduceScatter)
+                         : problem(chunks);  // validates C
   InstanceResult r{chunks, steps, rounds.value_or(0), Verdict::Unknown, 0, "", std::nullopt, std::nullopt, ""};
   if (rounds && pruned(chunks, steps, *rounds, r.note)) {
     r.verdict = Verdict::Pruned;
@@ -141,8 +143,8 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
     return record(r);
   }
   const double limit = std::min(options_.instanceTimeoutSeconds, left);
-  r = collective_ == CollectiveType::AllReduce ? solveAllReduce(chunks, steps, rounds, limit)
-                                               : decide(p, chunks, steps, rounds, limit);
+  r = collective_ == semantics::CollectiveType::AllReduce ? solveAllReduce(chunks, steps, rounds, limit)
+                                                          : decide(p, chunks, steps, rounds, limit);
   if (!rounds) r.note = joined(r.note, "rounds left free");
   return record(r);
 }
@@ -150,7 +152,8 @@ InstanceResult Synthesizer::solve(int32_t chunks, int32_t steps, std::optional<i
 InstanceResult Synthesizer::solveAllReduce(int32_t chunks, int32_t steps, std::optional<int32_t> rounds, double limit) {
   const int32_t half = steps / 2;
   const std::optional<int32_t> halfRounds = rounds ? std::optional<int32_t>(*rounds / 2) : std::nullopt;
-  InstanceResult rs = decide(problem(chunks, CollectiveType::ReduceScatter), chunks, half, halfRounds, limit);
+  InstanceResult rs =
+      decide(problem(chunks, semantics::CollectiveType::ReduceScatter), chunks, half, halfRounds, limit);
   InstanceResult r{chunks, steps, rounds.value_or(0), rs.verdict, rs.seconds, "", std::nullopt, std::nullopt, ""};
   if (!rs.note.empty()) r.note = "reducescatter " + rs.note;
   if (rs.verdict != Verdict::Sat) return r;
@@ -160,7 +163,7 @@ InstanceResult Synthesizer::solveAllReduce(int32_t chunks, int32_t steps, std::o
     r.note = joined(r.note, "overall time limit reached before the allgather phase");
     return r;
   }
-  InstanceResult ag = decide(problem(chunks, CollectiveType::AllGather), chunks, half, halfRounds, left);
+  InstanceResult ag = decide(problem(chunks, semantics::CollectiveType::AllGather), chunks, half, halfRounds, left);
   r.verdict = ag.verdict;
   r.seconds += ag.seconds;
   if (!ag.note.empty()) r.note = joined(r.note, "allgather " + ag.note);

@@ -50,18 +50,18 @@ class Synthesizer {
  public:
   // Computes the bounds first: throws what collectiveBound throws (InputError for a topology
   // on which the collective cannot complete, std::invalid_argument for a bad request).
-  Synthesizer(const topo::Topology& topology, CollectiveType collective, int32_t root, SynthOptions options);
+  Synthesizer(const topo::Topology& topology, semantics::CollectiveType collective, int32_t root, SynthOptions options);
 
   const CollectiveBound& bound() const { return bound_; }
-  CollectiveType collective() const { return collective_; }
+  semantics::CollectiveType collective() const { return collective_; }
   int32_t ranks() const { return static_cast<int32_t>(topology_.gpus().size()); }
   const topo::Topology& topology() const { return topology_; }
   // The smallest C the collective allows and the step between legal values (alltoall: N).
-  int32_t chunkStep() const { return collective_ == CollectiveType::AllToAll ? ranks() : 1; }
+  int32_t chunkStep() const { return collective_ == semantics::CollectiveType::AllToAll ? ranks() : 1; }
   // The step between legal S and R: 2 for allreduce (two phases of S steps, R rounds each).
-  int32_t phases() const { return collective_ == CollectiveType::AllReduce ? 2 : 1; }
+  int32_t phases() const { return collective_ == semantics::CollectiveType::AllReduce ? 2 : 1; }
   // The problem solved for C: the collective's own; allreduce: the reducescatter or allgather phase.
-  const Problem& problem(int32_t chunks, CollectiveType phase);
+  const Problem& problem(int32_t chunks, semantics::CollectiveType phase);
   const Problem& problem(int32_t chunks) { return problem(chunks, collective_); }
 
   // Throws std::invalid_argument for C that does not fit, R < S, or (allreduce) odd S or R.
@@ -94,12 +94,12 @@ class Synthesizer {
   static constexpr double kSymmetricShare = 0.5;
 
   topo::Topology topology_;
-  CollectiveType collective_;
+  semantics::CollectiveType collective_;
   int32_t root_;
   SynthOptions options_;
   CollectiveBound bound_;
   topo::AutomorphismGroup group_;
-  std::map<std::pair<int32_t, CollectiveType>, Problem> problems_;
+  std::map<std::pair<int32_t, semantics::CollectiveType>, Problem> problems_;
   std::unique_ptr<smt::Solver> solver_;
   std::chrono::steady_clock::time_point start_;
   std::vector<InstanceResult> history_;

@@ -55,7 +55,7 @@ class CycleSearch {
     const size_t n = cap_.size();
     // Each cycle is two rings, each on a channel of its own: more than the runtime has are of no
     // use (and the search, one nesting per cycle, stays shallow).
-    ceiling_ = kMaxChannels / 2;
+    ceiling_ = semantics::kMaxChannels / 2;
     for (size_t v = 0; v < n; ++v) {
       int64_t degree = 0;
       for (size_t w = 0; w < n; ++w) degree += cap_[v][w];

@@ -28,7 +28,10 @@ dsl::Program railAllToAllProgram(const std::string& name, const std::vector<std:
   auto railChannel = [&](int32_t b, int32_t c) { return 1 + (b + c) % how.railChannels; };
 
   dsl::Program p(name,
-                 {.type = CollectiveType::AllToAll, .ranks = ranks, .chunkFactor = 1, .form = CallForm::OutOfPlace},
+                 {.type = semantics::CollectiveType::AllToAll,
+                  .ranks = ranks,
+                  .chunkFactor = 1,
+                  .form = semantics::CallForm::OutOfPlace},
                  {.protocol = how.protocol, .instances = 1});
   // Step 1, inside each box: the chunks for box c, nearest boxes first, so that the rail
   // connections to the nearest boxes start first.

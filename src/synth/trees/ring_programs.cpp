@@ -213,9 +213,10 @@ dsl::Program ringAllGatherProgram(const std::string& name, const BoxRings& rings
   RingRoutes routes(rings, how);
   const std::vector<Transfer> transfers = routes.transfers();
   const int32_t ranks = rings.ranks(), pieces = routes.pieces();
-  dsl::Program p(name, {.type = CollectiveType::AllGather, .ranks = ranks, .chunkFactor = pieces, .form = how.form},
-                 {.protocol = how.protocol, .instances = 1});
-  if (how.form == CallForm::OutOfPlace)
+  dsl::Program p(
+      name, {.type = semantics::CollectiveType::AllGather, .ranks = ranks, .chunkFactor = pieces, .form = how.form},
+      {.protocol = how.protocol, .instances = 1});
+  if (how.form == semantics::CallForm::OutOfPlace)
     for (int32_t v = 0; v < ranks; ++v) p.chunk(v, Buffer::Input, 0, pieces).copy(v, Buffer::Output, v * pieces);
   for (const Transfer& t : transfers)
     p.chunk(t.from, Buffer::Output, t.index).copy(t.to, Buffer::Output, t.index, {.ch = t.channel});

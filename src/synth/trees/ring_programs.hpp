@@ -37,7 +37,7 @@ struct RingLowering {
   int32_t piecesPerRoot = 0;
   ir::Protocol protocol = ir::Protocol::Simple;
   // In place, each rank's input is its share of the output already: no copy of its own pieces.
-  CallForm form = CallForm::OutOfPlace;
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;
 };
 
 // Channels one lane of every ring takes.

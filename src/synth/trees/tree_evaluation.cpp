@@ -14,7 +14,7 @@ std::vector<uint64_t> comparisonSizes(uint64_t largest) {
 }
 
 TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string& source,
-                               const topo::Topology& topology, CollectiveType collective, bool withCostCurve,
+                               const topo::Topology& topology, semantics::CollectiveType collective, bool withCostCurve,
                                uint64_t bytes, uint64_t curveUpTo) {
   TreeEvaluation out;
   out.bytes = bytes;

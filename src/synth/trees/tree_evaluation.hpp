@@ -32,7 +32,8 @@ struct TreeEvaluation {
 // Throws what sim::simulate throws when the program cannot run on the topology. The cost
 // curve, when asked for, covers comparisonSizes(max(bytes, curveUpTo)).
 TreeEvaluation evaluateProgram(const ir::Algorithm& algorithm, const std::string& source,
-                               const topo::Topology& topology, CollectiveType collective, bool withCostCurve = false,
-                               uint64_t bytes = kEvaluationBytes, uint64_t curveUpTo = kEvaluationBytes);
+                               const topo::Topology& topology, semantics::CollectiveType collective,
+                               bool withCostCurve = false, uint64_t bytes = kEvaluationBytes,
+                               uint64_t curveUpTo = kEvaluationBytes);
 
 }  // namespace ccforge::synth::trees

@@ -273,7 +273,8 @@ void reduce(dsl::Program& p, const std::vector<PlacedTree>& placed, const Layout
     }
 }
 
-dsl::CollectiveBinding binding(CollectiveType type, int32_t ranks, int32_t chunkFactor, CallForm form) {
+dsl::CollectiveBinding binding(semantics::CollectiveType type, int32_t ranks, int32_t chunkFactor,
+                               semantics::CallForm form) {
   return {.type = type, .ranks = ranks, .chunkFactor = chunkFactor, .form = form};
 }
 
@@ -285,8 +286,10 @@ int32_t channelGroupOf(int32_t root, int32_t groups, int32_t ranks) {
 
 dsl::Program allGatherProgram(const std::string& name, const Packing& trees, const Lowering& how) {
   const Layout layout{.pieces = piecesPerRoot(trees, trees) * how.channels, .rounds = how.rounds};
-  dsl::Program p(name, binding(CollectiveType::AllGather, trees.vertices, layout.perRoot(), CallForm::OutOfPlace),
-                 {.protocol = how.protocol, .instances = 1});
+  dsl::Program p(
+      name,
+      binding(semantics::CollectiveType::AllGather, trees.vertices, layout.perRoot(), semantics::CallForm::OutOfPlace),
+      {.protocol = how.protocol, .instances = 1});
   for (int32_t r = 0; r < trees.vertices; ++r)
     p.chunk(r, Buffer::Input, 0, layout.perRoot()).copy(r, Buffer::Output, r * layout.perRoot());
   Connections connections(trees.vertices, how.channels, how.channelGroups);
@@ -296,7 +299,9 @@ dsl::Program allGatherProgram(const std::string& name, const Packing& trees, con
 
 dsl::Program reduceScatterProgram(const std::string& name, const Packing& inTrees, const Lowering& how) {
   const Layout layout{.pieces = piecesPerRoot(inTrees, inTrees) * how.channels, .rounds = how.rounds};
-  dsl::Program p(name, binding(CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(), CallForm::OutOfPlace),
+  dsl::Program p(name,
+                 binding(semantics::CollectiveType::ReduceScatter, inTrees.vertices, layout.perRoot(),
+                         semantics::CallForm::OutOfPlace),
                  {.protocol = how.protocol, .instances = 1});
   Connections connections(inTrees.vertices, how.channels, how.channelGroups);
   reduce(p, place(inTrees, layout.pieces, how.channelGroups), layout, connections, how.maxSteps, true);
@@ -307,7 +312,8 @@ dsl::Program allReduceProgram(const std::string& name, const Packing& inTrees, c
                               const Lowering& how) {
   const Layout layout{.pieces = piecesPerRoot(inTrees, outTrees) * how.channels, .rounds = how.rounds};
   const int32_t n = inTrees.vertices;
-  dsl::Program p(name, binding(CollectiveType::AllReduce, n, n * layout.perRoot(), CallForm::InPlace),
+  dsl::Program p(name,
+                 binding(semantics::CollectiveType::AllReduce, n, n * layout.perRoot(), semantics::CallForm::InPlace),
                  {.protocol = how.protocol, .instances = 1});
   Connections connections(n, how.channels, how.channelGroups);
   reduce(p, place(inTrees, layout.pieces, how.channelGroups), layout, connections, how.maxSteps, false);

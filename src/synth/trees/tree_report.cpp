@@ -67,9 +67,9 @@ std::string treeRunText(const std::string& topology, const std::string& collecti
         "  bound {} GB/s, {}simulated at {} GiB {:.2f} GB/s ({:.1f}% of the bound)\n"
         "  {}{}\n"
         "  synthesized, compiled, checked by the verifier and simulated in {:.2f} s\n",
-        topology, collective, compositionTitle(o.composition), o.form == CallForm::InPlace ? " (in place)" : "",
-        s.ranks, shape, s.channels, s.compiled.stats.threadBlocks, s.compiled.stats.steps,
-        topo::toFixed(s.boundAlgbwGBps, 2),
+        topology, collective, compositionTitle(o.composition),
+        o.form == semantics::CallForm::InPlace ? " (in place)" : "", s.ranks, shape, s.channels,
+        s.compiled.stats.threadBlocks, s.compiled.stats.steps, topo::toFixed(s.boundAlgbwGBps, 2),
         trees ? "trees " + topo::toFixed(s.packedAlgbwGBps, 2) + " GB/s, " : std::string(), o.evaluation.bytes >> 30,
         o.evaluation.simulatedAlgbwGBps, 100 * o.fractionOfBound(), verify::verdictName(o.evaluation.report.verdict),
         deploy::outcomeText(o.deployment, o.file, writing), o.seconds);

@@ -16,16 +16,16 @@
 namespace ccforge::synth::trees {
 
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
-                                        CollectiveType collective) {
+                                        semantics::CollectiveType collective) {
   if (options.composition) return {*options.composition};
-  if (collective == CollectiveType::AllToAll) return {Composition::TwoStep};
+  if (collective == semantics::CollectiveType::AllToAll) return {Composition::TwoStep};
   // The packing's switch removal grows quickly with the GPUs (a100-8, 64 GPUs: 100 s for 46% of
   // the bound, against 3 s and 93% hierarchical; docs/benchmarks.md): chosen by default only on
   // machines of few GPUs or a single box.
   std::vector<Composition> out;
   if (topology.boxCount() <= 1 || topology.gpus().size() <= kMaxAutoPackingGpus) out.push_back(Composition::Packing);
   if (topology.boxCount() > 1) out.push_back(Composition::Hierarchical);
-  if (collective == CollectiveType::AllGather && findBoxRings(topology, Deadline(options.timeoutSeconds))) {
+  if (collective == semantics::CollectiveType::AllGather && findBoxRings(topology, Deadline(options.timeoutSeconds))) {
     out.push_back(Composition::Rings);
     if (topology.boxCount() > 1) out.push_back(Composition::RingsSplit);
   }
@@ -38,7 +38,8 @@ double TreeOutcome::fractionOfBound() const {
   return evaluation.simulatedAlgbwGBps / topo::toDouble(synthesis.boundAlgbwGBps);
 }
 
-TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options) {
+TreeRun runTreeSynthesis(const topo::Topology& topology, semantics::CollectiveType collective,
+                         const TreeRunOptions& options) {
   const std::string& directory = options.outputDirectory;
   const std::vector<Composition> compositions = compositionsOf(options, topology, collective);
   TreeRun run;
@@ -83,7 +84,7 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
       if (!each) continue;
       const ir::Algorithm& algorithm = each->synthesis.compiled.algorithm;
       // Read from the file's header: the allreduce compositions run in place as their only form.
-      each->form = algorithm.servesOutOfPlace() ? CallForm::OutOfPlace : CallForm::InPlace;
+      each->form = algorithm.servesOutOfPlace() ? semantics::CallForm::OutOfPlace : semantics::CallForm::InPlace;
       const std::string fileName = algorithm.name + ".xml";
       const std::string source = directory.empty() ? fileName : (std::filesystem::path(directory) / fileName).string();
       if (options.progress) options.progress("verifying and simulating " + fileName);
@@ -106,14 +107,15 @@ TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collecti
     competing.push_back(&o);
     const ir::Algorithm& algorithm = o.synthesis.compiled.algorithm;
     // Second entries pipeline over tile iterations: below one the network entries serialize.
-    const double from =
-        o.composition == Composition::RingsSplit ? tileIterationBytes(algorithm.nchunksperloop, algorithm.proto) : 0;
+    const double from = o.composition == Composition::RingsSplit
+                            ? semantics::tileIterationBytes(algorithm.nchunksperloop, algorithm.proto)
+                            : 0;
     candidates.push_back({&algorithm,
                           o.evaluation.simulatedCost.value_or(deploy::CostCurve(
                               {{static_cast<double>(o.evaluation.bytes), o.evaluation.simulatedTimeUs}})),
                           from});
   }
-  const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, executorProfile());
+  const std::vector<deploy::Deployment> plan = deploy::planDeployment(candidates, semantics::executorProfile());
   for (size_t k = 0; k < competing.size(); ++k) {
     TreeOutcome& o = *competing[k];
     o.deployment = plan[k];

@@ -41,7 +41,7 @@ inline constexpr size_t kMaxAutoPackingGpus = 32;
 
 // The compositions a run tries.
 std::vector<Composition> compositionsOf(const TreeRunOptions& options, const topo::Topology& topology,
-                                        CollectiveType collective);
+                                        semantics::CollectiveType collective);
 
 // The size a composition's headline figures are simulated at: 1 GiB; 4 GiB for the split rings,
 // whose network entries pay off once several tile iterations pipeline them (one iteration
@@ -50,7 +50,7 @@ uint64_t evaluationBytes(Composition c);
 
 struct TreeOutcome {
   Composition composition = Composition::Packing;
-  CallForm form = CallForm::OutOfPlace;  // the call form its program serves
+  semantics::CallForm form = semantics::CallForm::OutOfPlace;  // the call form its program serves
   TreeSynthesis synthesis;
   TreeEvaluation evaluation;
   deploy::Deployment deployment;  // the window it is (or would be) written with, or why not
@@ -80,6 +80,7 @@ struct TreeRun {
 
 // Throws what synthesizeTrees throws for a request it refuses (std::invalid_argument, InputError)
 // and std::invalid_argument when a file cannot be written.
-TreeRun runTreeSynthesis(const topo::Topology& topology, CollectiveType collective, const TreeRunOptions& options);
+TreeRun runTreeSynthesis(const topo::Topology& topology, semantics::CollectiveType collective,
+                         const TreeRunOptions& options);
 
 }  // namespace ccforge::synth::trees

@@ -76,10 +76,10 @@ Rational serial(const Rational& a, const Rational& b) { return a * b / (a + b); 
 // fill the channels, a cycle's two directions sharing them, the other boxes' passes getting
 // what the own pass does not: 4 + 5 on mi250-2, the fastest of the fillings at 8 and 16 GiB
 // (docs/benchmarks.md; a search would simulate each at sizes that take a minute).
-TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType collective,
+TreeSynthesis synthesizeRings(const topo::Topology& topology, semantics::CollectiveType collective,
                               const TreeSynthesisOptions& options, const Deadline& deadline, const std::string& name,
                               const Rational& bound, bool secondEntries) {
-  if (collective != CollectiveType::AllGather)
+  if (collective != semantics::CollectiveType::AllGather)
     throw std::invalid_argument("the ring composition synthesizes allgather, not " +
                                 std::string(collectiveTypeName(collective)));
   const std::optional<BoxRings> rings = findBoxRings(topology, deadline);
@@ -127,7 +127,7 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
     if (boxes < 2) throw std::invalid_argument("second entries need several boxes");
     const RingLowering fill{.secondEntries = true, .directionsShareChannels = true};
     // Lane slots per ring within the channels: the own pass's, and per other box its lanes plus one.
-    const int32_t slots = kMaxChannels / channelsPerLane(*rings, fill);
+    const int32_t slots = semantics::kMaxChannels / channelsPerLane(*rings, fill);
     const int32_t own = (slots - (boxes - 1)) / boxes;
     const int32_t other = (slots - (boxes - 1) - own) / (boxes - 1);
     if (own >= 1 && other >= 1) {
@@ -140,15 +140,15 @@ TreeSynthesis synthesizeRings(const topo::Topology& topology, CollectiveType col
   } else {
     // Every split of the channels between the passes' lanes (more lanes for a pass is not always
     // faster: mi250-2 simulates 2 + 2 lanes faster than 2 + 3).
-    for (int32_t own = 1; ringChannels(*rings, {.ownLanes = own, .otherLanes = 1}) <= kMaxChannels; ++own)
-      for (int32_t other = 1; other <= (boxes > 1 ? kMaxChannels : 1); ++other) {
+    for (int32_t own = 1; ringChannels(*rings, {.ownLanes = own, .otherLanes = 1}) <= semantics::kMaxChannels; ++own)
+      for (int32_t other = 1; other <= (boxes > 1 ? semantics::kMaxChannels : 1); ++other) {
         const RingLowering how{.ownLanes = own, .otherLanes = other, .protocol = options.protocol};
-        if (ringChannels(*rings, how) > kMaxChannels) break;
+        if (ringChannels(*rings, how) > semantics::kMaxChannels) break;
         tryLowering(how);
       }
   }
   if (out.channels == 0) throw codegen::CompileError(lastError);
-  best.form = CallForm::InPlace;
+  best.form = semantics::CallForm::InPlace;
   out.inPlace = codegen::compile(ringAllGatherProgram(name + "-inplace", *rings, best), {.target = options.target});
   return out;
 }
@@ -162,12 +162,12 @@ TreeSynthesis synthesizeTwoStep(const topo::Topology& topology, const TreeSynthe
                                 const Deadline& deadline, const std::string& name) {
   const std::vector<std::vector<int32_t>> boxes = gpusByBox(topology);
   TreeSynthesis out;
-  out.collective = CollectiveType::AllToAll;
+  out.collective = semantics::CollectiveType::AllToAll;
   out.ranks = static_cast<int32_t>(topology.gpus().size());
-  out.boundAlgbwGBps = collectiveBound(topology, CollectiveType::AllToAll).algbwUpperBoundGBps;
+  out.boundAlgbwGBps = collectiveBound(topology, semantics::CollectiveType::AllToAll).algbwUpperBoundGBps;
   std::string lastError;
   for (bool eachWay : {true, false})
-    for (int32_t railChannels = 1; railChannels < kMaxChannels; ++railChannels) {
+    for (int32_t railChannels = 1; railChannels < semantics::kMaxChannels; ++railChannels) {
       deadline.check("lowering");
       if (options.progress)
         options.progress(fmt::format("lowering the two-step alltoall on {} rail channel{}, a thread block {}",
@@ -194,7 +194,7 @@ TreeSynthesis synthesizeTwoStep(const topo::Topology& topology, const TreeSynthe
 // What lowering a set of phases needs besides the phases.
 struct LoweringRequest {
   const topo::Topology& topology;
-  CollectiveType collective;
+  semantics::CollectiveType collective;
   const TreeSynthesisOptions& options;
   const Deadline& deadline;
   const std::string& name;
@@ -219,15 +219,15 @@ std::string_view compositionName(Composition c) {
   return "trees";
 }
 
-TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
+TreeSynthesis synthesizeTrees(const topo::Topology& topology, semantics::CollectiveType collective,
                               const TreeSynthesisOptions& options) {
-  if (options.composition == Composition::TwoStep && collective != CollectiveType::AllToAll)
+  if (options.composition == Composition::TwoStep && collective != semantics::CollectiveType::AllToAll)
     throw std::invalid_argument("the two-step composition synthesizes alltoall, not " +
                                 std::string(collectiveTypeName(collective)));
-  if (collective == CollectiveType::AllToAll && options.composition != Composition::TwoStep)
+  if (collective == semantics::CollectiveType::AllToAll && options.composition != Composition::TwoStep)
     throw std::invalid_argument("the tree method synthesizes alltoall with the two-step composition only");
-  if (collective != CollectiveType::AllGather && collective != CollectiveType::ReduceScatter &&
-      collective != CollectiveType::AllReduce && collective != CollectiveType::AllToAll)
+  if (collective != semantics::CollectiveType::AllGather && collective != semantics::CollectiveType::ReduceScatter &&
+      collective != semantics::CollectiveType::AllReduce && collective != semantics::CollectiveType::AllToAll)
     throw std::invalid_argument("the tree method synthesizes allgather, reducescatter, allreduce and alltoall, not " +
                                 std::string(collectiveTypeName(collective)));
   if (options.composition == Composition::Packing &&
@@ -243,8 +243,8 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
   const std::string name = std::string(compositionName(options.composition)) + "-" +
                            std::string(collectiveTypeName(collective)) + "-" + topology.name;
   if (options.composition == Composition::TwoStep) return synthesizeTwoStep(topology, options, deadline, name);
-  const Rational agBound = collectiveBound(topology, CollectiveType::AllGather).algbwUpperBoundGBps;
-  const Rational rsBound = collectiveBound(topology, CollectiveType::ReduceScatter).algbwUpperBoundGBps;
+  const Rational agBound = collectiveBound(topology, semantics::CollectiveType::AllGather).algbwUpperBoundGBps;
+  const Rational rsBound = collectiveBound(topology, semantics::CollectiveType::ReduceScatter).algbwUpperBoundGBps;
   if (options.composition == Composition::Rings || options.composition == Composition::RingsSplit)
     return synthesizeRings(topology, collective, options, deadline, name, agBound,
                            options.composition == Composition::RingsSplit);
@@ -253,8 +253,8 @@ TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType col
   // lowering, the fastest kept.
   auto phasesOf = [&](auto makeTrees) {
     std::vector<Phase> phases;
-    if (collective != CollectiveType::AllGather) phases.push_back(makeTrees(true));
-    if (collective != CollectiveType::ReduceScatter) phases.push_back(makeTrees(false));
+    if (collective != semantics::CollectiveType::AllGather) phases.push_back(makeTrees(true));
+    if (collective != semantics::CollectiveType::ReduceScatter) phases.push_back(makeTrees(false));
     return phases;
   };
   const LoweringRequest request{topology, collective, options, deadline, name, agBound, rsBound};
@@ -283,7 +283,7 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
   // Named references, not a structured binding: the lambdas below capture them, which clang 14
   // (clang-tidy) does not accept for bindings.
   const topo::Topology& topology = request.topology;
-  const CollectiveType collective = request.collective;
+  const semantics::CollectiveType collective = request.collective;
   const TreeSynthesisOptions& options = request.options;
   const Deadline& deadline = request.deadline;
   const std::string& name = request.name;
@@ -302,11 +302,11 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
     algbw.push_back(routedRate(topology, p.trees, p.reversed) * out.ranks);
   }
   switch (collective) {
-    case CollectiveType::AllGather:
+    case semantics::CollectiveType::AllGather:
       out.boundAlgbwGBps = agBound;
       out.packedAlgbwGBps = algbw[0];
       break;
-    case CollectiveType::ReduceScatter:
+    case semantics::CollectiveType::ReduceScatter:
       out.boundAlgbwGBps = rsBound;
       out.packedAlgbwGBps = algbw[0];
       break;
@@ -315,8 +315,8 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
 
   auto lower = [&](const Lowering& how) {
     switch (collective) {
-      case CollectiveType::AllGather: return allGatherProgram(name, phases[0].trees, how);
-      case CollectiveType::ReduceScatter: return reduceScatterProgram(name, phases[0].trees, how);
+      case semantics::CollectiveType::AllGather: return allGatherProgram(name, phases[0].trees, how);
+      case semantics::CollectiveType::ReduceScatter: return reduceScatterProgram(name, phases[0].trees, how);
       default: return allReduceProgram(name, phases[0].trees, phases[1].trees, how);
     }
   };
@@ -372,7 +372,8 @@ TreeSynthesis lowerPhases(const LoweringRequest& request, const std::vector<Phas
         out.compiled = std::move(compiled);
         out.channels = channels * groups;
         out.rounds = rounds;
-        out.piecesPerRoot = program->binding().chunkFactor / (collective == CollectiveType::AllReduce ? out.ranks : 1);
+        out.piecesPerRoot =
+            program->binding().chunkFactor / (collective == semantics::CollectiveType::AllReduce ? out.ranks : 1);
       }
       fits = true;
     }

@@ -39,14 +39,14 @@ struct TreeSynthesisOptions {
   std::vector<int32_t> rounds = {2, 4, 8, 16};
   int32_t maxChannels = 4;  // connections per GPU pair, fewer when the limits demand
   uint64_t simulatedBytes = uint64_t{1} << 30;
-  RuntimeProfile target = executorProfile();
+  semantics::RuntimeProfile target = semantics::executorProfile();
   // Called as each lowering is tried ("lowering 1 channel group x 4 channels x 2 rounds"): CLI
   // progress; the phases before it name the composition.
   std::function<void(const std::string&)> progress = {};
 };
 
 struct TreeSynthesis {
-  CollectiveType collective = CollectiveType::AllGather;
+  semantics::CollectiveType collective = semantics::CollectiveType::AllGather;
   int32_t ranks = 0;
   int32_t piecesPerRoot = 0;  // chunks per root's share: trees per root x rounds (rings: x lanes)
   int64_t distinctTrees = 0;
@@ -69,7 +69,7 @@ struct TreeSynthesis {
 // or not boxes of equally many GPUs) or a topology with fewer than 2 GPUs; InputError when
 // the GPUs are not connected; SynthesisLimit past the time limit; codegen::CompileError when no schedule fits the
 // target.
-TreeSynthesis synthesizeTrees(const topo::Topology& topology, CollectiveType collective,
+TreeSynthesis synthesizeTrees(const topo::Topology& topology, semantics::CollectiveType collective,
                               const TreeSynthesisOptions& options = {});
 
 }  // namespace ccforge::synth::trees

@@ -13,7 +13,7 @@
 #include "verify/smt/deadlock_queries.hpp"
 #include "verify/step_graph.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
 constexpr uint32_t kMaxSteps = 20'000;  // the happens-before closure is quadratic in steps
@@ -29,11 +29,11 @@ struct Question {
 
 class DataChecker {
  public:
-  DataChecker(const DataCheckInput& input, QueryRunner& runner, verify::Findings& findings)
+  DataChecker(const DataCheckInput& input, ccforge::smt::QueryRunner& runner, verify::Findings& findings)
       : input_(input), runner_(runner), findings_(findings) {}
 
   SmtDataResult run() {
-    const LoadedProgram& index = input_.index;
+    const semantics::LoadedProgram& index = input_.index;
     if (index.stepCount() > kMaxSteps) {
       const std::string why = fmt::format("SMT: the data encoding covers programs of up to {} steps; this one has {}",
                                           kMaxSteps, index.stepCount());
@@ -41,7 +41,7 @@ class DataChecker {
       result_.racesNote = result_.postconditionNote = why;
       return result_;
     }
-    for (CallForm form : input_.forms) checkForm(form);
+    for (semantics::CallForm form : input_.forms) checkForm(form);
     result_.racesNote = note(result_.races, unknownRaces_, "no interleaving changes an output chunk");
     result_.postconditionNote =
         note(result_.postcondition, unknownPostcondition_, "every interleaving meets the postcondition");
@@ -56,10 +56,10 @@ class DataChecker {
     return "SMT: " + unknown;
   }
 
-  void checkForm(CallForm form) {
-    const LoadedProgram& index = input_.index;
-    std::vector<RankLayout> layouts = verify::rankLayouts(input_.collective, form, input_.bufferLengths);
-    ChunkValues values;
+  void checkForm(semantics::CallForm form) {
+    const semantics::LoadedProgram& index = input_.index;
+    std::vector<semantics::RankLayout> layouts = verify::rankLayouts(input_.collective, form, input_.bufferLengths);
+    semantics::ChunkValues values;
     DataSetting setting(index, layouts, input_.collective, values);
     SyncGraph bounded(index,
                       {verify::backPressureDistance(index.algorithm().proto, input_.slotsChecked), input_.boxes});
@@ -67,7 +67,7 @@ class DataChecker {
     // Races: the outputs of one interleaving are the targets; any difference is a race that matters.
     DataReplay reference = replayDataSchedule(setting, bounded, atomicSchedule(setting, bounded));
     if (!reference.ok) throw std::logic_error("the atomic interleaving does not replay: " + reference.error);
-    std::vector<std::optional<ChunkValues::Id>> targets(reference.outputs.begin(), reference.outputs.end());
+    std::vector<std::optional<semantics::ChunkValues::Id>> targets(reference.outputs.begin(), reference.outputs.end());
     ask(setting, bounded, reference, targets,
         {verify::Check::Races, "race.changes-result", "nondeterministic-output",
          fmt::format("races {}", callFormName(form)), input_.slotsChecked},
@@ -89,19 +89,20 @@ class DataChecker {
   }
 
   void ask(const DataSetting& setting, const SyncGraph& graph, const DataReplay& reference,
-           const std::vector<std::optional<ChunkValues::Id>>& targets, const Question& q, CallForm form,
-           verify::CheckStatus& status) {
+           const std::vector<std::optional<semantics::ChunkValues::Id>>& targets, const Question& q,
+           semantics::CallForm form, verify::CheckStatus& status) {
     DataEncoding encoding(setting, graph, targets, q.name, q.kind);
     if (!encoding.built()) {
       downgrade(status, fmt::format("{}: {}", q.name, encoding.whyNot()));
       return;
     }
-    QueryOutcome outcome = runner_.run(encoding.query());
+    ccforge::smt::QueryOutcome outcome = runner_.run(encoding.query());
     result_.queries.push_back(queryRecord(std::string(verify::checkName(q.check)), outcome));
     if (outcome.disagreement)
       result_.internalErrors.push_back(fmt::format("{}: the solvers disagree: {}", q.name, outcome.reason));
     if (outcome.model().empty()) {
-      if (outcome.answer != Answer::Unsat) downgrade(status, fmt::format("{}: {}", q.name, outcome.reason));
+      if (outcome.answer != ccforge::smt::Answer::Unsat)
+        downgrade(status, fmt::format("{}: {}", q.name, outcome.reason));
       return;
     }
     DataWitness w = encoding.witness(outcome.model());
@@ -132,11 +133,11 @@ class DataChecker {
 
   // The reads that saw a different write than in the reference interleaving: where the race is.
   std::vector<verify::StepRef> differingReads(const DataReplay& witness, const DataReplay& reference) const {
-    const LoadedProgram& index = input_.index;
+    const semantics::LoadedProgram& index = input_.index;
     std::map<std::tuple<uint32_t, int32_t, bool>, uint32_t> before;
     for (const SeenWrite& r : reference.reads) before[{r.step, r.chunk, r.destination}] = r.writer;
     auto who = [&](uint32_t writer) {
-      if (writer == kNoStep) return std::string("its initial value");
+      if (writer == semantics::kNoStep) return std::string("its initial value");
       const verify::StepRef w = verify::stepRef(index, writer);
       return fmt::format("the write of tb {} step {}", w.tb, w.step);
     };
@@ -144,7 +145,7 @@ class DataChecker {
     for (const SeenWrite& r : witness.reads) {
       auto it = before.find({r.step, r.chunk, r.destination});
       if (it == before.end() || it->second == r.writer || out.size() >= kReadsShown) continue;
-      const LoadedStep& st = index.step(r.step);
+      const semantics::LoadedStep& st = index.step(r.step);
       const char buffer = ir::bufferLetter(r.destination ? st.dstbuf : st.srcbuf);
       const int32_t offset = (r.destination ? st.dstoff : st.srcoff) + r.chunk;
       out.push_back(
@@ -156,10 +157,11 @@ class DataChecker {
     return out;
   }
 
-  void report(const DataSetting& setting, const Question& q, CallForm form, DataWitness& w, const DataReplay& replay,
-              const DataReplay& reference, const std::vector<std::optional<ChunkValues::Id>>& targets) {
-    const LoadedProgram& index = input_.index;
-    ChunkValues& values = setting.values();
+  void report(const DataSetting& setting, const Question& q, semantics::CallForm form, DataWitness& w,
+              const DataReplay& replay, const DataReplay& reference,
+              const std::vector<std::optional<semantics::ChunkValues::Id>>& targets) {
+    const semantics::LoadedProgram& index = input_.index;
+    semantics::ChunkValues& values = setting.values();
     std::vector<verify::StepRef> steps = differingReads(replay, reference);
     for (const auto& [k, value] : w.differing) {
       const OutputChunk& o = setting.outputs()[k];
@@ -169,7 +171,7 @@ class DataChecker {
                             values.describe(value), values.describe(*targets[k]))
               : fmt::format("rank {} output chunk {} holds {}, but the postcondition requires {}", o.rank, o.index,
                             values.describe(value), values.describe(*targets[k])));
-      if (replay.lastWriter[k] != kNoStep && steps.size() < kReadsShown)
+      if (replay.lastWriter[k] != semantics::kNoStep && steps.size() < kReadsShown)
         steps.push_back(verify::stepRef(index, replay.lastWriter[k],
                                         fmt::format("writes rank {} output chunk {} last", o.rank, o.index), 0));
     }
@@ -200,7 +202,7 @@ class DataChecker {
   }
 
   const DataCheckInput& input_;
-  QueryRunner& runner_;
+  ccforge::smt::QueryRunner& runner_;
   verify::Findings& findings_;
   SmtDataResult result_;
   std::string unknownRaces_, unknownPostcondition_;
@@ -208,8 +210,8 @@ class DataChecker {
 
 }  // namespace
 
-SmtDataResult checkDataSmt(const DataCheckInput& input, QueryRunner& runner, verify::Findings& findings) {
+SmtDataResult checkDataSmt(const DataCheckInput& input, ccforge::smt::QueryRunner& runner, verify::Findings& findings) {
   return DataChecker(input, runner, findings).run();
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -16,12 +16,12 @@
 #include "verify/report.hpp"
 #include "smt/query_runner.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct DataCheckInput {
-  const LoadedProgram& index;
-  const std::optional<Collective>& collective;
-  const std::vector<CallForm>& forms;
+  const semantics::LoadedProgram& index;
+  const std::optional<semantics::Collective>& collective;
+  const std::vector<semantics::CallForm>& forms;
   const std::vector<std::array<int32_t, 3>>& bufferLengths;
   int32_t slotsChecked = 2;
   const verify::BoxLayout& boxes;  // where slot back-pressure orders data
@@ -36,6 +36,6 @@ struct SmtDataResult {
 };
 
 // Violations go to `findings` (rules race.changes-result and postcondition.interleaving).
-SmtDataResult checkDataSmt(const DataCheckInput& input, QueryRunner& runner, verify::Findings& findings);
+SmtDataResult checkDataSmt(const DataCheckInput& input, ccforge::smt::QueryRunner& runner, verify::Findings& findings);
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

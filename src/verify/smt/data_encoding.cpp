@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
 constexpr size_t kMaxValuesPerChunk = 64;
@@ -16,11 +16,11 @@ constexpr uint8_t kBegin = 0, kRead = 1, kWrite = 2, kEnd = 3;
 }  // namespace
 
 DataEncoding::DataEncoding(const DataSetting& setting, const SyncGraph& graph,
-                           const std::vector<std::optional<ChunkValues::Id>>& targets, std::string name,
+                           const std::vector<std::optional<semantics::ChunkValues::Id>>& targets, std::string name,
                            std::string kind)
     : setting_(setting), graph_(graph), kind_(std::move(kind)) {
   query_.name = std::move(name);
-  const LoadedProgram& index = setting.index();
+  const semantics::LoadedProgram& index = setting.index();
   uint32_t slots = 0;
   firstSlot_.resize(index.stepCount() + 1);
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
@@ -43,12 +43,12 @@ DataEncoding::DataEncoding(const DataSetting& setting, const SyncGraph& graph,
 }
 
 int32_t DataEncoding::chunks(uint32_t s) const {
-  const LoadedStep& st = setting_.index().step(s);
+  const semantics::LoadedStep& st = setting_.index().step(s);
   return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0);
 }
 
 std::string DataEncoding::stepName(uint32_t s) const {
-  const LoadedProgram& index = setting_.index();
+  const semantics::LoadedProgram& index = setting_.index();
   const int32_t tb = index.tbOfStep(s);
   return fmt::format("r{}_b{}_s{}", index.rankOf(tb), index.idOf(tb), index.indexInTb(s));
 }
@@ -75,8 +75,8 @@ void DataEncoding::collectReads() {
     const ir::OpType type = setting_.index().step(s).type;
     for (int32_t j = 0; j < chunks(s); ++j) {
       const uint32_t slot = firstSlot_[s] + static_cast<uint32_t>(j);
-      if (readsLocalSource(type)) sourceRead_[slot] = add(s, j, setting_.sourceCell(s, j));
-      if (readsLocalDestination(type)) destinationRead_[slot] = add(s, j, setting_.destinationCell(s, j));
+      if (semantics::readsLocalSource(type)) sourceRead_[slot] = add(s, j, setting_.sourceCell(s, j));
+      if (semantics::readsLocalDestination(type)) destinationRead_[slot] = add(s, j, setting_.destinationCell(s, j));
     }
   }
 }
@@ -92,8 +92,8 @@ std::vector<DataEncoding::WriteRef> DataEncoding::lastWriteCandidates(int32_t ce
 }
 
 DataEncoding::Domain DataEncoding::readDomain(const Read& r) const {
-  if (r.cell == kOutside) return {ChunkValues::kUninitialized};
-  std::set<ChunkValues::Id> d;
+  if (r.cell == kOutside) return {semantics::ChunkValues::kUninitialized};
+  std::set<semantics::ChunkValues::Id> d;
   if (r.initialPossible) d.insert(setting_.initial(r.cell));
   for (const WriteRef& w : r.candidates) {
     const Domain& o = out_[firstSlot_[w.step] + static_cast<uint32_t>(w.chunk)];
@@ -104,7 +104,8 @@ DataEncoding::Domain DataEncoding::readDomain(const Read& r) const {
 
 DataEncoding::Domain DataEncoding::incomingDomain(uint32_t s, int32_t j) const {
   const uint32_t sender = graph_.senderOf(s);
-  if (sender == kNoStep || !graph_.runs(sender) || j >= chunks(sender)) return {ChunkValues::kUninitialized};
+  if (sender == semantics::kNoStep || !graph_.runs(sender) || j >= chunks(sender))
+    return {semantics::ChunkValues::kUninitialized};
   return out_[firstSlot_[sender] + static_cast<uint32_t>(j)];
 }
 
@@ -116,7 +117,7 @@ const DataEncoding::Domain& DataEncoding::domainOf(const Read& r) const {
 bool DataEncoding::computeDomains() {
   out_.assign(firstSlot_.back(), {});
   readDomains_.assign(reads_.size(), {});
-  const Domain none{ChunkValues::kUninitialized};
+  const Domain none{semantics::ChunkValues::kUninitialized};
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t s : graph_.order()) {
@@ -130,11 +131,11 @@ bool DataEncoding::computeDomains() {
             changed = true;
           }
         }
-        const Domain in = receives(setting_.index().step(s).type) ? incomingDomain(s, j) : none;
+        const Domain in = semantics::receives(setting_.index().step(s).type) ? incomingDomain(s, j) : none;
         const Domain& src = sourceRead_[slot] >= 0 ? readDomains_[static_cast<size_t>(sourceRead_[slot])] : none;
         const Domain& dst =
             destinationRead_[slot] >= 0 ? readDomains_[static_cast<size_t>(destinationRead_[slot])] : none;
-        std::set<ChunkValues::Id> result;
+        std::set<semantics::ChunkValues::Id> result;
         for (auto a : in)
           for (auto b : src)
             for (auto c : dst) result.insert(setting_.result(s, a, b, c));
@@ -157,10 +158,10 @@ bool DataEncoding::computeDomains() {
 }
 
 void DataEncoding::encodePoints() {
-  TermStore& T = query_.terms;
+  ccforge::smt::TermStore& T = query_.terms;
   points_.resize(setting_.index().stepCount());
   auto point = [&](uint32_t s, int32_t j, uint8_t kind, const std::string& name) {
-    Term t = T.intVar(name);
+    ccforge::smt::Term t = T.intVar(name);
     query_.wanted.push_back(t);
     pointRefs_.push_back({s, j, kind});
     return t;
@@ -175,7 +176,7 @@ void DataEncoding::encodePoints() {
       p.read.push_back(point(s, j, kRead, fmt::format("read_{}_c{}", name, j)));
       query_.require(T.andTerm({T.lt(p.begin, p.read.back()), T.lt(p.read.back(), p.end)}));
       if (setting_.destinationCell(s, j) == kOutside) {
-        p.write.push_back(Term{});
+        p.write.push_back(ccforge::smt::Term{});
         continue;
       }
       p.write.push_back(point(s, j, kWrite, fmt::format("write_{}_c{}", name, j)));
@@ -200,139 +201,142 @@ void DataEncoding::encodePoints() {
   }
 }
 
-Term DataEncoding::incomingTerm(uint32_t s, int32_t j) {
+ccforge::smt::Term DataEncoding::incomingTerm(uint32_t s, int32_t j) {
   const uint32_t sender = graph_.senderOf(s);
-  if (sender == kNoStep || !graph_.runs(sender) || j >= chunks(sender))
-    return query_.terms.intConst(ChunkValues::kUninitialized);
+  if (sender == semantics::kNoStep || !graph_.runs(sender) || j >= chunks(sender))
+    return query_.terms.intConst(semantics::ChunkValues::kUninitialized);
   return value_[firstSlot_[sender] + static_cast<uint32_t>(j)];
 }
 
 // Which write a read (reader set) or a cell's final value (no reader) comes from: one Boolean
 // per option, constrained by the points; returns the value as an ite over the options.
-Term DataEncoding::choice(const std::string& name, const std::vector<WriteRef>& writes, bool initialPossible,
-                          int32_t cell, const Read* reader) {
-  TermStore& T = query_.terms;
+ccforge::smt::Term DataEncoding::choice(const std::string& name, const std::vector<WriteRef>& writes,
+                                        bool initialPossible, int32_t cell, const Read* reader) {
+  ccforge::smt::TermStore& T = query_.terms;
   const auto& writers = writersOf_[static_cast<size_t>(cell)];
   auto writePoint = [&](const WriteRef& w) { return points_[w.step].write[static_cast<size_t>(w.chunk)]; };
-  const std::optional<Term> readPoint =
-      reader ? std::optional<Term>(points_[reader->step].read[static_cast<size_t>(reader->chunk)]) : std::nullopt;
+  const std::optional<ccforge::smt::Term> readPoint =
+      reader ? std::optional<ccforge::smt::Term>(points_[reader->step].read[static_cast<size_t>(reader->chunk)])
+             : std::nullopt;
   // Writes that happens-before does not already put after the read (its own writes come after it).
   auto mayPrecedeRead = [&](const WriteRef& x) {
     return !reader || !(x.step == reader->step || graph_.strictlyBefore(reader->step, x.step));
   };
-  std::vector<Term> options, values;
+  std::vector<ccforge::smt::Term> options, values;
   for (const WriteRef& w : writes) {
-    std::vector<Term> conditions;
+    std::vector<ccforge::smt::Term> conditions;
     if (readPoint) conditions.push_back(T.lt(writePoint(w), *readPoint));
     for (const WriteRef& x : writers) {
       if (x.step == w.step || !mayPrecedeRead(x) || graph_.strictlyBefore(x.step, w.step)) continue;
       conditions.push_back(readPoint ? T.orTerm({T.lt(writePoint(x), writePoint(w)), T.lt(*readPoint, writePoint(x))})
                                      : T.lt(writePoint(x), writePoint(w)));
     }
-    const Term sel = T.boolVar(fmt::format("{}_from_{}_c{}", name, stepName(w.step), w.chunk));
+    const ccforge::smt::Term sel = T.boolVar(fmt::format("{}_from_{}_c{}", name, stepName(w.step), w.chunk));
     query_.require(T.implies(sel, T.andTerm(conditions)));
     options.push_back(sel);
     values.push_back(value_[firstSlot_[w.step] + static_cast<uint32_t>(w.chunk)]);
   }
   if (initialPossible) {
-    std::vector<Term> conditions;
+    std::vector<ccforge::smt::Term> conditions;
     for (const WriteRef& x : writers)
       if (mayPrecedeRead(x)) conditions.push_back(T.lt(*readPoint, writePoint(x)));
-    const Term sel = T.boolVar(name + "_from_initial");
+    const ccforge::smt::Term sel = T.boolVar(name + "_from_initial");
     query_.require(T.implies(sel, T.andTerm(conditions)));
     options.push_back(sel);
     values.push_back(T.intConst(setting_.initial(cell)));
   }
   query_.require(T.orTerm(options));
-  Term chain = values.back();
+  ccforge::smt::Term chain = values.back();
   for (size_t i = values.size() - 1; i-- > 0;) chain = T.ite(options[i], values[i], chain);
   return chain;
 }
 
-Term DataEncoding::readTerm(const Read& r, const std::string& name) {
-  TermStore& T = query_.terms;
+ccforge::smt::Term DataEncoding::readTerm(const Read& r, const std::string& name) {
+  ccforge::smt::TermStore& T = query_.terms;
   const Domain& d = domainOf(r);
   if (d.size() == 1) return T.intConst(d.front());
   if (r.candidates.size() + (r.initialPossible ? 1 : 0) == 1)
     return value_[firstSlot_[r.candidates.front().step] + static_cast<uint32_t>(r.candidates.front().chunk)];
-  const Term v = T.intVar(name);
+  const ccforge::smt::Term v = T.intVar(name);
   query_.require(T.eq(v, choice(name, r.candidates, r.initialPossible, r.cell, &r)));
   return v;
 }
 
-Term DataEncoding::valueTable(uint32_t s, Term a, const Domain& da, Term b, const Domain& db, bool incomingFirst) {
-  TermStore& T = query_.terms;
-  auto entry = [&](ChunkValues::Id x, ChunkValues::Id y) {
-    return T.intConst(incomingFirst ? setting_.result(s, x, y, ChunkValues::kUninitialized)
-                                    : setting_.result(s, ChunkValues::kUninitialized, y, x));
+ccforge::smt::Term DataEncoding::valueTable(uint32_t s, ccforge::smt::Term a, const Domain& da, ccforge::smt::Term b,
+                                            const Domain& db, bool incomingFirst) {
+  ccforge::smt::TermStore& T = query_.terms;
+  auto entry = [&](semantics::ChunkValues::Id x, semantics::ChunkValues::Id y) {
+    return T.intConst(incomingFirst ? setting_.result(s, x, y, semantics::ChunkValues::kUninitialized)
+                                    : setting_.result(s, semantics::ChunkValues::kUninitialized, y, x));
   };
-  auto row = [&](ChunkValues::Id x) {
-    Term t = entry(x, db.back());
+  auto row = [&](semantics::ChunkValues::Id x) {
+    ccforge::smt::Term t = entry(x, db.back());
     for (size_t k = db.size() - 1; k-- > 0;) t = T.ite(T.eq(b, T.intConst(db[k])), entry(x, db[k]), t);
     return t;
   };
-  Term t = row(da.back());
+  ccforge::smt::Term t = row(da.back());
   for (size_t i = da.size() - 1; i-- > 0;) t = T.ite(T.eq(a, T.intConst(da[i])), row(da[i]), t);
   return t;
 }
 
 void DataEncoding::encodeValues() {
-  TermStore& T = query_.terms;
-  value_.assign(firstSlot_.back(), Term{});
+  ccforge::smt::TermStore& T = query_.terms;
+  value_.assign(firstSlot_.back(), ccforge::smt::Term{});
   for (uint32_t s : graph_.order())
     for (int32_t j = 0; j < chunks(s); ++j) {
       const uint32_t slot = firstSlot_[s] + static_cast<uint32_t>(j);
       value_[slot] = out_[slot].size() == 1 ? T.intConst(out_[slot].front())
                                             : T.intVar(fmt::format("value_{}_c{}", stepName(s), j));
     }
-  const Domain none{ChunkValues::kUninitialized};
+  const Domain none{semantics::ChunkValues::kUninitialized};
   for (uint32_t s : graph_.order()) {
     const ir::OpType type = setting_.index().step(s).type;
     for (int32_t j = 0; j < chunks(s); ++j) {
       const uint32_t slot = firstSlot_[s] + static_cast<uint32_t>(j);
       if (out_[slot].size() == 1) continue;  // determined: no choice to encode
       const int32_t src = sourceRead_[slot], dst = destinationRead_[slot];
-      const Term source = src >= 0
-                              ? readTerm(reads_[static_cast<size_t>(src)], fmt::format("src_{}_c{}", stepName(s), j))
-                              : T.intConst(ChunkValues::kUninitialized);
-      const Term destination =
+      const ccforge::smt::Term source =
+          src >= 0 ? readTerm(reads_[static_cast<size_t>(src)], fmt::format("src_{}_c{}", stepName(s), j))
+                   : T.intConst(semantics::ChunkValues::kUninitialized);
+      const ccforge::smt::Term destination =
           dst >= 0 ? readTerm(reads_[static_cast<size_t>(dst)], fmt::format("dst_{}_c{}", stepName(s), j))
-                   : T.intConst(ChunkValues::kUninitialized);
-      const Term incoming = receives(type) ? incomingTerm(s, j) : T.intConst(ChunkValues::kUninitialized);
-      Term expr;
-      switch (stepValue(type)) {
-        case StepValue::Source: expr = source; break;
-        case StepValue::Incoming: expr = incoming; break;
-        case StepValue::IncomingPlusSource:
+                   : T.intConst(semantics::ChunkValues::kUninitialized);
+      const ccforge::smt::Term incoming =
+          semantics::receives(type) ? incomingTerm(s, j) : T.intConst(semantics::ChunkValues::kUninitialized);
+      ccforge::smt::Term expr;
+      switch (semantics::stepValue(type)) {
+        case semantics::StepValue::Source: expr = source; break;
+        case semantics::StepValue::Incoming: expr = incoming; break;
+        case semantics::StepValue::IncomingPlusSource:
           expr = valueTable(s, incoming, incomingDomain(s, j), source,
                             src >= 0 ? readDomains_[static_cast<size_t>(src)] : none, true);
           break;
-        case StepValue::DestinationPlusSource:
+        case semantics::StepValue::DestinationPlusSource:
           expr = valueTable(s, destination, readDomains_[static_cast<size_t>(dst)], source,
                             readDomains_[static_cast<size_t>(src)], false);
           break;
-        case StepValue::Computed:  // not modelled: the verifier decides fused programs by simulation
-        case StepValue::None: continue;
+        case semantics::StepValue::Computed:  // not modelled: the verifier decides fused programs by simulation
+        case semantics::StepValue::None: continue;
       }
       query_.require(T.eq(value_[slot], expr));
     }
   }
 }
 
-void DataEncoding::encodeGoal(const std::vector<std::optional<ChunkValues::Id>>& targets) {
-  TermStore& T = query_.terms;
-  std::vector<Term> differs;
+void DataEncoding::encodeGoal(const std::vector<std::optional<semantics::ChunkValues::Id>>& targets) {
+  ccforge::smt::TermStore& T = query_.terms;
+  std::vector<ccforge::smt::Term> differs;
   const auto& outputs = setting_.outputs();
   for (size_t k = 0; k < outputs.size(); ++k) {
     if (!targets[k] || outputs[k].cell == kOutside) continue;
     const int32_t cell = outputs[k].cell;
     std::vector<WriteRef> last = lastWriteCandidates(cell);
-    std::set<ChunkValues::Id> domain;
+    std::set<semantics::ChunkValues::Id> domain;
     for (const WriteRef& w : last) {
       const Domain& d = out_[firstSlot_[w.step] + static_cast<uint32_t>(w.chunk)];
       domain.insert(d.begin(), d.end());
     }
-    Term final;
+    ccforge::smt::Term final;
     if (last.empty())
       final = T.intConst(setting_.initial(cell));
     else if (domain.size() == 1)
@@ -341,7 +345,7 @@ void DataEncoding::encodeGoal(const std::vector<std::optional<ChunkValues::Id>>&
       final = value_[firstSlot_[last.front().step] + static_cast<uint32_t>(last.front().chunk)];
     else
       final = choice(fmt::format("final_r{}_o{}", outputs[k].rank, outputs[k].index), last, false, cell, nullptr);
-    const Term d = T.notTerm(T.eq(final, T.intConst(*targets[k])));
+    const ccforge::smt::Term d = T.notTerm(T.eq(final, T.intConst(*targets[k])));
     if (T.isFalse(d)) continue;
     differs.push_back(d);
     query_.wanted.push_back(final);
@@ -352,7 +356,7 @@ void DataEncoding::encodeGoal(const std::vector<std::optional<ChunkValues::Id>>&
 }
 
 DataWitness DataEncoding::witness(const std::vector<int64_t>& model) const {
-  const LoadedProgram& index = setting_.index();
+  const semantics::LoadedProgram& index = setting_.index();
   DataWitness out;
   verify::Witness& w = out.witness;
   w.kind = kind_;
@@ -370,10 +374,10 @@ DataWitness DataEncoding::witness(const std::vector<int64_t>& model) const {
   }
   const size_t base = pointRefs_.size();
   for (size_t i = 0; i < checkedOutputs_.size(); ++i) {
-    const auto value = static_cast<ChunkValues::Id>(model[base + i]);
+    const auto value = static_cast<semantics::ChunkValues::Id>(model[base + i]);
     if (value != checkedTargets_[i]) out.differing.emplace_back(checkedOutputs_[i], value);
   }
   return out;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

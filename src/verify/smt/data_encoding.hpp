@@ -28,24 +28,25 @@
 #include "smt/query.hpp"
 #include "verify/smt/sync_graph.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct DataWitness {
   verify::Witness witness;
   // The output chunks (index into DataSetting::outputs) that differ in the model, with their value.
-  std::vector<std::pair<size_t, ChunkValues::Id>> differing;
+  std::vector<std::pair<size_t, semantics::ChunkValues::Id>> differing;
 };
 
 class DataEncoding {
  public:
   // targets: per output chunk (DataSetting::outputs order), the value it must hold; nullopt: any.
   DataEncoding(const DataSetting& setting, const SyncGraph& graph,
-               const std::vector<std::optional<ChunkValues::Id>>& targets, std::string name, std::string kind);
+               const std::vector<std::optional<semantics::ChunkValues::Id>>& targets, std::string name,
+               std::string kind);
 
   // False when the chunks could hold too many different values to encode; whyNot() says.
   bool built() const { return whyNot_.empty(); }
   const std::string& whyNot() const { return whyNot_; }
-  const Query& query() const { return query_; }
+  const ccforge::smt::Query& query() const { return query_; }
   DataWitness witness(const std::vector<int64_t>& model) const;
 
  private:
@@ -61,10 +62,10 @@ class DataEncoding {
     std::vector<WriteRef> candidates;
   };
   struct StepPoints {
-    Term begin, end;
-    std::vector<Term> read, write;  // per chunk; write only where the destination exists
+    ccforge::smt::Term begin, end;
+    std::vector<ccforge::smt::Term> read, write;  // per chunk; write only where the destination exists
   };
-  using Domain = std::vector<ChunkValues::Id>;  // sorted
+  using Domain = std::vector<semantics::ChunkValues::Id>;  // sorted
 
   void collectReads();
   std::vector<WriteRef> lastWriteCandidates(int32_t cell) const;
@@ -74,19 +75,20 @@ class DataEncoding {
   Domain incomingDomain(uint32_t s, int32_t j) const;
   void encodePoints();
   void encodeValues();
-  Term readTerm(const Read& r, const std::string& name);
-  Term incomingTerm(uint32_t s, int32_t j);
-  Term valueTable(uint32_t s, Term a, const Domain& da, Term b, const Domain& db, bool incomingFirst);
-  Term choice(const std::string& name, const std::vector<WriteRef>& writes, bool initialPossible, int32_t cell,
-              const Read* reader);
-  void encodeGoal(const std::vector<std::optional<ChunkValues::Id>>& targets);
+  ccforge::smt::Term readTerm(const Read& r, const std::string& name);
+  ccforge::smt::Term incomingTerm(uint32_t s, int32_t j);
+  ccforge::smt::Term valueTable(uint32_t s, ccforge::smt::Term a, const Domain& da, ccforge::smt::Term b,
+                                const Domain& db, bool incomingFirst);
+  ccforge::smt::Term choice(const std::string& name, const std::vector<WriteRef>& writes, bool initialPossible,
+                            int32_t cell, const Read* reader);
+  void encodeGoal(const std::vector<std::optional<semantics::ChunkValues::Id>>& targets);
   std::string stepName(uint32_t s) const;
   int32_t chunks(uint32_t s) const;
 
   const DataSetting& setting_;
   const SyncGraph& graph_;
   std::string kind_;
-  Query query_;
+  ccforge::smt::Query query_;
   std::string whyNot_;
   std::vector<std::vector<WriteRef>> writersOf_;  // per cell
   std::vector<Read> reads_;
@@ -95,7 +97,7 @@ class DataEncoding {
   std::vector<Domain> out_;                            // per slot: the values the step computes
   std::vector<Domain> readDomains_;                    // per read
   std::vector<StepPoints> points_;                     // per step
-  std::vector<Term> value_;                            // per slot
+  std::vector<ccforge::smt::Term> value_;              // per slot
   // Witness decoding: the point variables in query().wanted order, then the checked outputs.
   struct PointRef {
     uint32_t step;
@@ -104,7 +106,7 @@ class DataEncoding {
   };
   std::vector<PointRef> pointRefs_;
   std::vector<size_t> checkedOutputs_;
-  std::vector<ChunkValues::Id> checkedTargets_;
+  std::vector<semantics::ChunkValues::Id> checkedTargets_;
 };
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

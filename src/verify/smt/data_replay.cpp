@@ -5,10 +5,10 @@
 
 #include <map>
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
-int32_t chunksOf(const LoadedStep& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
+int32_t chunksOf(const semantics::LoadedStep& st) { return st.type == ir::OpType::Nop ? 0 : std::max(st.cnt, 0); }
 
 struct Positions {
   size_t begin = SIZE_MAX, end = SIZE_MAX;
@@ -23,12 +23,12 @@ class Replay {
   DataReplay run(const std::vector<verify::ScheduleEvent>& schedule) {
     DataReplay out;
     if (!(out.error = locate(schedule)).empty() || !(out.error = checkOrders()).empty()) return out;
-    std::vector<ChunkValues::Id> memory(setting_.cellCount());
-    std::vector<uint32_t> writer(setting_.cellCount(), kNoStep);
+    std::vector<semantics::ChunkValues::Id> memory(setting_.cellCount());
+    std::vector<uint32_t> writer(setting_.cellCount(), semantics::kNoStep);
     for (size_t c = 0; c < memory.size(); ++c) memory[c] = setting_.initial(static_cast<int32_t>(c));
-    std::map<std::pair<uint32_t, int32_t>, ChunkValues::Id> computed;
+    std::map<std::pair<uint32_t, int32_t>, semantics::ChunkValues::Id> computed;
     auto read = [&](int32_t cell) {
-      return cell == kOutside ? ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)];
+      return cell == kOutside ? semantics::ChunkValues::kUninitialized : memory[static_cast<size_t>(cell)];
     };
     auto see = [&](uint32_t s, int32_t j, bool destination, int32_t cell) {
       if (cell != kOutside) out.reads.push_back({s, j, destination, writer[static_cast<size_t>(cell)]});
@@ -37,17 +37,17 @@ class Replay {
     for (size_t i = 0; i < schedule.size(); ++i) {
       const uint32_t s = steps_[i];
       const int32_t j = schedule[i].chunk;
-      const LoadedStep& st = index_.step(s);
+      const semantics::LoadedStep& st = index_.step(s);
       if (schedule[i].action == "read") {
-        ChunkValues::Id incoming = ChunkValues::kUninitialized;
-        if (receives(st.type)) {
+        semantics::ChunkValues::Id incoming = semantics::ChunkValues::kUninitialized;
+        if (semantics::receives(st.type)) {
           const uint32_t sender = graph_.senderOf(s);
           if (j < chunksOf(index_.step(sender))) incoming = computed.at({sender, j});
         }
-        const ChunkValues::Id source = see(s, j, false, setting_.sourceCell(s, j));
-        const ChunkValues::Id destination = st.type == ir::OpType::Reduce
-                                                ? see(s, j, true, setting_.destinationCell(s, j))
-                                                : ChunkValues::kUninitialized;
+        const semantics::ChunkValues::Id source = see(s, j, false, setting_.sourceCell(s, j));
+        const semantics::ChunkValues::Id destination = st.type == ir::OpType::Reduce
+                                                           ? see(s, j, true, setting_.destinationCell(s, j))
+                                                           : semantics::ChunkValues::kUninitialized;
         computed[{s, j}] = setting_.result(s, incoming, source, destination);
       } else if (schedule[i].action == "write") {
         const int32_t cell = setting_.destinationCell(s, j);
@@ -57,7 +57,7 @@ class Replay {
     }
     for (const OutputChunk& o : setting_.outputs()) {
       out.outputs.push_back(read(o.cell));
-      out.lastWriter.push_back(o.cell == kOutside ? kNoStep : writer[static_cast<size_t>(o.cell)]);
+      out.lastWriter.push_back(o.cell == kOutside ? semantics::kNoStep : writer[static_cast<size_t>(o.cell)]);
     }
     out.ok = true;
     return out;
@@ -147,7 +147,7 @@ class Replay {
 
   const DataSetting& setting_;
   const SyncGraph& graph_;
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   std::map<uint32_t, Positions> positions_;
   std::vector<uint32_t> steps_;
 };
@@ -160,7 +160,7 @@ DataReplay replayDataSchedule(const DataSetting& setting, const SyncGraph& graph
 }
 
 std::vector<verify::ScheduleEvent> atomicSchedule(const DataSetting& setting, const SyncGraph& graph) {
-  const LoadedProgram& index = setting.index();
+  const semantics::LoadedProgram& index = setting.index();
   std::vector<verify::ScheduleEvent> out;
   for (uint32_t s : graph.order()) {
     const int32_t tb = index.tbOfStep(s), rank = index.rankOf(tb), id = index.idOf(tb), step = index.indexInTb(s);
@@ -174,4 +174,4 @@ std::vector<verify::ScheduleEvent> atomicSchedule(const DataSetting& setting, co
   return out;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -11,22 +11,22 @@
 #include "verify/smt/data_semantics.hpp"
 #include "verify/smt/sync_graph.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 // Which write a read saw.
 struct SeenWrite {
   uint32_t step = 0;
   int32_t chunk = 0;
-  bool destination = false;   // the destination operand of 're' (else the local source)
-  uint32_t writer = kNoStep;  // kNoStep: the cell's initial value
+  bool destination = false;              // the destination operand of 're' (else the local source)
+  uint32_t writer = semantics::kNoStep;  // kNoStep: the cell's initial value
 };
 
 struct DataReplay {
   bool ok = false;
-  std::string error;                     // the first event or order the encoding does not allow
-  std::vector<ChunkValues::Id> outputs;  // final value of every output chunk (DataSetting::outputs order)
-  std::vector<uint32_t> lastWriter;      // per output chunk: the step that wrote it last, or kNoStep
-  std::vector<SeenWrite> reads;          // every read of a cell, in schedule order
+  std::string error;                                // the first event or order the encoding does not allow
+  std::vector<semantics::ChunkValues::Id> outputs;  // final value of every output chunk (DataSetting::outputs order)
+  std::vector<uint32_t> lastWriter;                 // per output chunk: the step that wrote it last, or kNoStep
+  std::vector<SeenWrite> reads;                     // every read of a cell, in schedule order
 };
 
 DataReplay replayDataSchedule(const DataSetting& setting, const SyncGraph& graph,
@@ -35,4 +35,4 @@ DataReplay replayDataSchedule(const DataSetting& setting, const SyncGraph& graph
 // One interleaving: the running steps one after the other, in the graph's order.
 std::vector<verify::ScheduleEvent> atomicSchedule(const DataSetting& setting, const SyncGraph& graph);
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -1,22 +1,22 @@
 #include "semantics/step_kinds.hpp"
 #include "verify/smt/data_semantics.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
-DataSetting::DataSetting(const LoadedProgram& index, const std::vector<RankLayout>& layouts,
-                         const std::optional<Collective>& collective, ChunkValues& values)
+DataSetting::DataSetting(const semantics::LoadedProgram& index, const std::vector<semantics::RankLayout>& layouts,
+                         const std::optional<semantics::Collective>& collective, semantics::ChunkValues& values)
     : index_(index), layouts_(layouts), values_(values) {
   int32_t next = 0;
-  for (const RankLayout& l : layouts) {
+  for (const semantics::RankLayout& l : layouts) {
     regionFirstCell_.emplace_back();
     for (int32_t size : l.regionSizes) {
       regionFirstCell_.back().push_back(next);
       next += size;
     }
   }
-  initial_.assign(static_cast<size_t>(next), ChunkValues::kUninitialized);
+  initial_.assign(static_cast<size_t>(next), semantics::ChunkValues::kUninitialized);
   for (int32_t r = 0; r < static_cast<int32_t>(layouts.size()); ++r) {
-    const BufferView& in = layouts[static_cast<size_t>(r)].view(ir::Buffer::Input);
+    const semantics::BufferView& in = layouts[static_cast<size_t>(r)].view(ir::Buffer::Input);
     for (int32_t k = 0; k < in.length; ++k)
       initial_[static_cast<size_t>(cell(r, ir::Buffer::Input, k))] =
           collective ? collective->initialInput(values, r, k) : values.input(r, k);
@@ -29,34 +29,35 @@ DataSetting::DataSetting(const LoadedProgram& index, const std::vector<RankLayou
 }
 
 int32_t DataSetting::cell(int32_t rank, ir::Buffer buffer, int32_t i) const {
-  const BufferView& v = layouts_[static_cast<size_t>(rank)].view(buffer);
+  const semantics::BufferView& v = layouts_[static_cast<size_t>(rank)].view(buffer);
   if (i < 0 || i >= v.length) return kOutside;
   return regionFirstCell_[static_cast<size_t>(rank)][static_cast<size_t>(v.region)] + v.base + i;
 }
 
 int32_t DataSetting::sourceCell(uint32_t s, int32_t j) const {
-  const LoadedStep& st = index_.step(s);
-  if (!readsLocalSource(st.type)) return kOutside;
+  const semantics::LoadedStep& st = index_.step(s);
+  if (!semantics::readsLocalSource(st.type)) return kOutside;
   return cell(index_.rankOf(index_.tbOfStep(s)), st.srcbuf, st.srcoff + j);
 }
 
 int32_t DataSetting::destinationCell(uint32_t s, int32_t j) const {
-  const LoadedStep& st = index_.step(s);
-  if (!writesLocalDestination(st.type)) return kOutside;
+  const semantics::LoadedStep& st = index_.step(s);
+  if (!semantics::writesLocalDestination(st.type)) return kOutside;
   return cell(index_.rankOf(index_.tbOfStep(s)), st.dstbuf, st.dstoff + j);
 }
 
-ChunkValues::Id DataSetting::result(uint32_t s, ChunkValues::Id incoming, ChunkValues::Id source,
-                                    ChunkValues::Id destination) const {
-  switch (stepValue(index_.step(s).type)) {
-    case StepValue::Source: return source;
-    case StepValue::Incoming: return incoming;
-    case StepValue::IncomingPlusSource: return values_.reduce(incoming, source);
-    case StepValue::DestinationPlusSource: return values_.reduce(destination, source);
-    case StepValue::Computed:  // not modelled: the verifier decides fused programs by simulation
-    case StepValue::None: break;
+semantics::ChunkValues::Id DataSetting::result(uint32_t s, semantics::ChunkValues::Id incoming,
+                                               semantics::ChunkValues::Id source,
+                                               semantics::ChunkValues::Id destination) const {
+  switch (semantics::stepValue(index_.step(s).type)) {
+    case semantics::StepValue::Source: return source;
+    case semantics::StepValue::Incoming: return incoming;
+    case semantics::StepValue::IncomingPlusSource: return values_.reduce(incoming, source);
+    case semantics::StepValue::DestinationPlusSource: return values_.reduce(destination, source);
+    case semantics::StepValue::Computed:  // not modelled: the verifier decides fused programs by simulation
+    case semantics::StepValue::None: break;
   }
-  return ChunkValues::kUninitialized;
+  return semantics::ChunkValues::kUninitialized;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -4,7 +4,7 @@
 
 #include "verify/deadlock.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
 constexpr int32_t kMaxSlotsSearched = 64;  // as the simulation's search
@@ -12,11 +12,13 @@ constexpr int32_t kMaxSlotsSearched = 64;  // as the simulation's search
 // A deadlock counts only with a witness that replays; a sat answer without one is a bug, not a verdict.
 enum class Finding { Deadlock, DeadlockFree, Unknown };
 Finding findingOf(const ConfigurationAnswer& a) {
-  if (a.outcome.answer == Answer::Sat) return a.replayError.empty() ? Finding::Deadlock : Finding::Unknown;
-  return a.outcome.answer == Answer::Unsat ? Finding::DeadlockFree : Finding::Unknown;
+  if (a.outcome.answer == ccforge::smt::Answer::Sat)
+    return a.replayError.empty() ? Finding::Deadlock : Finding::Unknown;
+  return a.outcome.answer == ccforge::smt::Answer::Unsat ? Finding::DeadlockFree : Finding::Unknown;
 }
 std::string reasonOf(const ConfigurationAnswer& a) {
-  return a.outcome.answer == Answer::Sat ? "a sat answer whose witness does not replay" : a.outcome.reason;
+  return a.outcome.answer == ccforge::smt::Answer::Sat ? "a sat answer whose witness does not replay"
+                                                       : a.outcome.reason;
 }
 
 // Whether some configuration deadlocks with `slots`: nullopt when a solver gave no answer.
@@ -111,8 +113,8 @@ void searchMinimumSlots(SlotProbe& probe, int32_t checked, bool deadlocksAtCheck
 
 }  // namespace
 
-SmtDeadlockResult checkDeadlockSmt(const LoadedProgram& index, int32_t slotsChecked, QueryRunner& runner,
-                                   DeadlockQueries& queries) {
+SmtDeadlockResult checkDeadlockSmt(const semantics::LoadedProgram& index, int32_t slotsChecked,
+                                   ccforge::smt::QueryRunner& runner, DeadlockQueries& queries) {
   SmtDeadlockResult result;
   std::vector<verify::SimulationConfig> configs = verify::reachableConfigurations(index);
   bool unknown = false;
@@ -153,4 +155,4 @@ SmtDeadlockResult checkDeadlockSmt(const LoadedProgram& index, int32_t slotsChec
   return result;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -11,7 +11,7 @@
 #include "verify/smt/deadlock_queries.hpp"
 #include "verify/smt/parametric.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct SmtDeadlockResult {
   verify::CheckStatus status = verify::CheckStatus::Inconclusive;
@@ -27,7 +27,7 @@ struct SmtDeadlockResult {
   std::vector<std::string> internalErrors;  // solvers that disagree, witnesses that do not replay
 };
 
-SmtDeadlockResult checkDeadlockSmt(const LoadedProgram& index, int32_t slotsChecked, QueryRunner& runner,
-                                   DeadlockQueries& queries);
+SmtDeadlockResult checkDeadlockSmt(const semantics::LoadedProgram& index, int32_t slotsChecked,
+                                   ccforge::smt::QueryRunner& runner, DeadlockQueries& queries);
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -7,7 +7,7 @@
 
 #include "verify/wait_description.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 DeadlockEncoding::DeadlockEncoding(const UnitEventGraph& graph) : graph_(graph) {
   query_.name = "deadlock " + graph.config().describe();
@@ -21,8 +21,8 @@ uint32_t DeadlockEncoding::groupEnd(uint32_t g) const {
 // Events that wait for nothing but their block's previous event run together with it: a group
 // starts at a block's first event and at every event with a predecessor.
 void DeadlockEncoding::encode() {
-  const LoadedProgram& index = graph_.index();
-  TermStore& T = query_.terms;
+  const semantics::LoadedProgram& index = graph_.index();
+  ccforge::smt::TermStore& T = query_.terms;
   groupOfEvent_.resize(graph_.size());
   for (int32_t tb = 0; tb < index.threadBlockCount(); ++tb) {
     tbFirstGroup_.push_back(static_cast<uint32_t>(groups_.size()));
@@ -39,16 +39,16 @@ void DeadlockEncoding::encode() {
   }
   tbFirstGroup_.push_back(static_cast<uint32_t>(groups_.size()));
 
-  std::vector<Term> someBlockUnfinished;
+  std::vector<ccforge::smt::Term> someBlockUnfinished;
   for (int32_t tb = 0; tb < index.threadBlockCount(); ++tb) {
     const uint32_t first = tbFirstGroup_[static_cast<size_t>(tb)], end = tbFirstGroup_[static_cast<size_t>(tb) + 1];
     for (uint32_t g = first; g < end; ++g) {
       const Group& group = groups_[g];
       const UnitEvent& ev = graph_.event(group.firstEvent);
-      const Term previousRan = g == first ? T.boolConst(true) : groups_[g - 1].ran;
+      const ccforge::smt::Term previousRan = g == first ? T.boolConst(true) : groups_[g - 1].ran;
       if (g > first) query_.require(T.implies(group.ran, previousRan));
       // Closed: its predecessors ran. Stuck: if the block got this far, one of them has not.
-      std::vector<Term> someWaitUnmet;
+      std::vector<ccforge::smt::Term> someWaitUnmet;
       bool missing = false;
       for (uint32_t p = 0; p < ev.predecessorCount; ++p) {
         const Predecessor& pred = graph_.predecessors(ev)[p];
@@ -56,7 +56,7 @@ void DeadlockEncoding::encode() {
           missing = true;
           continue;
         }
-        const Term source = groups_[groupOf(pred.event)].ran;
+        const ccforge::smt::Term source = groups_[groupOf(pred.event)].ran;
         query_.require(T.implies(group.ran, source));
         someWaitUnmet.push_back(T.notTerm(source));
       }
@@ -100,7 +100,7 @@ std::vector<uint32_t> DeadlockEncoding::reachableOrder(const std::vector<bool>& 
 }
 
 DeadlockWitness DeadlockEncoding::witness(const std::vector<int64_t>& model) const {
-  const LoadedProgram& index = graph_.index();
+  const semantics::LoadedProgram& index = graph_.index();
   DeadlockWitness out;
   verify::Witness& w = out.witness;
   w.kind = "deadlock";
@@ -140,4 +140,4 @@ DeadlockWitness DeadlockEncoding::witness(const std::vector<int64_t>& model) con
   return out;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

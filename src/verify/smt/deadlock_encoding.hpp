@@ -23,7 +23,7 @@
 #include "smt/query.hpp"
 #include "verify/smt/unit_events.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct DeadlockWitness {
   verify::Witness witness;
@@ -35,14 +35,14 @@ class DeadlockEncoding {
  public:
   explicit DeadlockEncoding(const UnitEventGraph& graph);
 
-  const Query& query() const { return query_; }
+  const ccforge::smt::Query& query() const { return query_; }
   // Reads a satisfying model (values of query().wanted) as a schedule and a stuck state.
   DeadlockWitness witness(const std::vector<int64_t>& model) const;
 
  private:
   struct Group {
     uint32_t firstEvent = 0;
-    Term ran;
+    ccforge::smt::Term ran;
   };
   void encode();
   uint32_t groupOf(uint32_t event) const { return groupOfEvent_[event]; }
@@ -52,10 +52,10 @@ class DeadlockEncoding {
   std::vector<uint32_t> reachableOrder(const std::vector<bool>& ran) const;
 
   const UnitEventGraph& graph_;
-  Query query_;
+  ccforge::smt::Query query_;
   std::vector<Group> groups_;
   std::vector<uint32_t> groupOfEvent_;
   std::vector<uint32_t> tbFirstGroup_;  // per thread block, plus an end marker
 };
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -4,20 +4,20 @@
 
 #include "verify/smt/replay.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
-verify::SmtQueryRecord queryRecord(const std::string& check, const QueryOutcome& outcome) {
+verify::SmtQueryRecord queryRecord(const std::string& check, const ccforge::smt::QueryOutcome& outcome) {
   verify::SmtQueryRecord r;
   r.check = check;
   r.query = outcome.name;
   r.answer = outcome.disagreement ? "disagreement" : std::string(answerName(outcome.answer));
   r.decidedBy = outcome.decidedBySimplification ? "simplification" : "solvers";
-  for (const SolverResult& s : outcome.results)
+  for (const ccforge::smt::SolverResult& s : outcome.results)
     r.solvers.push_back({std::string(solverName(s.solver)), std::string(answerName(s.answer)), s.reason});
   return r;
 }
 
-void DeadlockQueries::record(const std::string& check, const QueryOutcome& outcome) {
+void DeadlockQueries::record(const std::string& check, const ccforge::smt::QueryOutcome& outcome) {
   records_.push_back(queryRecord(check, outcome));
 }
 
@@ -46,7 +46,8 @@ const ConfigurationAnswer& DeadlockQueries::check(const verify::SimulationConfig
   DeadlockEncoding encoding(graph);
   answer.outcome = runner_.run(encoding.query());
   record("deadlock", answer.outcome);
-  if (answer.outcome.answer == Answer::Sat || (answer.outcome.disagreement && !answer.outcome.model().empty())) {
+  if (answer.outcome.answer == ccforge::smt::Answer::Sat ||
+      (answer.outcome.disagreement && !answer.outcome.model().empty())) {
     answer.witness = encoding.witness(answer.outcome.model());
     UnitReplay replay = replayUnitSchedule(index_, index_.algorithm().proto, config, answer.witness->witness.schedule);
     const auto& claimed = answer.witness->blocked;
@@ -66,4 +67,4 @@ const ConfigurationAnswer& DeadlockQueries::check(const verify::SimulationConfig
   return answers_.emplace(key, std::move(answer)).first->second;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -8,15 +8,15 @@
 #include "verify/kahn_simulation.hpp"
 #include "verify/smt/deadlock_check.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
-RunSettings settingsOf(const verify::Options& options, const std::string& source) {
-  RunSettings s;
+ccforge::smt::RunSettings settingsOf(const verify::Options& options, const std::string& source) {
+  ccforge::smt::RunSettings s;
   switch (options.smt.solvers) {
-    case verify::SmtSolvers::Z3: s.solvers = {SolverKind::Z3}; break;
-    case verify::SmtSolvers::Cvc5: s.solvers = {SolverKind::Cvc5}; break;
-    case verify::SmtSolvers::Both: s.solvers = {SolverKind::Z3, SolverKind::Cvc5}; break;
+    case verify::SmtSolvers::Z3: s.solvers = {ccforge::smt::SolverKind::Z3}; break;
+    case verify::SmtSolvers::Cvc5: s.solvers = {ccforge::smt::SolverKind::Cvc5}; break;
+    case verify::SmtSolvers::Both: s.solvers = {ccforge::smt::SolverKind::Z3, ccforge::smt::SolverKind::Cvc5}; break;
   }
   s.limits.timeoutMs = options.smt.timeoutMs;
   s.limits.rlimit = options.smt.rlimit;
@@ -25,22 +25,24 @@ RunSettings settingsOf(const verify::Options& options, const std::string& source
   return s;
 }
 
-QueryRunner runnerOf(const verify::Options& options, const std::string& source) {
-  if (options.smt.backends.empty()) return QueryRunner(settingsOf(options, source));
-  return QueryRunner(settingsOf(options, source), options.smt.backends);
+ccforge::smt::QueryRunner runnerOf(const verify::Options& options, const std::string& source) {
+  if (options.smt.backends.empty()) return ccforge::smt::QueryRunner(settingsOf(options, source));
+  return ccforge::smt::QueryRunner(settingsOf(options, source), options.smt.backends);
 }
 
-bool decided(const QueryOutcome& o) { return o.answer == Answer::Sat || o.answer == Answer::Unsat; }
+bool decided(const ccforge::smt::QueryOutcome& o) {
+  return o.answer == ccforge::smt::Answer::Sat || o.answer == ccforge::smt::Answer::Unsat;
+}
 
 }  // namespace
 
-SmtEngine::SmtEngine(const LoadedProgram& index, const verify::Options& options, const std::string& source)
+SmtEngine::SmtEngine(const semantics::LoadedProgram& index, const verify::Options& options, const std::string& source)
     : index_(index),
       compare_(options.engine == verify::Engine::Both),
       runner_(runnerOf(options, source)),
       queries_(index, runner_) {
   summary_.engine = compare_ ? "both" : "smt";
-  for (SolverKind k : runner_.settings().solvers) summary_.solvers.emplace_back(solverName(k));
+  for (ccforge::smt::SolverKind k : runner_.settings().solvers) summary_.solvers.emplace_back(solverName(k));
 }
 
 void SmtEngine::disagree(verify::Findings& findings, verify::Check check, std::string message) {
@@ -109,7 +111,7 @@ void SmtEngine::compareDeadlocks(verify::Findings& findings, const verify::Deadl
   for (const auto& [key, a] : queries_.answers()) {
     if (!decided(a.outcome)) continue;
     const bool completes = verify::simulate(index_, protocol, a.config).completed;
-    if (completes == (a.outcome.answer == Answer::Sat))
+    if (completes == (a.outcome.answer == ccforge::smt::Answer::Sat))
       disagree(findings, verify::Check::Deadlock,
                fmt::format("{}: the simulation {}, but the solvers say {} ({})", a.config.describe(),
                            completes ? "completes" : "deadlocks",
@@ -168,4 +170,4 @@ SmtEngine::DataOutcomes SmtEngine::data(const DataCheckInput& input, verify::Fin
   return out;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -17,13 +17,13 @@
 #include "verify/smt/deadlock_queries.hpp"
 #include "smt/query_runner.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 inline constexpr const char* kDisagreementRule = "engines.disagree";
 
 class SmtEngine {
  public:
-  SmtEngine(const LoadedProgram& index, const verify::Options& options, const std::string& source);
+  SmtEngine(const semantics::LoadedProgram& index, const verify::Options& options, const std::string& source);
 
   // `simulation`: the simulation's result (--engine both) to compare with; nullptr for --engine smt,
   // whose outcome and violations then stand for the check.
@@ -43,11 +43,11 @@ class SmtEngine {
   void compareDeadlocks(verify::Findings& findings, const verify::DeadlockSummary& simulation,
                         const struct SmtDeadlockResult& smt);
 
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   bool compare_;
-  QueryRunner runner_;
+  ccforge::smt::QueryRunner runner_;
   DeadlockQueries queries_;
   verify::SmtSummary summary_;
 };
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

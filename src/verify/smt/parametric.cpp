@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
 constexpr int32_t kMaxTilesSearched = 8;
@@ -24,16 +24,17 @@ struct PeriodicGraph {
 };
 
 // Units per iteration each side of every connection moves; empty if they all balance.
-std::string unbalancedConnection(const LoadedProgram& index, int32_t transferUnits,
+std::string unbalancedConnection(const semantics::LoadedProgram& index, int32_t transferUnits,
                                  std::vector<int64_t>& unitsPerIteration) {
   const size_t nconn = index.connections().size();
   std::vector<int64_t> sent(nconn, 0), received(nconn, 0);
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
-    const LoadedStep& st = index.step(s);
+    const semantics::LoadedStep& st = index.step(s);
     const int32_t tb = index.tbOfStep(s);
-    const int64_t units = static_cast<int64_t>(transfersOf(st.cnt, 1)) * transferUnits;
-    if (sends(st.type) && index.sendConnection(tb) >= 0) sent[static_cast<size_t>(index.sendConnection(tb))] += units;
-    if (receives(st.type) && index.recvConnection(tb) >= 0)
+    const int64_t units = static_cast<int64_t>(semantics::transfersOf(st.cnt, 1)) * transferUnits;
+    if (semantics::sends(st.type) && index.sendConnection(tb) >= 0)
+      sent[static_cast<size_t>(index.sendConnection(tb))] += units;
+    if (semantics::receives(st.type) && index.recvConnection(tb) >= 0)
       received[static_cast<size_t>(index.recvConnection(tb))] += units;
   }
   for (size_t c = 0; c < nconn; ++c)
@@ -44,9 +45,9 @@ std::string unbalancedConnection(const LoadedProgram& index, int32_t transferUni
   return {};
 }
 
-PeriodicGraph periodicGraph(const LoadedProgram& index, int32_t slots) {
+PeriodicGraph periodicGraph(const semantics::LoadedProgram& index, int32_t slots) {
   PeriodicGraph out;
-  const int32_t transferUnits = unitsPerTransfer(index.algorithm().proto);
+  const int32_t transferUnits = semantics::unitsPerTransfer(index.algorithm().proto);
   std::vector<int64_t> units;
   out.notApplicable = unbalancedConnection(index, transferUnits, units);
   if (!out.notApplicable.empty()) return out;
@@ -54,7 +55,7 @@ PeriodicGraph periodicGraph(const LoadedProgram& index, int32_t slots) {
   const int64_t capacity = static_cast<int64_t>(slots) * transferUnits;
   int64_t reach = 1;
   for (int64_t u : units)
-    if (u > 0) reach = std::max(reach, ceilDiv(capacity, u));
+    if (u > 0) reach = std::max(reach, semantics::ceilDiv(capacity, u));
   const auto tiles = static_cast<int32_t>(reach + 2);
   const verify::SimulationConfig config{tiles, 1, slots};
   if (const uint64_t events = countUnitEvents(index, index.algorithm().proto, config); events > kMaxUnitEvents) {
@@ -111,8 +112,8 @@ std::string checkCertificate(const PeriodicGraph& g, const std::vector<int64_t>&
 
 }  // namespace
 
-ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, QueryRunner& runner,
-                                     DeadlockQueries& queries) {
+ParametricResult checkEveryTileCount(const semantics::LoadedProgram& index, int32_t slots,
+                                     ccforge::smt::QueryRunner& runner, DeadlockQueries& queries) {
   ParametricResult result;
   PeriodicGraph g = periodicGraph(index, slots);
   if (!g.tooLarge.empty()) {
@@ -121,20 +122,20 @@ ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, 
   }
   std::string whyNoArgument = g.notApplicable;
   if (whyNoArgument.empty()) {
-    Query q;
+    ccforge::smt::Query q;
     q.name = fmt::format("deadlock every tile count slots={} (periodic schedule)", slots);
     const auto period = static_cast<int64_t>(g.names.size()) + 1;
-    std::vector<Term> tau;
+    std::vector<ccforge::smt::Term> tau;
     for (const std::string& name : g.names) {
       tau.push_back(q.terms.intVar(name));
       q.wanted.push_back(tau.back());
     }
     for (const PeriodicEdge& e : g.edges)
       q.require(q.terms.lt(q.terms.add({tau[e.from], q.terms.intConst(e.shift * period)}), tau[e.to]));
-    QueryOutcome outcome = runner.run(q);
+    ccforge::smt::QueryOutcome outcome = runner.run(q);
     queries.record("deadlock", outcome);
     if (outcome.disagreement) result.internalError = "the solvers disagree on the periodic schedule: " + outcome.reason;
-    if (outcome.answer == Answer::Sat) {
+    if (outcome.answer == ccforge::smt::Answer::Sat) {
       result.internalError = checkCertificate(g, outcome.model(), period);
       if (!result.internalError.empty()) {
         result.text = "the periodic schedule the solver returned does not check";
@@ -147,7 +148,7 @@ ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, 
           period, g.names.size());
       return result;
     }
-    if (outcome.answer != Answer::Unsat) {
+    if (outcome.answer != ccforge::smt::Answer::Unsat) {
       result.text = "no answer on a periodic schedule: " + outcome.reason;
       return result;
     }
@@ -155,12 +156,12 @@ ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, 
   }
   for (int32_t tiles = 1; tiles <= kMaxTilesSearched; ++tiles) {
     const ConfigurationAnswer& a = queries.check(verify::SimulationConfig{tiles, 1, slots});
-    if (a.outcome.answer == Answer::Sat && !a.replayError.empty()) {
+    if (a.outcome.answer == ccforge::smt::Answer::Sat && !a.replayError.empty()) {
       result.internalError = fmt::format("{}: the witness does not replay: {}", a.outcome.name, a.replayError);
       result.text = fmt::format("{}; the witness for {} tile iterations does not replay", whyNoArgument, tiles);
       return result;
     }
-    if (a.outcome.answer == Answer::Sat) {
+    if (a.outcome.answer == ccforge::smt::Answer::Sat) {
       result.verdict = ParametricResult::Verdict::Counterexample;
       result.counterexampleTiles = tiles;
       result.counterexample = a;
@@ -168,7 +169,7 @@ ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, 
                                 tiles == 1 ? "" : "s", whyNoArgument);
       return result;
     }
-    if (a.outcome.answer != Answer::Unsat) {
+    if (a.outcome.answer != ccforge::smt::Answer::Unsat) {
       result.text = fmt::format("{}; no answer for {} tile iterations: {}", whyNoArgument, tiles, a.outcome.reason);
       return result;
     }
@@ -177,4 +178,4 @@ ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, 
   return result;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

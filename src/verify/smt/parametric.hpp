@@ -21,7 +21,7 @@
 
 #include "verify/smt/deadlock_queries.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct ParametricResult {
   enum class Verdict { EveryTileCount, Counterexample, Inconclusive };
@@ -32,7 +32,7 @@ struct ParametricResult {
   std::string internalError;  // a certificate that does not check, a witness that does not replay
 };
 
-ParametricResult checkEveryTileCount(const LoadedProgram& index, int32_t slots, QueryRunner& runner,
-                                     DeadlockQueries& queries);
+ParametricResult checkEveryTileCount(const semantics::LoadedProgram& index, int32_t slots,
+                                     ccforge::smt::QueryRunner& runner, DeadlockQueries& queries);
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -13,7 +13,7 @@
 #include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct UnitReplay {
   bool ok = false;    // every event ran, and the final state is stuck
@@ -22,7 +22,8 @@ struct UnitReplay {
   uint64_t unitsMoved = 0;
 };
 
-UnitReplay replayUnitSchedule(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config,
+UnitReplay replayUnitSchedule(const semantics::LoadedProgram& index, ir::Protocol protocol,
+                              const verify::SimulationConfig& config,
                               const std::vector<verify::ScheduleEvent>& schedule);
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

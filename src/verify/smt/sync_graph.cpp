@@ -1,8 +1,8 @@
 #include "verify/smt/sync_graph.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
-SyncGraph::SyncGraph(const LoadedProgram& index, const verify::BackPressure& backPressure)
+SyncGraph::SyncGraph(const semantics::LoadedProgram& index, const verify::BackPressure& backPressure)
     : index_(index), graph_(index, backPressure) {
   for (uint32_t s : graph_.order())
     graph_.forEachPredecessor(s, [&](uint32_t from, bool strict) { edges_.push_back({from, s, strict}); });
@@ -11,10 +11,10 @@ SyncGraph::SyncGraph(const LoadedProgram& index, const verify::BackPressure& bac
 
 uint32_t SyncGraph::senderOf(uint32_t receiveStep) const {
   const int32_t c = index_.recvConnection(index_.tbOfStep(receiveStep));
-  if (c < 0) return kNoStep;
+  if (c < 0) return semantics::kNoStep;
   const auto& sends = index_.connections()[static_cast<size_t>(c)].sendSteps;
   const uint32_t k = index_.recvPosition(receiveStep);
-  return k < sends.size() ? sends[k] : kNoStep;
+  return k < sends.size() ? sends[k] : semantics::kNoStep;
 }
 
 // Reverse topological order: reach(x) = union over edges x->y of {y} + reach(y);
@@ -44,4 +44,4 @@ bool SyncGraph::strictlyBefore(uint32_t a, uint32_t b) const {
   return (strictReach_[graph_.position(a)][j / 64] >> (j % 64)) & 1;
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -9,7 +9,7 @@
 #include "verify/step_graph.hpp"
 #include "verify/step_ref.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 struct SyncEdge {
   uint32_t from = 0, to = 0;
@@ -18,9 +18,9 @@ struct SyncEdge {
 
 class SyncGraph {
  public:
-  SyncGraph(const LoadedProgram& index, const verify::BackPressure& backPressure);
+  SyncGraph(const semantics::LoadedProgram& index, const verify::BackPressure& backPressure);
 
-  const LoadedProgram& index() const { return index_; }
+  const semantics::LoadedProgram& index() const { return index_; }
   bool runs(uint32_t s) const { return graph_.runs(s); }
   bool allRun() const { return graph_.allRun(); }
   // Running steps in an order consistent with every edge.
@@ -35,11 +35,11 @@ class SyncGraph {
  private:
   void closure();
 
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   verify::StepGraph graph_;
   std::vector<SyncEdge> edges_;
   // Per running step (by position): steps reachable by a path with a strict edge, as bits by position.
   std::vector<std::vector<uint64_t>> strictReach_;
 };
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

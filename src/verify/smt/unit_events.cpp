@@ -3,27 +3,28 @@
 
 #include <algorithm>
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 using verify::WaitKind;
 
-uint64_t countUnitEvents(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config) {
-  const int32_t perTransfer = unitsPerTransfer(protocol);
+uint64_t countUnitEvents(const semantics::LoadedProgram& index, ir::Protocol protocol,
+                         const verify::SimulationConfig& config) {
+  const int32_t perTransfer = semantics::unitsPerTransfer(protocol);
   uint64_t perTile = 0;
   for (uint32_t s = 0; s < index.stepCount(); ++s) {
-    const LoadedStep& st = index.step(s);
-    const bool moves = receives(st.type) || sends(st.type);
-    perTile +=
-        static_cast<uint64_t>(std::max(moves ? transfersOf(st.cnt, config.maxAllowedCount) * perTransfer : 0, 1));
+    const semantics::LoadedStep& st = index.step(s);
+    const bool moves = semantics::receives(st.type) || semantics::sends(st.type);
+    perTile += static_cast<uint64_t>(
+        std::max(moves ? semantics::transfersOf(st.cnt, config.maxAllowedCount) * perTransfer : 0, 1));
   }
   return perTile * static_cast<uint64_t>(std::max(config.tiles, 0));
 }
 
-UnitEventGraph::UnitEventGraph(const LoadedProgram& index, ir::Protocol protocol,
+UnitEventGraph::UnitEventGraph(const semantics::LoadedProgram& index, ir::Protocol protocol,
                                const verify::SimulationConfig& config)
     : index_(index),
       config_(config),
-      unitsPerTransfer_(ccforge::unitsPerTransfer(protocol)),
+      unitsPerTransfer_(ccforge::semantics::unitsPerTransfer(protocol)),
       capacity_(static_cast<int64_t>(config.slots) * unitsPerTransfer_) {
   build();
   link();
@@ -40,9 +41,10 @@ void UnitEventGraph::build() {
     const int32_t n = index_.stepsOf(g);
     for (int32_t t = 0; t < config_.tiles && n > 0; ++t) {
       for (int32_t i = 0; i < n; ++i) {
-        const LoadedStep& st = index_.step(index_.firstStep(g) + static_cast<uint32_t>(i));
-        const bool in = receives(st.type), out = sends(st.type);
-        const int32_t units = in || out ? transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
+        const semantics::LoadedStep& st = index_.step(index_.firstStep(g) + static_cast<uint32_t>(i));
+        const bool in = semantics::receives(st.type), out = semantics::sends(st.type);
+        const int32_t units =
+            in || out ? semantics::transfersOf(st.cnt, config_.maxAllowedCount) * unitsPerTransfer_ : 0;
         for (int32_t u = 0; u < std::max(units, 1); ++u) {
           const auto e = static_cast<uint32_t>(events_.size());
           events_.push_back(UnitEvent{g, t, i, u, units, 0, 0});
@@ -53,7 +55,7 @@ void UnitEventGraph::build() {
         }
         if (st.publishes) {
           publishers_[static_cast<size_t>(g)].push_back(static_cast<uint32_t>(events_.size() - 1));
-          published_[static_cast<size_t>(g)].push_back(FifoMachine::flagValue(t, st.flagStep));
+          published_[static_cast<size_t>(g)].push_back(semantics::FifoMachine::flagValue(t, st.flagStep));
         }
       }
     }
@@ -67,11 +69,11 @@ void UnitEventGraph::link() {
   for (uint32_t e = 0; e < events_.size(); ++e) {
     UnitEvent& ev = events_[e];
     const uint32_t s = index_.firstStep(ev.tb) + static_cast<uint32_t>(ev.step);
-    const LoadedStep& st = index_.step(s);
+    const semantics::LoadedStep& st = index_.step(s);
     ev.firstPredecessor = static_cast<uint32_t>(preds_.size());
     if (ev.unit == 0) {
-      for (const FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
-        const int64_t needed = FifoMachine::flagValue(ev.tile, w->step);
+      for (const semantics::FlagWait* w = index_.waitsBegin(s); w != index_.waitsEnd(s); ++w) {
+        const int64_t needed = semantics::FifoMachine::flagValue(ev.tile, w->step);
         const auto& values = published_[static_cast<size_t>(w->tb)];
         auto it = std::lower_bound(values.begin(), values.end(), needed);
         uint32_t source = it == values.end()
@@ -80,7 +82,7 @@ void UnitEventGraph::link() {
         preds_.push_back({source, WaitKind::Dependency, w->tb, needed});
       }
     }
-    if (ev.units > 0 && receives(st.type)) {
+    if (ev.units > 0 && semantics::receives(st.type)) {
       const int32_t c = index_.recvConnection(ev.tb);
       uint32_t source = kMissing;
       if (c >= 0) {
@@ -90,7 +92,7 @@ void UnitEventGraph::link() {
       }
       preds_.push_back({source, WaitKind::Data, c, 0});
     }
-    if (ev.units > 0 && sends(st.type)) {
+    if (ev.units > 0 && semantics::sends(st.type)) {
       const int32_t c = index_.sendConnection(ev.tb);
       if (c < 0) {
         preds_.push_back({kMissing, WaitKind::Slot, c, 0});
@@ -107,4 +109,4 @@ void UnitEventGraph::link() {
   }
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -18,7 +18,7 @@
 #include "verify/kahn_simulation.hpp"
 #include "verify/step_ref.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 inline constexpr uint32_t kMissing = UINT32_MAX;
 
@@ -42,13 +42,14 @@ struct UnitEvent {
 inline constexpr uint64_t kMaxUnitEvents = 4'000'000;
 
 // How many events a configuration has, without building them.
-uint64_t countUnitEvents(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config);
+uint64_t countUnitEvents(const semantics::LoadedProgram& index, ir::Protocol protocol,
+                         const verify::SimulationConfig& config);
 
 class UnitEventGraph {
  public:
-  UnitEventGraph(const LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config);
+  UnitEventGraph(const semantics::LoadedProgram& index, ir::Protocol protocol, const verify::SimulationConfig& config);
 
-  const LoadedProgram& index() const { return index_; }
+  const semantics::LoadedProgram& index() const { return index_; }
   const verify::SimulationConfig& config() const { return config_; }
   size_t size() const { return events_.size(); }
   const UnitEvent& event(uint32_t e) const { return events_[e]; }
@@ -63,7 +64,7 @@ class UnitEventGraph {
   void build();
   void link();
 
-  const LoadedProgram& index_;
+  const semantics::LoadedProgram& index_;
   verify::SimulationConfig config_;
   int32_t unitsPerTransfer_;
   int64_t capacity_;
@@ -77,4 +78,4 @@ class UnitEventGraph {
   std::vector<std::vector<int64_t>> published_;
 };
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

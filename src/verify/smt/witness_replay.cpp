@@ -10,7 +10,7 @@
 #include "verify/smt/replay.hpp"
 #include "verify/step_graph.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 namespace {
 
 using nlohmann::json;
@@ -81,7 +81,7 @@ verify::Witness readWitness(std::istream& in) {
   return w;
 }
 
-std::string replayWitness(const LoadedProgram& index, const std::optional<Collective>& collective,
+std::string replayWitness(const semantics::LoadedProgram& index, const std::optional<semantics::Collective>& collective,
                           const std::vector<std::array<int32_t, 3>>& bufferLengths, const verify::Witness& w) {
   const ir::Protocol protocol = index.algorithm().proto;
   if (w.kind == "deadlock") {
@@ -98,9 +98,11 @@ std::string replayWitness(const LoadedProgram& index, const std::optional<Collec
     }
     return {};
   }
-  const CallForm form = w.callForm == callFormName(CallForm::InPlace) ? CallForm::InPlace : CallForm::OutOfPlace;
-  std::vector<RankLayout> layouts = verify::rankLayouts(collective, form, bufferLengths);
-  ChunkValues values;
+  const semantics::CallForm form = w.callForm == callFormName(semantics::CallForm::InPlace)
+                                       ? semantics::CallForm::InPlace
+                                       : semantics::CallForm::OutOfPlace;
+  std::vector<semantics::RankLayout> layouts = verify::rankLayouts(collective, form, bufferLengths);
+  semantics::ChunkValues values;
   DataSetting setting(index, layouts, collective, values);
   SyncGraph graph(index, {w.slots > 0 ? verify::backPressureDistance(protocol, w.slots) : 0,
                           verify::BoxLayout::ofRanks(w.boxes, "the witness")});
@@ -115,4 +117,4 @@ std::string replayWitness(const LoadedProgram& index, const std::optional<Collec
   return r.outputs != reference.outputs ? "" : "the outputs are those of the step-by-step interleaving";
 }
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

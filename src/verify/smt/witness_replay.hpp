@@ -14,13 +14,13 @@
 #include "verify/step_ref.hpp"
 #include "verify/report.hpp"
 
-namespace ccforge::smt {
+namespace ccforge::verify::smt {
 
 // Throws std::invalid_argument (with the JSON path) on a document that is not a witness.
 verify::Witness readWitness(std::istream& in);
 
 // Empty when the witness replays to the failure it claims; otherwise what went wrong.
-std::string replayWitness(const LoadedProgram& index, const std::optional<Collective>& collective,
+std::string replayWitness(const semantics::LoadedProgram& index, const std::optional<semantics::Collective>& collective,
                           const std::vector<std::array<int32_t, 3>>& bufferLengths, const verify::Witness& witness);
 
-}  // namespace ccforge::smt
+}  // namespace ccforge::verify::smt

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     const double algbw = simulated.results.at(0).algbwGBps;
     std::cout << "simulated: 1 MiB in " << simulated.results.at(0).timeUs << " us, algbw " << algbw << " GB/s\n";
 
-    const synth::CollectiveBound bound = synth::collectiveBound(topology, CollectiveType::Broadcast, 0);
+    const synth::CollectiveBound bound = synth::collectiveBound(topology, semantics::CollectiveType::Broadcast, 0);
     const double limit = topo::toDouble(bound.algbwUpperBoundGBps);
     std::cout << "bound: algbw at most " << limit << " GB/s (" << bound.method << "), at least "
               << bound.stepsLowerBound << " steps\n";

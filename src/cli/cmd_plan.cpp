@@ -12,6 +12,7 @@
 #include "plan/plan_report.hpp"
 #include "plan/plan_setting.hpp"
 #include "plan/planner.hpp"
+#include "plan/pytorch_plan.hpp"
 #include "plan/timeline_svg.hpp"
 
 namespace ccforge::cli {
@@ -31,6 +32,7 @@ struct PlanArguments {
   plan::SearchOptions search;
   std::string svg;
   std::string png;
+  std::string emitPytorch;
   double astraCycleNs = 1.0;
   std::string format = "text";
   std::string output;
@@ -79,7 +81,14 @@ int runPlan(const PlanArguments& args) {
     if (!args.png.empty())
       if (const int rc = writePng(args.png, svg); rc != kExitVerified) return rc;
   }
-  return writeOutput("plan", args.output, args.format == "json" ? plan::planJson(c, r) : plan::planText(c, r));
+  std::string report = args.format == "json" ? plan::planJson(c, r) : plan::planText(c, r);
+  if (!args.emitPytorch.empty()) {
+    const plan::DdpSetting ddp = plan::nearestDdpSetting(r.schedule, c.cost, args.channels);
+    if (const int rc = writeOutput("plan", args.emitPytorch, plan::pytorchModule(c, r, ddp)); rc != kExitVerified)
+      return rc;
+    if (args.format != "json") report += plan::pytorchModuleText(args.emitPytorch, r, ddp);
+  }
+  return writeOutput("plan", args.output, report);
 }
 
 }  // namespace
@@ -125,6 +134,9 @@ void registerPlanCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--svg", args->svg, "write the timeline picture (SVG) here");
   cmd->add_option("--png", args->png, "write the timeline picture as PNG here (rendered by rsvg-convert)");
+  cmd->add_option("--emit-pytorch", args->emitPytorch,
+                  "write the plan's buckets as a Python module for PyTorch (parameter names per bucket, a gradient "
+                  "hook that applies them, the nearest DDP bucket_cap_mb)");
   cmd->add_option("-o,--output", args->output, "write the report here instead of standard output");
   addTextOrJsonFormat(cmd, args->format);
   cmd->callback([args, &context] { context.exitCode = runGuarded("plan", [&] { return runPlan(*args); }); });

@@ -18,6 +18,14 @@ double ddpIterationUs(const ComputeSchedule& schedule, const CommCost& cost, int
   return runIteration(schedule, "ddp", plan).iterationUs;
 }
 
+// Text from the inputs (a workload's name, a file path, a topology's name) inside a Python comment
+// of the module: a line break there would start a line of code, so control characters become spaces.
+std::string commentText(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return s;
+}
+
 // The hook itself: fixed text, so that what a job runs does not depend on the plan.
 constexpr const char* kHookSource = R"py(
 
@@ -105,7 +113,7 @@ std::string pytorchModule(const PlanSetting& setting, const PlanReport& report, 
       "# Written by `ccforge plan` for the workload {} ({}) with {}.\n"
       "# The plan's gradient buckets by parameter name, in the order their AllReduces run (the order\n"
       "# their gradients become ready), and PlannedBuckets, which applies them (docs/plan.md).\n\n",
-      setting.workload.name, setting.workload.source, setting.costName);
+      commentText(setting.workload.name), commentText(setting.workload.source), commentText(setting.costName));
   out += "BUCKETS = [\n";
   for (const Bucket& b : report.buckets.buckets) {
     out += "    [";

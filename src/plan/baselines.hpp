@@ -25,7 +25,9 @@ BaselinePartition perTensor(const FusionInstance& instance);
 BaselinePartition oneBucket(const FusionInstance& instance);
 // PyTorch DDP: tensors join the open bucket in order; it closes once it holds >= cap bytes
 // (the first bucket >= firstCap). Defaults: 25 MiB, first 1 MiB.
-BaselinePartition ddp(const FusionInstance& instance, uint64_t capBytes = 25 * kMiB, uint64_t firstCapBytes = kMiB);
+inline constexpr int32_t kDdpDefaultCapMb = 25;  // DistributedDataParallel's bucket_cap_mb default
+BaselinePartition ddp(const FusionInstance& instance, uint64_t capBytes = kDdpDefaultCapMb * kMiB,
+                      uint64_t firstCapBytes = kMiB);
 // A combine threshold: a tensor that would take the bucket past `capBytes` starts a new one
 // (XLA: 30 MiB + 7).
 BaselinePartition threshold(const FusionInstance& instance, uint64_t capBytes, const std::string& name);

@@ -18,6 +18,10 @@ double ddpIterationUs(const ComputeSchedule& schedule, const CommCost& cost, int
   return runIteration(schedule, "ddp", plan).iterationUs;
 }
 
+double percentOverPlan(const DdpSetting& ddp, const PlanReport& report) {
+  return 100.0 * (ddp.iterationUs / report.iterationUs - 1.0);
+}
+
 // Text from the inputs (a workload's name, a file path, a topology's name) inside a Python comment
 // of the module: a line break there would start a line of code, so control characters become spaces.
 std::string commentText(std::string s) {
@@ -98,7 +102,7 @@ class PlannedBuckets:
 
 DdpSetting nearestDdpSetting(const ComputeSchedule& schedule, const CommCost& cost, int32_t channels) {
   DdpSetting best;
-  best.defaultIterationUs = ddpIterationUs(schedule, cost, channels, 25, nullptr);
+  best.defaultIterationUs = ddpIterationUs(schedule, cost, channels, kDdpDefaultCapMb, nullptr);
   for (int32_t capMb = 1; capMb <= kMaxDdpCapMb; ++capMb) {
     size_t buckets = 0;
     const double us = ddpIterationUs(schedule, cost, channels, capMb, &buckets);
@@ -128,7 +132,7 @@ std::string pytorchModule(const PlanSetting& setting, const PlanReport& report, 
   out += fmt::format(
       "# The nearest DistributedDataParallel setting: DDP(model, bucket_cap_mb=BUCKET_CAP_MB) makes {} buckets,\n"
       "# predicted {:.1f} us per iteration ({:+.1f} % against the plan; DDP's default 25 MB: {:.1f} us).\n",
-      ddp.buckets, ddp.iterationUs, 100.0 * (ddp.iterationUs / report.iterationUs - 1.0), ddp.defaultIterationUs);
+      ddp.buckets, ddp.iterationUs, percentOverPlan(ddp, report), ddp.defaultIterationUs);
   out += fmt::format("BUCKET_CAP_MB = {}\n", ddp.capMb);
   out += fmt::format("DDP_ITERATION_US = {:.1f}\n", ddp.iterationUs);
   out += kHookSource;
@@ -140,7 +144,7 @@ std::string pytorchModuleText(const std::string& path, const PlanReport& report,
       "\nPyTorch: wrote {} ({} bucket{}, PlannedBuckets applies them); the nearest DDP setting, bucket_cap_mb={}, "
       "predicts {:.3f} ms ({:+.1f} % against the plan; the default 25: {:.3f} ms)\n",
       path, report.buckets.buckets.size(), report.buckets.buckets.size() == 1 ? "" : "s", ddp.capMb,
-      ddp.iterationUs / 1000.0, 100.0 * (ddp.iterationUs / report.iterationUs - 1.0), ddp.defaultIterationUs / 1000.0);
+      ddp.iterationUs / 1000.0, percentOverPlan(ddp, report), ddp.defaultIterationUs / 1000.0);
 }
 
 }  // namespace ccforge::plan

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "plan/baselines.hpp"
 #include "plan/plan_setting.hpp"
 #include "plan/planner.hpp"
 
@@ -17,7 +18,7 @@ namespace ccforge::plan {
 inline constexpr int32_t kMaxDdpCapMb = 1024;
 
 struct DdpSetting {
-  int32_t capMb = 25;
+  int32_t capMb = kDdpDefaultCapMb;
   double iterationUs = 0;
   size_t buckets = 0;
   double defaultIterationUs = 0;  // at DDP's default, 25 MB

@@ -1,5 +1,5 @@
 // Training-step planning benchmark (docs/benchmarks.md, "Training-step planning (issue 15)").
-// usage: plan_bench [quality|quality-simulated|algorithms|fusion|speed]...   (default: all)
+// usage: plan_bench [quality|quality-simulated|algorithms|fusion|search|speed]...   (default: all)
 //   quality     4 models x 3 networks x {8, 64} workers: every method's iteration time as % above
 //               the lower bound, analytic alpha-beta bucket costs (min over ring, halving-doubling,
 //               recursive doubling)
@@ -8,6 +8,8 @@
 //   algorithms  per-bucket algorithm choice against ring only at 64 workers: analytic costs, and
 //               costs from ccforge's simulator on a switch calibrated from each preset
 //   fusion      joint operator + tensor fusion (DisCo's search) against the best baseline
+//   search      DisCo's Algorithm 1 itself: from no fusion against the default fusion, its alpha and
+//               beta, and an ablation of operator against tensor fusion
 //   speed       the tensor-fusion program on 2,000 tensors
 // Output is Markdown. Times other than the search and speed sections are deterministic.
 #include <algorithm>
@@ -189,6 +191,100 @@ void fusion() {
   std::printf("\n8 workers throughout; gains as DisCo's Table 1 computes them, (T_baseline - T) / T.\n\n");
 }
 
+// One search, timed.
+struct TimedSearch {
+  plan::SearchResult result;
+  double seconds = 0;
+};
+
+TimedSearch timedSearch(const plan::Workload& w, const plan::CommCost& cost, const plan::SearchOptions& o) {
+  auto start = std::chrono::steady_clock::now();
+  TimedSearch t;
+  t.result = plan::discoSearch(w, plan::RooflineEstimator(), cost, o);
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return t;
+}
+
+// A strategy's iteration time under one tensor-fusion method ("planner": the optimal buckets).
+double iterationWith(const plan::Workload& w, const plan::FusionStrategy& s, const plan::CommCost& cost,
+                     const std::string& method) {
+  plan::ComputeSchedule schedule = plan::computeSchedule(w, s, plan::RooflineEstimator());
+  for (const plan::MethodResult& m : plan::tensorFusionMethods(schedule, cost, "-"))
+    if (m.name == method) return m.iterationUs;
+  throw std::logic_error("no tensor-fusion method " + method);
+}
+
+void search() {
+  const std::vector<std::string> models{"vgg19", "resnet50", "transformer", "bert-base", "gpt2-small"};
+  std::printf(
+      "### DisCo's Algorithm 1 from no fusion (alpha 1.05, beta 10, patience 1000, 8 workers)\n\n"
+      "| model | network | default fusion, optimal buckets (ms) | search from no fusion (ms) | steps | "
+      "reaches the default | search from both (ms) | steps |\n|---|---|---|---|---|---|---|---|\n");
+  int reached = 0, rows = 0;
+  for (const std::string& m : models)
+    for (const std::string& net : kNetworks) {
+      plan::Workload w = plan::builtinWorkload(m);
+      plan::CommCost cost = plan::analyticCost(plan::findNetworkPreset(net), 8);
+      double byDefault = iterationWith(w, plan::greedyElementwiseFusion(w), cost, "planner");
+      plan::SearchOptions none;
+      none.alsoStartFromDefault = false;
+      plan::SearchResult fromNone = timedSearch(w, cost, none).result;
+      plan::SearchResult fromBoth = timedSearch(w, cost, plan::SearchOptions()).result;
+      bool reaches = fromNone.iterationUs <= byDefault;
+      reached += reaches ? 1 : 0;
+      ++rows;
+      std::printf("| %s | %s | %.2f | %.2f | %lld | %s (%+.3f %%) | %.2f | %lld |\n", m.c_str(), net.c_str(),
+                  byDefault / 1000, fromNone.iterationUs / 1000, static_cast<long long>(fromNone.steps),
+                  reaches ? "yes" : "no", pct(fromNone.iterationUs, byDefault), fromBoth.iterationUs / 1000,
+                  static_cast<long long>(fromBoth.steps));
+    }
+  std::printf("\nFrom no fusion the search reaches the default fusion's time in %d of %d rows.\n\n", reached, rows);
+
+  std::printf(
+      "### Alpha and beta (ib56, 8 workers, search from no fusion; iteration ms / steps / seconds)\n\n"
+      "| model | alpha 1.0 | alpha 1.05 | alpha 1.1 | beta 1 | beta 3 | beta 10 | beta 30 |\n"
+      "|---|---|---|---|---|---|---|---|\n");
+  for (const std::string& m : models) {
+    plan::Workload w = plan::builtinWorkload(m);
+    plan::CommCost cost = plan::analyticCost(plan::findNetworkPreset("ib56"), 8);
+    std::printf("| %s", m.c_str());
+    auto cell = [&](double alpha, int32_t beta) {
+      plan::SearchOptions o;
+      o.alsoStartFromDefault = false;
+      o.alpha = alpha;
+      o.beta = beta;
+      TimedSearch t = timedSearch(w, cost, o);
+      std::printf(" | %.2f / %lld / %.2f", t.result.iterationUs / 1000, static_cast<long long>(t.result.steps),
+                  t.seconds);
+    };
+    for (double alpha : {1.0, 1.05, 1.1}) cell(alpha, 10);
+    for (int32_t beta : {1, 3, 10, 30}) cell(1.05, beta);
+    std::printf(" |\n");
+  }
+
+  std::printf(
+      "\n### Ablation (8 workers; iteration ms, and the gain over no fusion with one AllReduce per tensor)\n\n"
+      "| model | network | no fusion, per tensor | tensor fusion only (optimal buckets) | default op fusion, per "
+      "tensor | searched op fusion, per tensor | joint search |\n|---|---|---|---|---|---|---|\n");
+  for (const std::string& m : models)
+    for (const std::string& net : {std::string("ib56"), std::string("nvlink")}) {
+      plan::Workload w = plan::builtinWorkload(m);
+      plan::CommCost cost = plan::analyticCost(plan::findNetworkPreset(net), 8);
+      plan::SearchOptions o;
+      o.alsoStartFromDefault = false;
+      plan::SearchResult joint = timedSearch(w, cost, o).result;
+      const plan::FusionStrategy unfused = plan::FusionStrategy::none(w.ops.size());
+      double base = iterationWith(w, unfused, cost, "per-tensor");
+      double cells[] = {base, iterationWith(w, unfused, cost, "planner"),
+                        iterationWith(w, plan::greedyElementwiseFusion(w), cost, "per-tensor"),
+                        iterationWith(w, joint.strategy, cost, "per-tensor"), joint.iterationUs};
+      std::printf("| %s | %s", m.c_str(), net.c_str());
+      for (double c : cells) std::printf(" | %.2f (%.1f %%)", c / 1000, (base - c) / c * 100);
+      std::printf(" |\n");
+    }
+  std::printf("\n");
+}
+
 void speed() {
   std::printf("### Speed: the tensor-fusion program on 2,000 tensors\n\n");
   std::mt19937_64 rng(42);
@@ -234,7 +330,7 @@ void speed() {
 
 int main(int argc, char** argv) {
   std::vector<std::string> parts(argv + 1, argv + argc);
-  if (parts.empty()) parts = {"quality", "quality-simulated", "algorithms", "fusion", "speed"};
+  if (parts.empty()) parts = {"quality", "quality-simulated", "algorithms", "fusion", "search", "speed"};
   for (const std::string& p : parts) {
     if (p == "quality")
       quality(false);
@@ -244,6 +340,8 @@ int main(int argc, char** argv) {
       algorithms();
     else if (p == "fusion")
       fusion();
+    else if (p == "search")
+      search();
     else if (p == "speed")
       speed();
     else {

@@ -30,6 +30,7 @@ struct PlanArguments {
   bool opFusion = false;
   int32_t channels = 1;
   plan::SearchOptions search;
+  std::string searchStart = "both";
   std::string svg;
   std::string png;
   std::string emitPytorch;
@@ -71,6 +72,7 @@ int runPlan(const PlanArguments& args) {
   o.opFusion = args.opFusion;
   o.channels = args.channels;
   o.search = args.search;
+  o.search.alsoStartFromDefault = args.searchStart == "both";
   plan::RooflineEstimator estimator;
   plan::PlanReport r = plan::makePlan(c.workload, c.cost, o, estimator);
   if (!args.svg.empty() || !args.png.empty()) {
@@ -129,6 +131,16 @@ void registerPlanCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}))
       ->capture_default_str();
   cmd->add_option("--seed", args->search.seed, "random seed of the search")->capture_default_str();
+  cmd->add_option("--alpha", args->search.alpha, "keep a searched strategy within this factor of the best")
+      ->check(CLI::Range(1.0, 10.0))
+      ->capture_default_str();
+  cmd->add_option("--beta", args->search.beta, "apply each fusion method up to this many times per child")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--search-start", args->searchStart,
+                  "where the search starts: both (no fusion and the default fusion) or none (no fusion, as DisCo)")
+      ->check(CLI::IsMember({"both", "none"}))
+      ->capture_default_str();
   cmd->add_option("--astra-cycle-ns", args->astraCycleNs, "nanoseconds per ASTRA-sim cycle")
       ->check(CLI::Range(1e-6, 1e6))
       ->capture_default_str();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace ccforge::plan {
 
@@ -18,8 +19,8 @@ double evaluateStrategy(const Workload& w, const std::vector<std::vector<int32_t
 
 SearchResult discoSearch(const Workload& w, const FusedOpEstimator& estimator, const CommCost& cost,
                          const SearchOptions& o) {
-  if (!(o.alpha >= 1) || o.beta < 0 || o.patience < 1 || o.maxSteps < 1)
-    throw std::invalid_argument("search needs alpha >= 1, beta >= 0, patience >= 1 and a step limit >= 1");
+  if (!(o.alpha >= 1) || o.beta < 1 || o.patience < 1 || o.maxSteps < 1)
+    throw std::invalid_argument("search needs alpha >= 1, beta >= 1, patience >= 1 and a step limit >= 1");
   const auto consumers = consumersOf(w);
   std::mt19937_64 rng(o.seed);  // the engine's sequence is fixed by the standard; no distributions
   auto uniform = [&](uint64_t n) { return n == 0 ? uint64_t{0} : rng() % n; };
@@ -37,10 +38,10 @@ SearchResult discoSearch(const Workload& w, const FusedOpEstimator& estimator, c
   int64_t inserted = 0;
 
   SearchResult r;
-  // Two starting points: no fusion (DisCo's) and the XLA-style default, so that the search
-  // never ends worse than the default operator fusion with the optimal tensor fusion.
+  std::vector<FusionStrategy> starts{FusionStrategy::none(w.ops.size())};
+  if (o.alsoStartFromDefault) starts.push_back(greedyElementwiseFusion(w));
   bool first = true;
-  for (const FusionStrategy& start : {FusionStrategy::none(w.ops.size()), greedyElementwiseFusion(w)}) {
+  for (const FusionStrategy& start : starts) {
     if (!seen.insert(key(start)).second) continue;
     double value = evaluateStrategy(w, consumers, start, estimator, cost);
     if (first || value < r.iterationUs) {
@@ -62,7 +63,9 @@ SearchResult discoSearch(const Workload& w, const FusedOpEstimator& estimator, c
         return r;
       }
       FusionStrategy s = base;
-      uint64_t times = uniform(static_cast<uint64_t>(o.beta) + 1);
+      // At least once: DisCo's n = 0 returns the parent, which only spends a step of the patience,
+      // and a parent whose children are all itself ends its line of the search.
+      uint64_t times = 1 + uniform(static_cast<uint64_t>(o.beta));
       for (uint64_t t = 0; t < times; ++t) {
         std::vector<size_t> valid;
         for (size_t i = 0; i + 1 < n; ++i)

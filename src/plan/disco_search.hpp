@@ -4,9 +4,10 @@
 // (merging neighbouring AllReduces) is solved optimally inside each evaluation.
 //
 // A priority queue holds strategies by simulated iteration time, starting from no fusion (DisCo)
-// and from the XLA-style default fusion (greedyElementwiseFusion). Each
+// and, unless the options say no fusion only, from the XLA-style default fusion
+// (greedyElementwiseFusion). Each
 // step pops the cheapest and, for each method (fuse with a producer; fuse by duplicating it),
-// applies that method n times (n uniform in [0, beta]) at valid places chosen at random; a new
+// applies that method n times (n uniform in [1, beta]; DisCo's [0, beta]) at valid places chosen at random; a new
 // strategy within alpha x best joins the queue. The search stops after `patience` steps without
 // improvement, at `maxSteps`, or when the queue is empty. Seeded: the same inputs give the same
 // result.
@@ -27,6 +28,9 @@ struct SearchOptions {
   int64_t patience = 1000;    // steps without improvement
   int64_t maxSteps = 50'000;  // hard limit
   uint64_t seed = 1;
+  // The paper starts from no fusion only; the default fusion as a second start guarantees a
+  // result no worse than it on any workload.
+  bool alsoStartFromDefault = true;
 };
 
 struct SearchResult {
@@ -37,7 +41,7 @@ struct SearchResult {
   bool hitStepLimit = false;
 };
 
-// Throws std::invalid_argument for alpha < 1, beta < 0, patience < 1 or maxSteps < 1.
+// Throws std::invalid_argument for alpha < 1, beta < 1, patience < 1 or maxSteps < 1.
 SearchResult discoSearch(const Workload& workload, const FusedOpEstimator& estimator, const CommCost& cost,
                          const SearchOptions& options);
 

@@ -70,8 +70,10 @@ std::string planText(const PlanSetting& c, const PlanReport& r) {
     for (const MethodResult& m : r.fusedMethods)
       out << "  " << pad(m.name, 42) << lpad(ms(m.iterationUs), 13)
           << lpad(pct(m.iterationUs, r.fusedBounds.lowerBoundUs), 15) << lpad(std::to_string(m.buckets), 9) << "\n";
-    out << "joint operator + tensor fusion search: " << ms(r.search.iterationUs) << " ms after " << r.search.steps
-        << " steps (" << r.search.improvements << " improvements"
+    out << "joint operator + tensor fusion search (from no fusion"
+        << (r.searchOptions.alsoStartFromDefault ? " and the default fusion" : "") << ", alpha "
+        << r.searchOptions.alpha << ", beta " << r.searchOptions.beta << "): " << ms(r.search.iterationUs)
+        << " ms after " << r.search.steps << " steps (" << r.search.improvements << " improvements"
         << (r.search.hitStepLimit ? ", step limit reached" : "") << ")\n";
   }
   out << "\nplan: " << r.buckets.buckets.size() << " buckets, iteration " << ms(r.iterationUs) << " ms ("
@@ -139,7 +141,10 @@ std::string planJson(const PlanSetting& c, const PlanReport& r) {
   if (r.searched) {
     j["default_op_fusion_methods"] = methods(r.fusedMethods);
     j["default_op_fusion_lower_bound_us"] = r.fusedBounds.lowerBoundUs;
-    j["search"] = {{"iteration_us", r.search.iterationUs},
+    j["search"] = {{"start", r.searchOptions.alsoStartFromDefault ? "both" : "none"},
+                   {"alpha", r.searchOptions.alpha},
+                   {"beta", r.searchOptions.beta},
+                   {"iteration_us", r.search.iterationUs},
                    {"steps", r.search.steps},
                    {"improvements", r.search.improvements},
                    {"step_limit_reached", r.search.hitStepLimit}};

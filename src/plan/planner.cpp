@@ -45,6 +45,7 @@ PlanReport makePlan(const Workload& w, const CommCost& cost, const PlanOptions& 
     ComputeSchedule fused = computeSchedule(w, greedyElementwiseFusion(w), estimator);
     r.fusedMethods = tensorFusionMethods(fused, cost, "default", o.channels);
     r.fusedBounds = iterationBounds(fused, cost);
+    r.searchOptions = o.search;
     r.search = discoSearch(w, estimator, cost, o.search);
     r.searched = true;
     if (r.search.iterationUs < r.iterationUs) {

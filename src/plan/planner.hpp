@@ -46,6 +46,7 @@ struct PlanReport {
   // With opFusion: the baselines again with XLA-style default operator fusion, and the search.
   std::vector<MethodResult> fusedMethods;
   Bounds fusedBounds;  // for the default-fused compute schedule
+  SearchOptions searchOptions;
   SearchResult search;
   bool searched = false;
 };

@@ -39,6 +39,12 @@ ccforge_cli_test("plan on a catalog topology simulates the library algorithms" 0
 ccforge_cli_test("plan with the operator fusion search" 0
   --has "joint operator \\+ tensor fusion search" --has "fused op groups: [1-9]"
   -- plan transformer --network ib56 --workers 8 --op-fusion --search-steps 300 --patience 100)
+# DisCo's own setting: from no fusion only, its alpha and beta named in the report.
+ccforge_cli_test("plan searches from no fusion alone with a given alpha and beta" 0
+  --has "search \\(from no fusion, alpha 1\\.1, beta 3\\): "
+  -- plan resnet50 --network ib56 --op-fusion --search-start none --alpha 1.1 --beta 3 --patience 100)
+ccforge_cli_test("plan refuses beta 0" 1
+  -- plan resnet50 --op-fusion --beta 0)
 ccforge_cli_test("plan json" 0
   --has "\"buckets\": " --has "\"lower_bound_us\"" --has "\"algorithm\": \"halving-doubling\""
   -- plan ${CCFORGE_PLAN_DATA}/plan_two_layer.json --format json)

@@ -70,4 +70,34 @@ TEST_CASE("the DisCo search is deterministic and never worse than no fusion") {
   CHECK(a.steps <= 400);
 }
 
+TEST_CASE("every child of the search differs from its parent, so beta 1 still searches") {
+  // With DisCo's n in [0, beta], beta 1 gave the parent back for both methods half the time
+  // and the queue ran dry after two steps, at no fusion.
+  Workload w = builtinWorkload("resnet50");
+  CommCost cost = analyticCost(findNetworkPreset("ib56"), 8);
+  SearchOptions o;
+  o.alsoStartFromDefault = false;
+  o.beta = 1;
+  SearchResult r = discoSearch(w, RooflineEstimator(), cost, o);
+  double none = evaluateStrategy(w, consumersOf(w), FusionStrategy::none(w.ops.size()), RooflineEstimator(), cost);
+  CHECK(r.steps > 100);
+  CHECK(r.iterationUs < none * 0.99);
+  o.beta = 0;
+  CHECK_THROWS_AS(discoSearch(w, RooflineEstimator(), cost, o), std::invalid_argument);
+}
+
+TEST_CASE("from no fusion alone the search reaches the default fusion") {
+  // Rows of docs/benchmarks.md ("DisCo's Algorithm 1 from no fusion") that fell short before
+  // children had to differ from their parents.
+  for (const char* model : {"vgg19", "gpt2-small"}) {
+    CAPTURE(model);
+    Workload w = builtinWorkload(model);
+    CommCost cost = analyticCost(findNetworkPreset("ib56"), 8);
+    SearchOptions o;
+    o.alsoStartFromDefault = false;
+    SearchResult r = discoSearch(w, RooflineEstimator(), cost, o);
+    CHECK(r.iterationUs <= evaluateStrategy(w, consumersOf(w), greedyElementwiseFusion(w), RooflineEstimator(), cost));
+  }
+}
+
 }  // namespace ccforge::plan

@@ -69,7 +69,8 @@ SearchResult discoSearch(const Workload& w, const FusedOpEstimator& estimator, c
       for (uint64_t t = 0; t < times; ++t) {
         std::vector<size_t> valid;
         for (size_t i = 0; i + 1 < n; ++i)
-          if (method == 0 ? canJoin(w, consumers, s, i) : canDuplicate(w, consumers, s, i)) valid.push_back(i);
+          if (method == 0 ? canJoin(w, consumers, s, i, &estimator) : canDuplicate(w, consumers, s, i))
+            valid.push_back(i);
         if (valid.empty()) break;
         size_t i = valid[uniform(valid.size())];
         if (method == 0) {

@@ -56,6 +56,19 @@ double RooflineEstimator::estimateUs(const Workload& w, const std::vector<std::v
   return std::max(estimate, roof);
 }
 
+bool RooflineEstimator::pricesSeveralHeavyOps(const Workload& w, const std::vector<std::vector<int32_t>>& /*consumers*/,
+                                              int32_t first, int32_t last) const {
+  int32_t heavy = 0;
+  double kept = 0;
+  for (int32_t i = first; i <= last; ++i) {
+    const Op& op = w.ops[static_cast<size_t>(i)];
+    heavy += op.elementwise() ? 0 : 1;
+    for (int32_t in : op.inputs)
+      if (in >= first && in <= last) kept += w.ops[static_cast<size_t>(in)].outputBytes;
+  }
+  return heavy <= kMaxHeavyOpsPerKernel && kept <= onChipBytes_;
+}
+
 std::vector<Kernel> kernelsOf(const Workload& w, const FusionStrategy& s, const FusedOpEstimator& estimator) {
   return kernelsOf(w, consumersOf(w), s, estimator);
 }
@@ -95,7 +108,8 @@ std::pair<size_t, size_t> kernelAround(const FusionStrategy& s, size_t i, size_t
 
 }  // namespace
 
-bool canJoin(const Workload& w, const std::vector<std::vector<int32_t>>& consumers, const FusionStrategy& s, size_t i) {
+bool canJoin(const Workload& w, const std::vector<std::vector<int32_t>>& consumers, const FusionStrategy& s, size_t i,
+             const FusedOpEstimator* estimator) {
   const size_t n = w.ops.size();
   if (i + 1 >= n || s.joinNext[i] != 0) return false;
   if (w.ops[i].phase != w.ops[i + 1].phase) return false;
@@ -104,7 +118,9 @@ bool canJoin(const Workload& w, const std::vector<std::vector<int32_t>>& consume
   if (l2 - f1 + 1 > static_cast<size_t>(kMaxKernelOps)) return false;
   int heavy = 0;
   for (size_t k = f1; k <= l2; ++k) heavy += w.ops[k].elementwise() ? 0 : 1;
-  if (heavy > 1) return false;
+  if (heavy > 1 && (estimator == nullptr || !estimator->pricesSeveralHeavyOps(w, consumers, static_cast<int32_t>(f1),
+                                                                              static_cast<int32_t>(l2))))
+    return false;
   for (size_t a = f1; a <= l1; ++a)
     for (int32_t c : consumers[a])
       if (static_cast<size_t>(c) >= f2 && static_cast<size_t>(c) <= l2) return true;

@@ -37,6 +37,13 @@ class FusedOpEstimator {
   // `consumers` is consumersOf(workload).
   virtual double estimateUs(const Workload& workload, const std::vector<std::vector<int32_t>>& consumers,
                             int32_t firstOp, int32_t lastOp, const std::vector<int32_t>& duplicated) const = 0;
+  // Whether the kernel [firstOp, lastOp], which holds more than one heavy op, is one this
+  // estimator prices honestly; the search forms such kernels only then. Default: never.
+  virtual bool pricesSeveralHeavyOps(const Workload& /*workload*/,
+                                     const std::vector<std::vector<int32_t>>& /*consumers*/, int32_t /*firstOp*/,
+                                     int32_t /*lastOp*/) const {
+    return false;
+  }
 };
 
 // Roofline, calibrated by the ops' own times: the sum of the member ops' time_us, less one launch
@@ -44,16 +51,24 @@ class FusedOpEstimator {
 // intermediate read by a member: its read; used only inside the kernel or a recomputed copy: its
 // write too); never below the roofline of the fused kernel (total flops at `peakFlops`, remaining
 // bytes at `memBytesPerS`) plus one launch.
+// Two heavy ops share a kernel only when every intermediate a member reads from another member
+// fits in `onChipBytes` together (A100's 40 MB L2 by default, the GPU whose HBM the 1.5 TB/s
+// is): the saved traffic it credits is real only while those intermediates stay on chip.
 class RooflineEstimator : public FusedOpEstimator {
  public:
-  RooflineEstimator(double peakFlops = 50e12, double memBytesPerS = 1.5e12, double launchUs = 5.0)
-      : peakFlops_(peakFlops), memBytesPerS_(memBytesPerS), launchUs_(launchUs) {}
+  RooflineEstimator(double peakFlops = 50e12, double memBytesPerS = 1.5e12, double launchUs = 5.0,
+                    double onChipBytes = 40e6)
+      : peakFlops_(peakFlops), memBytesPerS_(memBytesPerS), launchUs_(launchUs), onChipBytes_(onChipBytes) {}
   double estimateUs(const Workload& workload, const std::vector<std::vector<int32_t>>& consumers, int32_t firstOp,
                     int32_t lastOp, const std::vector<int32_t>& duplicated) const override;
+  bool pricesSeveralHeavyOps(const Workload& workload, const std::vector<std::vector<int32_t>>& consumers,
+                             int32_t firstOp, int32_t lastOp) const override;
 
  private:
-  double peakFlops_, memBytesPerS_, launchUs_;
+  double peakFlops_, memBytesPerS_, launchUs_, onChipBytes_;
 };
+
+inline constexpr int32_t kMaxHeavyOpsPerKernel = 2;
 
 // Op -> the ops that read it, ascending.
 std::vector<std::vector<int32_t>> consumersOf(const Workload& workload);
@@ -65,9 +80,10 @@ std::vector<Kernel> kernelsOf(const Workload& workload, const std::vector<std::v
                               const FusionStrategy& strategy, const FusedOpEstimator& estimator);
 
 // Whether op i's kernel may merge with the next kernel (method i): same phase, a data edge
-// between them, at most one heavy op and kMaxKernelOps ops together.
+// between them, kMaxKernelOps ops together, and one heavy op, or several where `estimator`
+// (when given) prices them honestly.
 bool canJoin(const Workload& workload, const std::vector<std::vector<int32_t>>& consumers,
-             const FusionStrategy& strategy, size_t i);
+             const FusionStrategy& strategy, size_t i, const FusedOpEstimator* estimator = nullptr);
 // Whether op i may be recomputed in the next kernel (method ii): element-wise, last of its
 // kernel, read by op i+1 and also by an op outside the next kernel.
 bool canDuplicate(const Workload& workload, const std::vector<std::vector<int32_t>>& consumers,

@@ -5,12 +5,11 @@
 //
 // A priority queue holds strategies by simulated iteration time, starting from no fusion (DisCo)
 // and, unless the options say no fusion only, from the XLA-style default fusion
-// (greedyElementwiseFusion). Each
-// step pops the cheapest and, for each method (fuse with a producer; fuse by duplicating it),
-// applies that method n times (n uniform in [1, beta]; DisCo's [0, beta]) at valid places chosen at random; a new
-// strategy within alpha x best joins the queue. The search stops after `patience` steps without
-// improvement, at `maxSteps`, or when the queue is empty. Seeded: the same inputs give the same
-// result.
+// (greedyElementwiseFusion). Each step pops the cheapest and, for each method (fuse with a
+// producer; fuse by duplicating it), applies that method n times (n uniform in [1, beta];
+// DisCo's [0, beta]) at valid places chosen at random; a new strategy within alpha x best joins
+// the queue. The search stops after `patience` steps without improvement, at `maxSteps`, or when
+// the queue is empty. Seeded: the same inputs give the same result.
 #pragma once
 
 #include <cstdint>
